@@ -1,0 +1,51 @@
+#ifndef HOARD_BOTS_BOT_H_
+#define HOARD_BOTS_BOT_H_
+
+// Built-in bots: players that run inside Hoard without the network.
+//
+// A bot decides from exactly what its seat may see — a View and the seat's
+// legal actions — never from the State, so a built-in bot can no more cheat
+// than a remote one.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/game.h"
+
+namespace hoard::bots {
+
+class Bot {
+ public:
+  virtual ~Bot() = default;
+  // Picks one of `legal` (never empty) for the seat whose view is `view`.
+  virtual engine::Action Choose(const engine::View& view,
+                                std::span<const engine::Action> legal) = 0;
+};
+
+// Picks uniformly among the legal actions, from its own seeded generator.
+class RandomBot final : public Bot {
+ public:
+  explicit RandomBot(std::uint64_t seed) : rng_(seed) {}
+  engine::Action Choose(const engine::View& view,
+                        std::span<const engine::Action> legal) override;
+
+ private:
+  engine::Rng rng_;
+};
+
+// The names MakeBot accepts for `game`.
+std::vector<std::string> BuiltinBotNames(const engine::Game& game);
+
+// A built-in bot by name, seeded; kNotFound names the bots that exist.
+absl::StatusOr<std::unique_ptr<Bot>> MakeBot(absl::string_view name,
+                                             const engine::Game& game,
+                                             std::uint64_t seed);
+
+}  // namespace hoard::bots
+
+#endif  // HOARD_BOTS_BOT_H_

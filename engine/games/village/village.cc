@@ -1,0 +1,702 @@
+#include "engine/games/village/village.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "engine/registry.h"
+
+namespace hoard::engine::village {
+namespace {
+
+constexpr std::array<absl::string_view, kNumCardKinds> kNames = {
+    "sword", "scroll", "feather", "potion", "axe", "crown", "wild"};
+constexpr std::array<absl::string_view, kNumCardKinds> kPlurals = {
+    "swords", "scrolls", "feathers", "potions", "axes", "crowns", "wilds"};
+
+constexpr int kCountBits = 6;
+constexpr std::uint64_t kCountMask = (1u << kCountBits) - 1;
+constexpr int kCardsShift = 7;
+
+int Total(const Counts& counts) {
+  return std::accumulate(counts.begin(), counts.end(), 0);
+}
+
+// "2 swords, 1 wild" (or "nothing").
+std::string CountsToString(const Counts& counts) {
+  std::vector<std::string> parts;
+  for (int kind = 0; kind < kNumCardKinds; ++kind) {
+    if (counts[kind] == 0) continue;
+    parts.push_back(absl::StrCat(
+        counts[kind], " ",
+        counts[kind] == 1 ? CardName(kind) : CardNamePlural(kind)));
+  }
+  return parts.empty() ? "nothing" : absl::StrJoin(parts, ", ");
+}
+
+std::vector<std::string> CountsToCards(const Counts& counts) {
+  std::vector<std::string> cards;
+  for (int kind = 0; kind < kNumCardKinds; ++kind) {
+    for (int i = 0; i < counts[kind]; ++i) cards.emplace_back(CardName(kind));
+  }
+  return cards;
+}
+
+// Is counts[k] <= have[k] for every kind?
+bool Covers(const Counts& have, const Counts& counts) {
+  for (int kind = 0; kind < kNumCardKinds; ++kind) {
+    if (counts[kind] > have[kind]) return false;
+  }
+  return true;
+}
+
+void Add(Counts& to, const Counts& counts) {
+  for (int kind = 0; kind < kNumCardKinds; ++kind) to[kind] += counts[kind];
+}
+
+void Subtract(Counts& from, const Counts& counts) {
+  for (int kind = 0; kind < kNumCardKinds; ++kind) from[kind] -= counts[kind];
+}
+
+std::string FavorRow(const std::array<int, kFavorSpaces>& favor,
+                     const Rules& rules) {
+  std::vector<std::string> spaces;
+  for (int space = 0; space < kFavorSpaces; ++space) {
+    spaces.push_back(
+        absl::StrCat(CardName(favor[space]), "=", rules.favor_values[space]));
+  }
+  return absl::StrJoin(spaces, " ");
+}
+
+std::string MarketRow(const std::array<Counts, kNumStalls>& market) {
+  std::vector<std::string> stalls;
+  for (int stall = kNumStalls - 1; stall >= 0; --stall) {
+    stalls.push_back(
+        absl::StrCat("[", stall, "] ", CountsToString(market[stall])));
+  }
+  return absl::StrJoin(stalls, " | ");
+}
+
+std::string BribesToString(const Bribes& bribes) {
+  std::vector<std::string> parts;
+  for (int t = 0; t < kNumTreasureTypes; ++t) {
+    if (bribes[t].size() == 0) continue;
+    parts.push_back(absl::StrCat(CardName(t), " x", bribes[t].size(),
+                                 bribes[t].wilds > 0
+                                     ? absl::StrCat(" (", bribes[t].wilds,
+                                                    " wild)")
+                                     : ""));
+  }
+  return parts.empty() ? "none" : absl::StrJoin(parts, ", ");
+}
+
+// The public table, then each seat; `hands[s]` is shown when known.
+std::string RenderTable(const Rules& rules,
+                        const std::array<int, kFavorSpaces>& favor,
+                        const std::array<Counts, kNumStalls>& market,
+                        const Counts& discard,
+                        const std::vector<int>& hand_sizes,
+                        const std::vector<std::optional<Counts>>& hands,
+                        const std::vector<Bribes>& bribes) {
+  std::string out = absl::StrCat("favor: ", FavorRow(favor, rules), "\n",
+                                 "market: ", MarketRow(market), "\n",
+                                 "discard: ", CountsToString(discard), "\n");
+  for (std::size_t seat = 0; seat < hand_sizes.size(); ++seat) {
+    absl::StrAppend(&out, "seat ", seat, ": hand ", hand_sizes[seat],
+                    hands[seat] ? absl::StrCat(" (", CountsToString(*hands[seat]),
+                                               ")")
+                                : "",
+                    "; bribes ", BribesToString(bribes[seat]), "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::string_view CardName(int card) { return kNames.at(card); }
+absl::string_view CardNamePlural(int card) { return kPlurals.at(card); }
+
+// ---------------------------------------------------------------- Move
+
+Move Move::Draw() { return Move{}; }
+
+Move Move::MakeBribe(int treasure, int treasures, int wilds) {
+  Move move{.kind = Kind::kBribe, .treasure = treasure};
+  move.cards[treasure] = treasures;
+  move.cards[kWild] = wilds;
+  return move;
+}
+
+Move Move::Buy(int stall, const Counts& payment, int curse) {
+  return Move{
+      .kind = Kind::kBuy, .stall = stall, .treasure = curse, .cards = payment};
+}
+
+Action Move::Encode() const {
+  std::uint64_t code = static_cast<std::uint64_t>(kind) |
+                       static_cast<std::uint64_t>(stall) << 2 |
+                       static_cast<std::uint64_t>(treasure) << 4;
+  for (int kind = 0; kind < kNumCardKinds; ++kind) {
+    code |= (static_cast<std::uint64_t>(cards[kind]) & kCountMask)
+            << (kCardsShift + kCountBits * kind);
+  }
+  return Action(code);
+}
+
+std::optional<Move> Move::Decode(Action action) {
+  const std::uint64_t code = action.code();
+  Move move;
+  const std::uint64_t kind = code & 3;
+  if (kind > 2) return std::nullopt;
+  move.kind = static_cast<Kind>(kind);
+  move.stall = static_cast<int>((code >> 2) & 3);
+  move.treasure = static_cast<int>((code >> 4) & 7);
+  if (move.treasure == kNumTreasureTypes) return std::nullopt;
+  for (int k = 0; k < kNumCardKinds; ++k) {
+    move.cards[k] =
+        static_cast<int>((code >> (kCardsShift + kCountBits * k)) & kCountMask);
+  }
+  // Only canonical encodings name a move (no stray bits).
+  if (move.Encode() != action) return std::nullopt;
+  return move;
+}
+
+// ---------------------------------------------------------------- View
+
+std::string VillageView::ToString() const {
+  std::string out = absl::StrCat(
+      observer == kSpectator ? "spectator" : absl::StrCat("seat ", observer),
+      end == EndReason::kEmptyDeckDraw  ? "; match over: a draw found the deck empty"
+      : end == EndReason::kRefillRanOut ? "; match over: the deck ran out during a refill"
+                                        : absl::StrCat("; seat ", current, " to act"),
+      "; deck ", deck_size, "\n");
+  absl::StrAppend(&out, RenderTable(rules, favor, market, discard, hand_sizes,
+                                    hands, bribes));
+  return out;
+}
+
+std::string VillageView::Summary() const {
+  return absl::StrCat("favor ", FavorRow(favor, rules), "; deck ", deck_size);
+}
+
+// ---------------------------------------------------------------- State
+
+VillageState::VillageState(const Rules& rules, Position position)
+    : rules_(rules), position_(std::move(position)) {
+  for (int space = 0; space < kFavorSpaces; ++space) {
+    space_of_[position_.favor[space]] = space;
+  }
+}
+
+int VillageState::num_players() const {
+  return static_cast<int>(position_.hands.size());
+}
+
+Seats VillageState::SeatsToAct() const {
+  if (IsOver()) return {};
+  return {position_.current};
+}
+
+bool VillageState::IsOver() const {
+  return position_.end != EndReason::kNotOver;
+}
+
+int VillageState::Value(int treasure) const {
+  return rules_.favor_values[space_of_[treasure]];
+}
+
+void VillageState::LegalActions(Seat seat, std::vector<Action>* out) const {
+  out->clear();
+  if (IsOver() || seat != position_.current) return;
+  const Counts& hand = position_.hands[seat];
+  const Bribes& bribes = position_.bribes[seat];
+
+  out->push_back(Move::Draw().Encode());
+
+  for (int t = 0; t < kNumTreasureTypes; ++t) {
+    const int first = bribes[t].treasures > 0 ? 0 : 1;
+    for (int treasures = first; treasures <= hand[t]; ++treasures) {
+      for (int wilds = treasures == 0 ? 1 : 0; wilds <= hand[kWild]; ++wilds) {
+        out->push_back(Move::MakeBribe(t, treasures, wilds).Encode());
+      }
+    }
+  }
+
+  if (Total(position_.market[0]) > 0) {
+    out->push_back(Move::Buy(0, Counts{}, kNoTreasure).Encode());
+  }
+  for (int stall = 1; stall < kNumStalls; ++stall) {
+    if (Total(position_.market[stall]) == 0) continue;
+    // Every payment of exactly `stall` cards from the hand, as counts, with
+    // each of its treasure types as the curse.
+    Counts payment{};
+    auto enumerate = [&](auto& self, int kind, int left) -> void {
+      if (kind == kWild) {
+        if (left > hand[kWild] || left == stall) return;  // no treasure paid
+        payment[kWild] = left;
+        for (int t = 0; t < kNumTreasureTypes; ++t) {
+          if (payment[t] > 0) out->push_back(Move::Buy(stall, payment, t).Encode());
+        }
+        payment[kWild] = 0;
+        return;
+      }
+      for (int n = std::min(left, hand[kind]); n >= 0; --n) {
+        payment[kind] = n;
+        self(self, kind + 1, left - n);
+      }
+      payment[kind] = 0;
+    };
+    enumerate(enumerate, 0, stall);
+  }
+}
+
+absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
+  const int t = move.treasure;
+  if (t == kNoTreasure) {
+    return absl::InvalidArgumentError("a bribe must name its treasure type");
+  }
+  for (int kind = 0; kind < kNumTreasureTypes; ++kind) {
+    if (kind != t && move.cards[kind] > 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a bribe holds one treasure type (plus wilds): cannot add ",
+          CardNamePlural(kind), " to a bribe of ", CardNamePlural(t)));
+    }
+  }
+  const int treasures = move.cards[t];
+  const int wilds = move.cards[kWild];
+  if (treasures + wilds == 0) {
+    return absl::InvalidArgumentError("a bribe needs at least one card");
+  }
+  if (treasures == 0 && position_.bribes[seat][t].treasures == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "wilds alone cannot start a new bribe: a new bribe of ",
+        CardNamePlural(t), " needs at least one ", CardName(t)));
+  }
+  if (!Covers(position_.hands[seat], move.cards)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the bribe needs ", CountsToString(move.cards),
+                     " but the hand holds ",
+                     CountsToString(position_.hands[seat])));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VillageState::CheckBuy(Seat seat, const Move& move) const {
+  const int stall = move.stall;
+  if (Total(position_.market[stall]) == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("stall ", stall, " is empty: there is nothing to buy"));
+  }
+  const int paid = Total(move.cards);
+  if (paid != stall) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("stall ", stall, " costs exactly ", stall,
+                     " card(s), but the payment has ", paid));
+  }
+  if (stall == 0) {
+    if (move.treasure != kNoTreasure) {
+      return absl::InvalidArgumentError(
+          "stall 0 is free, so buying from it curses nothing");
+    }
+    return absl::OkStatus();
+  }
+  if (move.cards[kWild] == paid) {
+    return absl::InvalidArgumentError(
+        "a payment of wilds only is not allowed: discard at least one "
+        "treasure");
+  }
+  if (!Covers(position_.hands[seat], move.cards)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the payment needs ", CountsToString(move.cards),
+                     " but the hand holds ",
+                     CountsToString(position_.hands[seat])));
+  }
+  if (move.treasure == kNoTreasure) {
+    return absl::InvalidArgumentError(
+        "every purchase that costs cards curses one of the discarded "
+        "treasure types: name it");
+  }
+  if (move.cards[move.treasure] == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the cursed type must be one of the discarded treasures, and no ",
+        CardName(move.treasure), " was discarded"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VillageState::Apply(Seat seat, Action action) {
+  if (IsOver()) return absl::FailedPreconditionError("the match is over");
+  if (seat != position_.current) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "it is seat ", position_.current, "'s turn, not seat ", seat, "'s"));
+  }
+  const std::optional<Move> move = Move::Decode(action);
+  if (!move) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("code ", action.code(), " is not a village action"));
+  }
+  Counts& hand = position_.hands[seat];
+  switch (move->kind) {
+    case Move::Kind::kDraw:
+      if (move->stall != 0 || move->treasure != kNoTreasure ||
+          Total(move->cards) != 0) {
+        return absl::InvalidArgumentError("a draw names no cards");
+      }
+      if (position_.deck.empty()) {
+        EndMatch(EndReason::kEmptyDeckDraw);
+        return absl::OkStatus();
+      }
+      ++hand[position_.deck.back()];
+      position_.deck.pop_back();
+      break;
+    case Move::Kind::kBribe: {
+      if (move->stall != 0) {
+        return absl::InvalidArgumentError("a bribe names no stall");
+      }
+      if (absl::Status status = CheckBribe(seat, *move); !status.ok()) {
+        return status;
+      }
+      const int t = move->treasure;
+      Subtract(hand, move->cards);
+      position_.bribes[seat][t].treasures += move->cards[t];
+      position_.bribes[seat][t].wilds += move->cards[kWild];
+      MoveToken(t, Total(move->cards));
+      if (!RefillMarket(t)) {
+        EndMatch(EndReason::kRefillRanOut);
+        return absl::OkStatus();
+      }
+      break;
+    }
+    case Move::Kind::kBuy: {
+      if (absl::Status status = CheckBuy(seat, *move); !status.ok()) {
+        return status;
+      }
+      Subtract(hand, move->cards);
+      Add(position_.discard, move->cards);
+      Add(hand, position_.market[move->stall]);
+      position_.market[move->stall] = Counts{};
+      if (move->stall > 0) MoveToken(move->treasure, -move->stall);
+      break;
+    }
+  }
+  position_.current = (position_.current + 1) % num_players();
+  return absl::OkStatus();
+}
+
+void VillageState::MoveToken(int treasure, int spaces) {
+  const int from = space_of_[treasure];
+  const int to = std::clamp(from + spaces, 0, kFavorSpaces - 1);
+  const int step = to > from ? 1 : -1;
+  // Each token passed shifts one space towards `from`.
+  for (int space = from; space != to; space += step) {
+    position_.favor[space] = position_.favor[space + step];
+    space_of_[position_.favor[space]] = space;
+  }
+  position_.favor[to] = treasure;
+  space_of_[treasure] = to;
+}
+
+bool VillageState::RefillMarket(int bribed) {
+  int stall = kNumStalls - 1;
+  for (;;) {
+    if (position_.deck.empty()) return false;
+    const int card = position_.deck.back();
+    position_.deck.pop_back();
+    ++position_.market[stall][card];
+    if (card == bribed || card == kWild) return true;
+    stall = stall == 0 ? kNumStalls - 1 : stall - 1;
+  }
+}
+
+void VillageState::EndMatch(EndReason reason) {
+  position_.end = reason;
+  // Treasures in hand join the player's bribe of their type, if there is one.
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    for (int t = 0; t < kNumTreasureTypes; ++t) {
+      Bribe& bribe = position_.bribes[seat][t];
+      if (bribe.treasures == 0) continue;
+      bribe.treasures += position_.hands[seat][t];
+      position_.hands[seat][t] = 0;
+    }
+  }
+}
+
+int VillageState::ScoreOf(Seat seat) const {
+  int score = 0;
+  for (int t = 0; t < kNumTreasureTypes; ++t) {
+    score += Value(t) * (position_.bribes[seat][t].size() -
+                         position_.hands[seat][t]);
+  }
+  return score - kWildPenalty * position_.hands[seat][kWild];
+}
+
+std::vector<double> VillageState::Scores() const {
+  std::vector<double> scores;
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    scores.push_back(ScoreOf(seat));
+  }
+  return scores;
+}
+
+std::vector<int> VillageState::Ranks() const {
+  // Score, then bribe sizes under the tokens from the rightmost space left.
+  using Key = std::pair<int, std::array<int, kFavorSpaces>>;
+  std::vector<Key> keys;
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    Key key{ScoreOf(seat), {}};
+    for (int i = 0; i < kFavorSpaces; ++i) {
+      const int t = position_.favor[kFavorSpaces - 1 - i];
+      key.second[i] = position_.bribes[seat][t].size();
+    }
+    keys.push_back(key);
+  }
+  return RanksFromKeys(keys);
+}
+
+std::unique_ptr<View> VillageState::ViewFor(Seat observer) const {
+  auto view = std::make_unique<VillageView>();
+  view->observer = observer;
+  view->rules = rules_;
+  view->favor = position_.favor;
+  view->market = position_.market;
+  view->deck_size = static_cast<int>(position_.deck.size());
+  view->discard = position_.discard;
+  view->bribes = position_.bribes;
+  view->current = position_.current;
+  view->end = position_.end;
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    view->hand_sizes.push_back(Total(position_.hands[seat]));
+    const bool shown = IsOver() || seat == observer;
+    view->hands.push_back(shown ? std::optional(position_.hands[seat])
+                                : std::nullopt);
+  }
+  return view;
+}
+
+std::string VillageState::ActionToString(Seat, Action action) const {
+  const std::optional<Move> move = Move::Decode(action);
+  if (!move) return absl::StrCat("<code ", action.code(), ": not a village action>");
+  switch (move->kind) {
+    case Move::Kind::kDraw:
+      return "draw a card";
+    case Move::Kind::kBribe:
+      return absl::StrCat("bribe ",
+                          move->treasure == kNoTreasure
+                              ? "?"
+                              : CardNamePlural(move->treasure),
+                          " with ", CountsToString(move->cards));
+    case Move::Kind::kBuy:
+      if (move->stall == 0 && move->treasure == kNoTreasure &&
+          Total(move->cards) == 0) {
+        return "take stall 0 for free";
+      }
+      if (move->treasure == kNoTreasure) {
+        return absl::StrCat("buy stall ", move->stall, " paying ",
+                            CountsToString(move->cards), ", cursing nothing");
+      }
+      return absl::StrCat("buy stall ", move->stall, " paying ",
+                          CountsToString(move->cards), ", cursing ",
+                          CardNamePlural(move->treasure));
+  }
+  return "?";
+}
+
+std::string VillageState::ToString() const {
+  std::vector<int> hand_sizes;
+  std::vector<std::optional<Counts>> hands;
+  for (const Counts& hand : position_.hands) {
+    hand_sizes.push_back(Total(hand));
+    hands.emplace_back(hand);
+  }
+  std::vector<std::string> deck;
+  for (auto it = position_.deck.rbegin(); it != position_.deck.rend(); ++it) {
+    deck.emplace_back(CardName(*it));
+  }
+  return absl::StrCat(
+      "village; rules favor ", absl::StrJoin(rules_.favor_values, ","),
+      " wilds ", rules_.wilds, " hand ", rules_.hand_size, "; ",
+      IsOver() ? absl::StrCat("over (", static_cast<int>(position_.end), ")")
+               : absl::StrCat("seat ", position_.current, " to act"),
+      "\ndeck (top first): ", absl::StrJoin(deck, " "), "\n",
+      RenderTable(rules_, position_.favor, position_.market, position_.discard,
+                  hand_sizes, hands, position_.bribes));
+}
+
+std::vector<Zone> VillageState::Zones() const {
+  std::vector<Zone> zones;
+  Zone deck{"deck", {}};
+  for (auto it = position_.deck.rbegin(); it != position_.deck.rend(); ++it) {
+    deck.cards.emplace_back(CardName(*it));
+  }
+  zones.push_back(std::move(deck));
+  Zone favor{"favor", {}};
+  for (int t : position_.favor) favor.cards.emplace_back(CardName(t));
+  zones.push_back(std::move(favor));
+  for (int stall = kNumStalls - 1; stall >= 0; --stall) {
+    zones.push_back({absl::StrCat("stall ", stall),
+                     CountsToCards(position_.market[stall])});
+  }
+  zones.push_back({"discard", CountsToCards(position_.discard)});
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    zones.push_back(
+        {absl::StrCat("hand ", seat), CountsToCards(position_.hands[seat])});
+    for (int t = 0; t < kNumTreasureTypes; ++t) {
+      const Bribe& bribe = position_.bribes[seat][t];
+      if (bribe.size() == 0) continue;
+      Counts cards{};
+      cards[t] = bribe.treasures;
+      cards[kWild] = bribe.wilds;
+      zones.push_back({absl::StrCat("bribe ", seat, " ", CardName(t)),
+                       CountsToCards(cards)});
+    }
+  }
+  return zones;
+}
+
+std::unique_ptr<State> VillageState::Clone() const {
+  return std::make_unique<VillageState>(*this);
+}
+
+std::unique_ptr<State> VillageState::ResampleHidden(Seat observer,
+                                                    Rng& rng) const {
+  auto sample = std::make_unique<VillageState>(*this);
+  if (IsOver()) return sample;  // every card is face up
+  Position& p = sample->position_;
+  // Pool the deck and every hand the observer cannot see, then deal the pool
+  // back into the same places with the same sizes.
+  std::vector<int> pool = p.deck;
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    if (seat == observer) continue;
+    for (int kind = 0; kind < kNumCardKinds; ++kind) {
+      pool.insert(pool.end(), p.hands[seat][kind], kind);
+    }
+  }
+  rng.Shuffle(std::span<int>(pool));
+  auto next = pool.begin();
+  for (int& card : p.deck) card = *next++;
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    if (seat == observer) continue;
+    const int size = Total(p.hands[seat]);
+    p.hands[seat] = Counts{};
+    for (int i = 0; i < size; ++i) ++p.hands[seat][*next++];
+  }
+  return sample;
+}
+
+// ---------------------------------------------------------------- Setup
+
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
+                                      const MatchConfig& config) {
+  Rules rules;
+  const std::string values = OptionValue(info, config, "favor_values");
+  std::vector<std::string> parts = absl::StrSplit(values, ',');
+  if (parts.size() != kFavorSpaces) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "favor_values needs ", kFavorSpaces, " comma-separated values, got '",
+        values, "'"));
+  }
+  for (int space = 0; space < kFavorSpaces; ++space) {
+    int value = 0;
+    if (!absl::SimpleAtoi(parts[space], &value) || value < 0 || value > 100) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "favor_values: '", parts[space], "' is not a value from 0 to 100"));
+    }
+    rules.favor_values[space] = value;
+  }
+  const std::string wilds = OptionValue(info, config, "wilds");
+  if (wilds == "auto") {
+    rules.wilds = kDefaultWilds[config.num_players - 2];
+  } else if (!absl::SimpleAtoi(wilds, &rules.wilds) || rules.wilds < 0 ||
+             rules.wilds > kMaxWilds) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "wilds must be 'auto' or a number from 0 to ", kMaxWilds, ", not '",
+        wilds, "'"));
+  }
+  const std::string hand = OptionValue(info, config, "hand_size");
+  if (!absl::SimpleAtoi(hand, &rules.hand_size) || rules.hand_size < 1 ||
+      rules.hand_size > 12) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hand_size must be a number from 1 to 12, not '", hand, "'"));
+  }
+  return rules;
+}
+
+Position Deal(const Rules& rules, int num_players, Rng& rng) {
+  Position p;
+  for (int t = 0; t < kNumTreasureTypes; ++t) {
+    p.deck.insert(p.deck.end(), kCardsPerTreasureType, t);
+  }
+  p.deck.insert(p.deck.end(), rules.wilds, kWild);
+  rng.Shuffle(std::span<int>(p.deck));
+  std::iota(p.favor.begin(), p.favor.end(), 0);
+  rng.Shuffle(std::span<int>(p.favor));
+  p.hands.assign(num_players, Counts{});
+  p.bribes.assign(num_players, Bribes{});
+  for (int round = 0; round < rules.hand_size; ++round) {
+    for (Seat seat = 0; seat < num_players; ++seat) {
+      ++p.hands[seat][p.deck.back()];
+      p.deck.pop_back();
+    }
+  }
+  for (int stall = kNumStalls - 1; stall >= 0; --stall) {
+    ++p.market[stall][p.deck.back()];
+    p.deck.pop_back();
+  }
+  return p;
+}
+
+namespace {
+
+class VillageGame final : public Game {
+ public:
+  VillageGame() {
+    info_.id = "village";
+    info_.name = "Please Don't Burn My Village!";
+    info_.min_players = 2;
+    info_.max_players = 5;
+    info_.ruleset_version = "1";
+    info_.options = {
+        {"favor_values", absl::StrJoin(kDefaultFavorValues, ","),
+         "values of the six Dragon's Favor spaces, left to right"},
+        {"wilds", "auto",
+         "wild cards in the deck: 'auto' is 11/13/18/20 for 2/3/4/5 players, "
+         "or a number up to 40"},
+        {"hand_size", absl::StrCat(kDefaultHandSize),
+         "cards dealt to each player (1 to 12)"},
+    };
+    // Every action but the last lowers 2*deck + market by at least one, and
+    // that is at most 2 * (84 + 40) + 4 at the start.
+    info_.max_actions =
+        2 * (kNumTreasureTypes * kCardsPerTreasureType + kMaxWilds) +
+        kNumStalls + 1;
+  }
+
+  const GameInfo& info() const override { return info_; }
+
+  absl::StatusOr<std::unique_ptr<State>> NewMatch(
+      const MatchConfig& config) const override {
+    if (absl::Status status = ValidateConfig(info_, config); !status.ok()) {
+      return status;
+    }
+    absl::StatusOr<Rules> rules = RulesFromConfig(info_, config);
+    if (!rules.ok()) return rules.status();
+    // 5 players * 12 cards + 4 stalls never exceed the 84 treasures.
+    static_assert(5 * 12 + kNumStalls <=
+                  kNumTreasureTypes * kCardsPerTreasureType);
+    Rng rng(config.seed);
+    return std::make_unique<VillageState>(
+        *rules, Deal(*rules, config.num_players, rng));
+  }
+
+ private:
+  GameInfo info_;
+};
+
+const GameRegistrar kRegistrar(std::make_unique<VillageGame>());
+
+}  // namespace
+}  // namespace hoard::engine::village

@@ -1,0 +1,474 @@
+#include "engine/games/village/village.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "engine/registry.h"
+#include "engine/testing/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hoard::engine::village {
+namespace {
+
+using ::hoard::testing::IsOk;
+using ::hoard::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// The favor row left to right: sword scroll feather potion axe crown, worth
+// 1 1 2 2 3 4 with the default values.
+Position Table(int players) {
+  Position p;
+  p.favor = {kSword, kScroll, kFeather, kPotion, kAxe, kCrown};
+  p.hands.assign(players, Counts{});
+  p.bribes.assign(players, Bribes{});
+  return p;
+}
+
+Counts Cards(std::initializer_list<std::pair<int, int>> kinds) {
+  Counts counts{};
+  for (auto [kind, n] : kinds) counts[kind] += n;
+  return counts;
+}
+
+// Cards to place on the deck, the first one on top.
+std::vector<int> DeckTopFirst(std::vector<int> cards) {
+  std::reverse(cards.begin(), cards.end());
+  return cards;
+}
+
+Action BribeAction(int treasure, int treasures, int wilds = 0) {
+  return Move::MakeBribe(treasure, treasures, wilds).Encode();
+}
+
+Action Buy(int stall, const Counts& payment, int curse) {
+  return Move::Buy(stall, payment, curse).Encode();
+}
+
+const Action kDraw = Move::Draw().Encode();
+
+// ------------------------------------------------------------- bribing
+
+TEST(VillageBribeTest, NewBribeTakesTheCardsAndMovesTheToken) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kScroll, 2}, {kWild, 1}, {kAxe, 1}});
+  p.deck = DeckTopFirst({kScroll, kSword});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kScroll, 2, 1)), IsOk());
+  EXPECT_EQ(state.position().bribes[0][kScroll], (Bribe{2, 1}));
+  EXPECT_EQ(state.position().hands[0], Cards({{kAxe, 1}}));
+  EXPECT_EQ(state.position().current, 1);
+}
+
+TEST(VillageBribeTest, AddingToAnExistingBribe) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 3}});
+  p.bribes[0][kSword] = {2, 0};
+  p.deck = DeckTopFirst({kSword});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kSword, 3)), IsOk());
+  EXPECT_EQ(state.position().bribes[0][kSword], (Bribe{5, 0}));
+}
+
+TEST(VillageBribeTest, WildsAloneMayAddToAnExistingBribe) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kWild, 2}});
+  p.bribes[0][kPotion] = {1, 0};
+  p.deck = DeckTopFirst({kWild});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kPotion, 0, 2)), IsOk());
+  EXPECT_EQ(state.position().bribes[0][kPotion], (Bribe{1, 2}));
+}
+
+TEST(VillageBribeTest, WildsAloneCannotStartABribe) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kWild, 2}, {kAxe, 1}});
+  p.bribes[1][kPotion] = {3, 0};  // another player's bribe does not count
+  p.deck = DeckTopFirst({kWild});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(0, BribeAction(kPotion, 0, 2)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("wilds alone cannot start a new bribe")));
+  EXPECT_EQ(state.position(), p);
+}
+
+TEST(VillageBribeTest, TwoTreasureTypesInOneBribeAreRefused) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}, {kScroll, 1}});
+  p.deck = DeckTopFirst({kSword});
+  VillageState state(Rules{}, p);
+  Move two_types = Move::MakeBribe(kSword, 1, 0);
+  two_types.cards[kScroll] = 1;
+  EXPECT_THAT(state.Apply(0, two_types.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("a bribe holds one treasure type")));
+  EXPECT_EQ(state.position(), p);
+}
+
+TEST(VillageBribeTest, CardsNotInHandAreRefused) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(0, BribeAction(kSword, 2)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("the hand holds 1 sword")));
+}
+
+// ------------------------------------------------------------- the favor row
+
+TEST(VillageFavorTest, ABribePushesPassedTokensLeft) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kScroll, 3}});
+  p.deck = DeckTopFirst({kScroll});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kScroll, 3)), IsOk());
+  EXPECT_THAT(state.position().favor,
+              ElementsAre(kSword, kFeather, kPotion, kAxe, kScroll, kCrown));
+  EXPECT_EQ(state.Value(kScroll), 3);
+  EXPECT_EQ(state.Value(kAxe), 2);
+}
+
+TEST(VillageFavorTest, ACursePushesPassedTokensRight) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kAxe, 1}, {kSword, 1}});
+  p.market[2] = Cards({{kCrown, 1}});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, Buy(2, Cards({{kAxe, 1}, {kSword, 1}}), kAxe)), IsOk());
+  EXPECT_THAT(state.position().favor,
+              ElementsAre(kSword, kScroll, kAxe, kFeather, kPotion, kCrown));
+}
+
+TEST(VillageFavorTest, TokensStopAtTheEnds) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kCrown, 2}, {kAxe, 5}});
+  p.hands[1] = Cards({{kSword, 3}});
+  p.deck = DeckTopFirst({kWild, kWild, kWild});
+  p.market[3] = Cards({{kPotion, 1}});
+  VillageState state(Rules{}, p);
+  // The crown is already on the rightmost space: it does not move.
+  ASSERT_THAT(state.Apply(0, BribeAction(kCrown, 2)), IsOk());
+  EXPECT_EQ(state.position().favor[5], kCrown);
+  // Cursing the leftmost sword leaves it where it is.
+  ASSERT_THAT(state.Apply(1, Buy(3, Cards({{kSword, 3}}), kSword)), IsOk());
+  EXPECT_EQ(state.position().favor[0], kSword);
+  // Five cards from space 4 reach space 5 and no further.
+  ASSERT_THAT(state.Apply(0, BribeAction(kAxe, 5)), IsOk());
+  EXPECT_THAT(state.position().favor,
+              ElementsAre(kSword, kScroll, kFeather, kPotion, kCrown, kAxe));
+}
+
+// ------------------------------------------------------------- refilling
+
+TEST(VillageRefillTest, StartsAtStallThreeAndCyclesUntilAMatch) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}});
+  p.deck = DeckTopFirst({kScroll, kFeather, kPotion, kAxe, kCrown, kSword, kWild});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kSword, 1)), IsOk());
+  const Position& after = state.position();
+  EXPECT_EQ(after.market[3], Cards({{kScroll, 1}, {kCrown, 1}}));
+  EXPECT_EQ(after.market[2], Cards({{kFeather, 1}, {kSword, 1}}));
+  EXPECT_EQ(after.market[1], Cards({{kPotion, 1}}));
+  EXPECT_EQ(after.market[0], Cards({{kAxe, 1}}));
+  EXPECT_EQ(after.deck, std::vector<int>{kWild});
+  EXPECT_FALSE(state.IsOver());
+}
+
+TEST(VillageRefillTest, StopsOnAWild) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}});
+  p.deck = DeckTopFirst({kScroll, kWild, kSword});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kSword, 1)), IsOk());
+  EXPECT_EQ(state.position().market[3], Cards({{kScroll, 1}}));
+  EXPECT_EQ(state.position().market[2], Cards({{kWild, 1}}));
+  EXPECT_EQ(state.position().deck, std::vector<int>{kSword});
+}
+
+TEST(VillageEndTest, ARefillThatRunsTheDeckOutEndsTheMatch) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}});
+  p.deck = DeckTopFirst({kScroll, kFeather});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kSword, 1)), IsOk());
+  EXPECT_TRUE(state.IsOver());
+  EXPECT_EQ(state.position().end, EndReason::kRefillRanOut);
+  EXPECT_TRUE(state.SeatsToAct().empty());
+  EXPECT_THAT(state.Apply(1, kDraw),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("over")));
+}
+
+TEST(VillageEndTest, ARefillWhoseLastCardMatchesDoesNotEndIt) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}});
+  p.deck = DeckTopFirst({kScroll, kSword});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kSword, 1)), IsOk());
+  EXPECT_FALSE(state.IsOver());
+  EXPECT_TRUE(state.position().deck.empty());
+}
+
+TEST(VillageEndTest, DrawingTheLastCardDoesNotEndItDrawingFromNothingDoes) {
+  Position p = Table(2);
+  p.deck = DeckTopFirst({kCrown});
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());
+  EXPECT_EQ(state.position().hands[0], Cards({{kCrown, 1}}));
+  EXPECT_FALSE(state.IsOver());
+  ASSERT_THAT(state.Apply(1, kDraw), IsOk());
+  EXPECT_TRUE(state.IsOver());
+  EXPECT_EQ(state.position().end, EndReason::kEmptyDeckDraw);
+}
+
+// ------------------------------------------------------------- buying
+
+TEST(VillageBuyTest, PaysExactlyTheCost) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 3}});
+  p.market[2] = Cards({{kCrown, 2}});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(0, Buy(2, Cards({{kSword, 1}}), kSword)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("costs exactly 2 card(s), but the payment has 1")));
+  EXPECT_THAT(state.Apply(0, Buy(2, Cards({{kSword, 3}}), kSword)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has 3")));
+  ASSERT_THAT(state.Apply(0, Buy(2, Cards({{kSword, 2}}), kSword)), IsOk());
+  EXPECT_EQ(state.position().hands[0], Cards({{kSword, 1}, {kCrown, 2}}));
+  EXPECT_EQ(state.position().market[2], Counts{});
+  EXPECT_EQ(state.position().discard, Cards({{kSword, 2}}));
+}
+
+TEST(VillageBuyTest, APaymentNeedsATreasure) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kWild, 3}, {kAxe, 1}});
+  p.market[1] = Cards({{kCrown, 1}});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(0, Buy(1, Cards({{kWild, 1}}), kNoTreasure)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("wilds only is not allowed")));
+  Position p3 = p;
+  p3.market[3] = Cards({{kCrown, 1}});
+  VillageState state3(Rules{}, p3);
+  ASSERT_THAT(state3.Apply(0, Buy(3, Cards({{kWild, 2}, {kAxe, 1}}), kAxe)), IsOk());
+  EXPECT_EQ(state3.position().favor[1], kAxe);  // from space 4, three left
+}
+
+TEST(VillageBuyTest, TheFreeStallCursesNothing) {
+  Position p = Table(2);
+  p.market[0] = Cards({{kPotion, 1}, {kWild, 1}});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(0, Buy(0, Counts{}, kPotion)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("curses nothing")));
+  const auto favor = state.position().favor;
+  ASSERT_THAT(state.Apply(0, Buy(0, Counts{}, kNoTreasure)), IsOk());
+  EXPECT_EQ(state.position().hands[0], Cards({{kPotion, 1}, {kWild, 1}}));
+  EXPECT_EQ(state.position().favor, favor);
+}
+
+TEST(VillageBuyTest, AnEmptyStallCannotBeBought) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(0, Buy(1, Cards({{kSword, 1}}), kSword)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("stall 1 is empty")));
+  EXPECT_THAT(state.Apply(0, Buy(0, Counts{}, kNoTreasure)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("stall 0 is empty")));
+}
+
+TEST(VillageBuyTest, TheBuyerChoosesWhichPaidTypeIsCursed) {
+  Position p = Table(2);
+  p.favor = {kSword, kScroll, kFeather, kPotion, kAxe, kCrown};
+  p.hands[0] = Cards({{kAxe, 1}, {kCrown, 1}});
+  p.market[2] = Cards({{kSword, 1}});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(0, Buy(2, Cards({{kAxe, 1}, {kCrown, 1}}), kSword)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no sword was discarded")));
+  EXPECT_THAT(state.Apply(0, Buy(2, Cards({{kAxe, 1}, {kCrown, 1}}), kNoTreasure)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("name it")));
+  ASSERT_THAT(state.Apply(0, Buy(2, Cards({{kAxe, 1}, {kCrown, 1}}), kCrown)), IsOk());
+  EXPECT_THAT(state.position().favor,
+              ElementsAre(kSword, kScroll, kFeather, kCrown, kPotion, kAxe));
+}
+
+TEST(VillageBuyTest, LegalActionsListEveryPaymentAndCurse) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}, {kWild, 1}});
+  p.market[1] = Cards({{kCrown, 1}});
+  p.market[2] = Cards({{kAxe, 1}});
+  VillageState state(Rules{}, p);
+  std::vector<std::string> texts;
+  for (Action action : state.LegalActions(0)) {
+    texts.push_back(state.ActionToString(0, action));
+  }
+  EXPECT_THAT(texts, ::testing::UnorderedElementsAre(
+                         "draw a card", "bribe swords with 1 sword",
+                         "bribe swords with 1 sword, 1 wild",
+                         "buy stall 1 paying 1 sword, cursing swords",
+                         "buy stall 2 paying 1 sword, 1 wild, cursing swords"));
+}
+
+// ------------------------------------------------------------- turns
+
+TEST(VillageTurnTest, OnlyTheCurrentSeatMayAct) {
+  Position p = Table(3);
+  p.deck = DeckTopFirst({kSword, kSword});
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Apply(1, kDraw),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("it is seat 0's turn, not seat 1's")));
+  EXPECT_THAT(state.Apply(0, Action(3)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("not a village action")));
+  EXPECT_TRUE(state.LegalActions(1).empty());
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());
+  EXPECT_THAT(state.SeatsToAct(), ElementsAre(1));
+}
+
+// ------------------------------------------------------------- end and scoring
+
+TEST(VillageScoreTest, TheEndMergesMatchingTreasuresIntoBribes) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kCrown, 2}, {kSword, 1}, {kWild, 1}});
+  p.bribes[0][kCrown] = {1, 1};
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());  // the deck is empty: it ends
+  ASSERT_TRUE(state.IsOver());
+  EXPECT_EQ(state.position().bribes[0][kCrown], (Bribe{3, 1}));
+  EXPECT_EQ(state.position().hands[0], Cards({{kSword, 1}, {kWild, 1}}));
+  // 4 crowns at 4, less a sword at 1 and a wild at 2.
+  EXPECT_THAT(state.Scores(), ElementsAre(16 - 1 - 2, 0));
+}
+
+// The rulebook's scoring example, with blue = swords (1), yellow = scrolls
+// (1), purple = feathers (2) and green = axes (3), scored as it is shown:
+// the example keeps three blue treasures in hand beside a blue bribe.
+Position RulebookExample() {
+  Position p = Table(2);
+  p.end = EndReason::kEmptyDeckDraw;
+  p.bribes[0][kScroll] = {4, 0};
+  p.bribes[0][kAxe] = {5, 0};
+  p.hands[0] = Cards({{kFeather, 1}});
+  p.bribes[1][kAxe] = {2, 0};
+  p.bribes[1][kFeather] = {4, 0};
+  p.bribes[1][kSword] = {8, 0};
+  p.hands[1] = Cards({{kScroll, 3}, {kSword, 3}});
+  return p;
+}
+
+TEST(VillageScoreTest, TheRulebookExampleScores17And16) {
+  VillageState state(Rules{}, RulebookExample());
+  EXPECT_THAT(state.Scores(), ElementsAre(17, 16));
+  EXPECT_THAT(state.Ranks(), ElementsAre(1, 2));
+}
+
+TEST(VillageScoreTest, PlayedToItsEndTheExampleMergesTheBlueCards) {
+  Position p = RulebookExample();
+  p.end = EndReason::kNotOver;
+  VillageState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());
+  // Seat 1's three swords join its sword bribe: 6 + 8 + 11 - 3.
+  EXPECT_THAT(state.Scores(), ElementsAre(17, 22));
+  EXPECT_THAT(state.Ranks(), ElementsAre(2, 1));
+}
+
+TEST(VillageScoreTest, TiesGoToMoreCardsUnderTheRightmostTokens) {
+  Position p = Table(3);
+  p.end = EndReason::kEmptyDeckDraw;
+  p.bribes[0][kCrown] = {1, 0};   // 4 points, one card on space 5
+  p.bribes[1][kAxe] = {1, 0};     // 3 + 1 points, none on space 5
+  p.bribes[1][kSword] = {1, 0};
+  p.bribes[2][kScroll] = {2, 2};  // 4 points, none on spaces 5 to 2
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Scores(), ElementsAre(4, 4, 4));
+  EXPECT_THAT(state.Ranks(), ElementsAre(1, 2, 3));
+}
+
+TEST(VillageScoreTest, PlayersStillTiedShareTheRank) {
+  Position p = Table(3);
+  p.end = EndReason::kEmptyDeckDraw;
+  p.bribes[0][kAxe] = {1, 0};
+  p.bribes[1][kAxe] = {1, 0};
+  p.bribes[2][kSword] = {1, 0};
+  VillageState state(Rules{}, p);
+  EXPECT_THAT(state.Ranks(), ElementsAre(1, 1, 3));
+}
+
+// ------------------------------------------------------------- setup
+
+int CountInZones(const State& state, const std::string& card) {
+  int n = 0;
+  for (const Zone& zone : state.Zones()) {
+    if (zone.name == "favor") continue;  // tokens, not cards
+    n += std::count(zone.cards.begin(), zone.cards.end(), card);
+  }
+  return n;
+}
+
+TEST(VillageSetupTest, WildsByPlayerCountAndTheDeal) {
+  const Game& game = **FindGame("village");
+  const std::map<int, int> wilds = {{2, 11}, {3, 13}, {4, 18}, {5, 20}};
+  for (auto [players, expected_wilds] : wilds) {
+    std::unique_ptr<State> state = *game.NewMatch({.num_players = players, .seed = 5});
+    const auto& village = static_cast<const VillageState&>(*state);
+    EXPECT_EQ(CountInZones(*state, "wild"), expected_wilds) << players;
+    EXPECT_EQ(CountInZones(*state, "crown"), 14);
+    for (const Counts& hand : village.position().hands) {
+      EXPECT_EQ(std::accumulate(hand.begin(), hand.end(), 0), 7);
+    }
+    for (const Counts& stall : village.position().market) {
+      EXPECT_EQ(std::accumulate(stall.begin(), stall.end(), 0), 1);
+    }
+    EXPECT_EQ(village.position().deck.size(),
+              84u + expected_wilds - 7 * players - 4);
+    EXPECT_THAT(state->SeatsToAct(), ElementsAre(0));
+  }
+}
+
+TEST(VillageSetupTest, OptionsChangeTheRulesAndBadOnesAreNamed) {
+  const Game& game = **FindGame("village");
+  std::unique_ptr<State> state =
+      *game.NewMatch({.num_players = 2,
+                      .options = {{"wilds", "0"}, {"hand_size", "5"},
+                                  {"favor_values", "0,1,2,3,4,5"}}});
+  EXPECT_EQ(CountInZones(*state, "wild"), 0);
+  EXPECT_EQ(static_cast<const VillageState&>(*state).rules().favor_values[5], 5);
+  EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"favor_values", "1,2"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("favor_values")));
+  EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"wilds", "many"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not 'many'")));
+  EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"hand_size", "13"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1 to 12")));
+}
+
+// ------------------------------------------------------------- views
+
+TEST(VillageViewTest, ASeatSeesItsOwnHandOnlyUntilTheEnd) {
+  Position p = Table(3);
+  p.hands[0] = Cards({{kSword, 2}});
+  p.hands[1] = Cards({{kCrown, 1}});
+  VillageState state(Rules{}, p);
+  auto view = [&](Seat seat) {
+    return static_cast<const VillageView&>(*state.ViewFor(seat));
+  };
+  EXPECT_EQ(view(0).hands[0], Cards({{kSword, 2}}));
+  EXPECT_FALSE(view(0).hands[1].has_value());
+  EXPECT_EQ(view(0).hand_sizes, (std::vector<int>{2, 1, 0}));
+  EXPECT_FALSE(view(kSpectator).hands[0].has_value());
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());  // empty deck: over
+  EXPECT_EQ(view(kSpectator).hands[1], Cards({{kCrown, 1}}));
+}
+
+TEST(VillageActionTest, EncodingRoundTripsAndRejectsStrayBits) {
+  const Move buy = Move::Buy(3, Cards({{kWild, 1}, {kAxe, 2}}), kAxe);
+  EXPECT_EQ(Move::Decode(buy.Encode()), buy);
+  EXPECT_EQ(Move::Decode(Move::Draw().Encode()), Move::Draw());
+  EXPECT_FALSE(Move::Decode(Action(buy.Encode().code() | (1ULL << 60))));
+  EXPECT_FALSE(Move::Decode(Action(3)));  // kind 3
+}
+
+}  // namespace
+}  // namespace hoard::engine::village

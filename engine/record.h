@@ -1,0 +1,81 @@
+#ifndef HOARD_ENGINE_RECORD_H_
+#define HOARD_ENGINE_RECORD_H_
+
+// The full-information record of a match, and its verification.
+//
+// A record holds what reproduces a match exactly — game, ruleset version,
+// seed, options and every action in order — plus what lets a reader check it
+// step by step: the initial deal, a fingerprint of the full state after each
+// action, and the final scores and ranks. It reveals every hidden card, so
+// it is only ever given out once a match is over.
+//
+// engine/record_json.h reads and writes records as JSON (docs/records.md).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/game.h"
+
+namespace hoard::engine {
+
+inline constexpr char kRecordFormat[] = "hoard.match_record.v1";
+
+struct RecordedAction {
+  Seat seat = 0;
+  Action action;
+  std::string text;         // ActionToString of the action
+  std::uint64_t state_after = 0;  // Fingerprint() of the state after it
+  bool operator==(const RecordedAction&) const = default;
+};
+
+struct MatchRecord {
+  std::string game;
+  std::string ruleset_version;
+  std::uint64_t seed = 0;
+  std::map<std::string, std::string> options;
+  std::vector<std::string> seats;  // who played each seat
+  std::vector<Zone> setup;         // Zones() of the initial state
+  std::vector<RecordedAction> actions;
+  std::vector<double> scores;
+  std::vector<int> ranks;
+  bool operator==(const MatchRecord&) const = default;
+};
+
+// A portable 64-bit fingerprint (FNV-1a) of the state's full ToString().
+std::uint64_t Fingerprint(const State& state);
+
+// Builds a record while a match is played:
+//   MatchRecorder recorder(game.info(), config, seat_names, *state);
+//   ... recorder.Record(seat, action, *state) after each successful Apply ...
+//   MatchRecord record = recorder.Finish(*state);
+class MatchRecorder {
+ public:
+  // `initial` is the state NewMatch(config) returned.
+  MatchRecorder(const GameInfo& info, const MatchConfig& config,
+                std::vector<std::string> seat_names, const State& initial);
+
+  // Call after `action` by `seat` was applied; `text` is the action's
+  // ActionToString() from the state before it.
+  void Record(Seat seat, Action action, std::string text,
+              const State& after);
+
+  // REQUIRES: state.IsOver().
+  MatchRecord Finish(const State& state);
+
+  const MatchRecord& record() const { return record_; }
+
+ private:
+  MatchRecord record_;
+};
+
+// Re-simulates `record` from its seed and checks every step against it.
+// OK when it matches; otherwise an error naming the first difference (the
+// step number, 1-based, and what differs). kNotFound for an unknown game.
+absl::Status VerifyRecord(const MatchRecord& record);
+
+}  // namespace hoard::engine
+
+#endif  // HOARD_ENGINE_RECORD_H_

@@ -1,0 +1,116 @@
+#include "engine/record_json.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "google/protobuf/util/json_util.h"
+#include "hoard/v1/record.pb.h"
+
+namespace hoard::engine {
+
+std::string RecordToJson(const MatchRecord& record) {
+  hoard::v1::MatchRecord proto;
+  proto.set_format(kRecordFormat);
+  proto.set_game(record.game);
+  proto.set_ruleset_version(record.ruleset_version);
+  proto.set_seed(record.seed);
+  for (const auto& [name, value] : record.options) {
+    (*proto.mutable_options())[name] = value;
+  }
+  for (const std::string& seat : record.seats) proto.add_seats(seat);
+  for (const Zone& zone : record.setup) {
+    hoard::v1::Zone* out = proto.add_setup();
+    out->set_name(zone.name);
+    for (const std::string& card : zone.cards) out->add_cards(card);
+  }
+  for (const RecordedAction& step : record.actions) {
+    hoard::v1::RecordedAction* out = proto.add_actions();
+    out->set_seat(step.seat);
+    out->set_code(step.action.code());
+    out->set_text(step.text);
+    out->set_state_after(absl::StrFormat("%016x", step.state_after));
+  }
+  for (double score : record.scores) proto.add_scores(score);
+  for (int rank : record.ranks) proto.add_ranks(rank);
+
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;  // seat 0 too
+  std::string json;
+  // Printing a message we just built cannot fail.
+  (void)google::protobuf::util::MessageToJsonString(proto, &json, options);
+  return json;
+}
+
+absl::StatusOr<MatchRecord> RecordFromJson(const std::string& json) {
+  hoard::v1::MatchRecord proto;
+  if (auto status = google::protobuf::util::JsonStringToMessage(json, &proto);
+      !status.ok()) {
+    // The parser's message goes on to quote the text on later lines.
+    std::string message(status.message().data(), status.message().size());
+    message.resize(std::min(message.find('\n'), message.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a match record: ", message));
+  }
+  if (proto.format() != kRecordFormat) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a match record: format is '", proto.format(),
+                     "', expected '", kRecordFormat, "'"));
+  }
+  MatchRecord record;
+  record.game = proto.game();
+  record.ruleset_version = proto.ruleset_version();
+  record.seed = proto.seed();
+  record.options.insert(proto.options().begin(), proto.options().end());
+  record.seats.assign(proto.seats().begin(), proto.seats().end());
+  for (const hoard::v1::Zone& zone : proto.setup()) {
+    record.setup.push_back(
+        {zone.name(), {zone.cards().begin(), zone.cards().end()}});
+  }
+  for (int i = 0; i < proto.actions_size(); ++i) {
+    const hoard::v1::RecordedAction& step = proto.actions(i);
+    RecordedAction action{.seat = step.seat(),
+                          .action = Action(step.code()),
+                          .text = step.text()};
+    if (!absl::SimpleHexAtoi(step.state_after(), &action.state_after)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("not a match record: step ", i + 1, " has state_after '",
+                       step.state_after(), "', which is not hexadecimal"));
+    }
+    record.actions.push_back(std::move(action));
+  }
+  record.scores.assign(proto.scores().begin(), proto.scores().end());
+  record.ranks.assign(proto.ranks().begin(), proto.ranks().end());
+  return record;
+}
+
+absl::Status WriteRecordFile(const std::string& path,
+                             const MatchRecord& record) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << RecordToJson(record);
+  out.close();
+  if (!out) {
+    return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<MatchRecord> ReadRecordFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<MatchRecord> record = RecordFromJson(text.str());
+  if (!record.ok()) {
+    return absl::Status(record.status().code(),
+                        absl::StrCat(path, ": ", record.status().message()));
+  }
+  return record;
+}
+
+}  // namespace hoard::engine

@@ -1,0 +1,126 @@
+#include "engine/record.h"
+
+#include <memory>
+
+#include "engine/record_json.h"
+#include "engine/registry.h"
+#include "engine/testing/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hoard::engine {
+namespace {
+
+using ::hoard::testing::IsOk;
+using ::hoard::testing::StatusIs;
+using ::testing::HasSubstr;
+
+MatchRecord PlayRandomMatch(int players, std::uint64_t seed) {
+  const Game& game = **FindGame("village");
+  MatchConfig config{.num_players = players, .seed = seed};
+  std::unique_ptr<State> state = *game.NewMatch(config);
+  MatchRecorder recorder(game.info(), config,
+                         std::vector<std::string>(players, "random"), *state);
+  Rng rng(seed + 1);
+  while (!state->IsOver()) {
+    const Seat seat = state->SeatsToAct()[0];
+    const std::vector<Action> legal = state->LegalActions(seat);
+    const Action action = legal[rng.Uniform(legal.size())];
+    std::string text = state->ActionToString(seat, action);
+    EXPECT_THAT(state->Apply(seat, action), IsOk());
+    recorder.Record(seat, action, text, *state);
+  }
+  return recorder.Finish(*state);
+}
+
+TEST(RecordTest, AFreshRecordVerifies) {
+  for (int players = 2; players <= 5; ++players) {
+    const MatchRecord record = PlayRandomMatch(players, 100 + players);
+    EXPECT_EQ(record.seats.size(), static_cast<std::size_t>(players));
+    EXPECT_FALSE(record.actions.empty());
+    EXPECT_THAT(VerifyRecord(record), IsOk());
+  }
+}
+
+TEST(RecordTest, JsonRoundTripKeepsEverything) {
+  const MatchRecord record = PlayRandomMatch(4, 7);
+  const std::string json = RecordToJson(record);
+  EXPECT_THAT(json, HasSubstr("\"game\": \"village\""));
+  EXPECT_THAT(json, HasSubstr("\"format\": \"hoard.match_record.v1\""));
+  absl::StatusOr<MatchRecord> back = RecordFromJson(json);
+  ASSERT_THAT(back, IsOk());
+  EXPECT_EQ(*back, record);
+}
+
+TEST(RecordTest, AnAlteredActionIsCaughtAtItsStep) {
+  MatchRecord record = PlayRandomMatch(3, 11);
+  // Replace step 10 by a different legal action, with a matching text.
+  const Game& game = **FindGame("village");
+  std::unique_ptr<State> state =
+      *game.NewMatch({.num_players = 3, .seed = record.seed});
+  for (int i = 0; i < 9; ++i) {
+    ASSERT_THAT(state->Apply(record.actions[i].seat, record.actions[i].action), IsOk());
+  }
+  RecordedAction& step = record.actions[9];
+  for (Action other : state->LegalActions(step.seat)) {
+    if (other == step.action) continue;
+    step.action = other;
+    step.text = state->ActionToString(step.seat, other);
+    break;
+  }
+  EXPECT_THAT(VerifyRecord(record),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("step 10 ")));
+}
+
+TEST(RecordTest, TextThatDisagreesWithTheCodeIsCaught) {
+  MatchRecord record = PlayRandomMatch(2, 5);
+  record.actions[3].text = "draw a card, honestly";
+  EXPECT_THAT(VerifyRecord(record),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("step 4 (seat 1): the action's code reads")));
+}
+
+TEST(RecordTest, AnotherSeedDealsDifferently) {
+  MatchRecord record = PlayRandomMatch(4, 21);
+  record.seed += 1;
+  EXPECT_THAT(VerifyRecord(record),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("initial deal differs")));
+}
+
+TEST(RecordTest, TruncatedAndTamperedResultsAreCaught) {
+  MatchRecord truncated = PlayRandomMatch(3, 2);
+  truncated.actions.pop_back();
+  EXPECT_THAT(VerifyRecord(truncated), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                HasSubstr("match is not over")));
+  MatchRecord scores = PlayRandomMatch(3, 2);
+  scores.scores[0] += 5;
+  EXPECT_THAT(VerifyRecord(scores), StatusIs(absl::StatusCode::kInvalidArgument,
+                                             HasSubstr("final scores are")));
+  MatchRecord ranks = PlayRandomMatch(3, 2);
+  ranks.ranks = {3, 3, 3};
+  EXPECT_THAT(VerifyRecord(ranks), StatusIs(absl::StatusCode::kInvalidArgument,
+                                            HasSubstr("final ranks are")));
+}
+
+TEST(RecordTest, OtherGamesAndRulesetsAreNamed) {
+  MatchRecord record = PlayRandomMatch(2, 3);
+  record.ruleset_version = "0";
+  EXPECT_THAT(VerifyRecord(record), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                             HasSubstr("ruleset version 0")));
+  record.game = "tic_tac_toe";
+  EXPECT_THAT(VerifyRecord(record), StatusIs(absl::StatusCode::kNotFound,
+                                             HasSubstr("unknown game 'tic_tac_toe'")));
+}
+
+TEST(RecordTest, CorruptJsonIsRefusedWithAReason) {
+  EXPECT_THAT(RecordFromJson("{\"game\": "),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a match record")));
+  EXPECT_THAT(RecordFromJson("{\"game\": \"village\"}"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("format is ''")));
+  EXPECT_THAT(ReadRecordFile("/nonexistent/record.json"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("cannot open")));
+}
+
+}  // namespace
+}  // namespace hoard::engine

@@ -1,0 +1,66 @@
+#ifndef HOARD_ENGINE_TESTING_CONFORMANCE_H_
+#define HOARD_ENGINE_TESTING_CONFORMANCE_H_
+
+// The conformance suite every game must pass.
+//
+// It plays many seeded random matches and, at every step, checks the
+// contract of engine/game.h:
+//  * SeatsToAct() is empty exactly when the match is over; each seat to act
+//    has legal actions, without duplicates; every other seat has none;
+//  * every legal action applies (on a clone), and actions that are not legal
+//    — well-formed actions seen legal elsewhere, any action from a seat that
+//    may not act now, and seats that do not exist — are refused with an
+//    error and leave the state exactly as it was;
+//  * Clone() is equal to the original, and so are its views;
+//  * view invariance: for observers (seats and the spectator), states
+//    resampled in everything the observer cannot see give it an identical
+//    view, identical legal actions and the same seats to act;
+//  * the match ends within GameInfo::max_actions actions;
+//  * ranks are consistent with scores (a higher score never ranks worse,
+//    shared ranks have equal scores, ranks count the better players);
+//  * determinism: replaying the seed and the actions gives the same state at
+//    every step.
+// The first violation is returned as an error naming the game, player count,
+// match seed and step, so it can be reproduced.
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "engine/game.h"
+
+namespace hoard::engine::testing {
+
+struct ConformanceOptions {
+  // Random matches to play.
+  int matches = 1000;
+  // Seeds the match seeds and every random choice of the suite.
+  std::uint64_t seed = 1;
+  // In the first `exhaustive_matches` matches every legal action is applied
+  // at every step; later, `sampled_legal_actions` random ones per step.
+  int exhaustive_matches = 20;
+  int sampled_legal_actions = 3;
+  // Refused actions tried per step.
+  int illegal_probes = 4;
+  // Resamples per observer per step for view invariance, for each seat and
+  // the spectator.
+  int resamples = 1;
+};
+
+// What the suite saw, so a test can assert it was not vacuous.
+struct ConformanceReport {
+  int matches = 0;
+  std::int64_t steps = 0;
+  std::int64_t views_compared = 0;
+  std::int64_t illegal_refused = 0;
+  // Resampled states that differed from the original (hidden cards moved).
+  std::int64_t resamples_that_moved_cards = 0;
+  // ...and of those, how often some other observer's view changed.
+  std::int64_t resamples_visible_to_others = 0;
+};
+
+absl::StatusOr<ConformanceReport> CheckConformance(
+    const Game& game, int num_players, const ConformanceOptions& options);
+
+}  // namespace hoard::engine::testing
+
+#endif  // HOARD_ENGINE_TESTING_CONFORMANCE_H_

@@ -1,0 +1,26 @@
+#ifndef HOARD_SERVICE_CLI_COMMANDS_H_
+#define HOARD_SERVICE_CLI_COMMANDS_H_
+
+// The subcommands of the `hoard` program. Each takes the arguments after its
+// name, prints to stdout (errors: one line on stderr) and returns the exit
+// status: 0 success, 1 failure, 2 bad usage.
+
+#include <string>
+#include <vector>
+
+namespace hoard::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+int RunPlay(const std::vector<std::string>& args);
+int RunReplay(const std::vector<std::string>& args);
+int RunGames(const std::vector<std::string>& args);
+
+// Prints "hoard: <message>" on stderr and returns `exit_code`.
+int Fail(int exit_code, const std::string& message);
+
+}  // namespace hoard::cli
+
+#endif  // HOARD_SERVICE_CLI_COMMANDS_H_

@@ -1,0 +1,83 @@
+#include "service/cli/flags.h"
+
+#include <optional>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace hoard::cli {
+
+std::string ParsedArgs::Get(const std::string& name,
+                            const std::string& fallback) const {
+  auto it = flags.find(name);
+  return it == flags.end() ? fallback : it->second.back();
+}
+
+absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
+                                     const std::vector<FlagSpec>& specs) {
+  ParsedArgs parsed;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
+      parsed.positionals.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(2);
+    std::optional<std::string> value;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    }
+    const FlagSpec* spec = nullptr;
+    for (const FlagSpec& candidate : specs) {
+      if (candidate.name == name) spec = &candidate;
+    }
+    if (spec == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
+    }
+    if (spec->value_name.empty()) {
+      if (value) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--", name, " takes no value"));
+      }
+      value = "true";
+    } else if (!value) {
+      if (i + 1 >= args.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--", name, " needs a value (", spec->value_name, ")"));
+      }
+      value = args[++i];
+    }
+    std::vector<std::string>& values = parsed.flags[name];
+    if (!values.empty() && !spec->repeated) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", name, " is given more than once"));
+    }
+    values.push_back(*value);
+  }
+  return parsed;
+}
+
+std::string FlagsHelp(const std::vector<FlagSpec>& specs) {
+  std::string out;
+  for (const FlagSpec& spec : specs) {
+    const std::string left =
+        absl::StrCat("--", spec.name,
+                     spec.value_name.empty() ? "" : " " + spec.value_name);
+    absl::StrAppend(&out, absl::StrFormat("  %-24s %s\n", left, spec.help));
+  }
+  return out;
+}
+
+absl::StatusOr<long long> ParseInt(absl::string_view flag,
+                                   absl::string_view value) {
+  long long parsed = 0;
+  if (!absl::SimpleAtoi(value, &parsed)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, " needs a whole number, not '", value, "'"));
+  }
+  return parsed;
+}
+
+}  // namespace hoard::cli

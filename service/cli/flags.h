@@ -1,0 +1,44 @@
+#ifndef HOARD_SERVICE_CLI_FLAGS_H_
+#define HOARD_SERVICE_CLI_FLAGS_H_
+
+// A small command-line parser for hoard's subcommands: `--name value`,
+// `--name=value`, boolean `--name`, repeatable flags, and positionals.
+
+#include <map>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace hoard::cli {
+
+struct FlagSpec {
+  std::string name;       // without the leading "--"
+  std::string value_name; // "" for a boolean flag
+  std::string help;
+  bool repeated = false;
+};
+
+struct ParsedArgs {
+  std::map<std::string, std::vector<std::string>> flags;
+  std::vector<std::string> positionals;
+
+  bool Has(const std::string& name) const { return flags.contains(name); }
+  // The last value given, or `fallback`.
+  std::string Get(const std::string& name, const std::string& fallback) const;
+};
+
+// kInvalidArgument for an unknown flag or a missing value.
+absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
+                                     const std::vector<FlagSpec>& specs);
+
+// "  --name VALUE   help" lines.
+std::string FlagsHelp(const std::vector<FlagSpec>& specs);
+
+// Parses an integer flag value, naming the flag on error.
+absl::StatusOr<long long> ParseInt(absl::string_view flag, absl::string_view value);
+
+}  // namespace hoard::cli
+
+#endif  // HOARD_SERVICE_CLI_FLAGS_H_

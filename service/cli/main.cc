@@ -1,0 +1,40 @@
+// hoard: the command-line program (build/hoard).
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "service/cli/commands.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "Hoard: bot tournaments on dragon-and-treasure card games.\n"
+    "\n"
+    "usage: hoard <command> [flags]\n"
+    "\n"
+    "commands:\n"
+    "  play           play one match between built-in bots and print it\n"
+    "  replay verify  re-simulate a match record and check that it matches\n"
+    "  games          list the games, their player counts and options\n"
+    "\n"
+    "Run 'hoard <command> --help' for a command's flags.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" ||
+      args[0] == "-h") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? hoard::cli::kExitUsage : hoard::cli::kExitOk;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  if (command == "play") return hoard::cli::RunPlay(args);
+  if (command == "replay") return hoard::cli::RunReplay(args);
+  if (command == "games") return hoard::cli::RunGames(args);
+  return hoard::cli::Fail(hoard::cli::kExitUsage,
+                          "unknown command '" + command +
+                              "' (commands: play, replay, games; see 'hoard help')");
+}

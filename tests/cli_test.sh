@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# End-to-end tests of the hoard program: play, records, replay verify, and
+# the one-line errors of bad input.
+#
+#   bash tests/cli_test.sh build/hoard
+set -u
+HOARD=${1:?usage: cli_test.sh PATH_TO_HOARD}
+PY=/usr/bin/python3
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
+
+# expect_error NAME EXIT_CODE PATTERN -- COMMAND...
+# The command must exit with EXIT_CODE and print exactly one line on stderr,
+# matching PATTERN.
+expect_error() {
+  local name=$1 code=$2 pattern=$3
+  shift 4
+  "$@" >"$WORK/out" 2>"$WORK/err"
+  local got=$?
+  if [ "$got" -ne "$code" ]; then
+    fail "$name: exit $got, expected $code" "$WORK/err"
+  elif [ "$(wc -l <"$WORK/err")" -ne 1 ]; then
+    fail "$name: expected one line on stderr" "$WORK/err"
+  elif ! grep -q -- "$pattern" "$WORK/err"; then
+    fail "$name: stderr does not say '$pattern'" "$WORK/err"
+  else
+    pass "$name"
+  fi
+}
+
+# A match finishes for every player count, with a final table of every seat.
+for players in 2 3 4 5; do
+  if "$HOARD" play --game village --players "$players" --seed 7 \
+      --record "$WORK/match$players.json" >"$WORK/play$players" 2>&1 &&
+      grep -q "^match over after" "$WORK/play$players" &&
+      [ "$(grep -cE '^ +[0-9]+ +[0-9]+ +random ' "$WORK/play$players")" -eq "$players" ]; then
+    pass "play finishes a $players-player match"
+  else
+    fail "play finishes a $players-player match" "$WORK/play$players"
+  fi
+  if "$HOARD" replay verify "$WORK/match$players.json" >"$WORK/verify" 2>&1 &&
+      grep -q "matches" "$WORK/verify"; then
+    pass "replay verify accepts the $players-player record"
+  else
+    fail "replay verify accepts the $players-player record" "$WORK/verify"
+  fi
+done
+
+# The log names who did what and shows the favor row after each action.
+if grep -qE '^ +1\. seat 0 \(random\): ' "$WORK/play4" &&
+    grep -qE '^ +favor [a-z]+=1 ' "$WORK/play4"; then
+  pass "play prints each action and the favor row"
+else
+  fail "play prints each action and the favor row" "$WORK/play4"
+fi
+
+# The same seed plays the same match.
+"$HOARD" play --players 4 --seed 7 --quiet >"$WORK/a" 2>&1
+"$HOARD" play --players 4 --seed 7 --quiet >"$WORK/b" 2>&1
+"$HOARD" play --players 4 --seed 8 --quiet >"$WORK/c" 2>&1
+if cmp -s "$WORK/a" "$WORK/b" && ! cmp -s "$WORK/a" "$WORK/c"; then
+  pass "the same seed plays the same match"
+else
+  fail "the same seed plays the same match"
+fi
+
+# A record with one action altered is rejected, naming the step.
+step=$("$PY" - "$WORK/match4.json" "$WORK/altered.json" <<'EOF'
+import json, sys
+record = json.load(open(sys.argv[1]))
+step = next(i for i, a in enumerate(record["actions"]) if i >= 5 and a["text"] != "draw a card")
+record["actions"][step]["code"] = "112"       # a draw
+record["actions"][step]["text"] = "draw a card"
+json.dump(record, open(sys.argv[2], "w"))
+print(step + 1)
+EOF
+)
+expect_error "replay verify names the altered step" 1 "does not match: step $step (seat" \
+  -- "$HOARD" replay verify "$WORK/altered.json"
+
+# An illegal action in a record is refused with the rule it breaks.
+"$PY" - "$WORK/match3.json" "$WORK/illegal.json" <<'EOF'
+import json, sys
+record = json.load(open(sys.argv[1]))
+record["actions"][2]["code"] = str(1 | (5 << 4) | (40 << (7 + 6 * 6)))
+record["actions"][2]["text"] = "bribe crowns with 40 wilds"
+json.dump(record, open(sys.argv[2], "w"))
+EOF
+expect_error "replay verify refuses an illegal action" 1 \
+  "step 3 (seat 2): 'bribe crowns with 40 wilds' cannot be played: " \
+  -- "$HOARD" replay verify "$WORK/illegal.json"
+
+# The games are listed with their options.
+if "$HOARD" games >"$WORK/games" 2>&1 && grep -q "^village — Please Don't Burn My Village!" "$WORK/games" &&
+    grep -q "option wilds (default auto)" "$WORK/games"; then
+  pass "games lists village and its options"
+else
+  fail "games lists village and its options" "$WORK/games"
+fi
+
+# Bad input: one line naming the problem, a non-zero exit, never a crash.
+printf '{"format": "hoard.match_record.v1", "actions": [' >"$WORK/corrupt.json"
+expect_error "a corrupt record" 1 "corrupt.json: not a match record" \
+  -- "$HOARD" replay verify "$WORK/corrupt.json"
+head -c 300 /dev/urandom >"$WORK/noise.json"
+expect_error "a record of random bytes" 1 "not a match record" \
+  -- "$HOARD" replay verify "$WORK/noise.json"
+expect_error "a missing record" 1 "cannot open" \
+  -- "$HOARD" replay verify "$WORK/none.json"
+expect_error "an unknown game" 2 "unknown game 'chess' (known: village)" \
+  -- "$HOARD" play --game chess
+expect_error "a bad player count" 2 "village is played by 2 to 5 players, not 6" \
+  -- "$HOARD" play --players 6
+expect_error "a player count that is no number" 2 "--players needs a whole number" \
+  -- "$HOARD" play --players four
+expect_error "an unknown bot" 2 "unknown bot 'genius'" \
+  -- "$HOARD" play --players 2 --bots random,genius
+expect_error "too few bots" 2 "names 1 bot(s) for 3 players" \
+  -- "$HOARD" play --players 3 --bots random
+expect_error "an unknown option" 2 "village has no option 'dragons'" \
+  -- "$HOARD" play --option dragons=2
+expect_error "a bad option value" 2 "wilds must be 'auto' or a number" \
+  -- "$HOARD" play --option wilds=lots
+expect_error "an unknown flag" 2 "unknown flag --speed" \
+  -- "$HOARD" play --speed 3
+expect_error "an unknown command" 2 "unknown command 'fly'" \
+  -- "$HOARD" fly
+expect_error "replay without verify" 2 "usage: hoard replay verify FILE" \
+  -- "$HOARD" replay "$WORK/match2.json"
+expect_error "an unwritable record path" 1 "cannot write" \
+  -- "$HOARD" play --players 2 --quiet --record "$WORK/no/such/dir/r.json"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,61 @@
+// Every registered game passes the conformance suite for every player count.
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "engine/registry.h"
+#include "engine/testing/conformance.h"
+#include "engine/testing/status_matchers.h"
+#include "gtest/gtest.h"
+
+namespace hoard {
+namespace {
+
+using ::hoard::testing::IsOk;
+
+struct Case {
+  std::string game;
+  int players;
+  friend void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.game << " with " << c.players << " players";
+  }
+};
+
+class ConformanceTest : public ::testing::TestWithParam<Case> {};
+
+// 2,500 matches for each player count: 10,000 village matches in all.
+constexpr int kMatchesPerPlayerCount = 2500;
+
+TEST_P(ConformanceTest, RandomMatchesKeepTheContract) {
+  const engine::Game& game = **engine::FindGame(GetParam().game);
+  engine::testing::ConformanceOptions options;
+  options.matches = kMatchesPerPlayerCount;
+  options.seed = 20261123;
+  absl::StatusOr<engine::testing::ConformanceReport> report =
+      engine::testing::CheckConformance(game, GetParam().players, options);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_EQ(report->matches, kMatchesPerPlayerCount);
+  // The checks bit: hidden cards really moved, and other observers noticed.
+  EXPECT_GT(report->resamples_that_moved_cards, report->steps / 2);
+  EXPECT_GT(report->resamples_visible_to_others, report->steps / 2);
+  EXPECT_GT(report->illegal_refused, report->steps);
+}
+
+std::vector<Case> AllCases() {
+  std::vector<Case> cases;
+  for (const engine::Game* game : engine::AllGames()) {
+    for (int n = game->info().min_players; n <= game->info().max_players; ++n) {
+      cases.push_back({game->info().id, n});
+    }
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllGames, ConformanceTest, ::testing::ValuesIn(AllCases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return absl::StrCat(info.param.game, "_",
+                                               info.param.players, "p");
+                         });
+
+}  // namespace
+}  // namespace hoard
