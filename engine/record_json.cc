@@ -12,7 +12,7 @@
 
 namespace hoard::engine {
 
-std::string RecordToJson(const MatchRecord& record) {
+hoard::v1::MatchRecord RecordToProto(const MatchRecord& record) {
   hoard::v1::MatchRecord proto;
   proto.set_format(kRecordFormat);
   proto.set_game(record.game);
@@ -36,7 +36,11 @@ std::string RecordToJson(const MatchRecord& record) {
   }
   for (double score : record.scores) proto.add_scores(score);
   for (int rank : record.ranks) proto.add_ranks(rank);
+  return proto;
+}
 
+std::string RecordToJson(const MatchRecord& record) {
+  const hoard::v1::MatchRecord proto = RecordToProto(record);
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = true;
   options.preserve_proto_field_names = true;
@@ -57,6 +61,10 @@ absl::StatusOr<MatchRecord> RecordFromJson(const std::string& json) {
     return absl::InvalidArgumentError(
         absl::StrCat("not a match record: ", message));
   }
+  return RecordFromProto(proto);
+}
+
+absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto) {
   if (proto.format() != kRecordFormat) {
     return absl::InvalidArgumentError(
         absl::StrCat("not a match record: format is '", proto.format(),

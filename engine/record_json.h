@@ -1,15 +1,20 @@
 #ifndef HOARD_ENGINE_RECORD_JSON_H_
 #define HOARD_ENGINE_RECORD_JSON_H_
 
-// Match records as JSON files, in the hoard.v1.MatchRecord shape
+// Match records as hoard.v1.MatchRecord messages and as JSON files
 // (proto/hoard/v1/record.proto; docs/records.md).
 
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "engine/record.h"
+#include "hoard/v1/record.pb.h"
 
 namespace hoard::engine {
+
+hoard::v1::MatchRecord RecordToProto(const MatchRecord& record);
+// kInvalidArgument for a message that is not a record.
+absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto);
 
 std::string RecordToJson(const MatchRecord& record);
 

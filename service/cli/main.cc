@@ -17,6 +17,8 @@ constexpr char kUsage[] =
     "  play           play one match between built-in bots and print it\n"
     "  replay verify  re-simulate a match record and check that it matches\n"
     "  games          list the games, their player counts and options\n"
+    "  serve          serve the arena over gRPC for bots in any language\n"
+    "  bot            connect a built-in strategy to a server as a bot\n"
     "\n"
     "Run 'hoard <command> --help' for a command's flags.\n";
 
@@ -34,7 +36,9 @@ int main(int argc, char** argv) {
   if (command == "play") return hoard::cli::RunPlay(args);
   if (command == "replay") return hoard::cli::RunReplay(args);
   if (command == "games") return hoard::cli::RunGames(args);
+  if (command == "serve") return hoard::cli::RunServe(args);
+  if (command == "bot") return hoard::cli::RunBot(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
-                              "' (commands: play, replay, games; see 'hoard help')");
+                              "' (commands: play, replay, games, serve, bot; see 'hoard help')");
 }

@@ -1,0 +1,191 @@
+#include "bots/client.h"
+
+#include <chrono>
+#include <map>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+#include "hoard/v1/arena.grpc.pb.h"
+
+namespace hoard::bots {
+namespace {
+
+class FirstStrategy final : public Strategy {
+ public:
+  hoard::v1::Answer Decide(const hoard::v1::DecisionRequest&) override {
+    hoard::v1::Answer answer;
+    answer.set_legal_index(0);
+    return answer;
+  }
+};
+
+bool IsFatal(grpc::StatusCode code) {
+  return code == grpc::StatusCode::UNAUTHENTICATED ||
+         code == grpc::StatusCode::PERMISSION_DENIED ||
+         code == grpc::StatusCode::INVALID_ARGUMENT ||
+         code == grpc::StatusCode::NOT_FOUND ||
+         code == grpc::StatusCode::UNIMPLEMENTED;
+}
+
+}  // namespace
+
+hoard::v1::Answer RandomStrategy::Decide(const hoard::v1::DecisionRequest& request) {
+  hoard::v1::Answer answer;
+  const int size = request.legal_actions_size();
+  answer.set_legal_index(size > 0 ? static_cast<int>(rng_.Uniform(size)) : 0);
+  return answer;
+}
+
+absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(const std::string& name,
+                                                       std::uint64_t seed) {
+  if (name == "random") return std::make_unique<RandomStrategy>(seed);
+  if (name == "first") return std::make_unique<FirstStrategy>();
+  return absl::NotFoundError(
+      absl::StrCat("unknown strategy '", name, "' (strategies: random, first)"));
+}
+
+BotClient::BotClient(std::shared_ptr<grpc::Channel> channel, ClientOptions options,
+                     std::unique_ptr<Strategy> strategy)
+    : channel_(std::move(channel)),
+      options_(std::move(options)),
+      strategy_(std::move(strategy)) {}
+
+BotClient::~BotClient() { Stop(); }
+
+void BotClient::Stop() {
+  stopping_ = true;
+  DropConnection();
+}
+
+void BotClient::DropConnection() {
+  absl::MutexLock lock(&mu_);
+  if (context_ != nullptr) context_->TryCancel();
+}
+
+ClientStats BotClient::stats() const {
+  absl::MutexLock lock(&mu_);
+  return stats_;
+}
+
+absl::Status BotClient::Run() {
+  int failures = 0;
+  while (!stopping_) {
+    const absl::Status status = PlayOnce();
+    if (stopping_ || status.ok()) return absl::OkStatus();
+    if (IsFatal(static_cast<grpc::StatusCode>(status.code())) || !options_.reconnect) {
+      return status;
+    }
+    if (options_.log) options_.log(absl::StrCat("stream ended (", status.message(), "); reconnecting"));
+    {
+      absl::MutexLock lock(&mu_);
+      ++stats_.reconnects;
+    }
+    // Back off a little more after each failure in a row, up to 2 s.
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(2000, 50 << std::min(failures++, 6))));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BotClient::PlayOnce() {
+  hoard::v1::Arena::Stub stub(channel_);
+  grpc::ClientContext context;
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return absl::OkStatus();
+    context_ = &context;
+  }
+  auto stream = stub.Play(&context);
+  hoard::v1::BotMessage hello;
+  if (!options_.seat_token.empty()) {
+    hello.mutable_hello()->mutable_join()->set_match_id(options_.match_id);
+    hello.mutable_hello()->mutable_join()->set_seat_token(options_.seat_token);
+  } else {
+    hello.mutable_hello()->mutable_register_()->set_name(options_.name);
+    hello.mutable_hello()->mutable_register_()->set_key(options_.key);
+    hello.mutable_hello()->mutable_register_()->set_max_matches(options_.max_matches);
+  }
+  stream->Write(hello);
+
+  // The open request of each match, to decide again after a refusal.
+  std::map<std::string, hoard::v1::DecisionRequest> open;
+  bool done = false;
+  hoard::v1::ServerMessage message;
+  while (!done && stream->Read(&message)) {
+    switch (message.kind_case()) {
+      case hoard::v1::ServerMessage::kDecision: {
+        const hoard::v1::DecisionRequest& request = message.decision();
+        open[request.match_id()] = request;
+        hoard::v1::BotMessage reply;
+        *reply.mutable_answer() = strategy_->Decide(request);
+        reply.mutable_answer()->set_match_id(request.match_id());
+        reply.mutable_answer()->set_request_id(request.request_id());
+        stream->Write(reply);
+        absl::MutexLock lock(&mu_);
+        ++stats_.decisions;
+        break;
+      }
+      case hoard::v1::ServerMessage::kAnswerResult: {
+        const hoard::v1::AnswerResult& result = message.answer_result();
+        if (result.accepted()) break;
+        {
+          absl::MutexLock lock(&mu_);
+          ++stats_.refused_answers;
+        }
+        if (options_.log) {
+          options_.log(absl::StrCat(result.match_id(), ": answer refused: ", result.reason()));
+        }
+        auto it = open.find(result.match_id());
+        if (result.may_retry() && it != open.end() &&
+            it->second.request_id() == result.request_id()) {
+          hoard::v1::BotMessage reply;
+          *reply.mutable_answer() = strategy_->Decide(it->second);
+          reply.mutable_answer()->set_match_id(result.match_id());
+          reply.mutable_answer()->set_request_id(result.request_id());
+          stream->Write(reply);
+        }
+        break;
+      }
+      case hoard::v1::ServerMessage::kEvent:
+        if (message.event().has_finished()) {
+          open.erase(message.event().match_id());
+          absl::MutexLock lock(&mu_);
+          ++stats_.matches_finished;
+          if (options_.log) options_.log(absl::StrCat(message.event().match_id(), ": finished"));
+          if (options_.stop_after_matches > 0 &&
+              stats_.matches_finished >= options_.stop_after_matches) {
+            done = true;
+          }
+        }
+        break;
+      case hoard::v1::ServerMessage::kSeated:
+        if (options_.log) {
+          options_.log(absl::StrCat(message.seated().match_id(), ": seated as seat ",
+                                    message.seated().seat(), " of ",
+                                    message.seated().players(), " (", message.seated().game(), ")"));
+        }
+        break;
+      case hoard::v1::ServerMessage::kError:
+        if (options_.log) options_.log(absl::StrCat("server: ", message.error().message()));
+        break;
+      default:
+        break;
+    }
+  }
+  if (done) {
+    stream->WritesDone();
+    context.TryCancel();
+  }
+  const grpc::Status status = stream->Finish();
+  {
+    absl::MutexLock lock(&mu_);
+    context_ = nullptr;
+  }
+  if (done) return absl::OkStatus();
+  if (status.ok()) return absl::UnavailableError("the server closed the stream");
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      status.error_message());
+}
+
+}  // namespace hoard::bots

@@ -1,0 +1,517 @@
+#include "service/arena.h"
+
+#include <sys/random.h>
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/record_json.h"
+#include "engine/registry.h"
+#include "engine/status_macros.h"
+
+namespace hoard::service {
+namespace {
+
+constexpr int kMaxNameLength = 64;
+constexpr int kMaxKeyLength = 256;
+constexpr int kDefaultPageSize = 50;
+constexpr int kMaxPageSize = 500;
+
+// Equal-time comparison, so a key cannot be guessed from response times.
+bool SameSecret(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= a[i] ^ b[i];
+  return diff == 0;
+}
+
+absl::Status CheckName(const std::string& name) {
+  if (name.empty() || name.size() > kMaxNameLength) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a bot name has 1 to ", kMaxNameLength, " characters"));
+  }
+  for (char c : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' &&
+        c != '-' && c != '.') {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bot name '", name, "' may only use letters, digits, '_', '-' and '.'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<TimeControl> TimeControlFrom(const hoard::v1::TimeControl& wire) {
+  TimeControl tc;
+  if (wire.has_decision_ms()) tc.decision_ms = wire.decision_ms();
+  if (wire.has_bank_ms()) tc.bank_ms = wire.bank_ms();
+  if (wire.has_max_strikes()) tc.max_strikes = wire.max_strikes();
+  if (tc.decision_ms < 1 || tc.decision_ms > 600000) {
+    return absl::InvalidArgumentError(
+        "time_control.decision_ms must be from 1 to 600000");
+  }
+  if (tc.bank_ms < 0 || tc.bank_ms > 3600000) {
+    return absl::InvalidArgumentError(
+        "time_control.bank_ms must be from 0 to 3600000");
+  }
+  if (tc.max_strikes < 0 || tc.max_strikes > 1000) {
+    return absl::InvalidArgumentError(
+        "time_control.max_strikes must be from 0 (never forfeit) to 1000");
+  }
+  return tc;
+}
+
+std::uint64_t RandomSeed() {
+  std::uint64_t seed = 0;
+  while (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
+  }
+  return seed;
+}
+
+}  // namespace
+
+std::string RandomToken() {
+  unsigned char bytes[16];
+  std::size_t got = 0;
+  while (got < sizeof(bytes)) {
+    const ssize_t n = getrandom(bytes + got, sizeof(bytes) - got, 0);
+    if (n > 0) got += static_cast<std::size_t>(n);
+  }
+  std::string token;
+  for (unsigned char byte : bytes) absl::StrAppendFormat(&token, "%02x", byte);
+  return token;
+}
+
+Arena::Arena(ArenaLimits limits) : limits_(limits) {}
+
+Arena::~Arena() { timers_.Stop(); }
+
+hoard::v1::ListGamesResponse Arena::ListGames() const {
+  hoard::v1::ListGamesResponse response;
+  for (const engine::Game* game : engine::AllGames()) {
+    if (!engine::FindCodec(game->info().id).ok()) continue;
+    const engine::GameInfo& info = game->info();
+    hoard::v1::GameInfo* out = response.add_games();
+    out->set_id(info.id);
+    out->set_name(info.name);
+    out->set_min_players(info.min_players);
+    out->set_max_players(info.max_players);
+    out->set_ruleset_version(info.ruleset_version);
+    for (const engine::GameOption& option : info.options) {
+      hoard::v1::GameOption* o = out->add_options();
+      o->set_name(option.name);
+      o->set_default_value(option.default_value);
+      o->set_description(option.description);
+    }
+    for (const std::string& bot : bots::BuiltinBotNames(*game)) {
+      out->add_builtin_bots(bot);
+    }
+  }
+  return response;
+}
+
+absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
+    const hoard::v1::CreateMatchRequest& request) {
+  if (request.game().empty()) {
+    return absl::InvalidArgumentError("the request names no game");
+  }
+  ASSIGN_OR_RETURN(const engine::Game* game, engine::FindGame(request.game()));
+  ASSIGN_OR_RETURN(const engine::GameCodec* codec, engine::FindCodec(request.game()));
+  ASSIGN_OR_RETURN(TimeControl time_control, TimeControlFrom(request.time_control()));
+
+  MatchSetup setup;
+  setup.game = game;
+  setup.codec = codec;
+  setup.time_control = time_control;
+  setup.config.num_players = request.seats_size();
+  setup.config.seed = request.seed() != 0 ? request.seed() : RandomSeed();
+  setup.config.options.insert(request.options().begin(), request.options().end());
+  ASSIGN_OR_RETURN(std::unique_ptr<engine::State> state,
+                   game->NewMatch(setup.config));
+
+  engine::Rng bot_seeds(setup.config.seed ^ 0x5eed5eed5eed5eedULL);
+  std::map<std::string, int> bot_seats;  // registered bot -> seats it takes
+  for (int seat = 0; seat < request.seats_size(); ++seat) {
+    const hoard::v1::SeatSpec& spec = request.seats(seat);
+    SeatPlayer player;
+    switch (spec.player_case()) {
+      case hoard::v1::SeatSpec::kBuiltin: {
+        player.kind = SeatPlayer::Kind::kBuiltin;
+        player.name = spec.builtin();
+        ASSIGN_OR_RETURN(player.builtin,
+                         bots::MakeBot(spec.builtin(), *game, bot_seeds.Fork()));
+        break;
+      }
+      case hoard::v1::SeatSpec::kBot:
+        player.kind = SeatPlayer::Kind::kBot;
+        player.name = spec.bot();
+        ++bot_seats[spec.bot()];
+        break;
+      case hoard::v1::SeatSpec::kOpen:
+        player.kind = SeatPlayer::Kind::kOpen;
+        player.token = RandomToken();
+        break;
+      case hoard::v1::SeatSpec::PLAYER_NOT_SET:
+        return absl::InvalidArgumentError(absl::StrCat(
+            "seat ", seat, " names no player: set builtin, bot or open"));
+    }
+    setup.seats.push_back(std::move(player));
+  }
+
+  hoard::v1::CreateMatchResponse response;
+  std::shared_ptr<HostedMatch> match;
+  std::vector<std::pair<engine::Seat, std::shared_ptr<Connection>>> to_attach;
+  {
+    absl::MutexLock lock(&mu_);
+    if (running_ >= limits_.max_running_matches) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the server already runs ", running_, " matches, its limit"));
+    }
+    for (const auto& [name, seats] : bot_seats) {
+      auto it = bots_.find(name);
+      if (it == bots_.end()) {
+        return absl::NotFoundError(absl::StrCat("no bot is registered as '", name, "'"));
+      }
+      if (it->second.running >= it->second.max_matches) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "bot '", name, "' already plays ", it->second.running,
+            " matches, its limit"));
+      }
+    }
+    const std::int64_t sequence = next_sequence_++;
+    setup.id = absl::StrCat("m", sequence);
+    response.set_match_id(setup.id);
+    response.set_seed(setup.config.seed);
+    for (int seat = 0; seat < static_cast<int>(setup.seats.size()); ++seat) {
+      const SeatPlayer& player = setup.seats[seat];
+      if (player.kind == SeatPlayer::Kind::kOpen) {
+        tokens_[player.token] = {setup.id, seat};
+        hoard::v1::SeatToken* token = response.add_seat_tokens();
+        token->set_seat(seat);
+        token->set_token(player.token);
+      } else if (player.kind == SeatPlayer::Kind::kBot) {
+        const RegisteredBot& bot = bots_[player.name];
+        if (bot.connection) {
+          to_attach.emplace_back(seat, bot.connection);
+          held_[bot.connection.get()].insert(setup.id);
+        }
+      }
+    }
+    for (const auto& [name, seats] : bot_seats) ++bots_[name].running;
+    const std::string id = setup.id;
+    match = std::make_shared<HostedMatch>(std::move(setup), std::move(state), &timers_,
+                                          [this, id] { OnMatchFinished(id); });
+    matches_[sequence] = match;
+    sequence_of_[id] = sequence;
+    ++running_;
+  }
+  for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
+  match->Start();
+  return response;
+}
+
+void Arena::OnMatchFinished(const std::string& match_id) {
+  std::shared_ptr<HostedMatch> match = FindMatch(match_id);
+  if (!match) return;
+  const hoard::v1::Match described = match->Describe();
+  absl::MutexLock lock(&mu_);
+  --running_;
+  ++finished_;
+  std::set<std::string> counted;
+  for (const hoard::v1::SeatInfo& seat : described.seats()) {
+    if (seat.player().rfind("bot:", 0) == 0 && counted.insert(seat.player()).second) {
+      auto it = bots_.find(seat.player().substr(4));
+      if (it != bots_.end()) --it->second.running;
+    }
+  }
+  for (auto it = tokens_.begin(); it != tokens_.end();) {
+    it = it->second.match_id == match_id ? tokens_.erase(it) : std::next(it);
+  }
+  watchers_.erase(match_id);
+  // Forget the oldest finished matches beyond the limit.
+  for (auto it = matches_.begin();
+       finished_ > limits_.max_finished_matches && it != matches_.end();) {
+    if (it->second->IsOver()) {
+      sequence_of_.erase(it->second->id());
+      it = matches_.erase(it);
+      --finished_;
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
+  absl::MutexLock lock(&mu_);
+  auto it = sequence_of_.find(id);
+  if (it == sequence_of_.end()) return nullptr;
+  return matches_.at(it->second);
+}
+
+absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
+    const hoard::v1::GetMatchRequest& request) const {
+  std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
+  if (!match) {
+    return absl::NotFoundError(absl::StrCat("no match '", request.match_id(), "'"));
+  }
+  hoard::v1::GetMatchResponse response;
+  *response.mutable_match() = match->Describe();
+  if (std::optional<engine::MatchRecord> record = match->Record()) {
+    *response.mutable_record() = engine::RecordToProto(*record);
+  }
+  return response;
+}
+
+absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
+    const hoard::v1::ListMatchesRequest& request) const {
+  if (request.page_size() < 0) {
+    return absl::InvalidArgumentError("page_size must not be negative");
+  }
+  const int page_size = request.page_size() == 0
+                            ? kDefaultPageSize
+                            : std::min(request.page_size(), kMaxPageSize);
+  std::int64_t after = 0;
+  if (!request.page_token().empty() &&
+      !absl::SimpleAtoi(request.page_token(), &after)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_token '", request.page_token(), "' is not one this server gave"));
+  }
+  std::vector<std::shared_ptr<HostedMatch>> candidates;
+  {
+    absl::MutexLock lock(&mu_);
+    for (auto it = matches_.upper_bound(after); it != matches_.end(); ++it) {
+      candidates.push_back(it->second);
+    }
+  }
+  hoard::v1::ListMatchesResponse response;
+  for (const auto& match : candidates) {
+    if (!request.game().empty() && match->game_id() != request.game()) continue;
+    if (!request.bot().empty() && !match->HasBot(request.bot())) continue;
+    hoard::v1::Match described = match->Describe();
+    if (request.status() != hoard::v1::MATCH_STATUS_UNSPECIFIED &&
+        described.status() != request.status()) {
+      continue;
+    }
+    if (response.matches_size() == page_size) {
+      const hoard::v1::Match& last = response.matches(page_size - 1);
+      response.set_next_page_token(last.match_id().substr(1));
+      break;
+    }
+    *response.add_matches() = std::move(described);
+  }
+  return response;
+}
+
+absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
+                               std::shared_ptr<EventOutbox> watcher) {
+  std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
+  if (!match) {
+    return absl::NotFoundError(absl::StrCat("no match '", request.match_id(), "'"));
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    int& count = watchers_[request.match_id()];
+    if (count >= limits_.max_watchers_per_match) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "match ", request.match_id(), " already has ", count,
+          " spectators, its limit"));
+    }
+    ++count;
+  }
+  match->Watch(std::move(watcher));
+  return absl::OkStatus();
+}
+
+absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
+                                 const hoard::v1::BotMessage& message) {
+  bool identified = false;
+  {
+    absl::MutexLock lock(&mu_);
+    identified = held_.contains(connection.get());
+  }
+  if (!identified) {
+    if (!message.has_hello()) {
+      return absl::UnauthenticatedError(
+          "the first message of a Play stream must be a hello (register or join)");
+    }
+    switch (message.hello().identity_case()) {
+      case hoard::v1::Hello::kRegister:
+        return Register(connection, message.hello().register_());
+      case hoard::v1::Hello::kJoin:
+        return Join(connection, message.hello().join());
+      case hoard::v1::Hello::IDENTITY_NOT_SET:
+        break;
+    }
+    return absl::UnauthenticatedError(
+        "the hello carries no credentials: set register or join");
+  }
+  switch (message.kind_case()) {
+    case hoard::v1::BotMessage::kAnswer: {
+      const hoard::v1::Answer& answer = message.answer();
+      std::shared_ptr<HostedMatch> match = FindMatch(answer.match_id());
+      if (!match) {
+        SendError(connection,
+                  absl::NotFoundError(absl::StrCat("no match '", answer.match_id(), "'")),
+                  answer.match_id());
+        return absl::OkStatus();
+      }
+      hoard::v1::ServerMessage reply;
+      *reply.mutable_answer_result() = match->Answer(connection.get(), answer);
+      connection->Send(reply);
+      return absl::OkStatus();
+    }
+    case hoard::v1::BotMessage::kJoin:
+      if (absl::Status status = Join(connection, message.join()); !status.ok()) {
+        SendError(connection, status, message.join().match_id());
+      }
+      return absl::OkStatus();
+    case hoard::v1::BotMessage::kHello:
+      SendError(connection,
+                absl::FailedPreconditionError(
+                    "this stream has already said hello; join more seats with join"),
+                "");
+      return absl::OkStatus();
+    case hoard::v1::BotMessage::KIND_NOT_SET:
+      break;
+  }
+  SendError(connection,
+            absl::InvalidArgumentError("the message is empty: send an answer or a join"),
+            "");
+  return absl::OkStatus();
+}
+
+absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
+                             const hoard::v1::Register& request) {
+  RETURN_IF_ERROR(CheckName(request.name()));
+  if (request.key().empty() || request.key().size() > kMaxKeyLength) {
+    return absl::UnauthenticatedError(absl::StrCat(
+        "registering bot '", request.name(), "' needs a key of 1 to ",
+        kMaxKeyLength, " characters"));
+  }
+  if (request.max_matches() < 0) {
+    return absl::InvalidArgumentError("max_matches must not be negative");
+  }
+  const int max_matches =
+      std::min(request.max_matches() == 0 ? 1 : request.max_matches(),
+               limits_.max_matches_per_bot);
+  std::shared_ptr<Connection> replaced;
+  std::vector<std::shared_ptr<HostedMatch>> live;
+  {
+    absl::MutexLock lock(&mu_);
+    auto [it, is_new] = bots_.try_emplace(request.name());
+    RegisteredBot& bot = it->second;
+    if (is_new) {
+      bot.key = request.key();
+    } else if (!SameSecret(bot.key, request.key())) {
+      return absl::UnauthenticatedError(
+          absl::StrCat("wrong key for bot '", request.name(), "'"));
+    }
+    bot.max_matches = max_matches;
+    replaced = std::exchange(bot.connection, connection);
+    connection->set_bot(request.name());
+    std::set<std::string>& held = held_[connection.get()];
+    for (const auto& [sequence, match] : matches_) {
+      if (!match->IsOver() && match->HasBot(request.name())) {
+        live.push_back(match);
+        held.insert(match->id());
+      }
+    }
+    if (replaced) held_.erase(replaced.get());
+  }
+  if (replaced) {
+    hoard::v1::ServerMessage notice;
+    notice.mutable_error()->set_code(WireCode(absl::StatusCode::kAborted));
+    notice.mutable_error()->set_message(
+        "another stream registered as this bot and took over its seats");
+    replaced->Send(notice);
+    for (const auto& match : live) match->Detach(replaced.get());
+  }
+  hoard::v1::ServerMessage welcome;
+  welcome.mutable_welcome()->set_bot(request.name());
+  connection->Send(welcome);
+  for (const auto& match : live) {
+    const hoard::v1::Match described = match->Describe();
+    for (const hoard::v1::SeatInfo& seat : described.seats()) {
+      if (seat.player() == "bot:" + request.name()) match->Attach(seat.seat(), connection);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
+                         const hoard::v1::Join& request) {
+  if (request.seat_token().empty()) {
+    return absl::UnauthenticatedError("join needs a seat_token");
+  }
+  std::shared_ptr<HostedMatch> match;
+  TokenTarget target;
+  bool first = false;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = tokens_.find(request.seat_token());
+    if (it == tokens_.end()) {
+      return absl::UnauthenticatedError(
+          "unknown seat token (or its match is over)");
+    }
+    target = it->second;
+    if (!request.match_id().empty() && request.match_id() != target.match_id) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "this seat token is not for match '", request.match_id(), "'"));
+    }
+    auto found = sequence_of_.find(target.match_id);
+    if (found == sequence_of_.end()) {
+      return absl::NotFoundError(absl::StrCat("no match '", target.match_id, "'"));
+    }
+    match = matches_.at(found->second);
+    first = !held_.contains(connection.get());
+    held_[connection.get()].insert(target.match_id);
+  }
+  if (first) {
+    hoard::v1::ServerMessage welcome;
+    welcome.mutable_welcome();
+    connection->Send(welcome);
+  }
+  match->Attach(target.seat, connection);
+  return absl::OkStatus();
+}
+
+void Arena::SendError(const std::shared_ptr<Connection>& connection,
+                      const absl::Status& status, const std::string& match_id) {
+  hoard::v1::ServerMessage message;
+  message.mutable_error()->set_code(WireCode(status.code()));
+  message.mutable_error()->set_message(std::string(status.message()));
+  message.mutable_error()->set_match_id(match_id);
+  connection->Send(message);
+}
+
+void Arena::OnStreamClosed(const std::shared_ptr<Connection>& connection) {
+  connection->Close();
+  std::vector<std::shared_ptr<HostedMatch>> held;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = held_.find(connection.get());
+    if (it == held_.end()) return;
+    for (const std::string& id : it->second) {
+      auto found = sequence_of_.find(id);
+      if (found != sequence_of_.end()) held.push_back(matches_.at(found->second));
+    }
+    held_.erase(it);
+    if (!connection->bot().empty()) {
+      auto bot = bots_.find(connection->bot());
+      if (bot != bots_.end() && bot->second.connection == connection) {
+        bot->second.connection.reset();
+      }
+    }
+  }
+  for (const auto& match : held) match->Detach(connection.get());
+}
+
+int Arena::running_matches() const {
+  absl::MutexLock lock(&mu_);
+  return running_;
+}
+
+}  // namespace hoard::service

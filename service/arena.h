@@ -1,0 +1,114 @@
+#ifndef HOARD_SERVICE_ARENA_H_
+#define HOARD_SERVICE_ARENA_H_
+
+// The arena: every match the server hosts, the registered bots, and the
+// handlers behind each RPC of hoard.v1.Arena. Transport-free: the gRPC layer
+// (service/grpc_server.h) unpacks a call, calls one method here and maps the
+// status; tests call these methods directly.
+//
+// Errors use the most specific code: kInvalidArgument for a malformed
+// request, kNotFound for an unknown game, bot or match, kUnauthenticated for
+// missing or wrong credentials, kPermissionDenied for credentials that do
+// not cover what was asked, kResourceExhausted for a limit, with a message
+// that says which.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "hoard/v1/arena.pb.h"
+#include "service/connection.h"
+#include "service/match.h"
+#include "service/timer.h"
+
+namespace hoard::service {
+
+struct ArenaLimits {
+  // Matches running at once.
+  int max_running_matches = 20000;
+  // Matches one registered bot may play at once (a bot may ask for fewer).
+  int max_matches_per_bot = 1000;
+  // Spectator streams per match.
+  int max_watchers_per_match = 64;
+  // Finished matches kept for GetMatch and ListMatches; the oldest go first.
+  int max_finished_matches = 100000;
+};
+
+class Arena {
+ public:
+  explicit Arena(ArenaLimits limits = {});
+  ~Arena();
+
+  hoard::v1::ListGamesResponse ListGames() const;
+  absl::StatusOr<hoard::v1::CreateMatchResponse> CreateMatch(
+      const hoard::v1::CreateMatchRequest& request);
+  absl::StatusOr<hoard::v1::GetMatchResponse> GetMatch(
+      const hoard::v1::GetMatchRequest& request) const;
+  absl::StatusOr<hoard::v1::ListMatchesResponse> ListMatches(
+      const hoard::v1::ListMatchesRequest& request) const;
+  // Streams the match's events to `watcher` until it ends.
+  absl::Status WatchMatch(const hoard::v1::WatchMatchRequest& request,
+                          std::shared_ptr<EventOutbox> watcher);
+
+  // One message of a Play stream. A non-OK status ends the stream with it
+  // (a first message that is no valid hello, wrong credentials); problems
+  // with later messages are answered on the stream and keep it open.
+  absl::Status OnBotMessage(const std::shared_ptr<Connection>& connection,
+                            const hoard::v1::BotMessage& message);
+  // The Play stream has ended: its seats wait for a reconnect.
+  void OnStreamClosed(const std::shared_ptr<Connection>& connection);
+
+  int running_matches() const;
+
+ private:
+  struct RegisteredBot {
+    std::string key;
+    int max_matches = 1;
+    std::shared_ptr<Connection> connection;
+    int running = 0;
+  };
+  struct TokenTarget {
+    std::string match_id;
+    engine::Seat seat = 0;
+  };
+
+  absl::Status Register(const std::shared_ptr<Connection>& connection,
+                        const hoard::v1::Register& request);
+  absl::Status Join(const std::shared_ptr<Connection>& connection,
+                    const hoard::v1::Join& request);
+  void SendError(const std::shared_ptr<Connection>& connection,
+                 const absl::Status& status, const std::string& match_id);
+  void OnMatchFinished(const std::string& match_id);
+  std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
+
+  const ArenaLimits limits_;
+  // Declared first, destroyed last: matches cancel their timers as they go.
+  // ~Arena stops its thread before any match is destroyed.
+  TimerQueue timers_;
+
+  mutable absl::Mutex mu_;
+  std::int64_t next_sequence_ ABSL_GUARDED_BY(mu_) = 1;
+  // Every match kept, by creation order, and the order of each id.
+  std::map<std::int64_t, std::shared_ptr<HostedMatch>> matches_
+      ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::int64_t> sequence_of_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
+  int running_ ABSL_GUARDED_BY(mu_) = 0;
+  int finished_ ABSL_GUARDED_BY(mu_) = 0;
+  std::map<std::string, RegisteredBot> bots_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, TokenTarget> tokens_ ABSL_GUARDED_BY(mu_);
+  // The matches each stream holds seats in.
+  std::map<const Connection*, std::set<std::string>> held_ ABSL_GUARDED_BY(mu_);
+};
+
+// 128 random bits from the operating system, as 32 hex digits.
+std::string RandomToken();
+
+}  // namespace hoard::service
+
+#endif  // HOARD_SERVICE_ARENA_H_

@@ -1,0 +1,91 @@
+// hoard bot: a built-in strategy playing as a bot over gRPC.
+
+#include <iostream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "bots/client.h"
+#include "grpcpp/grpcpp.h"
+#include "service/cli/commands.h"
+#include "service/cli/flags.h"
+
+namespace hoard::cli {
+namespace {
+
+const std::vector<FlagSpec>& BotFlags() {
+  static const auto* specs = new std::vector<FlagSpec>{
+      {"server", "HOST:PORT", "the Hoard server (default 127.0.0.1:50051)"},
+      {"name", "NAME", "register as this bot..."},
+      {"key", "KEY", "...with this key (the first registration sets it)"},
+      {"max-matches", "N", "matches to play at once (default 1)"},
+      {"match", "ID", "or join one seat of this match..."},
+      {"token", "TOKEN", "...with this seat token"},
+      {"strategy", "NAME", "random (default) or first"},
+      {"seed", "N", "seed of the random strategy (default 1)"},
+      {"matches", "N", "stop after N matches have ended (default: never)"},
+      {"quiet", "", "print nothing but errors"},
+      {"help", "", "show this help"},
+  };
+  return *specs;
+}
+
+}  // namespace
+
+int RunBot(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BotFlags());
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help")) {
+    std::cout << "usage: hoard bot --name NAME --key KEY [flags]\n"
+                 "       hoard bot --match ID --token TOKEN [flags]\n\n"
+                 "Connects to a Hoard server and plays every match it is seated in.\n\n"
+              << FlagsHelp(BotFlags());
+    return kExitOk;
+  }
+  bots::ClientOptions options;
+  options.name = parsed->Get("name", "");
+  options.key = parsed->Get("key", "");
+  options.match_id = parsed->Get("match", "");
+  options.seat_token = parsed->Get("token", "");
+  const bool registers = !options.name.empty() || !options.key.empty();
+  const bool joins = !options.seat_token.empty();
+  if (registers == joins) {
+    return Fail(kExitUsage, "give either --name and --key, or --match and --token");
+  }
+  if (registers && (options.name.empty() || options.key.empty())) {
+    return Fail(kExitUsage, "registering needs both --name and --key");
+  }
+  for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
+           {"max-matches", &options.max_matches}, {"matches", &options.stop_after_matches}}) {
+    if (!parsed->Has(flag)) continue;
+    absl::StatusOr<long long> value = ParseInt(flag, parsed->Get(flag, ""));
+    if (!value.ok() || *value < 1 || *value > 1000000) {
+      return Fail(kExitUsage, absl::StrCat("--", flag, " needs a number from 1 to 1000000"));
+    }
+    *target = static_cast<int>(*value);
+  }
+  std::uint64_t seed = 1;
+  if (!absl::SimpleAtoi(parsed->Get("seed", "1"), &seed)) {
+    return Fail(kExitUsage, "--seed needs a whole number");
+  }
+  absl::StatusOr<std::unique_ptr<bots::Strategy>> strategy =
+      bots::MakeStrategy(parsed->Get("strategy", "random"), seed);
+  if (!strategy.ok()) return Fail(kExitUsage, std::string(strategy.status().message()));
+  if (!parsed->Has("quiet")) {
+    options.log = [](const std::string& line) { std::cout << "hoard bot: " << line << std::endl; };
+  }
+  const std::string server = parsed->Get("server", "127.0.0.1:50051");
+  bots::BotClient client(grpc::CreateChannel(server, grpc::InsecureChannelCredentials()),
+                         options, *std::move(strategy));
+  if (absl::Status status = client.Run(); !status.ok()) {
+    return Fail(kExitFailure, absl::StrCat(server, ": ", status.message()));
+  }
+  const bots::ClientStats stats = client.stats();
+  if (!parsed->Has("quiet")) {
+    std::cout << "hoard bot: " << stats.matches_finished << " match(es) played, "
+              << stats.decisions << " decisions, " << stats.refused_answers
+              << " refused answers, " << stats.reconnects << " reconnects" << std::endl;
+  }
+  return kExitOk;
+}
+
+}  // namespace hoard::cli

@@ -1,0 +1,70 @@
+#ifndef HOARD_SERVICE_CONNECTION_H_
+#define HOARD_SERVICE_CONNECTION_H_
+
+// The transport-free ends of the server's streams.
+//
+// A Connection is one bot's Play stream as the match host sees it: it can be
+// sent messages (until the stream ends) and it holds seats. A Watcher is one
+// WatchMatch stream. The gRPC layer implements the Outbox behind each; tests
+// implement them in memory.
+
+#include <memory>
+#include <string>
+
+#include "absl/synchronization/mutex.h"
+#include "hoard/v1/arena.pb.h"
+
+namespace hoard::service {
+
+// Where messages to one stream go. Send must not block: implementations
+// queue. Called with match locks held, so it must not call back into the
+// match host.
+class Outbox {
+ public:
+  virtual ~Outbox() = default;
+  virtual void Send(const hoard::v1::ServerMessage& message) = 0;
+};
+
+class EventOutbox {
+ public:
+  virtual ~EventOutbox() = default;
+  virtual void Send(const hoard::v1::MatchEvent& event) = 0;
+  // No more events will come (the match is over).
+  virtual void Close() = 0;
+};
+
+class Connection {
+ public:
+  explicit Connection(Outbox* outbox) : outbox_(outbox) {}
+
+  // Sends unless the stream has ended.
+  void Send(const hoard::v1::ServerMessage& message) {
+    absl::MutexLock lock(&mu_);
+    if (outbox_ != nullptr) outbox_->Send(message);
+  }
+
+  // The stream has ended: nothing more is sent.
+  void Close() {
+    absl::MutexLock lock(&mu_);
+    outbox_ = nullptr;
+  }
+
+  bool open() const {
+    absl::MutexLock lock(&mu_);
+    return outbox_ != nullptr;
+  }
+
+  // The registered bot this stream speaks for; empty for a stream that only
+  // joined seats by token. Set once, by the arena, before any seat is held.
+  const std::string& bot() const { return bot_; }
+  void set_bot(std::string name) { bot_ = std::move(name); }
+
+ private:
+  mutable absl::Mutex mu_;
+  Outbox* outbox_ ABSL_GUARDED_BY(mu_);
+  std::string bot_;
+};
+
+}  // namespace hoard::service
+
+#endif  // HOARD_SERVICE_CONNECTION_H_

@@ -1,0 +1,288 @@
+#include "service/grpc_server.h"
+
+#include <deque>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/grpcpp.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "hoard/v1/arena.grpc.pb.h"
+
+namespace hoard::service {
+namespace {
+
+// Messages waiting to be written to a slow reader before it is dropped.
+constexpr std::size_t kMaxQueuedMessages = 4096;
+
+// Writes queued messages one at a time, then finishes the call once asked
+// to and every queued message is out. Shared by both streaming reactors.
+template <typename Reactor, typename Message>
+class WriteQueue {
+ public:
+  explicit WriteQueue(Reactor* reactor) : reactor_(reactor) {}
+
+  // False if the queue is full (the caller should finish the call).
+  bool Push(const Message& message) {
+    absl::MutexLock lock(&mu_);
+    if (finishing_) return true;
+    if (queue_.size() >= kMaxQueuedMessages) return false;
+    queue_.push_back(message);
+    if (!writing_) {
+      writing_ = true;
+      reactor_->StartWrite(&queue_.front());
+    }
+    return true;
+  }
+
+  void OnWriteDone(bool ok) {
+    absl::MutexLock lock(&mu_);
+    queue_.pop_front();
+    if (ok && !queue_.empty() && !abandoned_) {
+      reactor_->StartWrite(&queue_.front());
+      return;
+    }
+    writing_ = false;
+    if (!ok) abandoned_ = true;
+    MaybeFinish();
+  }
+
+  // Finishes with `status` once the queue is written (at once if the client
+  // is gone). Later calls are ignored.
+  void Finish(grpc::Status status, bool abandon_queue) {
+    absl::MutexLock lock(&mu_);
+    if (finishing_) return;
+    finishing_ = true;
+    status_ = std::move(status);
+    abandoned_ |= abandon_queue;
+    MaybeFinish();
+  }
+
+ private:
+  void MaybeFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (!finishing_ || finished_) return;
+    if (writing_) return;
+    if (!queue_.empty() && !abandoned_) {
+      writing_ = true;
+      reactor_->StartWrite(&queue_.front());
+      return;
+    }
+    finished_ = true;
+    reactor_->Finish(status_);
+  }
+
+  Reactor* const reactor_;
+  absl::Mutex mu_;
+  std::deque<Message> queue_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finishing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool abandoned_ ABSL_GUARDED_BY(mu_) = false;
+  grpc::Status status_ ABSL_GUARDED_BY(mu_);
+};
+
+class PlayReactor final
+    : public grpc::ServerBidiReactor<hoard::v1::BotMessage, hoard::v1::ServerMessage>,
+      public Outbox {
+ public:
+  explicit PlayReactor(Arena* arena)
+      : arena_(arena), connection_(std::make_shared<Connection>(this)), writes_(this) {
+    StartRead(&incoming_);
+  }
+
+  void Send(const hoard::v1::ServerMessage& message) override {
+    if (!writes_.Push(message)) {
+      writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                  "the bot reads its stream too slowly"),
+                     /*abandon_queue=*/true);
+    }
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {  // the client closed its side, or the call is gone
+      Close(grpc::Status::OK, /*abandon_queue=*/false);
+      return;
+    }
+    const absl::Status status = arena_->OnBotMessage(connection_, incoming_);
+    if (!status.ok()) {
+      Close(ToGrpcStatus(status), /*abandon_queue=*/false);
+      return;
+    }
+    StartRead(&incoming_);
+  }
+
+  void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
+
+  void OnCancel() override {
+    Close(grpc::Status::CANCELLED, /*abandon_queue=*/true);
+  }
+
+  void OnDone() override {
+    arena_->OnStreamClosed(connection_);  // no Send reaches us after this
+    delete this;
+  }
+
+ private:
+  void Close(grpc::Status status, bool abandon_queue) {
+    arena_->OnStreamClosed(connection_);
+    writes_.Finish(std::move(status), abandon_queue);
+  }
+
+  Arena* const arena_;
+  const std::shared_ptr<Connection> connection_;
+  hoard::v1::BotMessage incoming_;
+  WriteQueue<PlayReactor, hoard::v1::ServerMessage> writes_;
+};
+
+class WatchReactor;
+
+// What a match holds for a spectator stream; outlives the reactor safely.
+class WatchRelay final : public EventOutbox {
+ public:
+  explicit WatchRelay(WatchReactor* reactor) : reactor_(reactor) {}
+  void Send(const hoard::v1::MatchEvent& event) override;
+  void Close() override;
+  void Detach() {
+    absl::MutexLock lock(&mu_);
+    reactor_ = nullptr;
+  }
+
+ private:
+  absl::Mutex mu_;
+  WatchReactor* reactor_ ABSL_GUARDED_BY(mu_);
+};
+
+class WatchReactor final : public grpc::ServerWriteReactor<hoard::v1::MatchEvent> {
+ public:
+  WatchReactor(Arena* arena, const hoard::v1::WatchMatchRequest& request)
+      : relay_(std::make_shared<WatchRelay>(this)), writes_(this) {
+    const absl::Status status = arena->WatchMatch(request, relay_);
+    if (!status.ok()) writes_.Finish(ToGrpcStatus(status), true);
+  }
+  void Push(const hoard::v1::MatchEvent& event) {
+    if (!writes_.Push(event)) {
+      writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                  "the spectator reads its stream too slowly"),
+                     true);
+    }
+  }
+  void End() { writes_.Finish(grpc::Status::OK, false); }
+  void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
+  void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
+  void OnDone() override {
+    relay_->Detach();
+    delete this;
+  }
+
+ private:
+  const std::shared_ptr<WatchRelay> relay_;
+  WriteQueue<WatchReactor, hoard::v1::MatchEvent> writes_;
+};
+
+void WatchRelay::Send(const hoard::v1::MatchEvent& event) {
+  absl::MutexLock lock(&mu_);
+  if (reactor_ != nullptr) reactor_->Push(event);
+}
+
+void WatchRelay::Close() {
+  absl::MutexLock lock(&mu_);
+  if (reactor_ != nullptr) reactor_->End();
+}
+
+// Runs a unary handler: one call into the arena, its status mapped.
+template <typename Response>
+grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* context,
+                                absl::StatusOr<Response> result,
+                                Response* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (result.ok()) *response = *std::move(result);
+  reactor->Finish(ToGrpcStatus(result.status()));
+  return reactor;
+}
+
+}  // namespace
+
+class ArenaServiceImpl final : public hoard::v1::Arena::CallbackService {
+ public:
+  explicit ArenaServiceImpl(Arena* arena) : arena_(arena) {}
+
+  grpc::ServerBidiReactor<hoard::v1::BotMessage, hoard::v1::ServerMessage>* Play(
+      grpc::CallbackServerContext*) override {
+    return new PlayReactor(arena_);
+  }
+
+  grpc::ServerUnaryReactor* CreateMatch(grpc::CallbackServerContext* context,
+                                        const hoard::v1::CreateMatchRequest* request,
+                                        hoard::v1::CreateMatchResponse* response) override {
+    return Reply(context, arena_->CreateMatch(*request), response);
+  }
+
+  grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
+                                     const hoard::v1::GetMatchRequest* request,
+                                     hoard::v1::GetMatchResponse* response) override {
+    return Reply(context, arena_->GetMatch(*request), response);
+  }
+
+  grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
+                                        const hoard::v1::ListMatchesRequest* request,
+                                        hoard::v1::ListMatchesResponse* response) override {
+    return Reply(context, arena_->ListMatches(*request), response);
+  }
+
+  grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
+                                      const hoard::v1::ListGamesRequest*,
+                                      hoard::v1::ListGamesResponse* response) override {
+    return Reply(context, absl::StatusOr<hoard::v1::ListGamesResponse>(arena_->ListGames()),
+                 response);
+  }
+
+  grpc::ServerWriteReactor<hoard::v1::MatchEvent>* WatchMatch(
+      grpc::CallbackServerContext*, const hoard::v1::WatchMatchRequest* request) override {
+    return new WatchReactor(arena_, *request);
+  }
+
+ private:
+  Arena* const arena_;
+};
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
+                      std::string(status.message()));
+}
+
+absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
+    const ServerOptions& options) {
+  std::unique_ptr<ArenaServer> server(new ArenaServer());
+  server->arena_ = std::make_unique<Arena>(options.limits);
+  server->service_ = std::make_unique<ArenaServiceImpl>(server->arena_.get());
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
+                           &server->port_);
+  builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  builder.RegisterService(server->service_.get());
+  server->server_ = builder.BuildAndStart();
+  if (server->server_ == nullptr || server->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options.listen,
+                     " (is the address valid and the port free?)"));
+  }
+  return server;
+}
+
+ArenaServer::~ArenaServer() {
+  Shutdown();
+}
+
+std::shared_ptr<grpc::Channel> ArenaServer::InProcessChannel() {
+  return server_->InProcessChannel(grpc::ChannelArguments());
+}
+
+void ArenaServer::Wait() { server_->Wait(); }
+
+void ArenaServer::Shutdown() {
+  if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+}
+
+}  // namespace hoard::service

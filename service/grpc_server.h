@@ -1,0 +1,59 @@
+#ifndef HOARD_SERVICE_GRPC_SERVER_H_
+#define HOARD_SERVICE_GRPC_SERVER_H_
+
+// The gRPC face of the arena: the hoard.v1.Arena service on the callback API,
+// plus the standard health service and server reflection.
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "service/arena.h"
+
+namespace grpc {
+class Channel;
+class Server;
+class Status;
+}  // namespace grpc
+
+namespace hoard::service {
+
+struct ServerOptions {
+  // host:port to listen on; port 0 picks a free one (see ArenaServer::port).
+  std::string listen = "127.0.0.1:50051";
+  // The largest message a client may send.
+  int max_message_bytes = 1 << 20;
+  ArenaLimits limits;
+};
+
+class ArenaServer {
+ public:
+  // Starts serving; kUnavailable if the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<ArenaServer>> Start(
+      const ServerOptions& options);
+  ~ArenaServer();
+
+  // The port actually bound.
+  int port() const { return port_; }
+  Arena& arena() { return *arena_; }
+  // A channel to this server that skips the network.
+  std::shared_ptr<grpc::Channel> InProcessChannel();
+  // Blocks until Shutdown() is called from another thread.
+  void Wait();
+  void Shutdown();
+
+ private:
+  ArenaServer() = default;
+
+  std::unique_ptr<Arena> arena_;
+  std::unique_ptr<class ArenaServiceImpl> service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+};
+
+// Maps an absl::Status to grpc::Status with the same code and message.
+grpc::Status ToGrpcStatus(const absl::Status& status);
+
+}  // namespace hoard::service
+
+#endif  // HOARD_SERVICE_GRPC_SERVER_H_

@@ -1,0 +1,496 @@
+#include "service/match.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/check.h"
+
+namespace hoard::service {
+namespace {
+
+using engine::Action;
+using engine::Seat;
+
+std::int64_t UnixMillis(SteadyClock::time_point when) {
+  const auto from_now = when - SteadyClock::now();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             (std::chrono::system_clock::now() + from_now).time_since_epoch())
+      .count();
+}
+
+int MillisUntil(SteadyClock::time_point when) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      when - SteadyClock::now());
+  return static_cast<int>(std::max<std::int64_t>(0, left.count()));
+}
+
+std::string PlayerLabel(const SeatPlayer& player) {
+  switch (player.kind) {
+    case SeatPlayer::Kind::kBuiltin:
+      return "builtin:" + player.name;
+    case SeatPlayer::Kind::kBot:
+      return "bot:" + player.name;
+    case SeatPlayer::Kind::kOpen:
+      return "open";
+  }
+  return "";
+}
+
+hoard::v1::AnswerResult Refusal(const hoard::v1::Answer& answer,
+                                absl::StatusCode code, std::string reason,
+                                bool may_retry) {
+  hoard::v1::AnswerResult result;
+  result.set_match_id(answer.match_id());
+  result.set_request_id(answer.request_id());
+  result.set_accepted(false);
+  result.set_code(WireCode(code));
+  result.set_reason(std::move(reason));
+  result.set_may_retry(may_retry);
+  return result;
+}
+
+}  // namespace
+
+HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
+                         TimerQueue* timers, std::function<void()> on_finished)
+    : id_(std::move(setup.id)),
+      game_(*setup.game),
+      codec_(*setup.codec),
+      config_(std::move(setup.config)),
+      time_control_(setup.time_control),
+      timers_(timers),
+      on_finished_(std::move(on_finished)),
+      state_(std::move(state)),
+      recorder_(game_.info(), config_, {}, *state_) {
+  HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players,
+              "one player per seat");
+  std::vector<std::string> names;
+  for (SeatPlayer& player : setup.seats) {
+    names.push_back(PlayerLabel(player));
+    SeatState seat;
+    seat.player = std::move(player);
+    seat.bank_ms = time_control_.bank_ms;
+    seats_.push_back(std::move(seat));
+  }
+  recorder_ = engine::MatchRecorder(game_.info(), config_, names, *state_);
+}
+
+HostedMatch::~HostedMatch() {
+  absl::MutexLock lock(&mu_);
+  for (SeatState& seat : seats_) {
+    if (seat.pending) timers_->Cancel(seat.pending->timer);
+  }
+}
+
+const std::string& HostedMatch::game_id() const { return game_.info().id; }
+
+void HostedMatch::Start() {
+  {
+    absl::MutexLock lock(&mu_);
+    Advance();
+  }
+  NotifyIfFinished();
+}
+
+void HostedMatch::NotifyIfFinished() {
+  bool notify = false;
+  {
+    absl::MutexLock lock(&mu_);
+    std::swap(notify, finish_to_notify_);
+  }
+  if (notify && on_finished_) on_finished_();
+}
+
+void HostedMatch::Advance() {
+  while (!state_->IsOver()) {
+    const engine::Seats to_act = state_->SeatsToAct();
+    if (to_act.size() > 1 && sealed_group_.empty()) {
+      sealed_group_.assign(to_act.begin(), to_act.end());
+    }
+    bool played = false;
+    bool waiting = false;
+    for (Seat seat : to_act) {
+      SeatState& s = seats_[seat];
+      if (s.pending) {
+        waiting = true;
+        continue;
+      }
+      if (s.player.kind == SeatPlayer::Kind::kBuiltin) {
+        const std::vector<Action> legal = state_->LegalActions(seat);
+        Play(seat, s.player.builtin->Choose(*state_->ViewFor(seat), legal),
+             /*by_default=*/false);
+        played = true;
+        break;
+      }
+      if (s.forfeited) {
+        Play(seat, state_->LegalActions(seat)[0], /*by_default=*/true);
+        played = true;
+        break;
+      }
+      IssueRequest(seat);
+      waiting = true;
+    }
+    if (!played && waiting) return;
+  }
+  Finish();
+}
+
+void HostedMatch::IssueRequest(Seat seat) {
+  SeatState& s = seats_[seat];
+  Pending pending;
+  outcomes_.push_back(Outcome::kOpen);
+  pending.request_id = static_cast<std::int64_t>(outcomes_.size());
+  pending.legal = state_->LegalActions(seat);
+  hoard::v1::DecisionRequest& request = pending.request;
+  request.set_match_id(id_);
+  request.set_request_id(pending.request_id);
+  request.set_seat(seat);
+  codec_.ViewToProto(*state_->ViewFor(seat), request.mutable_view());
+  for (std::size_t i = 0; i < pending.legal.size(); ++i) {
+    hoard::v1::LegalAction* legal = request.add_legal_actions();
+    legal->set_index(static_cast<int>(i));
+    codec_.ActionToProto(pending.legal[i], legal->mutable_action());
+    legal->set_text(state_->ActionToString(seat, pending.legal[i]));
+  }
+  request.set_legal_actions_complete(true);
+  pending.issued_at = pending.sent_at = SteadyClock::now();
+  pending.deadline = pending.issued_at + std::chrono::milliseconds(
+                                           time_control_.decision_ms + s.bank_ms);
+  const std::int64_t request_id = pending.request_id;
+  pending.timer = timers_->Schedule(pending.deadline, [this, seat, request_id] {
+    OnTimeout(seat, request_id);
+  });
+  s.pending = std::move(pending);
+  SendRequest(seat, /*resent=*/false);
+}
+
+void HostedMatch::SendRequest(Seat seat, bool resent) {
+  SeatState& s = seats_[seat];
+  if (!s.pending || s.connection == nullptr) return;
+  hoard::v1::ServerMessage message;
+  hoard::v1::DecisionRequest* request = message.mutable_decision();
+  *request = s.pending->request;
+  request->set_deadline_unix_ms(UnixMillis(s.pending->deadline));
+  request->set_time_left_ms(MillisUntil(s.pending->deadline));
+  request->set_bank_ms(s.bank_ms);
+  request->set_resent(resent);
+  if (resent) s.pending->sent_at = SteadyClock::now();
+  s.connection->Send(message);
+}
+
+void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
+  {
+    absl::MutexLock lock(&mu_);
+    SeatState& s = seats_[seat];
+    const bool reconnect = s.connection != nullptr || s.answers > 0 ||
+                           s.timeouts > 0;
+    s.connection = std::move(connection);
+    hoard::v1::ServerMessage message;
+    hoard::v1::Seated* seated = message.mutable_seated();
+    seated->set_match_id(id_);
+    seated->set_seat(seat);
+    seated->set_game(game_.info().id);
+    seated->set_players(config_.num_players);
+    seated->mutable_options()->insert(config_.options.begin(),
+                                      config_.options.end());
+    seated->mutable_time_control()->set_decision_ms(time_control_.decision_ms);
+    seated->mutable_time_control()->set_bank_ms(time_control_.bank_ms);
+    seated->mutable_time_control()->set_max_strikes(time_control_.max_strikes);
+    s.connection->Send(message);
+    if (state_->IsOver()) {
+      hoard::v1::ServerMessage finished;
+      finished.mutable_event()->set_match_id(id_);
+      finished.mutable_event()->set_step(steps_);
+      *finished.mutable_event()->mutable_finished()->mutable_match() =
+          DescribeLocked();
+      s.connection->Send(finished);
+      return;
+    }
+    if (reconnect) PublishFault(seat, hoard::v1::SeatFault::KIND_RECONNECTED);
+    SendRequest(seat, /*resent=*/reconnect);
+  }
+}
+
+void HostedMatch::Detach(const Connection* connection) {
+  absl::MutexLock lock(&mu_);
+  for (Seat seat = 0; seat < static_cast<Seat>(seats_.size()); ++seat) {
+    if (seats_[seat].connection.get() != connection) continue;
+    seats_[seat].connection.reset();
+    if (!state_->IsOver()) {
+      PublishFault(seat, hoard::v1::SeatFault::KIND_DISCONNECTED);
+    }
+  }
+}
+
+hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
+                                            const hoard::v1::Answer& answer) {
+  hoard::v1::AnswerResult result;
+  {
+    absl::MutexLock lock(&mu_);
+    const std::int64_t id = answer.request_id();
+    if (id < 1 || id > static_cast<std::int64_t>(outcomes_.size())) {
+      return Refusal(answer, absl::StatusCode::kNotFound,
+                     absl::StrCat("match ", id_, " has no request ", id), false);
+    }
+    Seat seat = -1;
+    for (Seat s = 0; s < static_cast<Seat>(seats_.size()); ++s) {
+      if (seats_[s].pending && seats_[s].pending->request_id == id) seat = s;
+    }
+    if (seat < 0) {
+      return Refusal(
+          answer, absl::StatusCode::kFailedPrecondition,
+          outcomes_[id - 1] == Outcome::kTimedOut
+              ? absl::StrCat("request ", id,
+                             " timed out before this answer; the default "
+                             "action was played")
+              : absl::StrCat("request ", id, " was already answered"),
+          false);
+    }
+    SeatState& s = seats_[seat];
+    if (s.connection.get() != connection) {
+      return Refusal(answer, absl::StatusCode::kPermissionDenied,
+                     absl::StrCat("request ", id, " is for seat ", seat,
+                                  ", which this stream does not hold"),
+                     false);
+    }
+    if (SteadyClock::now() >= s.pending->deadline) {
+      TimeOut(seat);
+      result = Refusal(answer, absl::StatusCode::kFailedPrecondition,
+                       absl::StrCat("request ", id,
+                                    " timed out before this answer; the "
+                                    "default action was played"),
+                       false);
+    } else {
+      absl::StatusOr<Action> action = absl::InvalidArgumentError(
+          "the answer has neither legal_index nor action");
+      if (answer.choice_case() == hoard::v1::Answer::kLegalIndex) {
+        const int index = answer.legal_index();
+        const int size = static_cast<int>(s.pending->legal.size());
+        action = index >= 0 && index < size
+                     ? absl::StatusOr<Action>(s.pending->legal[index])
+                     : absl::InvalidArgumentError(absl::StrCat(
+                           "legal_index ", index, " is out of range: the request lists ",
+                           size, " legal actions (0 to ", size - 1, ")"));
+      } else if (answer.choice_case() == hoard::v1::Answer::kAction) {
+        action = codec_.ActionFromProto(answer.action());
+      }
+      if (action.ok() && std::find(s.pending->legal.begin(), s.pending->legal.end(),
+                                   *action) == s.pending->legal.end()) {
+        // Not legal: let the rules say why.
+        std::unique_ptr<engine::State> probe = state_->Clone();
+        const absl::Status status = probe->Apply(seat, *action);
+        action = status.ok() ? absl::InternalError("the action is not legal now")
+                             : status;
+      }
+      if (!action.ok()) {
+        ++s.illegal_answers;
+        return Refusal(answer, action.status().code(),
+                       std::string(action.status().message()), true);
+      }
+      const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+          SteadyClock::now() - s.pending->issued_at);
+      const auto round_trip = std::chrono::duration_cast<std::chrono::microseconds>(
+          SteadyClock::now() - s.pending->sent_at);
+      s.bank_ms = std::max<int>(
+          0, s.bank_ms - std::max<int>(0, static_cast<int>(elapsed.count()) -
+                                              time_control_.decision_ms));
+      ++s.answers;
+      s.round_trip_us_total += round_trip.count();
+      timers_->Cancel(s.pending->timer);
+      s.pending.reset();
+      outcomes_[id - 1] = Outcome::kAnswered;
+      Play(seat, *action, /*by_default=*/false);
+      Advance();
+      result.set_match_id(id_);
+      result.set_request_id(id);
+      result.set_accepted(true);
+    }
+  }
+  NotifyIfFinished();
+  return result;
+}
+
+void HostedMatch::OnTimeout(Seat seat, std::int64_t request_id) {
+  {
+    absl::MutexLock lock(&mu_);
+    SeatState& s = seats_[seat];
+    if (!s.pending || s.pending->request_id != request_id) return;
+    TimeOut(seat);
+  }
+  NotifyIfFinished();
+}
+
+void HostedMatch::TimeOut(Seat seat) {
+  SeatState& s = seats_[seat];
+  timers_->Cancel(s.pending->timer);
+  outcomes_[s.pending->request_id - 1] = Outcome::kTimedOut;
+  const Action fallback = s.pending->legal[0];
+  s.pending.reset();
+  s.bank_ms = 0;
+  ++s.timeouts;
+  PublishFault(seat, hoard::v1::SeatFault::KIND_TIMEOUT);
+  if (time_control_.max_strikes > 0 && s.timeouts >= time_control_.max_strikes &&
+      !s.forfeited) {
+    s.forfeited = true;
+    PublishFault(seat, hoard::v1::SeatFault::KIND_FORFEIT);
+  }
+  Play(seat, fallback, /*by_default=*/true);
+  Advance();
+}
+
+void HostedMatch::Play(Seat seat, Action action, bool by_default) {
+  std::string text = state_->ActionToString(seat, action);
+  const absl::Status status = state_->Apply(seat, action);
+  HOARD_CHECK(status.ok(), "the match host applied an action it had checked");
+  recorder_.Record(seat, action, text, *state_);
+  ++steps_;
+
+  hoard::v1::MatchEvent event;
+  event.set_match_id(id_);
+  event.set_step(steps_);
+  hoard::v1::ActionTaken* taken = event.mutable_action_taken();
+  taken->set_seat(seat);
+  taken->set_by_default(by_default);
+  auto in_group = std::find(sealed_group_.begin(), sealed_group_.end(), seat);
+  if (in_group != sealed_group_.end()) {
+    sealed_group_.erase(in_group);
+    hoard::v1::MatchEvent revealed = event;
+    codec_.ActionToProto(action, revealed.mutable_action_taken()->mutable_action());
+    revealed.mutable_action_taken()->set_text(text);
+    sealed_events_.push_back(std::move(revealed));
+    taken->set_text("answered (sealed)");
+    Publish(std::move(event));
+    if (sealed_group_.empty()) {
+      for (hoard::v1::MatchEvent& withheld : sealed_events_) {
+        Publish(std::move(withheld));
+      }
+      sealed_events_.clear();
+    }
+    return;
+  }
+  codec_.ActionToProto(action, taken->mutable_action());
+  taken->set_text(std::move(text));
+  Publish(std::move(event));
+}
+
+void HostedMatch::Finish() {
+  if (record_) return;
+  record_ = recorder_.Finish(*state_);
+  record_->ranks = FinalRanks();
+  finish_to_notify_ = true;
+  hoard::v1::MatchEvent event;
+  event.set_match_id(id_);
+  event.set_step(steps_);
+  *event.mutable_finished()->mutable_match() = DescribeLocked();
+  Publish(event);
+  hoard::v1::ServerMessage message;
+  *message.mutable_event() = event;
+  for (SeatState& seat : seats_) {
+    if (seat.connection) seat.connection->Send(message);
+  }
+  for (const auto& watcher : watchers_) watcher->Close();
+  watchers_.clear();
+}
+
+std::vector<int> HostedMatch::FinalRanks() const {
+  // Forfeited seats finish after every other, keeping the rules' order
+  // among themselves.
+  const std::vector<int> ranks = state_->Ranks();
+  std::vector<std::pair<int, int>> keys;
+  for (std::size_t seat = 0; seat < seats_.size(); ++seat) {
+    keys.emplace_back(seats_[seat].forfeited ? 0 : 1, -ranks[seat]);
+  }
+  return engine::RanksFromKeys(keys);
+}
+
+void HostedMatch::Publish(hoard::v1::MatchEvent event) {
+  if (watchers_.empty()) return;
+  codec_.ViewToProto(*state_->ViewFor(engine::kSpectator), event.mutable_view());
+  for (const auto& watcher : watchers_) watcher->Send(event);
+}
+
+void HostedMatch::PublishFault(Seat seat, hoard::v1::SeatFault::Kind kind) {
+  hoard::v1::MatchEvent event;
+  event.set_match_id(id_);
+  event.set_step(steps_);
+  event.mutable_fault()->set_seat(seat);
+  event.mutable_fault()->set_kind(kind);
+  Publish(std::move(event));
+}
+
+void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher) {
+  absl::MutexLock lock(&mu_);
+  hoard::v1::MatchEvent event;
+  event.set_match_id(id_);
+  event.set_step(steps_);
+  *event.mutable_snapshot()->mutable_match() = DescribeLocked();
+  codec_.ViewToProto(*state_->ViewFor(engine::kSpectator), event.mutable_view());
+  watcher->Send(event);
+  if (record_) {
+    watcher->Close();
+    return;
+  }
+  watchers_.push_back(std::move(watcher));
+}
+
+bool HostedMatch::HasBot(const std::string& name) const {
+  absl::MutexLock lock(&mu_);
+  for (const SeatState& seat : seats_) {
+    if (seat.player.kind == SeatPlayer::Kind::kBot && seat.player.name == name) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool HostedMatch::IsOver() const {
+  absl::MutexLock lock(&mu_);
+  return record_.has_value();
+}
+
+hoard::v1::Match HostedMatch::Describe() const {
+  absl::MutexLock lock(&mu_);
+  return DescribeLocked();
+}
+
+hoard::v1::Match HostedMatch::DescribeLocked() const {
+  hoard::v1::Match match;
+  match.set_match_id(id_);
+  match.set_game(game_.info().id);
+  match.set_ruleset_version(game_.info().ruleset_version);
+  match.set_status(record_ ? hoard::v1::MATCH_STATUS_FINISHED
+                           : hoard::v1::MATCH_STATUS_RUNNING);
+  match.set_actions(steps_);
+  match.mutable_time_control()->set_decision_ms(time_control_.decision_ms);
+  match.mutable_time_control()->set_bank_ms(time_control_.bank_ms);
+  match.mutable_time_control()->set_max_strikes(time_control_.max_strikes);
+  match.mutable_options()->insert(config_.options.begin(), config_.options.end());
+  if (record_) match.set_seed(config_.seed);
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const SeatState& s = seats_[i];
+    hoard::v1::SeatInfo* seat = match.add_seats();
+    seat->set_seat(static_cast<int>(i));
+    seat->set_player(PlayerLabel(s.player));
+    seat->set_connected(s.player.kind == SeatPlayer::Kind::kBuiltin ||
+                        (s.connection != nullptr && s.connection->open()));
+    if (record_) {
+      seat->set_score(record_->scores[i]);
+      seat->set_rank(record_->ranks[i]);
+    }
+    seat->set_timeouts(s.timeouts);
+    seat->set_illegal_answers(s.illegal_answers);
+    seat->set_forfeited(s.forfeited);
+    seat->set_answers(s.answers);
+    if (s.answers > 0) seat->set_mean_round_trip_us(s.round_trip_us_total / s.answers);
+  }
+  return match;
+}
+
+std::optional<engine::MatchRecord> HostedMatch::Record() const {
+  absl::MutexLock lock(&mu_);
+  return record_;
+}
+
+}  // namespace hoard::service

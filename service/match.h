@@ -1,0 +1,181 @@
+#ifndef HOARD_SERVICE_MATCH_H_
+#define HOARD_SERVICE_MATCH_H_
+
+// One match hosted by the server: its seats, clocks, decision requests and
+// answers, faults, and the spectators watching it. Transport-free: it talks
+// to streams only through Connection and EventOutbox.
+//
+// Decisions. When a seat must act the match sends its player a
+// DecisionRequest (its view, its legal actions, a deadline) and waits. A
+// built-in bot answers at once, inside the server. A seat that forfeited is
+// played by the default action at once. The first legal action is the
+// default action; it is also played when a request times out.
+//
+// Clocks. Each request gives decision_ms plus the seat's bank; time beyond
+// decision_ms comes out of the bank. A time-out empties the bank, plays the
+// default action and counts a strike; at max_strikes the seat forfeits and
+// finishes last, whatever its score.
+//
+// Sealed decisions. When several seats must act at once, each answer is
+// applied as it comes (the engine keeps it sealed), but events only say that
+// a seat answered; the actions are published once every seat of the group
+// has answered.
+//
+// Thread safety: every public method may be called from any thread.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "bots/bot.h"
+#include "engine/codec.h"
+#include "engine/game.h"
+#include "engine/record.h"
+#include "hoard/v1/arena.pb.h"
+#include "service/connection.h"
+#include "service/timer.h"
+
+namespace hoard::service {
+
+struct TimeControl {
+  int decision_ms = 5000;
+  int bank_ms = 30000;
+  int max_strikes = 3;
+};
+
+// Who plays a seat.
+struct SeatPlayer {
+  enum class Kind { kBuiltin, kBot, kOpen };
+  Kind kind = Kind::kOpen;
+  // The built-in bot's or the registered bot's name.
+  std::string name;
+  // kBuiltin: the bot itself.
+  std::unique_ptr<bots::Bot> builtin;
+  // kOpen: the secret that joins the seat.
+  std::string token;
+};
+
+struct MatchSetup {
+  std::string id;
+  const engine::Game* game = nullptr;
+  const engine::GameCodec* codec = nullptr;
+  engine::MatchConfig config;
+  TimeControl time_control;
+  std::vector<SeatPlayer> seats;
+};
+
+class HostedMatch {
+ public:
+  // `on_finished` runs once, without the match's lock, when the match ends.
+  // REQUIRES: setup.seats.size() == setup.config.num_players.
+  HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
+              TimerQueue* timers, std::function<void()> on_finished);
+  ~HostedMatch();
+
+  HostedMatch(const HostedMatch&) = delete;
+  HostedMatch& operator=(const HostedMatch&) = delete;
+
+  // Plays until a remote seat must answer (or the match ends).
+  void Start();
+
+  // `connection` now plays `seat` (a join or a reconnect): it is told so,
+  // and sent the seat's open request again, if there is one.
+  void Attach(engine::Seat seat, std::shared_ptr<Connection> connection);
+  // Every seat `connection` holds loses it; their requests stay open and
+  // time out as usual.
+  void Detach(const Connection* connection);
+
+  // An answer from `connection`. Never applied twice; the result says
+  // whether it was accepted and, if not, why and whether to retry.
+  hoard::v1::AnswerResult Answer(const Connection* connection,
+                                 const hoard::v1::Answer& answer);
+
+  // Sends a snapshot, then every event until the match ends.
+  void Watch(std::shared_ptr<EventOutbox> watcher);
+
+  const std::string& id() const { return id_; }
+  const std::string& game_id() const;
+  // True when a seat is played by the registered bot `name`.
+  bool HasBot(const std::string& name) const;
+  bool IsOver() const;
+  hoard::v1::Match Describe() const;
+  // The full record, once the match is over.
+  std::optional<engine::MatchRecord> Record() const;
+
+ private:
+  struct Pending {
+    std::int64_t request_id = 0;
+    std::vector<engine::Action> legal;
+    hoard::v1::DecisionRequest request;
+    // When the request was first issued (the clock runs from here), and
+    // when it was last sent (round trips are measured from here).
+    SteadyClock::time_point issued_at;
+    SteadyClock::time_point sent_at;
+    SteadyClock::time_point deadline;
+    TimerQueue::Id timer = 0;
+  };
+  struct SeatState {
+    SeatPlayer player;
+    std::shared_ptr<Connection> connection;
+    std::optional<Pending> pending;
+    int bank_ms = 0;
+    int timeouts = 0;
+    int illegal_answers = 0;
+    bool forfeited = false;
+    int answers = 0;
+    std::int64_t round_trip_us_total = 0;
+  };
+  enum class Outcome : std::uint8_t { kOpen, kAnswered, kTimedOut };
+
+  void Advance() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void IssueRequest(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SendRequest(engine::Seat seat, bool resent)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnTimeout(engine::Seat seat, std::int64_t request_id);
+  void TimeOut(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Applies a legal action and tells everyone who may know of it.
+  void Play(engine::Seat seat, engine::Action action, bool by_default)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Finish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Publish(hoard::v1::MatchEvent event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void PublishFault(engine::Seat seat, hoard::v1::SeatFault::Kind kind)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  hoard::v1::Match DescribeLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::vector<int> FinalRanks() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs on_finished_ if the match just ended. REQUIRES: mu_ not held.
+  void NotifyIfFinished();
+
+  const std::string id_;
+  const engine::Game& game_;
+  const engine::GameCodec& codec_;
+  const engine::MatchConfig config_;
+  const TimeControl time_control_;
+  TimerQueue* const timers_;
+  const std::function<void()> on_finished_;
+
+  mutable absl::Mutex mu_;
+  std::unique_ptr<engine::State> state_ ABSL_GUARDED_BY(mu_);
+  std::vector<SeatState> seats_ ABSL_GUARDED_BY(mu_);
+  engine::MatchRecorder recorder_ ABSL_GUARDED_BY(mu_);
+  std::optional<engine::MatchRecord> record_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::shared_ptr<EventOutbox>> watchers_ ABSL_GUARDED_BY(mu_);
+  // outcomes_[id - 1]: what became of request `id`.
+  std::vector<Outcome> outcomes_ ABSL_GUARDED_BY(mu_);
+  // Seats of the sealed decision in progress that have yet to answer, and
+  // the events withheld until they all have.
+  std::vector<engine::Seat> sealed_group_ ABSL_GUARDED_BY(mu_);
+  std::vector<hoard::v1::MatchEvent> sealed_events_ ABSL_GUARDED_BY(mu_);
+  int steps_ ABSL_GUARDED_BY(mu_) = 0;
+  bool finish_to_notify_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+// absl::Status → the gRPC-numbered code carried in AnswerResult and Error.
+inline int WireCode(absl::StatusCode code) { return static_cast<int>(code); }
+
+}  // namespace hoard::service
+
+#endif  // HOARD_SERVICE_MATCH_H_

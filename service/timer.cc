@@ -1,0 +1,66 @@
+#include "service/timer.h"
+
+#include "absl/time/time.h"
+
+namespace hoard::service {
+
+TimerQueue::TimerQueue() : thread_([this] { Run(); }) {}
+
+TimerQueue::~TimerQueue() { Stop(); }
+
+void TimerQueue::Stop() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+    wake_.Signal();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+TimerQueue::Id TimerQueue::Schedule(SteadyClock::time_point when,
+                                    std::function<void()> callback) {
+  absl::MutexLock lock(&mu_);
+  const Id id = next_id_++;
+  auto it = timers_.emplace(std::make_pair(when, id), std::move(callback)).first;
+  when_.emplace(id, when);
+  if (it == timers_.begin()) wake_.Signal();
+  return id;
+}
+
+void TimerQueue::Cancel(Id id) {
+  absl::MutexLock lock(&mu_);
+  auto it = when_.find(id);
+  if (it == when_.end()) return;
+  timers_.erase({it->second, id});
+  when_.erase(it);
+}
+
+std::size_t TimerQueue::pending() const {
+  absl::MutexLock lock(&mu_);
+  return timers_.size();
+}
+
+void TimerQueue::Run() {
+  absl::MutexLock lock(&mu_);
+  while (!stopping_) {
+    if (timers_.empty()) {
+      wake_.Wait(&mu_);
+      continue;
+    }
+    auto first = timers_.begin();
+    const SteadyClock::time_point when = first->first.first;
+    if (when > SteadyClock::now()) {
+      // Schedule() and the destructor signal when the first timer changes.
+      wake_.WaitWithTimeout(&mu_, absl::FromChrono(when - SteadyClock::now()));
+      continue;
+    }
+    std::function<void()> callback = std::move(first->second);
+    when_.erase(first->first.second);
+    timers_.erase(first);
+    mu_.Unlock();
+    callback();
+    mu_.Lock();
+  }
+}
+
+}  // namespace hoard::service

@@ -1,0 +1,562 @@
+// End-to-end tests of the arena over real gRPC on loopback: a server on a
+// free port, and bots connecting to it as any client would.
+
+#include <chrono>
+#include <set>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "bots/client.h"
+#include "engine/record.h"
+#include "engine/record_json.h"
+#include "engine/testing/status_matchers.h"
+#include "gmock/gmock.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "hoard/v1/arena.grpc.pb.h"
+#include "service/grpc_server.h"
+
+namespace hoard {
+namespace {
+
+using ::hoard::testing::IsOk;
+using ::testing::HasSubstr;
+using v1::ServerMessage;
+
+class ArenaE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    service::ServerOptions options;
+    options.listen = "127.0.0.1:0";
+    options.limits.max_matches_per_bot = 3;
+    absl::StatusOr<std::unique_ptr<service::ArenaServer>> server =
+        service::ArenaServer::Start(options);
+    ASSERT_THAT(server, IsOk());
+    server_ = *std::move(server);
+    channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
+                                   grpc::InsecureChannelCredentials());
+    stub_ = v1::Arena::NewStub(channel_);
+  }
+
+  // Seats: "open", "builtin:NAME" or "bot:NAME".
+  v1::CreateMatchResponse Create(const std::vector<std::string>& seats,
+                                 int decision_ms = 5000, int bank_ms = 30000,
+                                 int max_strikes = 3, std::uint64_t seed = 7) {
+    v1::CreateMatchRequest request;
+    request.set_game("village");
+    request.set_seed(seed);
+    request.mutable_time_control()->set_decision_ms(decision_ms);
+    request.mutable_time_control()->set_bank_ms(bank_ms);
+    request.mutable_time_control()->set_max_strikes(max_strikes);
+    for (const std::string& seat : seats) {
+      v1::SeatSpec* spec = request.add_seats();
+      if (seat == "open") spec->set_open(true);
+      if (seat.rfind("builtin:", 0) == 0) spec->set_builtin(seat.substr(8));
+      if (seat.rfind("bot:", 0) == 0) spec->set_bot(seat.substr(4));
+    }
+    v1::CreateMatchResponse response;
+    grpc::ClientContext context;
+    const grpc::Status status = stub_->CreateMatch(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response;
+  }
+
+  grpc::Status TryCreate(const v1::CreateMatchRequest& request) {
+    v1::CreateMatchResponse response;
+    grpc::ClientContext context;
+    return stub_->CreateMatch(&context, request, &response);
+  }
+
+  v1::GetMatchResponse Get(const std::string& id) {
+    v1::GetMatchRequest request;
+    request.set_match_id(id);
+    v1::GetMatchResponse response;
+    grpc::ClientContext context;
+    EXPECT_TRUE(stub_->GetMatch(&context, request, &response).ok());
+    return response;
+  }
+
+  // Waits (a bounded time) until the match is over.
+  v1::GetMatchResponse AwaitFinished(const std::string& id) {
+    for (int i = 0; i < 2000; ++i) {
+      v1::GetMatchResponse response = Get(id);
+      if (response.match().status() == v1::MATCH_STATUS_FINISHED) return response;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ADD_FAILURE() << "match " << id << " did not finish";
+    return Get(id);
+  }
+
+  std::unique_ptr<service::ArenaServer> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Arena::Stub> stub_;
+};
+
+// A bot stream driven by hand.
+class RawBot {
+ public:
+  explicit RawBot(v1::Arena::Stub* stub) : stream_(stub->Play(&context_)) {}
+  ~RawBot() {
+    if (finished_) return;
+    context_.TryCancel();
+    stream_->Finish().IgnoreError();
+  }
+
+  void Send(const v1::BotMessage& message) { ASSERT_TRUE(stream_->Write(message)); }
+  void Join(const std::string& match, const std::string& token) {
+    v1::BotMessage hello;
+    hello.mutable_hello()->mutable_join()->set_match_id(match);
+    hello.mutable_hello()->mutable_join()->set_seat_token(token);
+    Send(hello);
+  }
+  void Register(const std::string& name, const std::string& key, int max_matches) {
+    v1::BotMessage hello;
+    hello.mutable_hello()->mutable_register_()->set_name(name);
+    hello.mutable_hello()->mutable_register_()->set_key(key);
+    hello.mutable_hello()->mutable_register_()->set_max_matches(max_matches);
+    Send(hello);
+  }
+  bool NextAny(ServerMessage* out) { return stream_->Read(out); }
+  // The next message of the given kind (others are skipped); false at the end.
+  bool Next(ServerMessage::KindCase kind, ServerMessage* out) {
+    while (stream_->Read(out)) {
+      if (out->kind_case() == kind) return true;
+    }
+    return false;
+  }
+  v1::DecisionRequest NextRequest() {
+    ServerMessage message;
+    EXPECT_TRUE(Next(ServerMessage::kDecision, &message));
+    return message.decision();
+  }
+  v1::AnswerResult AnswerIndex(const v1::DecisionRequest& request, int index);
+  v1::AnswerResult SendAnswer(const v1::BotMessage& answer) {
+    Send(answer);
+    ServerMessage message;
+    EXPECT_TRUE(Next(ServerMessage::kAnswerResult, &message));
+    return message.answer_result();
+  }
+  grpc::Status Finish() {
+    stream_->WritesDone();
+    ServerMessage ignored;
+    while (stream_->Read(&ignored)) {
+    }
+    finished_ = true;
+    return stream_->Finish();
+  }
+
+ private:
+  bool finished_ = false;
+  grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::BotMessage, ServerMessage>> stream_;
+};
+
+v1::BotMessage Answer(const v1::DecisionRequest& request, int index) {
+  v1::BotMessage answer;
+  answer.mutable_answer()->set_match_id(request.match_id());
+  answer.mutable_answer()->set_request_id(request.request_id());
+  answer.mutable_answer()->set_legal_index(index);
+  return answer;
+}
+
+v1::AnswerResult RawBot::AnswerIndex(const v1::DecisionRequest& request, int index) {
+  return SendAnswer(Answer(request, index));
+}
+
+bots::ClientOptions JoinOptions(const std::string& match, const std::string& token) {
+  bots::ClientOptions options;
+  options.match_id = match;
+  options.seat_token = token;
+  options.stop_after_matches = 1;
+  return options;
+}
+
+TEST_F(ArenaE2eTest, FourExternalBotsFinishAVillageMatch) {
+  const v1::CreateMatchResponse created = Create({"open", "open", "open", "open"});
+  ASSERT_EQ(created.seat_tokens_size(), 4);
+  std::vector<std::thread> threads;
+  for (int seat = 0; seat < 4; ++seat) {
+    threads.emplace_back([&, seat] {
+      bots::BotClient client(channel_,
+                             JoinOptions(created.match_id(), created.seat_tokens(seat).token()),
+                             std::make_unique<bots::RandomStrategy>(seat + 1));
+      EXPECT_THAT(client.Run(), IsOk());
+      EXPECT_EQ(client.stats().matches_finished, 1);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  const v1::GetMatchResponse finished = AwaitFinished(created.match_id());
+  ASSERT_TRUE(finished.has_record());
+  EXPECT_EQ(finished.match().seed(), 7u);
+  for (const v1::SeatInfo& seat : finished.match().seats()) {
+    EXPECT_GT(seat.answers(), 0);
+    EXPECT_EQ(seat.timeouts(), 0);
+    EXPECT_GT(seat.mean_round_trip_us(), 0);
+  }
+  absl::StatusOr<engine::MatchRecord> record = engine::RecordFromProto(finished.record());
+  ASSERT_THAT(record, IsOk());
+  EXPECT_THAT(engine::VerifyRecord(*record), IsOk());
+}
+
+TEST_F(ArenaE2eTest, ARegisteredBotPlaysSeveralMatchesOnOneStream) {
+  RawBot alice(stub_.get());
+  alice.Register("alice", "secret", 3);
+  ServerMessage welcome;
+  ASSERT_TRUE(alice.Next(ServerMessage::kWelcome, &welcome));
+  std::set<std::string> ids;
+  for (int i = 0; i < 3; ++i) {
+    ids.insert(Create({"bot:alice", "builtin:random", "builtin:random"}, 5000, 30000, 3, i + 1)
+                   .match_id());
+  }
+  // A fourth match would exceed the bot's limit while three are running.
+  v1::CreateMatchRequest fourth;
+  fourth.set_game("village");
+  fourth.add_seats()->set_bot("alice");
+  fourth.add_seats()->set_builtin("random");
+  EXPECT_EQ(TryCreate(fourth).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+
+  // Requests for all three arrive on the one stream, each naming its match.
+  std::set<std::string> asked;
+  std::set<std::string> finished;
+  ServerMessage message;
+  while (finished.size() < 3 && alice.NextAny(&message)) {
+    if (message.has_decision()) {
+      asked.insert(message.decision().match_id());
+      alice.Send(Answer(message.decision(), 0));
+    } else if (message.has_answer_result()) {
+      EXPECT_TRUE(message.answer_result().accepted()) << message.answer_result().reason();
+    } else if (message.has_event() && message.event().has_finished()) {
+      finished.insert(message.event().match_id());
+    }
+  }
+  EXPECT_EQ(asked, ids);
+  EXPECT_EQ(finished, ids);
+  for (const std::string& id : ids) {
+    EXPECT_GT(Get(id).match().seats(0).answers(), 0);
+  }
+}
+
+TEST_F(ArenaE2eTest, SpectatorsAndRunningMatchesShowNoHand) {
+  const v1::CreateMatchResponse created =
+      Create({"open", "builtin:random", "builtin:random", "builtin:random"});
+  grpc::ClientContext watch_context;
+  v1::WatchMatchRequest watch;
+  watch.set_match_id(created.match_id());
+  auto events = stub_->WatchMatch(&watch_context, watch);
+
+  RawBot bot(stub_.get());
+  bot.Join(created.match_id(), created.seat_tokens(0).token());
+  int checked_running = 0;
+  for (;;) {
+    ServerMessage message;
+    if (!bot.NextAny(&message)) break;
+    if (message.has_decision()) {
+      // The seat sees its own hand and no other.
+      const v1::VillageView& view = message.decision().view().village();
+      EXPECT_TRUE(view.players(0).has_hand());
+      for (int seat = 1; seat < 4; ++seat) EXPECT_FALSE(view.players(seat).has_hand());
+      // A running match gives no record.
+      if (checked_running++ < 3) EXPECT_FALSE(Get(created.match_id()).has_record());
+      bot.Send(Answer(message.decision(), 0));
+    }
+    if (message.has_event() && message.event().has_finished()) break;
+  }
+  int events_seen = 0;
+  v1::MatchEvent event;
+  while (events->Read(&event)) {
+    ++events_seen;
+    if (event.has_finished()) break;
+    if (event.view().village().over()) continue;  // every hand is shown at the end
+    for (const v1::VillagePlayer& player : event.view().village().players()) {
+      EXPECT_FALSE(player.has_hand()) << "a spectator saw seat " << player.seat() << "'s hand";
+    }
+  }
+  EXPECT_GT(events_seen, 10);
+  EXPECT_TRUE(event.has_finished());
+  EXPECT_TRUE(events->Finish().ok());
+  EXPECT_GT(checked_running, 3);
+}
+
+TEST_F(ArenaE2eTest, AnIllegalAnswerIsRefusedWithTheRuleAndARetrySucceeds) {
+  const v1::CreateMatchResponse created = Create({"open", "builtin:random"});
+  RawBot bot(stub_.get());
+  bot.Join(created.match_id(), created.seat_tokens(0).token());
+  const v1::DecisionRequest request = bot.NextRequest();
+  // Wilds alone cannot start a bribe.
+  v1::BotMessage illegal = Answer(request, 0);
+  v1::VillageBribeAction* bribe =
+      illegal.mutable_answer()->mutable_action()->mutable_village()->mutable_bribe();
+  bribe->set_treasure(v1::VILLAGE_CARD_CROWN);
+  bribe->mutable_cards()->set_wilds(1);
+  const v1::AnswerResult refused = bot.SendAnswer(illegal);
+  EXPECT_FALSE(refused.accepted());
+  EXPECT_EQ(refused.code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_THAT(refused.reason(), HasSubstr("wilds alone cannot start a new bribe"));
+  EXPECT_TRUE(refused.may_retry());
+
+  const v1::AnswerResult accepted = bot.AnswerIndex(request, 0);
+  EXPECT_TRUE(accepted.accepted());
+  // The same request again is a duplicate, refused and not applied twice.
+  const v1::AnswerResult duplicate = bot.AnswerIndex(request, 0);
+  EXPECT_FALSE(duplicate.accepted());
+  EXPECT_EQ(duplicate.code(), static_cast<int>(grpc::StatusCode::FAILED_PRECONDITION));
+  EXPECT_THAT(duplicate.reason(), HasSubstr("already answered"));
+  EXPECT_EQ(Get(created.match_id()).match().seats(0).illegal_answers(), 1);
+}
+
+TEST_F(ArenaE2eTest, ASilentSeatTimesOutForfeitsAndTheMatchEnds) {
+  const v1::CreateMatchResponse created =
+      Create({"open", "builtin:random", "builtin:random"}, /*decision_ms=*/20,
+             /*bank_ms=*/0, /*max_strikes=*/2);
+  const v1::GetMatchResponse finished = AwaitFinished(created.match_id());
+  const v1::SeatInfo& silent = finished.match().seats(0);
+  EXPECT_EQ(silent.timeouts(), 2);
+  EXPECT_TRUE(silent.forfeited());
+  EXPECT_EQ(silent.rank(), 3);
+  EXPECT_FALSE(silent.connected());
+  // Its token no longer joins the finished match.
+  RawBot late(stub_.get());
+  late.Join(created.match_id(), created.seat_tokens(0).token());
+  EXPECT_EQ(late.Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(ArenaE2eTest, ALateAnswerIsRefused) {
+  const v1::CreateMatchResponse created =
+      Create({"open", "builtin:random"}, /*decision_ms=*/50, /*bank_ms=*/0,
+             /*max_strikes=*/0);
+  RawBot bot(stub_.get());
+  bot.Join(created.match_id(), created.seat_tokens(0).token());
+  const v1::DecisionRequest request = bot.NextRequest();
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  const v1::AnswerResult late = bot.AnswerIndex(request, 0);
+  EXPECT_FALSE(late.accepted());
+  EXPECT_EQ(late.code(), static_cast<int>(grpc::StatusCode::FAILED_PRECONDITION));
+  EXPECT_THAT(late.reason(), HasSubstr("timed out"));
+  EXPECT_GE(Get(created.match_id()).match().seats(0).timeouts(), 1);
+}
+
+// Drops the stream once, after a few decisions.
+class DroppingStrategy final : public bots::Strategy {
+ public:
+  v1::Answer Decide(const v1::DecisionRequest& request) override {
+    if (++decisions_ == 3 && client != nullptr) client->DropConnection();
+    return random_.Decide(request);
+  }
+  bots::BotClient* client = nullptr;
+
+ private:
+  int decisions_ = 0;
+  bots::RandomStrategy random_{5};
+};
+
+TEST_F(ArenaE2eTest, ABotThatDropsAndReconnectsFinishesItsMatch) {
+  auto strategy = std::make_unique<DroppingStrategy>();
+  DroppingStrategy* dropping = strategy.get();
+  bots::ClientOptions options;
+  options.name = "bouncer";
+  options.key = "k";
+  options.stop_after_matches = 1;
+  bots::BotClient client(channel_, options, std::move(strategy));
+  dropping->client = &client;
+  std::thread runner([&] { EXPECT_THAT(client.Run(), IsOk()); });
+  v1::CreateMatchRequest request;
+  request.set_game("village");
+  request.add_seats()->set_bot("bouncer");
+  request.add_seats()->set_builtin("random");
+  v1::CreateMatchResponse created;
+  for (int i = 0; i < 500; ++i) {  // until the bot has registered
+    grpc::ClientContext context;
+    if (stub_->CreateMatch(&context, request, &created).ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_FALSE(created.match_id().empty());
+  runner.join();
+  EXPECT_GE(client.stats().reconnects, 1);
+  const v1::GetMatchResponse finished = AwaitFinished(created.match_id());
+  EXPECT_EQ(finished.match().seats(0).timeouts(), 0);
+}
+
+TEST_F(ArenaE2eTest, BadCredentialsAndBadAnswersGetSpecificCodes) {
+  const v1::CreateMatchResponse other = Create({"open", "open"});
+  const v1::CreateMatchResponse created = Create({"open", "open"});
+  {
+    RawBot bot(stub_.get());
+    bot.Join(created.match_id(), "0123456789abcdef0123456789abcdef");
+    EXPECT_EQ(bot.Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  {
+    RawBot bot(stub_.get());
+    bot.Join(other.match_id(), created.seat_tokens(0).token());
+    EXPECT_EQ(bot.Finish().error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  }
+  {
+    RawBot bot(stub_.get());
+    v1::BotMessage no_hello;
+    no_hello.mutable_answer()->set_match_id(created.match_id());
+    bot.Send(no_hello);
+    EXPECT_EQ(bot.Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  {
+    RawBot first(stub_.get());
+    first.Register("carol", "right", 1);
+    ServerMessage welcome;
+    ASSERT_TRUE(first.Next(ServerMessage::kWelcome, &welcome));
+    RawBot impostor(stub_.get());
+    impostor.Register("carol", "wrong", 1);
+    EXPECT_EQ(impostor.Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  // Seat 1 joins and answers with things that are not legal answers.
+  RawBot seat1(stub_.get());
+  seat1.Join(created.match_id(), created.seat_tokens(1).token());
+  RawBot seat0(stub_.get());
+  seat0.Join(created.match_id(), created.seat_tokens(0).token());
+  const v1::DecisionRequest request = seat0.NextRequest();
+  EXPECT_EQ(request.seat(), 0);
+  // Another seat's request.
+  EXPECT_EQ(seat1.AnswerIndex(request, 0).code(),
+            static_cast<int>(grpc::StatusCode::PERMISSION_DENIED));
+  // An index out of range.
+  const v1::AnswerResult out_of_range = seat0.AnswerIndex(request, 10000);
+  EXPECT_EQ(out_of_range.code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_THAT(out_of_range.reason(), HasSubstr("out of range"));
+  // An action naming no game, and an answer with no choice.
+  v1::BotMessage no_game = Answer(request, 0);
+  no_game.mutable_answer()->mutable_action();
+  EXPECT_EQ(seat0.SendAnswer(no_game).code(),
+            static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  v1::BotMessage empty = Answer(request, 0);
+  empty.mutable_answer()->clear_legal_index();
+  const v1::AnswerResult missing = seat0.SendAnswer(empty);
+  EXPECT_EQ(missing.code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_THAT(missing.reason(), HasSubstr("neither legal_index nor action"));
+  // An unknown match and an unknown request.
+  v1::BotMessage unknown = Answer(request, 0);
+  unknown.mutable_answer()->set_match_id("m999");
+  seat0.Send(unknown);
+  ServerMessage error;
+  ASSERT_TRUE(seat0.Next(ServerMessage::kError, &error));
+  EXPECT_EQ(error.error().code(), static_cast<int>(grpc::StatusCode::NOT_FOUND));
+  v1::BotMessage no_request = Answer(request, 0);
+  no_request.mutable_answer()->set_request_id(777);
+  EXPECT_EQ(seat0.SendAnswer(no_request).code(),
+            static_cast<int>(grpc::StatusCode::NOT_FOUND));
+  // After all that, the seat still plays, and so does the server.
+  EXPECT_TRUE(seat0.AnswerIndex(request, 0).accepted());
+  const v1::CreateMatchResponse later = Create({"builtin:random", "builtin:random"});
+  EXPECT_EQ(AwaitFinished(later.match_id()).match().status(), v1::MATCH_STATUS_FINISHED);
+}
+
+TEST_F(ArenaE2eTest, AdministrationErrorsAreSpecific) {
+  v1::CreateMatchRequest request;
+  EXPECT_EQ(TryCreate(request).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  request.set_game("chess");
+  EXPECT_EQ(TryCreate(request).error_code(), grpc::StatusCode::NOT_FOUND);
+  request.set_game("village");
+  request.add_seats()->set_builtin("random");
+  EXPECT_EQ(TryCreate(request).error_code(), grpc::StatusCode::INVALID_ARGUMENT);  // 1 player
+  request.add_seats()->set_bot("nobody");
+  EXPECT_EQ(TryCreate(request).error_code(), grpc::StatusCode::NOT_FOUND);
+  request.mutable_seats(1)->set_builtin("genius");
+  EXPECT_EQ(TryCreate(request).error_code(), grpc::StatusCode::NOT_FOUND);
+  request.mutable_seats(1)->clear_player();
+  EXPECT_EQ(TryCreate(request).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  v1::GetMatchRequest get;
+  get.set_match_id("nope");
+  v1::GetMatchResponse got;
+  grpc::ClientContext context;
+  EXPECT_EQ(stub_->GetMatch(&context, get, &got).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(ArenaE2eTest, ListingPagesAndFilters) {
+  for (int i = 0; i < 5; ++i) Create({"builtin:random", "builtin:random"});
+  const std::string waiting = Create({"open", "builtin:random"}).match_id();
+  v1::ListMatchesRequest request;
+  request.set_page_size(4);
+  std::vector<std::string> seen;
+  for (;;) {
+    v1::ListMatchesResponse response;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->ListMatches(&context, request, &response).ok());
+    for (const v1::Match& match : response.matches()) seen.push_back(match.match_id());
+    if (response.next_page_token().empty()) break;
+    request.set_page_token(response.next_page_token());
+  }
+  EXPECT_EQ(seen.size(), 6u);
+  request.Clear();
+  request.set_status(v1::MATCH_STATUS_RUNNING);
+  v1::ListMatchesResponse running;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub_->ListMatches(&context, request, &running).ok());
+  ASSERT_EQ(running.matches_size(), 1);
+  EXPECT_EQ(running.matches(0).match_id(), waiting);
+  EXPECT_EQ(running.matches(0).seed(), 0u);  // told only once it is over
+}
+
+std::string Bytes(const grpc::ByteBuffer& buffer) {
+  std::vector<grpc::Slice> slices;
+  EXPECT_TRUE(buffer.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  return bytes;
+}
+
+// Waits for the completion-queue operation tagged `tag`.
+bool Await(grpc::CompletionQueue* cq, std::intptr_t tag) {
+  void* got = nullptr;
+  bool ok = false;
+  EXPECT_TRUE(cq->Next(&got, &ok));
+  EXPECT_EQ(reinterpret_cast<std::intptr_t>(got), tag);
+  return ok;
+}
+
+TEST_F(ArenaE2eTest, HealthAndReflectionAnswer) {
+  grpc::GenericStub generic(channel_);
+  grpc::CompletionQueue cq;
+  {
+    // grpc.health.v1.Health/Check, empty request: SERVING is field 1 = 1.
+    grpc::ClientContext context;
+    grpc::Slice empty;
+    grpc::ByteBuffer request(&empty, 1);
+    grpc::ByteBuffer response;
+    grpc::Status status;
+    auto call = generic.PrepareUnaryCall(&context, "/grpc.health.v1.Health/Check",
+                                         request, &cq);
+    call->StartCall();
+    call->Finish(&response, &status, reinterpret_cast<void*>(1));
+    Await(&cq, 1);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(Bytes(response), std::string("\x08\x01", 2));
+  }
+  {
+    // Server reflection lists the arena (list_services is field 7).
+    grpc::ClientContext context;
+    auto call = generic.PrepareCall(
+        &context, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &cq);
+    call->StartCall(reinterpret_cast<void*>(1));
+    ASSERT_TRUE(Await(&cq, 1));
+    grpc::Slice list(std::string("\x3a\x00", 2));
+    grpc::ByteBuffer request(&list, 1);
+    call->Write(request, reinterpret_cast<void*>(2));
+    ASSERT_TRUE(Await(&cq, 2));
+    grpc::ByteBuffer response;
+    call->Read(&response, reinterpret_cast<void*>(3));
+    ASSERT_TRUE(Await(&cq, 3));
+    EXPECT_THAT(Bytes(response), HasSubstr("hoard.v1.Arena"));
+    call->WritesDone(reinterpret_cast<void*>(4));
+    Await(&cq, 4);
+    grpc::Status status;
+    call->Finish(&status, reinterpret_cast<void*>(5));
+    Await(&cq, 5);
+  }
+  cq.Shutdown();
+}
+
+}  // namespace
+}  // namespace hoard
