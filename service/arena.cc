@@ -360,7 +360,9 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       }
       hoard::v1::ServerMessage reply;
       *reply.mutable_answer_result() = match->Answer(connection.get(), answer);
-      connection->Send(reply);
+      if (!reply.answer_result().accepted() || connection->acknowledge_answers()) {
+        connection->Send(std::move(reply));
+      }
       return absl::OkStatus();
     }
     case hoard::v1::BotMessage::kJoin:
@@ -412,6 +414,8 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
     bot.max_matches = max_matches;
     replaced = std::exchange(bot.connection, connection);
     connection->set_bot(request.name());
+    connection->set_describe_actions(request.describe_actions());
+    connection->set_acknowledge_answers(request.acknowledge_answers());
     std::set<std::string>& held = held_[connection.get()];
     for (const auto& [sequence, match] : matches_) {
       if (!match->IsOver() && match->HasBot(request.name())) {
@@ -426,12 +430,12 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
     notice.mutable_error()->set_code(WireCode(absl::StatusCode::kAborted));
     notice.mutable_error()->set_message(
         "another stream registered as this bot and took over its seats");
-    replaced->Send(notice);
+    replaced->Send(std::move(notice));
     for (const auto& match : live) match->Detach(replaced.get());
   }
   hoard::v1::ServerMessage welcome;
   welcome.mutable_welcome()->set_bot(request.name());
-  connection->Send(welcome);
+  connection->Send(std::move(welcome));
   for (const auto& match : live) {
     const hoard::v1::Match described = match->Describe();
     for (const hoard::v1::SeatInfo& seat : described.seats()) {
@@ -467,12 +471,16 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
     }
     match = matches_.at(found->second);
     first = !held_.contains(connection.get());
+    if (first) {
+      connection->set_describe_actions(request.describe_actions());
+      connection->set_acknowledge_answers(request.acknowledge_answers());
+    }
     held_[connection.get()].insert(target.match_id);
   }
   if (first) {
     hoard::v1::ServerMessage welcome;
     welcome.mutable_welcome();
-    connection->Send(welcome);
+    connection->Send(std::move(welcome));
   }
   match->Attach(target.seat, connection);
   return absl::OkStatus();
@@ -484,7 +492,7 @@ void Arena::SendError(const std::shared_ptr<Connection>& connection,
   message.mutable_error()->set_code(WireCode(status.code()));
   message.mutable_error()->set_message(std::string(status.message()));
   message.mutable_error()->set_match_id(match_id);
-  connection->Send(message);
+  connection->Send(std::move(message));
 }
 
 void Arena::OnStreamClosed(const std::shared_ptr<Connection>& connection) {

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/synchronization/mutex.h"
 #include "hoard/v1/arena.pb.h"
@@ -22,7 +23,7 @@ namespace hoard::service {
 class Outbox {
  public:
   virtual ~Outbox() = default;
-  virtual void Send(const hoard::v1::ServerMessage& message) = 0;
+  virtual void Send(hoard::v1::ServerMessage message) = 0;
 };
 
 class EventOutbox {
@@ -38,9 +39,9 @@ class Connection {
   explicit Connection(Outbox* outbox) : outbox_(outbox) {}
 
   // Sends unless the stream has ended.
-  void Send(const hoard::v1::ServerMessage& message) {
+  void Send(hoard::v1::ServerMessage message) {
     absl::MutexLock lock(&mu_);
-    if (outbox_ != nullptr) outbox_->Send(message);
+    if (outbox_ != nullptr) outbox_->Send(std::move(message));
   }
 
   // The stream has ended: nothing more is sent.
@@ -59,10 +60,20 @@ class Connection {
   const std::string& bot() const { return bot_; }
   void set_bot(std::string name) { bot_ = std::move(name); }
 
+  // Whether decision requests carry each legal action's text. Set by the
+  // arena from the hello, before any seat is held.
+  bool describe_actions() const { return describe_actions_; }
+  void set_describe_actions(bool describe) { describe_actions_ = describe; }
+  // Whether accepted answers are confirmed (refusals always are).
+  bool acknowledge_answers() const { return acknowledge_answers_; }
+  void set_acknowledge_answers(bool acknowledge) { acknowledge_answers_ = acknowledge; }
+
  private:
   mutable absl::Mutex mu_;
   Outbox* outbox_ ABSL_GUARDED_BY(mu_);
   std::string bot_;
+  bool describe_actions_ = false;
+  bool acknowledge_answers_ = false;
 };
 
 }  // namespace hoard::service

@@ -1,6 +1,5 @@
 #include "service/grpc_server.h"
 
-#include <deque>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -8,78 +7,10 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "hoard/v1/arena.grpc.pb.h"
+#include "service/write_queue.h"
 
 namespace hoard::service {
 namespace {
-
-// Messages waiting to be written to a slow reader before it is dropped.
-constexpr std::size_t kMaxQueuedMessages = 4096;
-
-// Writes queued messages one at a time, then finishes the call once asked
-// to and every queued message is out. Shared by both streaming reactors.
-template <typename Reactor, typename Message>
-class WriteQueue {
- public:
-  explicit WriteQueue(Reactor* reactor) : reactor_(reactor) {}
-
-  // False if the queue is full (the caller should finish the call).
-  bool Push(const Message& message) {
-    absl::MutexLock lock(&mu_);
-    if (finishing_) return true;
-    if (queue_.size() >= kMaxQueuedMessages) return false;
-    queue_.push_back(message);
-    if (!writing_) {
-      writing_ = true;
-      reactor_->StartWrite(&queue_.front());
-    }
-    return true;
-  }
-
-  void OnWriteDone(bool ok) {
-    absl::MutexLock lock(&mu_);
-    queue_.pop_front();
-    if (ok && !queue_.empty() && !abandoned_) {
-      reactor_->StartWrite(&queue_.front());
-      return;
-    }
-    writing_ = false;
-    if (!ok) abandoned_ = true;
-    MaybeFinish();
-  }
-
-  // Finishes with `status` once the queue is written (at once if the client
-  // is gone). Later calls are ignored.
-  void Finish(grpc::Status status, bool abandon_queue) {
-    absl::MutexLock lock(&mu_);
-    if (finishing_) return;
-    finishing_ = true;
-    status_ = std::move(status);
-    abandoned_ |= abandon_queue;
-    MaybeFinish();
-  }
-
- private:
-  void MaybeFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (!finishing_ || finished_) return;
-    if (writing_) return;
-    if (!queue_.empty() && !abandoned_) {
-      writing_ = true;
-      reactor_->StartWrite(&queue_.front());
-      return;
-    }
-    finished_ = true;
-    reactor_->Finish(status_);
-  }
-
-  Reactor* const reactor_;
-  absl::Mutex mu_;
-  std::deque<Message> queue_ ABSL_GUARDED_BY(mu_);
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool finishing_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  bool abandoned_ ABSL_GUARDED_BY(mu_) = false;
-  grpc::Status status_ ABSL_GUARDED_BY(mu_);
-};
 
 class PlayReactor final
     : public grpc::ServerBidiReactor<hoard::v1::BotMessage, hoard::v1::ServerMessage>,
@@ -90,8 +21,8 @@ class PlayReactor final
     StartRead(&incoming_);
   }
 
-  void Send(const hoard::v1::ServerMessage& message) override {
-    if (!writes_.Push(message)) {
+  void Send(hoard::v1::ServerMessage message) override {
+    if (!writes_.Push(std::move(message))) {
       writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                                   "the bot reads its stream too slowly"),
                      /*abandon_queue=*/true);
@@ -262,6 +193,7 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
                            &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.RegisterService(server->service_.get());
+  for (grpc::Service* service : options.extra_services) builder.RegisterService(service);
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     return absl::UnavailableError(

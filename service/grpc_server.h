@@ -6,12 +6,14 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "service/arena.h"
 
 namespace grpc {
 class Channel;
+class Service;
 class Server;
 class Status;
 }  // namespace grpc
@@ -24,6 +26,8 @@ struct ServerOptions {
   // The largest message a client may send.
   int max_message_bytes = 1 << 20;
   ArenaLimits limits;
+  // More services to serve beside the arena (not owned; must outlive it).
+  std::vector<grpc::Service*> extra_services;
 };
 
 class ArenaServer {

@@ -63,18 +63,16 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       timers_(timers),
       on_finished_(std::move(on_finished)),
       state_(std::move(state)),
-      recorder_(game_.info(), config_, {}, *state_) {
+      initial_(state_->Clone()) {
   HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players,
               "one player per seat");
-  std::vector<std::string> names;
   for (SeatPlayer& player : setup.seats) {
-    names.push_back(PlayerLabel(player));
+    seat_names_.push_back(PlayerLabel(player));
     SeatState seat;
     seat.player = std::move(player);
     seat.bank_ms = time_control_.bank_ms;
     seats_.push_back(std::move(seat));
   }
-  recorder_ = engine::MatchRecorder(game_.info(), config_, names, *state_);
 }
 
 HostedMatch::~HostedMatch() {
@@ -143,18 +141,6 @@ void HostedMatch::IssueRequest(Seat seat) {
   outcomes_.push_back(Outcome::kOpen);
   pending.request_id = static_cast<std::int64_t>(outcomes_.size());
   pending.legal = state_->LegalActions(seat);
-  hoard::v1::DecisionRequest& request = pending.request;
-  request.set_match_id(id_);
-  request.set_request_id(pending.request_id);
-  request.set_seat(seat);
-  codec_.ViewToProto(*state_->ViewFor(seat), request.mutable_view());
-  for (std::size_t i = 0; i < pending.legal.size(); ++i) {
-    hoard::v1::LegalAction* legal = request.add_legal_actions();
-    legal->set_index(static_cast<int>(i));
-    codec_.ActionToProto(pending.legal[i], legal->mutable_action());
-    legal->set_text(state_->ActionToString(seat, pending.legal[i]));
-  }
-  request.set_legal_actions_complete(true);
   pending.issued_at = pending.sent_at = SteadyClock::now();
   pending.deadline = pending.issued_at + std::chrono::milliseconds(
                                            time_control_.decision_ms + s.bank_ms);
@@ -169,15 +155,30 @@ void HostedMatch::IssueRequest(Seat seat) {
 void HostedMatch::SendRequest(Seat seat, bool resent) {
   SeatState& s = seats_[seat];
   if (!s.pending || s.connection == nullptr) return;
+  // Built when sent, not kept: an idle match holds only its legal actions.
+  // The seat's legal actions are those of when it was asked; its view is
+  // the current one (which never shows another seat's sealed answer).
   hoard::v1::ServerMessage message;
   hoard::v1::DecisionRequest* request = message.mutable_decision();
-  *request = s.pending->request;
+  request->set_match_id(id_);
+  request->set_request_id(s.pending->request_id);
+  request->set_seat(seat);
+  codec_.ViewToProto(*state_->ViewFor(seat), request->mutable_view());
+  for (std::size_t i = 0; i < s.pending->legal.size(); ++i) {
+    hoard::v1::LegalAction* legal = request->add_legal_actions();
+    legal->set_index(static_cast<int>(i));
+    codec_.ActionToProto(s.pending->legal[i], legal->mutable_action());
+    if (s.connection->describe_actions()) {
+      legal->set_text(state_->ActionToString(seat, s.pending->legal[i]));
+    }
+  }
+  request->set_legal_actions_complete(true);
   request->set_deadline_unix_ms(UnixMillis(s.pending->deadline));
   request->set_time_left_ms(MillisUntil(s.pending->deadline));
   request->set_bank_ms(s.bank_ms);
   request->set_resent(resent);
   if (resent) s.pending->sent_at = SteadyClock::now();
-  s.connection->Send(message);
+  s.connection->Send(std::move(message));
 }
 
 void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
@@ -198,14 +199,14 @@ void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
     seated->mutable_time_control()->set_decision_ms(time_control_.decision_ms);
     seated->mutable_time_control()->set_bank_ms(time_control_.bank_ms);
     seated->mutable_time_control()->set_max_strikes(time_control_.max_strikes);
-    s.connection->Send(message);
+    s.connection->Send(std::move(message));
     if (state_->IsOver()) {
       hoard::v1::ServerMessage finished;
       finished.mutable_event()->set_match_id(id_);
       finished.mutable_event()->set_step(steps_);
       *finished.mutable_event()->mutable_finished()->mutable_match() =
           DescribeLocked();
-      s.connection->Send(finished);
+      s.connection->Send(std::move(finished));
       return;
     }
     if (reconnect) PublishFault(seat, hoard::v1::SeatFault::KIND_RECONNECTED);
@@ -344,8 +345,13 @@ void HostedMatch::Play(Seat seat, Action action, bool by_default) {
   std::string text = state_->ActionToString(seat, action);
   const absl::Status status = state_->Apply(seat, action);
   HOARD_CHECK(status.ok(), "the match host applied an action it had checked");
-  recorder_.Record(seat, action, text, *state_);
+  actions_.push_back({.seat = seat, .action = action, .text = text});
   ++steps_;
+  if (watchers_.empty()) {
+    auto in_group = std::find(sealed_group_.begin(), sealed_group_.end(), seat);
+    if (in_group != sealed_group_.end()) sealed_group_.erase(in_group);
+    return;
+  }
 
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
@@ -377,7 +383,14 @@ void HostedMatch::Play(Seat seat, Action action, bool by_default) {
 
 void HostedMatch::Finish() {
   if (record_) return;
-  record_ = recorder_.Finish(*state_);
+  engine::MatchRecorder recorder(game_.info(), config_, seat_names_, *initial_);
+  std::unique_ptr<engine::State> replay = initial_->Clone();
+  for (engine::RecordedAction& step : actions_) {
+    HOARD_CHECK(replay->Apply(step.seat, step.action).ok(), "a match replays its actions");
+    recorder.Record(step.seat, step.action, std::move(step.text), *replay);
+  }
+  actions_.clear();
+  record_ = recorder.Finish(*replay);
   record_->ranks = FinalRanks();
   finish_to_notify_ = true;
   hoard::v1::MatchEvent event;

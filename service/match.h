@@ -110,7 +110,6 @@ class HostedMatch {
   struct Pending {
     std::int64_t request_id = 0;
     std::vector<engine::Action> legal;
-    hoard::v1::DecisionRequest request;
     // When the request was first issued (the clock runs from here), and
     // when it was last sent (round trips are measured from here).
     SteadyClock::time_point issued_at;
@@ -160,7 +159,12 @@ class HostedMatch {
   mutable absl::Mutex mu_;
   std::unique_ptr<engine::State> state_ ABSL_GUARDED_BY(mu_);
   std::vector<SeatState> seats_ ABSL_GUARDED_BY(mu_);
-  engine::MatchRecorder recorder_ ABSL_GUARDED_BY(mu_);
+  // The start and every action so far; the record (with each step's
+  // fingerprint) is built from them once the match is over, off the path
+  // of a decision.
+  const std::unique_ptr<engine::State> initial_;
+  std::vector<std::string> seat_names_;
+  std::vector<engine::RecordedAction> actions_ ABSL_GUARDED_BY(mu_);
   std::optional<engine::MatchRecord> record_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<EventOutbox>> watchers_ ABSL_GUARDED_BY(mu_);
   // outcomes_[id - 1]: what became of request `id`.

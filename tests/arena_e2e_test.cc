@@ -111,6 +111,7 @@ class RawBot {
     v1::BotMessage hello;
     hello.mutable_hello()->mutable_join()->set_match_id(match);
     hello.mutable_hello()->mutable_join()->set_seat_token(token);
+    hello.mutable_hello()->mutable_join()->set_acknowledge_answers(true);
     Send(hello);
   }
   void Register(const std::string& name, const std::string& key, int max_matches) {
@@ -118,6 +119,7 @@ class RawBot {
     hello.mutable_hello()->mutable_register_()->set_name(name);
     hello.mutable_hello()->mutable_register_()->set_key(key);
     hello.mutable_hello()->mutable_register_()->set_max_matches(max_matches);
+    hello.mutable_hello()->mutable_register_()->set_acknowledge_answers(true);
     Send(hello);
   }
   bool NextAny(ServerMessage* out) { return stream_->Read(out); }

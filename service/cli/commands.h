@@ -19,6 +19,8 @@ int RunReplay(const std::vector<std::string>& args);
 int RunGames(const std::vector<std::string>& args);
 int RunServe(const std::vector<std::string>& args);
 int RunBot(const std::vector<std::string>& args);
+int RunBench(const std::vector<std::string>& args);
+int RunMatch(const std::vector<std::string>& args);
 
 // Prints "hoard: <message>" on stderr and returns `exit_code`.
 int Fail(int exit_code, const std::string& message);

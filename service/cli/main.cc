@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "service/cli/commands.h"
 
 namespace {
@@ -19,12 +20,16 @@ constexpr char kUsage[] =
     "  games          list the games, their player counts and options\n"
     "  serve          serve the arena over gRPC for bots in any language\n"
     "  bot            connect a built-in strategy to a server as a bot\n"
+    "  match          create, show and list matches on a server\n"
+    "  bench arena    measure the arena server under load\n"
     "\n"
     "Run 'hoard <command> --help' for a command's flags.\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Abseil's lock-order checks are a debugging aid; the tests keep them.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" ||
       args[0] == "-h") {
@@ -38,7 +43,9 @@ int main(int argc, char** argv) {
   if (command == "games") return hoard::cli::RunGames(args);
   if (command == "serve") return hoard::cli::RunServe(args);
   if (command == "bot") return hoard::cli::RunBot(args);
+  if (command == "bench") return hoard::cli::RunBench(args);
+  if (command == "match") return hoard::cli::RunMatch(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
-                              "' (commands: play, replay, games, serve, bot; see 'hoard help')");
+                              "' (commands: play, replay, games, serve, bot, match, bench; see 'hoard help')");
 }

@@ -1,0 +1,461 @@
+#include "service/bench/arena_bench.h"
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
+#include "engine/rng.h"
+#include "grpcpp/grpcpp.h"
+#include "hoard/v1/arena.grpc.pb.h"
+#include "hoard/v1/bench.grpc.pb.h"
+#include "service/grpc_server.h"
+#include "service/write_queue.h"
+
+namespace hoard::service {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Micros(Clock::duration d) {
+  return std::chrono::duration<double, std::micro>(d).count();
+}
+
+// Round-trip samples taken while a phase is measuring.
+class Samples {
+ public:
+  void Add(double us) {
+    absl::MutexLock lock(&mu_);
+    us_.push_back(us);
+  }
+  LatencyFigures Summarize(double seconds) {
+    absl::MutexLock lock(&mu_);
+    LatencyFigures figures;
+    figures.round_trips = static_cast<std::int64_t>(us_.size());
+    if (us_.empty()) return figures;
+    std::sort(us_.begin(), us_.end());
+    figures.per_second = static_cast<double>(us_.size()) / seconds;
+    figures.p50_us = us_[us_.size() / 2];
+    figures.p99_us = us_[std::min(us_.size() - 1, us_.size() * 99 / 100)];
+    return figures;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::vector<double> us_ ABSL_GUARDED_BY(mu_);
+};
+
+// ---------------------------------------------------------------- the floor
+
+class EchoReactor final : public grpc::ServerBidiReactor<hoard::v1::Ping, hoard::v1::Ping> {
+ public:
+  EchoReactor() : writes_(this) { StartRead(&ping_); }
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      writes_.Finish(grpc::Status::OK, false);
+      return;
+    }
+    if (ping_.has_reply()) template_ = ping_.reply();
+    hoard::v1::Ping pong;
+    pong.set_id(ping_.id());
+    *pong.mutable_reply() = template_;
+    writes_.Push(std::move(pong));
+    StartRead(&ping_);
+  }
+  void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
+  void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
+  void OnDone() override { delete this; }
+
+ private:
+  hoard::v1::Ping ping_;
+  hoard::v1::ServerMessage template_;
+  WriteQueue<EchoReactor, hoard::v1::Ping> writes_;
+};
+
+class EchoService final : public hoard::v1::Bench::CallbackService {
+ public:
+  grpc::ServerBidiReactor<hoard::v1::Ping, hoard::v1::Ping>* PingPong(
+      grpc::CallbackServerContext*) override {
+    return new EchoReactor();
+  }
+};
+
+// `chains` ping-pong chains spread over `streams` streams, for `seconds`;
+// each pong carries `reply` (a decision request), each ping an answer's
+// worth of bytes.
+LatencyFigures RunFloor(const std::shared_ptr<grpc::Channel>& channel, int streams,
+                        int chains, const hoard::v1::ServerMessage& reply, double seconds) {
+  Samples samples;
+  std::atomic<bool> measuring{true};
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  for (int s = 0; s < streams; ++s) contexts.push_back(std::make_unique<grpc::ClientContext>());
+  std::vector<std::thread> threads;
+  for (int s = 0; s < streams; ++s) {
+    threads.emplace_back([&, s] {
+      hoard::v1::Bench::Stub stub(channel);
+      auto stream = stub.PingPong(contexts[s].get());
+      std::map<std::int64_t, Clock::time_point> sent;
+      hoard::v1::Ping ping;
+      *ping.mutable_reply() = reply;
+      for (int c = s; c < chains; c += streams) {
+        ping.set_id(c);
+        sent[c] = Clock::now();
+        if (!stream->Write(ping)) return;
+        ping.clear_reply();
+      }
+      hoard::v1::Ping pong;
+      while (stream->Read(&pong)) {
+        const Clock::time_point now = Clock::now();
+        if (measuring) samples.Add(Micros(now - sent[pong.id()]));
+        ping.set_id(pong.id());
+        sent[pong.id()] = Clock::now();
+        if (!stream->Write(ping)) break;
+      }
+      stream->Finish().IgnoreError();
+    });
+  }
+  const Clock::time_point start = Clock::now();
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  measuring = false;
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  for (auto& context : contexts) context->TryCancel();
+  for (std::thread& thread : threads) thread.join();
+  return samples.Summarize(elapsed);
+}
+
+// ---------------------------------------------------------------- bots
+
+// What the bench bots share with the phase that drives them.
+struct Board {
+  absl::Mutex mu;
+  std::map<std::string, Clock::time_point> last_answer ABSL_GUARDED_BY(mu);
+  std::deque<std::string> finished ABSL_GUARDED_BY(mu);
+  int registered ABSL_GUARDED_BY(mu) = 0;
+  Samples samples;
+  std::atomic<bool> measuring{false};
+  std::atomic<std::int64_t> requests{0};
+  std::atomic<std::int64_t> request_bytes{0};
+  // Some requests seen while measuring, for the floor to carry.
+  std::vector<hoard::v1::ServerMessage> examples ABSL_GUARDED_BY(mu);
+};
+
+// A registered bot answering every request at once, at random.
+class BenchBot {
+ public:
+  BenchBot(std::shared_ptr<grpc::Channel> channel, std::string name, Board* board,
+           std::uint64_t seed)
+      : channel_(std::move(channel)), name_(std::move(name)), board_(board), rng_(seed) {
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~BenchBot() {
+    context_.TryCancel();
+    thread_.join();
+  }
+
+ private:
+  void Run() {
+    hoard::v1::Arena::Stub stub(channel_);
+    auto stream = stub.Play(&context_);
+    hoard::v1::BotMessage hello;
+    hello.mutable_hello()->mutable_register_()->set_name(name_);
+    hello.mutable_hello()->mutable_register_()->set_key("bench");
+    hello.mutable_hello()->mutable_register_()->set_max_matches(1000000);
+    stream->Write(hello);
+    hoard::v1::ServerMessage message;
+    hoard::v1::BotMessage reply;
+    while (stream->Read(&message)) {
+      if (message.has_decision()) {
+        const hoard::v1::DecisionRequest& request = message.decision();
+        const Clock::time_point now = Clock::now();
+        {
+          absl::MutexLock lock(&board_->mu);
+          auto it = board_->last_answer.find(request.match_id());
+          if (it != board_->last_answer.end() && board_->measuring) {
+            board_->samples.Add(Micros(now - it->second));
+          }
+          board_->last_answer[request.match_id()] = Clock::now();
+        }
+        if (board_->measuring) {
+          const std::int64_t seen = ++board_->requests;
+          board_->request_bytes += static_cast<std::int64_t>(request.ByteSizeLong());
+          if (seen % 64 == 0) {
+            absl::MutexLock lock(&board_->mu);
+            if (board_->examples.size() < 256) board_->examples.push_back(message);
+          }
+        }
+        reply.mutable_answer()->set_match_id(request.match_id());
+        reply.mutable_answer()->set_request_id(request.request_id());
+        reply.mutable_answer()->set_legal_index(
+            static_cast<int>(rng_.Uniform(std::max(1, request.legal_actions_size()))));
+        if (!stream->Write(reply)) break;
+      } else if (message.has_welcome()) {
+        absl::MutexLock lock(&board_->mu);
+        ++board_->registered;
+      } else if (message.has_event() && message.event().has_finished()) {
+        absl::MutexLock lock(&board_->mu);
+        board_->last_answer.erase(message.event().match_id());
+        // A bot holds every seat of its matches: it hears each end once per
+        // seat, and reports it once.
+        if (message.event().step() != last_finished_step_ ||
+            message.event().match_id() != last_finished_) {
+          last_finished_ = message.event().match_id();
+          last_finished_step_ = message.event().step();
+          board_->finished.push_back(last_finished_);
+        }
+      }
+    }
+    stream->Finish().IgnoreError();
+  }
+
+  std::shared_ptr<grpc::Channel> channel_;
+  const std::string name_;
+  Board* const board_;
+  engine::Rng rng_;
+  std::string last_finished_;
+  int last_finished_step_ = -1;
+  grpc::ClientContext context_;
+  std::thread thread_;
+};
+
+struct Rig {
+  std::unique_ptr<ArenaServer> server;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<hoard::v1::Arena::Stub> stub;
+};
+
+absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.limits.max_running_matches = 1000000;
+  options.limits.max_matches_per_bot = 1000000;
+  if (extra != nullptr) options.extra_services.push_back(extra);
+  absl::StatusOr<std::unique_ptr<ArenaServer>> server = ArenaServer::Start(options);
+  if (!server.ok()) return server.status();
+  Rig rig;
+  rig.server = *std::move(server);
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(64 << 20);
+  rig.channel = grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", rig.server->port()),
+                                          grpc::InsecureChannelCredentials(), args);
+  rig.stub = hoard::v1::Arena::NewStub(rig.channel);
+  return rig;
+}
+
+// A match whose seats are all open (open_seats) or all played by one bench
+// bot, so that a decision's answer and the next request share a stream, as
+// a ping and its pong do.
+absl::StatusOr<std::string> CreateMatch(const Rig& rig, int players, bool open_seats,
+                                        int decision_ms, int bank_ms, int max_strikes,
+                                        std::uint64_t seed) {
+  const std::string bot = absl::StrCat("bench-", seed % static_cast<std::uint64_t>(players));
+  hoard::v1::CreateMatchRequest request;
+  request.set_game("village");
+  request.set_seed(seed);
+  request.mutable_time_control()->set_decision_ms(decision_ms);
+  request.mutable_time_control()->set_bank_ms(bank_ms);
+  request.mutable_time_control()->set_max_strikes(max_strikes);
+  for (int i = 0; i < players; ++i) {
+    if (open_seats) {
+      request.add_seats()->set_open(true);
+    } else {
+      request.add_seats()->set_bot(bot);
+    }
+  }
+  hoard::v1::CreateMatchResponse response;
+  grpc::ClientContext context;
+  const grpc::Status status = rig.stub->CreateMatch(&context, request, &response);
+  if (!status.ok()) {
+    return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                        absl::StrCat("creating a match: ", status.error_message()));
+  }
+  return response.match_id();
+}
+
+// Keeps `count` matches running for `seconds`, replacing each that ends.
+// Returns the ids of every match created.
+absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
+    const Rig& rig, Board* board, int players, int count, double seconds,
+    int decision_ms, int bank_ms, int max_strikes) {
+  std::vector<std::string> ids;
+  std::uint64_t seed = 1;
+  for (int i = 0; i < count; ++i) {
+    absl::StatusOr<std::string> id =
+        CreateMatch(rig, players, false, decision_ms, bank_ms, max_strikes, seed++);
+    if (!id.ok()) return id.status();
+    ids.push_back(*id);
+  }
+  board->measuring = true;
+  const Clock::time_point end =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  while (Clock::now() < end) {
+    int to_replace = 0;
+    {
+      absl::MutexLock lock(&board->mu);
+      board->mu.AwaitWithTimeout(
+          absl::Condition(+[](std::deque<std::string>* q) { return !q->empty(); },
+                          &board->finished),
+          absl::Milliseconds(20));
+      to_replace = static_cast<int>(board->finished.size());
+      board->finished.clear();
+    }
+    for (int i = 0; i < to_replace; ++i) {
+      absl::StatusOr<std::string> id =
+          CreateMatch(rig, players, false, decision_ms, bank_ms, max_strikes, seed++);
+      if (!id.ok()) return id.status();
+      ids.push_back(*id);
+    }
+  }
+  board->measuring = false;
+  return ids;
+}
+
+void AwaitRegistered(Board* board, int players) {
+  absl::MutexLock lock(&board->mu);
+  struct Arg {
+    Board* board;
+    int players;
+  } arg{board, players};
+  board->mu.Await(absl::Condition(
+      +[](Arg* a) ABSL_NO_THREAD_SAFETY_ANALYSIS { return a->board->registered >= a->players; },
+      &arg));
+}
+
+std::size_t HeapInUse() { return mallinfo2().uordblks; }
+
+std::size_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options) {
+  auto progress = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  ArenaBenchReport report;
+
+  // 1 and 2: decisions, then the floor, in one server.
+  {
+    EchoService echo;
+    absl::StatusOr<Rig> rig = StartRig(&echo);
+    if (!rig.ok()) return rig.status();
+    Board board;
+    progress(absl::StrFormat("decisions: %d matches of %d bots for %.0f s", options.matches,
+                             options.players, options.seconds));
+    {
+      std::vector<std::unique_ptr<BenchBot>> bots;
+      for (int i = 0; i < options.players; ++i) {
+        bots.push_back(std::make_unique<BenchBot>(rig->channel, absl::StrCat("bench-", i),
+                                                  &board, static_cast<std::uint64_t>(i + 1)));
+      }
+      AwaitRegistered(&board, options.players);
+      const Clock::time_point start = Clock::now();
+      absl::StatusOr<std::vector<std::string>> ids =
+          KeepMatchesRunning(*rig, &board, options.players, options.matches, options.seconds,
+                             60000, 60000, 0);
+      if (!ids.ok()) return ids.status();
+      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      report.arena = board.samples.Summarize(elapsed);
+    }
+    report.mean_request_bytes =
+        board.requests > 0 ? static_cast<double>(board.request_bytes) / board.requests : 0;
+    progress(absl::StrFormat("floor: %d ping-pong chains over %d streams for %.0f s",
+                             options.matches, options.players, options.seconds));
+    // The floor carries the example request closest to the mean size.
+    hoard::v1::ServerMessage example;
+    {
+      absl::MutexLock lock(&board.mu);
+      double best = -1;
+      for (const hoard::v1::ServerMessage& candidate : board.examples) {
+        const double off = std::abs(static_cast<double>(candidate.decision().ByteSizeLong()) -
+                                    report.mean_request_bytes);
+        if (best < 0 || off < best) {
+          best = off;
+          example = candidate;
+        }
+      }
+    }
+    report.floor_reply_bytes = static_cast<double>(example.ByteSizeLong());
+    report.floor = RunFloor(rig->channel, options.players, options.matches, example,
+                            options.seconds);
+  }
+
+  // 3: idle matches.
+  {
+    absl::StatusOr<Rig> rig = StartRig(nullptr);
+    if (!rig.ok()) return rig.status();
+    progress(absl::StrFormat("memory: %d idle matches", options.idle_matches));
+    // One match first, so one-time allocations are not counted.
+    if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, true, 600000, 0, 0, 1);
+        !id.ok()) {
+      return id.status();
+    }
+    const std::size_t heap_before = HeapInUse();
+    const std::size_t rss_before = ResidentBytes();
+    for (int i = 0; i < options.idle_matches; ++i) {
+      absl::StatusOr<std::string> id =
+          CreateMatch(*rig, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
+      if (!id.ok()) return id.status();
+    }
+    report.idle_matches = options.idle_matches;
+    report.idle_heap_bytes_per_match =
+        (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) /
+        options.idle_matches;
+    report.idle_rss_bytes_per_match =
+        (static_cast<double>(ResidentBytes()) - static_cast<double>(rss_before)) /
+        options.idle_matches;
+  }
+
+  // 4: time-outs under load.
+  {
+    absl::StatusOr<Rig> rig = StartRig(nullptr);
+    if (!rig.ok()) return rig.status();
+    Board board;
+    progress(absl::StrFormat("time-outs: %d matches with %d ms decisions for %.0f s",
+                             options.timeout_matches, options.timeout_decision_ms,
+                             options.timeout_seconds));
+    std::vector<std::unique_ptr<BenchBot>> bots;
+    for (int i = 0; i < options.players; ++i) {
+      bots.push_back(std::make_unique<BenchBot>(rig->channel, absl::StrCat("bench-", i),
+                                                &board, static_cast<std::uint64_t>(i + 1)));
+    }
+    AwaitRegistered(&board, options.players);
+    absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
+        *rig, &board, options.players, options.timeout_matches, options.timeout_seconds,
+        options.timeout_decision_ms, 0, 0);
+    if (!ids.ok()) return ids.status();
+    for (const std::string& id : *ids) {
+      hoard::v1::GetMatchRequest request;
+      request.set_match_id(id);
+      hoard::v1::GetMatchResponse response;
+      grpc::ClientContext context;
+      if (!rig->stub->GetMatch(&context, request, &response).ok()) continue;
+      for (const hoard::v1::SeatInfo& seat : response.match().seats()) {
+        report.timeout_phase_decisions += seat.answers() + seat.timeouts();
+        report.timeout_phase_timeouts += seat.timeouts();
+      }
+      if (response.match().status() == hoard::v1::MATCH_STATUS_FINISHED) {
+        ++report.timeout_phase_matches_finished;
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace hoard::service

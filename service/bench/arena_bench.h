@@ -1,0 +1,70 @@
+#ifndef HOARD_SERVICE_BENCH_ARENA_BENCH_H_
+#define HOARD_SERVICE_BENCH_ARENA_BENCH_H_
+
+// The arena load tool behind `hoard bench arena`.
+//
+// It starts a server in this process, listening on loopback, and drives it
+// over real gRPC:
+//  1. decisions: `matches` concurrent village matches of external random
+//     bots: `players` registered bots, each one stream, each playing every
+//     seat of a share of the matches (so a decision's answer and the next
+//     request share a stream, as a ping and its pong do); every finished
+//     match is replaced at once. A decision's round trip is measured by the
+//     bots: from sending an answer to receiving the match's next request.
+//  2. the floor: the same number of concurrent ping-pong chains over the
+//     same number of streams to an echo service in the same server, each
+//     pong carrying a real decision request of about the mean size (so
+//     gRPC and protobuf do the same work for it), each ping a small
+//     message: the transport's cost, which the arena cannot beat.
+//  3. memory: `idle_matches` matches whose seats wait for players, with the
+//     heap in use (malloc's count) and the resident set measured around it.
+//  4. time-outs: `timeout_matches` concurrent matches with decision_ms =
+//     `timeout_decision_ms` and no bank, against bots that answer at once;
+//     every time-out then is one the server caused.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace hoard::service {
+
+struct ArenaBenchOptions {
+  int players = 4;
+  int matches = 16;
+  double seconds = 5;
+  int idle_matches = 10000;
+  int timeout_matches = 1000;
+  int timeout_decision_ms = 100;
+  double timeout_seconds = 10;
+  // Progress lines, as the phases go.
+  std::function<void(const std::string&)> progress;
+};
+
+struct LatencyFigures {
+  std::int64_t round_trips = 0;
+  double per_second = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+};
+
+struct ArenaBenchReport {
+  LatencyFigures arena;
+  LatencyFigures floor;
+  double mean_request_bytes = 0;
+  // The size of the decision request the floor's pongs carry.
+  double floor_reply_bytes = 0;
+  int idle_matches = 0;
+  double idle_heap_bytes_per_match = 0;
+  double idle_rss_bytes_per_match = 0;
+  std::int64_t timeout_phase_decisions = 0;
+  std::int64_t timeout_phase_timeouts = 0;
+  int timeout_phase_matches_finished = 0;
+};
+
+absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options);
+
+}  // namespace hoard::service
+
+#endif  // HOARD_SERVICE_BENCH_ARENA_BENCH_H_

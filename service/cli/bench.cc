@@ -1,0 +1,104 @@
+// hoard bench arena: the arena's load tool (service/bench/arena_bench.h).
+
+#include <iostream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "service/bench/arena_bench.h"
+#include "service/cli/commands.h"
+#include "service/cli/flags.h"
+
+namespace hoard::cli {
+namespace {
+
+const std::vector<FlagSpec>& BenchFlags() {
+  static const auto* specs = new std::vector<FlagSpec>{
+      {"matches", "N", "concurrent matches in the decision phase (default 16)"},
+      {"players", "N", "seats per match, one bot stream each (default 4)"},
+      {"seconds", "S", "length of the decision and floor phases (default 5)"},
+      {"idle-matches", "N", "idle matches for the memory phase (default 10000)"},
+      {"timeout-matches", "N", "concurrent matches in the time-out phase (default 1000)"},
+      {"timeout-decision-ms", "MS", "decision time in the time-out phase (default 100)"},
+      {"timeout-seconds", "S", "length of the time-out phase (default 10)"},
+      {"help", "", "show this help"},
+  };
+  return *specs;
+}
+
+}  // namespace
+
+int RunBench(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BenchFlags());
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help") || parsed->positionals.empty()) {
+    std::cout << "usage: hoard bench arena [flags]\n\n"
+                 "Starts a server in this process on loopback and measures it over gRPC:\n"
+                 "decision round trips against a raw gRPC ping-pong (the floor), memory\n"
+                 "per idle match, and time-outs under load.\n\n"
+              << FlagsHelp(BenchFlags());
+    return parsed->Has("help") ? kExitOk : kExitUsage;
+  }
+  if (parsed->positionals.size() != 1 || parsed->positionals[0] != "arena") {
+    return Fail(kExitUsage, "usage: hoard bench arena [flags]");
+  }
+  service::ArenaBenchOptions options;
+  for (const auto& [flag, target, low, high] :
+       std::vector<std::tuple<std::string, int*, int, int>>{
+           {"matches", &options.matches, 1, 100000},
+           {"players", &options.players, 2, 5},
+           {"idle-matches", &options.idle_matches, 1, 1000000},
+           {"timeout-matches", &options.timeout_matches, 1, 100000},
+           {"timeout-decision-ms", &options.timeout_decision_ms, 1, 600000}}) {
+    if (!parsed->Has(flag)) continue;
+    absl::StatusOr<long long> value = ParseInt(flag, parsed->Get(flag, ""));
+    if (!value.ok() || *value < low || *value > high) {
+      return Fail(kExitUsage, absl::StrCat("--", flag, " needs a number from ", low, " to ", high));
+    }
+    *target = static_cast<int>(*value);
+  }
+  for (const auto& [flag, target] : std::vector<std::pair<std::string, double*>>{
+           {"seconds", &options.seconds}, {"timeout-seconds", &options.timeout_seconds}}) {
+    if (!parsed->Has(flag)) continue;
+    if (!absl::SimpleAtod(parsed->Get(flag, ""), target) || *target <= 0 || *target > 3600) {
+      return Fail(kExitUsage, absl::StrCat("--", flag, " needs seconds from 0 to 3600"));
+    }
+  }
+  options.progress = [](const std::string& line) { std::cerr << "bench: " << line << std::endl; };
+  absl::StatusOr<service::ArenaBenchReport> report = service::RunArenaBench(options);
+  if (!report.ok()) return Fail(kExitFailure, std::string(report.status().message()));
+  const auto& r = *report;
+  std::cout << absl::StrFormat(
+      "%-34s %10s %12s %10s %10s\n", "phase", "round trips", "per second", "p50 us", "p99 us");
+  std::cout << absl::StrFormat("%-34s %10d %12.0f %10.0f %10.0f\n",
+                               absl::StrCat("arena decisions, ", options.matches, " matches"),
+                               r.arena.round_trips, r.arena.per_second, r.arena.p50_us,
+                               r.arena.p99_us);
+  std::cout << absl::StrFormat("%-34s %10d %12.0f %10.0f %10.0f\n",
+                               absl::StrCat("floor ping-pong, ", options.matches, " chains"),
+                               r.floor.round_trips, r.floor.per_second, r.floor.p50_us,
+                               r.floor.p99_us);
+  std::cout << absl::StrFormat(
+      "mean decision request: %.0f bytes; the floor's pongs carry one of %.0f bytes\n",
+      r.mean_request_bytes, r.floor_reply_bytes);
+  if (r.floor.p50_us > 0 && r.floor.per_second > 0) {
+    std::cout << absl::StrFormat(
+        "p50 vs floor: %.2fx (goal <= 1.3x); decisions/s vs floor messages/s: %.2f (goal >= 0.8)\n",
+        r.arena.p50_us / r.floor.p50_us, r.arena.per_second / r.floor.per_second);
+  }
+  std::cout << absl::StrFormat(
+      "idle matches: %d, heap %.1f KiB and resident %.1f KiB per match (goal <= 32 KiB)\n",
+      r.idle_matches, r.idle_heap_bytes_per_match / 1024, r.idle_rss_bytes_per_match / 1024);
+  std::cout << absl::StrFormat(
+      "time-outs: %d matches at %d ms, %d decisions, %d time-outs (%.3f%%; goal 0), %d "
+      "matches finished\n",
+      options.timeout_matches, options.timeout_decision_ms, r.timeout_phase_decisions,
+      r.timeout_phase_timeouts,
+      r.timeout_phase_decisions > 0
+          ? 100.0 * static_cast<double>(r.timeout_phase_timeouts) / r.timeout_phase_decisions
+          : 0.0,
+      r.timeout_phase_matches_finished);
+  return kExitOk;
+}
+
+}  // namespace hoard::cli

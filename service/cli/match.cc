@@ -1,0 +1,164 @@
+// hoard match create|get|list: match administration against a server.
+
+#include <iostream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/grpcpp.h"
+#include "hoard/v1/arena.grpc.pb.h"
+#include "service/cli/commands.h"
+#include "service/cli/flags.h"
+
+namespace hoard::cli {
+namespace {
+
+const std::vector<FlagSpec>& MatchFlags() {
+  static const auto* specs = new std::vector<FlagSpec>{
+      {"server", "HOST:PORT", "the Hoard server (default 127.0.0.1:50051)"},
+      {"game", "ID", "create: the game (default village)"},
+      {"seats", "A,B,...", "create: per seat open, builtin:NAME or bot:NAME"},
+      {"option", "NAME=VALUE", "create: a game option (repeatable)", true},
+      {"seed", "N", "create: the match seed (default: random)"},
+      {"decision-ms", "MS", "create: time per decision (default 5000)"},
+      {"bank-ms", "MS", "create: time bank per seat (default 30000)"},
+      {"max-strikes", "N", "create: time-outs before a forfeit (default 3; 0 never)"},
+      {"record", "", "get: print the full record (JSON) of a finished match"},
+      {"help", "", "show this help"},
+  };
+  return *specs;
+}
+
+int FailWith(const grpc::Status& status, const std::string& server) {
+  return Fail(kExitFailure, absl::StrCat(server, ": ", status.error_message(),
+                                         " (code ", status.error_code(), ")"));
+}
+
+std::string Json(const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.preserve_proto_field_names = true;
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  return json;
+}
+
+void PrintMatch(const hoard::v1::Match& match) {
+  std::cout << absl::StrFormat("%s  %s  %s  %d actions\n", match.match_id(), match.game(),
+                               hoard::v1::MatchStatus_Name(match.status()), match.actions());
+  for (const hoard::v1::SeatInfo& seat : match.seats()) {
+    std::cout << absl::StrFormat(
+        "  seat %d  %-20s %s  score %g  rank %d  time-outs %d  illegal %d%s\n", seat.seat(),
+        seat.player(), seat.connected() ? "connected   " : "disconnected", seat.score(),
+        seat.rank(), seat.timeouts(), seat.illegal_answers(),
+        seat.forfeited() ? "  forfeited" : "");
+  }
+}
+
+int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::string& server) {
+  hoard::v1::CreateMatchRequest request;
+  request.set_game(args.Get("game", "village"));
+  if (!args.Has("seats")) return Fail(kExitUsage, "create needs --seats");
+  for (absl::string_view seat : absl::StrSplit(args.Get("seats", ""), ',')) {
+    hoard::v1::SeatSpec* spec = request.add_seats();
+    if (seat == "open") {
+      spec->set_open(true);
+    } else if (absl::ConsumePrefix(&seat, "builtin:")) {
+      spec->set_builtin(std::string(seat));
+    } else if (absl::ConsumePrefix(&seat, "bot:")) {
+      spec->set_bot(std::string(seat));
+    } else {
+      return Fail(kExitUsage, absl::StrCat("a seat is open, builtin:NAME or bot:NAME, not '",
+                                           seat, "'"));
+    }
+  }
+  if (args.Has("option")) {
+    for (const std::string& option : args.flags.at("option")) {
+      const std::size_t eq = option.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        return Fail(kExitUsage, "--option needs NAME=VALUE, not '" + option + "'");
+      }
+      (*request.mutable_options())[option.substr(0, eq)] = option.substr(eq + 1);
+    }
+  }
+  if (args.Has("seed")) {
+    std::uint64_t seed = 0;
+    if (!absl::SimpleAtoi(args.Get("seed", ""), &seed)) {
+      return Fail(kExitUsage, "--seed needs a whole number");
+    }
+    request.set_seed(seed);
+  }
+  for (const auto& [flag, setter] :
+       std::vector<std::pair<std::string, void (hoard::v1::TimeControl::*)(int32_t)>>{
+           {"decision-ms", &hoard::v1::TimeControl::set_decision_ms},
+           {"bank-ms", &hoard::v1::TimeControl::set_bank_ms},
+           {"max-strikes", &hoard::v1::TimeControl::set_max_strikes}}) {
+    if (!args.Has(flag)) continue;
+    absl::StatusOr<long long> value = ParseInt(flag, args.Get(flag, ""));
+    if (!value.ok()) return Fail(kExitUsage, std::string(value.status().message()));
+    (request.mutable_time_control()->*setter)(static_cast<int32_t>(*value));
+  }
+  hoard::v1::CreateMatchResponse response;
+  grpc::ClientContext context;
+  const grpc::Status status = stub.CreateMatch(&context, request, &response);
+  if (!status.ok()) return FailWith(status, server);
+  std::cout << "match " << response.match_id() << "\n";
+  for (const hoard::v1::SeatToken& token : response.seat_tokens()) {
+    std::cout << "seat " << token.seat() << " token " << token.token() << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunMatch(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, MatchFlags());
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help")) {
+    std::cout << "usage: hoard match create --seats SEATS [flags]\n"
+                 "       hoard match get ID [--record]\n"
+                 "       hoard match list\n\n"
+                 "Creates, shows and lists matches on a Hoard server.\n\n"
+              << FlagsHelp(MatchFlags());
+    return kExitOk;
+  }
+  const std::vector<std::string>& words = parsed->positionals;
+  const std::string server = parsed->Get("server", "127.0.0.1:50051");
+  auto stub = hoard::v1::Arena::NewStub(
+      grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+  if (words.size() == 1 && words[0] == "create") return Create(*parsed, *stub, server);
+  if (words.size() == 2 && words[0] == "get") {
+    hoard::v1::GetMatchRequest request;
+    request.set_match_id(words[1]);
+    hoard::v1::GetMatchResponse response;
+    grpc::ClientContext context;
+    const grpc::Status status = stub->GetMatch(&context, request, &response);
+    if (!status.ok()) return FailWith(status, server);
+    if (parsed->Has("record")) {
+      if (!response.has_record()) {
+        return Fail(kExitFailure, "match " + words[1] + " is not over: it has no record yet");
+      }
+      std::cout << Json(response.record());
+      return kExitOk;
+    }
+    PrintMatch(response.match());
+    return kExitOk;
+  }
+  if (words.size() == 1 && words[0] == "list") {
+    hoard::v1::ListMatchesRequest request;
+    for (;;) {
+      hoard::v1::ListMatchesResponse response;
+      grpc::ClientContext context;
+      const grpc::Status status = stub->ListMatches(&context, request, &response);
+      if (!status.ok()) return FailWith(status, server);
+      for (const hoard::v1::Match& match : response.matches()) PrintMatch(match);
+      if (response.next_page_token().empty()) return kExitOk;
+      request.set_page_token(response.next_page_token());
+    }
+  }
+  return Fail(kExitUsage, "usage: hoard match create|get ID|list [flags] (see --help)");
+}
+
+}  // namespace hoard::cli

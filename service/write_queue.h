@@ -1,0 +1,88 @@
+#ifndef HOARD_SERVICE_WRITE_QUEUE_H_
+#define HOARD_SERVICE_WRITE_QUEUE_H_
+
+// The outgoing side of a server streaming reactor: messages are queued and
+// written one at a time, and the call finishes once asked to and the queue
+// is written out.
+
+#include <cstddef>
+#include <deque>
+#include <utility>
+
+#include "absl/synchronization/mutex.h"
+#include "grpcpp/support/status.h"
+
+namespace hoard::service {
+
+// Messages waiting to be written to a slow reader before it is dropped.
+inline constexpr std::size_t kMaxQueuedMessages = 4096;
+
+// Writes queued messages one at a time, then finishes the call once asked
+// to and every queued message is out. Shared by the streaming reactors.
+template <typename Reactor, typename Message>
+class WriteQueue {
+ public:
+  explicit WriteQueue(Reactor* reactor) : reactor_(reactor) {}
+
+  // False if the queue is full (the caller should finish the call).
+  bool Push(Message message) {
+    absl::MutexLock lock(&mu_);
+    if (finishing_) return true;
+    if (queue_.size() >= kMaxQueuedMessages) return false;
+    queue_.push_back(std::move(message));
+    if (!writing_) {
+      writing_ = true;
+      reactor_->StartWrite(&queue_.front());
+    }
+    return true;
+  }
+
+  void OnWriteDone(bool ok) {
+    absl::MutexLock lock(&mu_);
+    queue_.pop_front();
+    if (ok && !queue_.empty() && !abandoned_) {
+      reactor_->StartWrite(&queue_.front());
+      return;
+    }
+    writing_ = false;
+    if (!ok) abandoned_ = true;
+    MaybeFinish();
+  }
+
+  // Finishes with `status` once the queue is written (at once if the client
+  // is gone). Later calls are ignored.
+  void Finish(grpc::Status status, bool abandon_queue) {
+    absl::MutexLock lock(&mu_);
+    if (finishing_) return;
+    finishing_ = true;
+    status_ = std::move(status);
+    abandoned_ |= abandon_queue;
+    MaybeFinish();
+  }
+
+ private:
+  void MaybeFinish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (!finishing_ || finished_) return;
+    if (writing_) return;
+    if (!queue_.empty() && !abandoned_) {
+      writing_ = true;
+      reactor_->StartWrite(&queue_.front());
+      return;
+    }
+    finished_ = true;
+    reactor_->Finish(status_);
+  }
+
+  Reactor* const reactor_;
+  absl::Mutex mu_;
+  std::deque<Message> queue_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finishing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool abandoned_ ABSL_GUARDED_BY(mu_) = false;
+  grpc::Status status_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace hoard::service
+
+#endif  // HOARD_SERVICE_WRITE_QUEUE_H_

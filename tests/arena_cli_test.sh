@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# End-to-end test of the real programs over gRPC on loopback: hoard serve,
+# hoard match, hoard bot and the minimal example bot play a match, and its
+# record verifies.
+#
+#   bash tests/arena_cli_test.sh build/hoard build/bots/minimal_bot
+set -u
+HOARD=${1:?usage: arena_cli_test.sh HOARD MINIMAL_BOT}
+MINIMAL=${2:?usage: arena_cli_test.sh HOARD MINIMAL_BOT}
+WORK=$(mktemp -d)
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
+
+"$HOARD" serve --listen 127.0.0.1:0 >"$WORK/serve.log" 2>&1 &
+SERVER_PID=$!
+trap 'kill $SERVER_PID 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do
+  grep -q "serving on" "$WORK/serve.log" && break
+  sleep 0.1
+done
+ADDR=$(sed -n 's/^hoard: serving on //p' "$WORK/serve.log")
+if [ -n "$ADDR" ]; then pass "serve reports its address ($ADDR)"; else fail "serve starts" "$WORK/serve.log"; exit 1; fi
+
+"$HOARD" match create --server "$ADDR" --seats open,open,builtin:random --seed 5 >"$WORK/create" 2>&1
+MATCH=$(sed -n 's/^match //p' "$WORK/create")
+TOKEN0=$(sed -n 's/^seat 0 token //p' "$WORK/create")
+TOKEN1=$(sed -n 's/^seat 1 token //p' "$WORK/create")
+if [ -n "$MATCH" ] && [ ${#TOKEN0} -eq 32 ] && [ ${#TOKEN1} -eq 32 ]; then
+  pass "match create returns a match and 128-bit seat tokens"
+else
+  fail "match create returns a match and seat tokens" "$WORK/create"
+fi
+
+"$HOARD" bot --server "$ADDR" --match "$MATCH" --token "$TOKEN0" --matches 1 >"$WORK/bot" 2>&1 &
+BOT_PID=$!
+timeout 60 "$MINIMAL" "$ADDR" "$MATCH" "$TOKEN1" >"$WORK/minimal" 2>&1
+MINIMAL_EXIT=$?
+wait $BOT_PID
+BOT_EXIT=$?
+if [ $BOT_EXIT -eq 0 ] && grep -q "1 match(es) played" "$WORK/bot"; then
+  pass "hoard bot plays the match to its end"
+else
+  fail "hoard bot plays the match to its end" "$WORK/bot"
+fi
+if [ $MINIMAL_EXIT -eq 0 ] && grep -q "match over" "$WORK/minimal"; then
+  pass "the minimal bot plays the match to its end"
+else
+  fail "the minimal bot plays the match to its end" "$WORK/minimal"
+fi
+
+if "$HOARD" match get "$MATCH" --server "$ADDR" >"$WORK/get" 2>&1 &&
+    grep -q "MATCH_STATUS_FINISHED" "$WORK/get" && grep -q "rank 1" "$WORK/get"; then
+  pass "match get shows the finished match with ranks"
+else
+  fail "match get shows the finished match with ranks" "$WORK/get"
+fi
+if "$HOARD" match get "$MATCH" --server "$ADDR" --record >"$WORK/record.json" 2>"$WORK/err" &&
+    "$HOARD" replay verify "$WORK/record.json" >"$WORK/verify" 2>&1; then
+  pass "the served match's record verifies"
+else
+  fail "the served match's record verifies" "$WORK/verify"
+fi
+
+# Bad input: one line, a non-zero exit, and the server keeps serving.
+"$HOARD" bot --server "$ADDR" --match "$MATCH" --token 00000000000000000000000000000000 \
+  --quiet >"$WORK/out" 2>"$WORK/err"
+if [ $? -eq 1 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "unknown seat token" "$WORK/err"; then
+  pass "a wrong token is refused in one line"
+else
+  fail "a wrong token is refused in one line" "$WORK/err"
+fi
+"$HOARD" match create --server "$ADDR" --game chess --seats open,open >"$WORK/out" 2>"$WORK/err"
+if [ $? -eq 1 ] && grep -q "unknown game 'chess'" "$WORK/err" && grep -q "code 5" "$WORK/err"; then
+  pass "an unknown game is NOT_FOUND"
+else
+  fail "an unknown game is NOT_FOUND" "$WORK/err"
+fi
+"$HOARD" serve --listen 999.1.1.1:1 >"$WORK/out" 2>"$WORK/err"
+if [ $? -eq 1 ] && grep -q "cannot listen on 999.1.1.1:1" "$WORK/err"; then
+  pass "serve on a bad address says so"
+else
+  fail "serve on a bad address says so" "$WORK/err"
+fi
+"$HOARD" match list --server "$ADDR" >"$WORK/list" 2>&1
+if grep -q "^$MATCH " "$WORK/list"; then pass "the server still serves (match list)"; else fail "match list" "$WORK/list"; fi
+
+kill -TERM $SERVER_PID
+for _ in $(seq 50); do kill -0 $SERVER_PID 2>/dev/null || break; sleep 0.1; done
+if ! kill -0 $SERVER_PID 2>/dev/null && grep -q "hoard: stopped" "$WORK/serve.log"; then
+  pass "serve stops on SIGTERM"
+else
+  fail "serve stops on SIGTERM" "$WORK/serve.log"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
