@@ -499,6 +499,39 @@ TEST_F(ArenaE2eTest, ListingPagesAndFilters) {
   EXPECT_EQ(running.matches(0).seed(), 0u);  // told only once it is over
 }
 
+TEST_F(ArenaE2eTest, LimitsAreResourceExhaustedWithAReason) {
+  // A message over the size limit ends its call; the server goes on.
+  {
+    RawBot bot(stub_.get());
+    v1::BotMessage huge;
+    huge.mutable_hello()->mutable_register_()->set_name("big");
+    huge.mutable_hello()->mutable_register_()->set_key(std::string(2 << 20, 'k'));
+    bot.Send(huge);
+    EXPECT_EQ(bot.Finish().error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  }
+  // A server that runs one match at most refuses a second.
+  service::ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.limits.max_running_matches = 1;
+  std::unique_ptr<service::ArenaServer> small = *service::ArenaServer::Start(options);
+  auto stub = v1::Arena::NewStub(grpc::CreateChannel(
+      absl::StrCat("127.0.0.1:", small->port()), grpc::InsecureChannelCredentials()));
+  v1::CreateMatchRequest request;
+  request.set_game("village");
+  request.add_seats()->set_open(true);
+  request.add_seats()->set_open(true);
+  v1::CreateMatchResponse response;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub->CreateMatch(&context, request, &response).ok());
+  }
+  grpc::ClientContext context;
+  const grpc::Status second = stub->CreateMatch(&context, request, &response);
+  EXPECT_EQ(second.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(second.error_message(), HasSubstr("already runs 1 matches, its limit"));
+  EXPECT_EQ(Create({"builtin:random", "builtin:random"}).match_id().empty(), false);
+}
+
 std::string Bytes(const grpc::ByteBuffer& buffer) {
   std::vector<grpc::Slice> slices;
   EXPECT_TRUE(buffer.Dump(&slices).ok());

@@ -132,6 +132,23 @@ expect_error "an unknown command" 2 "unknown command 'fly'" \
   -- "$HOARD" fly
 expect_error "replay without verify" 2 "usage: hoard replay verify FILE" \
   -- "$HOARD" replay "$WORK/match2.json"
+expect_error "a bot without credentials" 2 "give either --name and --key, or --match and --token" \
+  -- "$HOARD" bot --server 127.0.0.1:1
+expect_error "a bot with an unknown strategy" 2 "unknown strategy 'smart'" \
+  -- "$HOARD" bot --name a --key b --strategy smart
+expect_error "serve with a bad limit" 2 "--max-matches needs a number from 1" \
+  -- "$HOARD" serve --max-matches 0
+expect_error "a match without seats" 2 "create needs --seats" \
+  -- "$HOARD" match create --server 127.0.0.1:1
+expect_error "a seat of no kind" 2 "a seat is open, builtin:NAME or bot:NAME, not 'robot'" \
+  -- "$HOARD" match create --server 127.0.0.1:1 --seats open,robot
+for command in serve bot match "bench arena"; do
+  if "$HOARD" $command --help >"$WORK/help" 2>&1 && grep -q "^usage: hoard ${command%% *}" "$WORK/help"; then
+    pass "$command --help"
+  else
+    fail "$command --help" "$WORK/help"
+  fi
+done
 expect_error "an unwritable record path" 1 "cannot write" \
   -- "$HOARD" play --players 2 --quiet --record "$WORK/no/such/dir/r.json"
 

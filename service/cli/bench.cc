@@ -50,12 +50,9 @@ int RunBench(const std::vector<std::string>& args) {
            {"idle-matches", &options.idle_matches, 1, 1000000},
            {"timeout-matches", &options.timeout_matches, 1, 100000},
            {"timeout-decision-ms", &options.timeout_decision_ms, 1, 600000}}) {
-    if (!parsed->Has(flag)) continue;
-    absl::StatusOr<long long> value = ParseInt(flag, parsed->Get(flag, ""));
-    if (!value.ok() || *value < low || *value > high) {
-      return Fail(kExitUsage, absl::StrCat("--", flag, " needs a number from ", low, " to ", high));
+    if (absl::Status status = ReadIntFlag(*parsed, flag, low, high, target); !status.ok()) {
+      return Fail(kExitUsage, std::string(status.message()));
     }
-    *target = static_cast<int>(*value);
   }
   for (const auto& [flag, target] : std::vector<std::pair<std::string, double*>>{
            {"seconds", &options.seconds}, {"timeout-seconds", &options.timeout_seconds}}) {

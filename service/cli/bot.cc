@@ -56,12 +56,9 @@ int RunBot(const std::vector<std::string>& args) {
   }
   for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
            {"max-matches", &options.max_matches}, {"matches", &options.stop_after_matches}}) {
-    if (!parsed->Has(flag)) continue;
-    absl::StatusOr<long long> value = ParseInt(flag, parsed->Get(flag, ""));
-    if (!value.ok() || *value < 1 || *value > 1000000) {
-      return Fail(kExitUsage, absl::StrCat("--", flag, " needs a number from 1 to 1000000"));
+    if (absl::Status status = ReadIntFlag(*parsed, flag, 1, 1000000, target); !status.ok()) {
+      return Fail(kExitUsage, std::string(status.message()));
     }
-    *target = static_cast<int>(*value);
   }
   std::uint64_t seed = 1;
   if (!absl::SimpleAtoi(parsed->Get("seed", "1"), &seed)) {

@@ -80,4 +80,16 @@ absl::StatusOr<long long> ParseInt(absl::string_view flag,
   return parsed;
 }
 
+absl::Status ReadIntFlag(const ParsedArgs& args, const std::string& flag, int low,
+                         int high, int* out) {
+  if (!args.Has(flag)) return absl::OkStatus();
+  absl::StatusOr<long long> value = ParseInt(flag, args.Get(flag, ""));
+  if (!value.ok() || *value < low || *value > high) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, " needs a number from ", low, " to ", high));
+  }
+  *out = static_cast<int>(*value);
+  return absl::OkStatus();
+}
+
 }  // namespace hoard::cli

@@ -39,6 +39,11 @@ std::string FlagsHelp(const std::vector<FlagSpec>& specs);
 // Parses an integer flag value, naming the flag on error.
 absl::StatusOr<long long> ParseInt(absl::string_view flag, absl::string_view value);
 
+// If --flag was given, stores its value in *out; kInvalidArgument ("--flag
+// needs a number from LOW to HIGH") if it is no number in that range.
+absl::Status ReadIntFlag(const ParsedArgs& args, const std::string& flag, int low,
+                         int high, int* out);
+
 }  // namespace hoard::cli
 
 #endif  // HOARD_SERVICE_CLI_FLAGS_H_

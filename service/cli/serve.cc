@@ -24,17 +24,6 @@ const std::vector<FlagSpec>& ServeFlags() {
   return *specs;
 }
 
-absl::Status ReadLimit(const ParsedArgs& args, const std::string& flag, int* out) {
-  if (!args.Has(flag)) return absl::OkStatus();
-  absl::StatusOr<long long> value = ParseInt(flag, args.Get(flag, ""));
-  if (!value.ok()) return value.status();
-  if (*value < 1 || *value > 1000000000) {
-    return absl::InvalidArgumentError(absl::StrCat("--", flag, " must be from 1 to 1000000000"));
-  }
-  *out = static_cast<int>(*value);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 int RunServe(const std::vector<std::string>& args) {
@@ -58,7 +47,7 @@ int RunServe(const std::vector<std::string>& args) {
            {"max-matches", &options.limits.max_running_matches},
            {"max-matches-per-bot", &options.limits.max_matches_per_bot},
            {"max-message-bytes", &options.max_message_bytes}}) {
-    if (absl::Status status = ReadLimit(*parsed, flag, target); !status.ok()) {
+    if (absl::Status status = ReadIntFlag(*parsed, flag, 1, 1000000000, target); !status.ok()) {
       return Fail(kExitUsage, std::string(status.message()));
     }
   }
