@@ -205,7 +205,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     match = std::make_shared<HostedMatch>(std::move(setup), std::move(state), &timers_,
                                           [this, id] { OnMatchFinished(id); });
     matches_[sequence] = match;
-    sequence_of_[id] = sequence;
+    by_id_[id] = match;
     ++running_;
   }
   for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
@@ -235,7 +235,7 @@ void Arena::OnMatchFinished(const std::string& match_id) {
   for (auto it = matches_.begin();
        finished_ > limits_.max_finished_matches && it != matches_.end();) {
     if (it->second->IsOver()) {
-      sequence_of_.erase(it->second->id());
+      by_id_.erase(it->second->id());
       it = matches_.erase(it);
       --finished_;
     } else {
@@ -246,9 +246,8 @@ void Arena::OnMatchFinished(const std::string& match_id) {
 
 std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
   absl::MutexLock lock(&mu_);
-  auto it = sequence_of_.find(id);
-  if (it == sequence_of_.end()) return nullptr;
-  return matches_.at(it->second);
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : it->second;
 }
 
 absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
@@ -465,11 +464,11 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
       return absl::PermissionDeniedError(absl::StrCat(
           "this seat token is not for match '", request.match_id(), "'"));
     }
-    auto found = sequence_of_.find(target.match_id);
-    if (found == sequence_of_.end()) {
+    auto found = by_id_.find(target.match_id);
+    if (found == by_id_.end()) {
       return absl::NotFoundError(absl::StrCat("no match '", target.match_id, "'"));
     }
-    match = matches_.at(found->second);
+    match = found->second;
     first = !held_.contains(connection.get());
     if (first) {
       connection->set_describe_actions(request.describe_actions());
@@ -503,8 +502,8 @@ void Arena::OnStreamClosed(const std::shared_ptr<Connection>& connection) {
     auto it = held_.find(connection.get());
     if (it == held_.end()) return;
     for (const std::string& id : it->second) {
-      auto found = sequence_of_.find(id);
-      if (found != sequence_of_.end()) held.push_back(matches_.at(found->second));
+      auto found = by_id_.find(id);
+      if (found != by_id_.end()) held.push_back(found->second);
     }
     held_.erase(it);
     if (!connection->bot().empty()) {

@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
@@ -93,10 +94,11 @@ class Arena {
 
   mutable absl::Mutex mu_;
   std::int64_t next_sequence_ ABSL_GUARDED_BY(mu_) = 1;
-  // Every match kept, by creation order, and the order of each id.
+  // Every match kept, by creation order, and by id.
   std::map<std::int64_t, std::shared_ptr<HostedMatch>> matches_
       ABSL_GUARDED_BY(mu_);
-  std::map<std::string, std::int64_t> sequence_of_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::shared_ptr<HostedMatch>> by_id_
+      ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
   int running_ ABSL_GUARDED_BY(mu_) = 0;
   int finished_ ABSL_GUARDED_BY(mu_) = 0;

@@ -382,16 +382,10 @@ void HostedMatch::Play(Seat seat, Action action, bool by_default) {
 }
 
 void HostedMatch::Finish() {
-  if (record_) return;
-  engine::MatchRecorder recorder(game_.info(), config_, seat_names_, *initial_);
-  std::unique_ptr<engine::State> replay = initial_->Clone();
-  for (engine::RecordedAction& step : actions_) {
-    HOARD_CHECK(replay->Apply(step.seat, step.action).ok(), "a match replays its actions");
-    recorder.Record(step.seat, step.action, std::move(step.text), *replay);
-  }
-  actions_.clear();
-  record_ = recorder.Finish(*replay);
-  record_->ranks = FinalRanks();
+  if (finished_) return;
+  finished_ = true;
+  final_scores_ = state_->Scores();
+  final_ranks_ = FinalRanks();
   finish_to_notify_ = true;
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
@@ -441,7 +435,7 @@ void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher) {
   *event.mutable_snapshot()->mutable_match() = DescribeLocked();
   codec_.ViewToProto(*state_->ViewFor(engine::kSpectator), event.mutable_view());
   watcher->Send(event);
-  if (record_) {
+  if (finished_) {
     watcher->Close();
     return;
   }
@@ -460,7 +454,7 @@ bool HostedMatch::HasBot(const std::string& name) const {
 
 bool HostedMatch::IsOver() const {
   absl::MutexLock lock(&mu_);
-  return record_.has_value();
+  return finished_;
 }
 
 hoard::v1::Match HostedMatch::Describe() const {
@@ -473,14 +467,14 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
   match.set_match_id(id_);
   match.set_game(game_.info().id);
   match.set_ruleset_version(game_.info().ruleset_version);
-  match.set_status(record_ ? hoard::v1::MATCH_STATUS_FINISHED
+  match.set_status(finished_ ? hoard::v1::MATCH_STATUS_FINISHED
                            : hoard::v1::MATCH_STATUS_RUNNING);
   match.set_actions(steps_);
   match.mutable_time_control()->set_decision_ms(time_control_.decision_ms);
   match.mutable_time_control()->set_bank_ms(time_control_.bank_ms);
   match.mutable_time_control()->set_max_strikes(time_control_.max_strikes);
   match.mutable_options()->insert(config_.options.begin(), config_.options.end());
-  if (record_) match.set_seed(config_.seed);
+  if (finished_) match.set_seed(config_.seed);
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const SeatState& s = seats_[i];
     hoard::v1::SeatInfo* seat = match.add_seats();
@@ -488,9 +482,9 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
     seat->set_player(PlayerLabel(s.player));
     seat->set_connected(s.player.kind == SeatPlayer::Kind::kBuiltin ||
                         (s.connection != nullptr && s.connection->open()));
-    if (record_) {
-      seat->set_score(record_->scores[i]);
-      seat->set_rank(record_->ranks[i]);
+    if (finished_) {
+      seat->set_score(final_scores_[i]);
+      seat->set_rank(final_ranks_[i]);
     }
     seat->set_timeouts(s.timeouts);
     seat->set_illegal_answers(s.illegal_answers);
@@ -503,6 +497,17 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
 
 std::optional<engine::MatchRecord> HostedMatch::Record() const {
   absl::MutexLock lock(&mu_);
+  if (!finished_) return std::nullopt;
+  if (!record_) {
+    engine::MatchRecorder recorder(game_.info(), config_, seat_names_, *initial_);
+    std::unique_ptr<engine::State> replay = initial_->Clone();
+    for (const engine::RecordedAction& step : actions_) {
+      HOARD_CHECK(replay->Apply(step.seat, step.action).ok(), "a match replays its actions");
+      recorder.Record(step.seat, step.action, step.text, *replay);
+    }
+    record_ = recorder.Finish(*replay);
+    record_->ranks = final_ranks_;
+  }
   return record_;
 }
 

@@ -160,12 +160,16 @@ class HostedMatch {
   std::unique_ptr<engine::State> state_ ABSL_GUARDED_BY(mu_);
   std::vector<SeatState> seats_ ABSL_GUARDED_BY(mu_);
   // The start and every action so far; the record (with each step's
-  // fingerprint) is built from them once the match is over, off the path
-  // of a decision.
+  // fingerprint) is built from them when first asked for, off the path of
+  // a decision.
   const std::unique_ptr<engine::State> initial_;
   std::vector<std::string> seat_names_;
   std::vector<engine::RecordedAction> actions_ ABSL_GUARDED_BY(mu_);
-  std::optional<engine::MatchRecord> record_ ABSL_GUARDED_BY(mu_);
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<double> final_scores_ ABSL_GUARDED_BY(mu_);
+  std::vector<int> final_ranks_ ABSL_GUARDED_BY(mu_);
+  // Built on the first Record() after the end.
+  mutable std::optional<engine::MatchRecord> record_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<EventOutbox>> watchers_ ABSL_GUARDED_BY(mu_);
   // outcomes_[id - 1]: what became of request `id`.
   std::vector<Outcome> outcomes_ ABSL_GUARDED_BY(mu_);

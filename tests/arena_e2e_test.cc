@@ -262,7 +262,9 @@ TEST_F(ArenaE2eTest, SpectatorsAndRunningMatchesShowNoHand) {
       EXPECT_TRUE(view.players(0).has_hand());
       for (int seat = 1; seat < 4; ++seat) EXPECT_FALSE(view.players(seat).has_hand());
       // A running match gives no record.
-      if (checked_running++ < 3) EXPECT_FALSE(Get(created.match_id()).has_record());
+      if (checked_running++ < 3) {
+        EXPECT_FALSE(Get(created.match_id()).has_record());
+      }
       bot.Send(Answer(message.decision(), 0));
     }
     if (message.has_event() && message.event().has_finished()) break;
