@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 
+#include <iostream>
 #include <utility>
 #include <vector>
 
@@ -86,6 +87,14 @@ std::string RandomToken() {
 }
 
 Arena::Arena(ArenaLimits limits) : limits_(limits) {}
+
+absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store) {
+  ASSIGN_OR_RETURN(const std::int64_t last, store->LastSequence());
+  absl::MutexLock lock(&mu_);
+  store_ = std::move(store);
+  next_sequence_ = std::max(next_sequence_, last + 1);
+  return absl::OkStatus();
+}
 
 Arena::~Arena() { timers_.Stop(); }
 
@@ -183,6 +192,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     }
     const std::int64_t sequence = next_sequence_++;
     setup.id = absl::StrCat("m", sequence);
+    setup.sequence = sequence;
     response.set_match_id(setup.id);
     response.set_seed(setup.config.seed);
     for (int seat = 0; seat < static_cast<int>(setup.seats.size()); ++seat) {
@@ -217,6 +227,14 @@ void Arena::OnMatchFinished(const std::string& match_id) {
   std::shared_ptr<HostedMatch> match = FindMatch(match_id);
   if (!match) return;
   const hoard::v1::Match described = match->Describe();
+  if (store_ != nullptr) {
+    const absl::Status stored = store_->SaveFinished(
+        match->sequence(), described, engine::RecordToProto(*match->Record()));
+    if (!stored.ok()) {
+      std::cerr << "hoard: match " << match_id << " finished but was not stored: "
+                << stored.message() << std::endl;
+    }
+  }
   absl::MutexLock lock(&mu_);
   --running_;
   ++finished_;
@@ -253,6 +271,17 @@ std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
 absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
     const hoard::v1::GetMatchRequest& request) const {
   std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
+  if (!match && store_ != nullptr) {
+    ASSIGN_OR_RETURN(std::optional<db::StoredMatch> stored, store_->Get(request.match_id()));
+    ASSIGN_OR_RETURN(std::optional<hoard::v1::MatchRecord> record,
+                     store_->GetRecord(request.match_id()));
+    if (stored) {
+      hoard::v1::GetMatchResponse response;
+      *response.mutable_match() = std::move(stored->match);
+      if (record) *response.mutable_record() = std::move(*record);
+      return response;
+    }
+  }
   if (!match) {
     return absl::NotFoundError(absl::StrCat("no match '", request.match_id(), "'"));
   }
@@ -278,15 +307,18 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
     return absl::InvalidArgumentError(
         absl::StrCat("page_token '", request.page_token(), "' is not one this server gave"));
   }
-  std::vector<std::shared_ptr<HostedMatch>> candidates;
+  std::vector<std::pair<std::int64_t, std::shared_ptr<HostedMatch>>> candidates;
   {
     absl::MutexLock lock(&mu_);
     for (auto it = matches_.upper_bound(after); it != matches_.end(); ++it) {
-      candidates.push_back(it->second);
+      candidates.emplace_back(it->first, it->second);
     }
   }
-  hoard::v1::ListMatchesResponse response;
-  for (const auto& match : candidates) {
+  // The page is the first page_size matches, by creation, of those kept in
+  // memory and those in the store; one more tells whether a next page exists.
+  std::map<std::int64_t, hoard::v1::Match> page;
+  for (const auto& [sequence, match] : candidates) {
+    if (static_cast<int>(page.size()) > page_size) break;
     if (!request.game().empty() && match->game_id() != request.game()) continue;
     if (!request.bot().empty() && !match->HasBot(request.bot())) continue;
     hoard::v1::Match described = match->Describe();
@@ -294,12 +326,22 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
         described.status() != request.status()) {
       continue;
     }
+    page.emplace(sequence, std::move(described));
+  }
+  if (store_ != nullptr && (request.status() == hoard::v1::MATCH_STATUS_UNSPECIFIED ||
+                            request.status() == hoard::v1::MATCH_STATUS_FINISHED)) {
+    ASSIGN_OR_RETURN(std::vector<db::StoredMatch> stored,
+                     store_->List(after, page_size + 1,
+                                  {.game = request.game(), .bot = request.bot()}));
+    for (db::StoredMatch& match : stored) page.try_emplace(match.sequence, std::move(match.match));
+  }
+  hoard::v1::ListMatchesResponse response;
+  for (auto& [sequence, match] : page) {
     if (response.matches_size() == page_size) {
-      const hoard::v1::Match& last = response.matches(page_size - 1);
-      response.set_next_page_token(last.match_id().substr(1));
+      response.set_next_page_token(absl::StrCat(std::prev(page.find(sequence))->first));
       break;
     }
-    *response.add_matches() = std::move(described);
+    *response.add_matches() = std::move(match);
   }
   return response;
 }

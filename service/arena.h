@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "db/store.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/connection.h"
 #include "service/match.h"
@@ -44,6 +45,11 @@ class Arena {
  public:
   explicit Arena(ArenaLimits limits = {});
   ~Arena();
+
+  // Keeps every finished match in `store` too, so GetMatch and ListMatches
+  // find them after a restart; new match ids continue after the stored ones.
+  // Call before serving.
+  absl::Status UseStore(std::unique_ptr<db::MatchStore> store);
 
   hoard::v1::ListGamesResponse ListGames() const;
   absl::StatusOr<hoard::v1::CreateMatchResponse> CreateMatch(
@@ -88,6 +94,7 @@ class Arena {
   std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
 
   const ArenaLimits limits_;
+  std::unique_ptr<db::MatchStore> store_;
   // Declared first, destroyed last: matches cancel their timers as they go.
   // ~Arena stops its thread before any match is destroyed.
   TimerQueue timers_;

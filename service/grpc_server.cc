@@ -185,6 +185,13 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     const ServerOptions& options) {
   std::unique_ptr<ArenaServer> server(new ArenaServer());
   server->arena_ = std::make_unique<Arena>(options.limits);
+  if (!options.db_path.empty()) {
+    absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenSqliteStore(options.db_path);
+    if (!store.ok()) return store.status();
+    if (absl::Status status = server->arena_->UseStore(*std::move(store)); !status.ok()) {
+      return status;
+    }
+  }
   server->service_ = std::make_unique<ArenaServiceImpl>(server->arena_.get());
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

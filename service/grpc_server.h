@@ -25,6 +25,9 @@ struct ServerOptions {
   std::string listen = "127.0.0.1:50051";
   // The largest message a client may send.
   int max_message_bytes = 1 << 20;
+  // The SQLite database that keeps finished matches; empty: none (they are
+  // kept in memory only, up to limits.max_finished_matches).
+  std::string db_path;
   ArenaLimits limits;
   // More services to serve beside the arena (not owned; must outlive it).
   std::vector<grpc::Service*> extra_services;

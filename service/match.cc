@@ -56,6 +56,7 @@ hoard::v1::AnswerResult Refusal(const hoard::v1::Answer& answer,
 HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
                          TimerQueue* timers, std::function<void()> on_finished)
     : id_(std::move(setup.id)),
+      sequence_(setup.sequence),
       game_(*setup.game),
       codec_(*setup.codec),
       config_(std::move(setup.config)),

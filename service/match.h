@@ -61,6 +61,8 @@ struct SeatPlayer {
 
 struct MatchSetup {
   std::string id;
+  // The arena's creation order of the match.
+  std::int64_t sequence = 0;
   const engine::Game* game = nullptr;
   const engine::GameCodec* codec = nullptr;
   engine::MatchConfig config;
@@ -98,6 +100,7 @@ class HostedMatch {
   void Watch(std::shared_ptr<EventOutbox> watcher);
 
   const std::string& id() const { return id_; }
+  std::int64_t sequence() const { return sequence_; }
   const std::string& game_id() const;
   // True when a seat is played by the registered bot `name`.
   bool HasBot(const std::string& name) const;
@@ -149,6 +152,7 @@ class HostedMatch {
   void NotifyIfFinished();
 
   const std::string id_;
+  const std::int64_t sequence_;
   const engine::Game& game_;
   const engine::GameCodec& codec_;
   const engine::MatchConfig config_;

@@ -13,7 +13,7 @@ failed=0
 pass() { passed=$((passed + 1)); echo "ok   $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
 
-"$HOARD" serve --listen 127.0.0.1:0 >"$WORK/serve.log" 2>&1 &
+"$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/hoard.db" >"$WORK/serve.log" 2>&1 &
 SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 100); do
@@ -92,6 +92,30 @@ if ! kill -0 $SERVER_PID 2>/dev/null && grep -q "hoard: stopped" "$WORK/serve.lo
   pass "serve stops on SIGTERM"
 else
   fail "serve stops on SIGTERM" "$WORK/serve.log"
+fi
+
+# The database keeps the finished match for the next server; a file that is
+# no database is named.
+"$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/hoard.db" >"$WORK/serve2.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 100); do
+  grep -q "serving on" "$WORK/serve2.log" && break
+  sleep 0.1
+done
+ADDR=$(sed -n 's/^hoard: serving on //p' "$WORK/serve2.log")
+if "$HOARD" match get "$MATCH" --server "$ADDR" --record >"$WORK/record2.json" 2>"$WORK/err" &&
+    cmp -s "$WORK/record.json" "$WORK/record2.json"; then
+  pass "a restarted server gives the stored match's record"
+else
+  fail "a restarted server gives the stored match's record" "$WORK/err"
+fi
+kill -TERM $SERVER_PID
+echo "not a database at all, only text that is long enough" >"$WORK/text.db"
+"$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/text.db" >"$WORK/out" 2>"$WORK/err"
+if [ $? -eq 1 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "is not a Hoard database" "$WORK/err"; then
+  pass "serve refuses a file that is no database, in one line"
+else
+  fail "serve refuses a file that is no database, in one line" "$WORK/err"
 fi
 
 echo "$passed passed, $failed failed"

@@ -2,6 +2,7 @@
 // free port, and bots connecting to it as any client would.
 
 #include <chrono>
+#include <cstdio>
 #include <set>
 #include <memory>
 #include <string>
@@ -532,6 +533,63 @@ TEST_F(ArenaE2eTest, LimitsAreResourceExhaustedWithAReason) {
   EXPECT_EQ(second.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(second.error_message(), HasSubstr("already runs 1 matches, its limit"));
   EXPECT_EQ(Create({"builtin:random", "builtin:random"}).match_id().empty(), false);
+}
+
+TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
+  const std::string db = absl::StrCat(::testing::TempDir(), "/arena_store_test.db");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+  service::ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.db_path = db;
+  std::string first_id;
+  {
+    std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(options);
+    auto stub = v1::Arena::NewStub(grpc::CreateChannel(
+        absl::StrCat("127.0.0.1:", server->port()), grpc::InsecureChannelCredentials()));
+    v1::CreateMatchRequest request;
+    request.set_game("village");
+    request.add_seats()->set_builtin("random");
+    request.add_seats()->set_builtin("random");
+    v1::CreateMatchResponse created;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub->CreateMatch(&context, request, &created).ok());
+    first_id = created.match_id();
+  }
+  // A new server on the same database still knows the match, record and all.
+  std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(options);
+  auto stub = v1::Arena::NewStub(grpc::CreateChannel(
+      absl::StrCat("127.0.0.1:", server->port()), grpc::InsecureChannelCredentials()));
+  v1::GetMatchRequest get;
+  get.set_match_id(first_id);
+  v1::GetMatchResponse got;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub->GetMatch(&context, get, &got).ok());
+  }
+  EXPECT_EQ(got.match().status(), v1::MATCH_STATUS_FINISHED);
+  ASSERT_EQ(got.match().seats_size(), 2);
+  EXPECT_EQ(got.match().seats(0).player(), "builtin:random");
+  absl::StatusOr<engine::MatchRecord> record = engine::RecordFromProto(got.record());
+  ASSERT_THAT(record, IsOk());
+  EXPECT_THAT(engine::VerifyRecord(*record), IsOk());
+  // New ids continue after the stored ones, and listing shows both.
+  v1::CreateMatchRequest request;
+  request.set_game("village");
+  request.add_seats()->set_builtin("random");
+  request.add_seats()->set_open(true);
+  v1::CreateMatchResponse created;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub->CreateMatch(&context, request, &created).ok());
+  }
+  EXPECT_NE(created.match_id(), first_id);
+  v1::ListMatchesRequest list;
+  v1::ListMatchesResponse listed;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub->ListMatches(&context, list, &listed).ok());
+  ASSERT_EQ(listed.matches_size(), 2);
+  EXPECT_EQ(listed.matches(0).match_id(), first_id);
+  EXPECT_EQ(listed.matches(1).match_id(), created.match_id());
 }
 
 std::string Bytes(const grpc::ByteBuffer& buffer) {

@@ -16,6 +16,7 @@ namespace {
 const std::vector<FlagSpec>& ServeFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"listen", "HOST:PORT", "address to serve on (default 127.0.0.1:50051)"},
+      {"db", "FILE", "SQLite database keeping finished matches (default: none)"},
       {"max-matches", "N", "matches running at once (default 20000)"},
       {"max-matches-per-bot", "N", "matches one registered bot plays at once (default 1000)"},
       {"max-message-bytes", "N", "largest message a client may send (default 1048576)"},
@@ -42,6 +43,7 @@ int RunServe(const std::vector<std::string>& args) {
   }
   service::ServerOptions options;
   options.listen = parsed->Get("listen", options.listen);
+  options.db_path = parsed->Get("db", "");
   for (const auto& [flag, target] :
        std::vector<std::pair<std::string, int*>>{
            {"max-matches", &options.limits.max_running_matches},
