@@ -14,6 +14,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "hoard/v1/arena.pb.h"
+#include "service/outgoing.h"
 
 namespace hoard::service {
 
@@ -23,7 +24,7 @@ namespace hoard::service {
 class Outbox {
  public:
   virtual ~Outbox() = default;
-  virtual void Send(hoard::v1::ServerMessage message) = 0;
+  virtual void Send(OutgoingMessage message) = 0;
 };
 
 class EventOutbox {
@@ -39,7 +40,7 @@ class Connection {
   explicit Connection(Outbox* outbox) : outbox_(outbox) {}
 
   // Sends unless the stream has ended.
-  void Send(hoard::v1::ServerMessage message) {
+  void Send(OutgoingMessage message) {
     absl::MutexLock lock(&mu_);
     if (outbox_ != nullptr) outbox_->Send(std::move(message));
   }

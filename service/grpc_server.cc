@@ -21,7 +21,7 @@ class PlayReactor final
     StartRead(&incoming_);
   }
 
-  void Send(hoard::v1::ServerMessage message) override {
+  void Send(OutgoingMessage message) override {
     if (!writes_.Push(std::move(message))) {
       writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                                   "the bot reads its stream too slowly"),
@@ -62,7 +62,7 @@ class PlayReactor final
   Arena* const arena_;
   const std::shared_ptr<Connection> connection_;
   hoard::v1::BotMessage incoming_;
-  WriteQueue<PlayReactor, hoard::v1::ServerMessage> writes_;
+  WriteQueue<PlayReactor, OutgoingMessage> writes_;
 };
 
 class WatchReactor;

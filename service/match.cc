@@ -159,8 +159,8 @@ void HostedMatch::SendRequest(Seat seat, bool resent) {
   // Built when sent, not kept: an idle match holds only its legal actions.
   // The seat's legal actions are those of when it was asked; its view is
   // the current one (which never shows another seat's sealed answer).
-  hoard::v1::ServerMessage message;
-  hoard::v1::DecisionRequest* request = message.mutable_decision();
+  OutgoingMessage message = OutgoingMessage::OnArena();
+  hoard::v1::DecisionRequest* request = message->mutable_decision();
   request->set_match_id(id_);
   request->set_request_id(s.pending->request_id);
   request->set_seat(seat);

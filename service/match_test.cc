@@ -103,7 +103,7 @@ class NoCodec final : public engine::GameCodec {
 
 class Recorder final : public Outbox, public EventOutbox {
  public:
-  void Send(hoard::v1::ServerMessage message) override { messages.push_back(std::move(message)); }
+  void Send(OutgoingMessage message) override { messages.push_back(*message); }
   void Send(const hoard::v1::MatchEvent& event) override { events.push_back(event); }
   void Close() override { closed = true; }
   std::vector<hoard::v1::ServerMessage> messages;

@@ -49,9 +49,16 @@ void TimerQueue::Run() {
     }
     auto first = timers_.begin();
     const SteadyClock::time_point when = first->first.first;
-    if (when > SteadyClock::now()) {
-      // Schedule() and the destructor signal when the first timer changes.
-      wake_.WaitWithTimeout(&mu_, absl::FromChrono(when - SteadyClock::now()));
+    const SteadyClock::time_point now = SteadyClock::now();
+    if (when > now) {
+      // Wake at the end of the deadline's tick, so that callbacks due close
+      // together run in one wake-up, and a first timer cancelled before its
+      // deadline costs at most one wake-up per tick. Schedule() and Stop()
+      // signal when they need the thread sooner.
+      const auto tick = std::chrono::duration_cast<SteadyClock::duration>(kTick);
+      const SteadyClock::time_point wake =
+          SteadyClock::time_point((when.time_since_epoch() / tick + 1) * tick);
+      wake_.WaitWithTimeout(&mu_, absl::FromChrono(wake - now));
       continue;
     }
     std::function<void()> callback = std::move(first->second);

@@ -1,7 +1,8 @@
 #ifndef HOARD_SERVICE_TIMER_H_
 #define HOARD_SERVICE_TIMER_H_
 
-// One thread that runs callbacks at their deadlines (decision time-outs).
+// One thread that runs callbacks at their deadlines (decision time-outs),
+// each at most one tick (kTick) after it.
 
 #include <chrono>
 #include <cstdint>
@@ -19,6 +20,7 @@ using SteadyClock = std::chrono::steady_clock;
 class TimerQueue {
  public:
   using Id = std::uint64_t;
+  static constexpr std::chrono::milliseconds kTick{2};
 
   TimerQueue();
   // Stop()s.
@@ -28,7 +30,7 @@ class TimerQueue {
   // Schedule and Cancel stay safe to call (nothing will run).
   void Stop();
 
-  // Runs `callback` on the timer thread at `when` (or soon after).
+  // Runs `callback` on the timer thread at `when`, or up to a tick after.
   // Callbacks must not call Schedule or Cancel while holding locks the
   // callback itself takes.
   Id Schedule(SteadyClock::time_point when, std::function<void()> callback);

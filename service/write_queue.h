@@ -11,11 +11,20 @@
 
 #include "absl/synchronization/mutex.h"
 #include "grpcpp/support/status.h"
+#include "service/outgoing.h"
 
 namespace hoard::service {
 
 // Messages waiting to be written to a slow reader before it is dropped.
 inline constexpr std::size_t kMaxQueuedMessages = 4096;
+
+template <typename Message>
+const Message* Pointer(const Message& message) {
+  return &message;
+}
+inline const hoard::v1::ServerMessage* Pointer(const OutgoingMessage& message) {
+  return message.get();
+}
 
 // Writes queued messages one at a time, then finishes the call once asked
 // to and every queued message is out. Shared by the streaming reactors.
@@ -32,7 +41,7 @@ class WriteQueue {
     queue_.push_back(std::move(message));
     if (!writing_) {
       writing_ = true;
-      reactor_->StartWrite(&queue_.front());
+      reactor_->StartWrite(Pointer(queue_.front()));
     }
     return true;
   }
@@ -41,7 +50,7 @@ class WriteQueue {
     absl::MutexLock lock(&mu_);
     queue_.pop_front();
     if (ok && !queue_.empty() && !abandoned_) {
-      reactor_->StartWrite(&queue_.front());
+      reactor_->StartWrite(Pointer(queue_.front()));
       return;
     }
     writing_ = false;
@@ -66,7 +75,7 @@ class WriteQueue {
     if (writing_) return;
     if (!queue_.empty() && !abandoned_) {
       writing_ = true;
-      reactor_->StartWrite(&queue_.front());
+      reactor_->StartWrite(Pointer(queue_.front()));
       return;
     }
     finished_ = true;

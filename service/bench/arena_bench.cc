@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
@@ -170,12 +171,17 @@ struct Board {
   std::vector<hoard::v1::ServerMessage> examples ABSL_GUARDED_BY(mu);
 };
 
-// A registered bot answering every request at once, at random.
+// A registered bot answering every request at random: at once, or after
+// thinking `think_ms` (answers then go out from a second thread, in order).
 class BenchBot {
  public:
   BenchBot(std::shared_ptr<grpc::Channel> channel, std::string name, Board* board,
-           std::uint64_t seed)
-      : channel_(std::move(channel)), name_(std::move(name)), board_(board), rng_(seed) {
+           std::uint64_t seed, int think_ms = 0)
+      : channel_(std::move(channel)),
+        name_(std::move(name)),
+        board_(board),
+        rng_(seed),
+        think_(std::chrono::milliseconds(think_ms)) {
     thread_ = std::thread([this] { Run(); });
   }
   ~BenchBot() {
@@ -186,7 +192,10 @@ class BenchBot {
  private:
   void Run() {
     hoard::v1::Arena::Stub stub(channel_);
-    auto stream = stub.Play(&context_);
+    stream_ = stub.Play(&context_);
+    auto& stream = stream_;
+    std::thread writer;
+    if (think_ > Clock::duration::zero()) writer = std::thread([this] { WriteThoughtAnswers(); });
     hoard::v1::BotMessage hello;
     hello.mutable_hello()->mutable_register_()->set_name(name_);
     hello.mutable_hello()->mutable_register_()->set_key("bench");
@@ -224,6 +233,11 @@ class BenchBot {
         reply.mutable_answer()->set_request_id(request.request_id());
         reply.mutable_answer()->set_legal_index(
             static_cast<int>(rng_.Uniform(std::max(1, request.legal_actions_size()))));
+        if (think_ > Clock::duration::zero()) {
+          absl::MutexLock lock(&think_mu_);
+          thinking_.emplace_back(now + think_, reply);
+          continue;
+        }
         if (!stream->Write(reply)) break;
       } else if (message.has_welcome()) {
         absl::MutexLock lock(&board_->mu);
@@ -233,24 +247,58 @@ class BenchBot {
         board_->last_answer.erase(message.event().match_id());
         // A bot holds every seat of its matches: it hears each end once per
         // seat, and reports it once.
-        if (message.event().step() != last_finished_step_ ||
-            message.event().match_id() != last_finished_) {
-          last_finished_ = message.event().match_id();
-          last_finished_step_ = message.event().step();
-          board_->finished.push_back(last_finished_);
+        if (reported_.insert(message.event().match_id()).second) {
+          board_->finished.push_back(message.event().match_id());
         }
       }
     }
+    if (writer.joinable()) {
+      {
+        absl::MutexLock lock(&think_mu_);
+        reading_done_ = true;
+      }
+      writer.join();
+    }
     stream->Finish().IgnoreError();
+  }
+
+  void WriteThoughtAnswers() {
+    absl::MutexLock lock(&think_mu_);
+    for (;;) {
+      think_mu_.Await(absl::Condition(
+          +[](BenchBot* bot) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+            return bot->reading_done_ || !bot->thinking_.empty();
+          },
+          this));
+      if (reading_done_) return;
+      const auto [due, answer] = thinking_.front();
+      if (Clock::now() < due) {
+        think_mu_.AwaitWithTimeout(
+            absl::Condition(+[](bool* done) { return *done; }, &reading_done_),
+            absl::FromChrono(due - Clock::now()));
+        continue;
+      }
+      thinking_.pop_front();
+      think_mu_.Unlock();
+      const bool written = stream_->Write(answer);
+      think_mu_.Lock();
+      if (!written) return;
+    }
   }
 
   std::shared_ptr<grpc::Channel> channel_;
   const std::string name_;
   Board* const board_;
   engine::Rng rng_;
-  std::string last_finished_;
-  int last_finished_step_ = -1;
+  absl::flat_hash_set<std::string> reported_;
+  const Clock::duration think_;
+  absl::Mutex think_mu_;
+  std::deque<std::pair<Clock::time_point, hoard::v1::BotMessage>> thinking_
+      ABSL_GUARDED_BY(think_mu_);
+  bool reading_done_ ABSL_GUARDED_BY(think_mu_) = false;
   grpc::ClientContext context_;
+  std::unique_ptr<grpc::ClientReaderWriter<hoard::v1::BotMessage, hoard::v1::ServerMessage>>
+      stream_;
   std::thread thread_;
 };
 
@@ -452,32 +500,43 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
     absl::StatusOr<Rig> rig = StartRig(nullptr);
     if (!rig.ok()) return rig.status();
     Board board;
-    progress(absl::StrFormat("time-outs: %d matches with %d ms decisions for %.0f s",
-                             options.timeout_matches, options.timeout_decision_ms,
-                             options.timeout_seconds));
+    const int think_ms = options.timeout_decision_ms * options.think_percent / 100;
+    progress(absl::StrFormat(
+        "time-outs: %d matches with %d ms decisions, bots thinking %d ms, for %.0f s",
+        options.timeout_matches, options.timeout_decision_ms, think_ms,
+        options.timeout_seconds));
     std::vector<std::unique_ptr<BenchBot>> bots;
     for (int i = 0; i < options.players; ++i) {
       bots.push_back(std::make_unique<BenchBot>(rig->channel, absl::StrCat("bench-", i),
-                                                &board, static_cast<std::uint64_t>(i + 1)));
+                                                &board, static_cast<std::uint64_t>(i + 1),
+                                                think_ms));
     }
     AwaitRegistered(&board, options.players);
     absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
         *rig, &board, options.players, options.timeout_matches, options.timeout_seconds,
         options.timeout_decision_ms, 0, 0);
     if (!ids.ok()) return ids.status();
-    for (const std::string& id : *ids) {
-      hoard::v1::GetMatchRequest request;
-      request.set_match_id(id);
-      hoard::v1::GetMatchResponse response;
+    // Every match of the phase, a page at a time (no records: cheap).
+    hoard::v1::ListMatchesRequest request;
+    request.set_page_size(500);
+    for (;;) {
+      hoard::v1::ListMatchesResponse response;
       grpc::ClientContext context;
-      if (!rig->stub->GetMatch(&context, request, &response).ok()) continue;
-      for (const hoard::v1::SeatInfo& seat : response.match().seats()) {
-        report.timeout_phase_decisions += seat.answers() + seat.timeouts();
-        report.timeout_phase_timeouts += seat.timeouts();
+      const grpc::Status status = rig->stub->ListMatches(&context, request, &response);
+      if (!status.ok()) {
+        return absl::UnavailableError(absl::StrCat("listing matches: ", status.error_message()));
       }
-      if (response.match().status() == hoard::v1::MATCH_STATUS_FINISHED) {
-        ++report.timeout_phase_matches_finished;
+      for (const hoard::v1::Match& match : response.matches()) {
+        for (const hoard::v1::SeatInfo& seat : match.seats()) {
+          report.timeout_phase_decisions += seat.answers() + seat.timeouts();
+          report.timeout_phase_timeouts += seat.timeouts();
+        }
+        if (match.status() == hoard::v1::MATCH_STATUS_FINISHED) {
+          ++report.timeout_phase_matches_finished;
+        }
       }
+      if (response.next_page_token().empty()) break;
+      request.set_page_token(response.next_page_token());
     }
   }
   return report;

@@ -19,8 +19,10 @@
 //  3. memory: `idle_matches` matches whose seats wait for players, with the
 //     heap in use (malloc's count) and the resident set measured around it.
 //  4. time-outs: `timeout_matches` concurrent matches with decision_ms =
-//     `timeout_decision_ms` and no bank, against bots that answer at once;
-//     every time-out then is one the server caused.
+//     `timeout_decision_ms` and no bank, against bots that think for
+//     `think_percent` of that time after each request arrives, and then
+//     answer: every time-out then is one the server (or the transport)
+//     caused, by delivering a request or taking in an answer late.
 
 #include <cstdint>
 #include <functional>
@@ -37,6 +39,9 @@ struct ArenaBenchOptions {
   int idle_matches = 10000;
   int timeout_matches = 1000;
   int timeout_decision_ms = 100;
+  // How long the time-out phase's bots think, as a share of the decision
+  // time: they always answer in time as they see it.
+  int think_percent = 80;
   double timeout_seconds = 10;
   // Progress lines, as the phases go.
   std::function<void(const std::string&)> progress;

@@ -21,6 +21,7 @@ const std::vector<FlagSpec>& BenchFlags() {
       {"timeout-matches", "N", "concurrent matches in the time-out phase (default 1000)"},
       {"timeout-decision-ms", "MS", "decision time in the time-out phase (default 100)"},
       {"timeout-seconds", "S", "length of the time-out phase (default 10)"},
+      {"think-percent", "P", "time-out phase: bots answer after P% of the decision time (default 80)"},
       {"help", "", "show this help"},
   };
   return *specs;
@@ -49,7 +50,8 @@ int RunBench(const std::vector<std::string>& args) {
            {"players", &options.players, 2, 5},
            {"idle-matches", &options.idle_matches, 1, 1000000},
            {"timeout-matches", &options.timeout_matches, 1, 100000},
-           {"timeout-decision-ms", &options.timeout_decision_ms, 1, 600000}}) {
+           {"timeout-decision-ms", &options.timeout_decision_ms, 1, 600000},
+           {"think-percent", &options.think_percent, 0, 99}}) {
     if (absl::Status status = ReadIntFlag(*parsed, flag, low, high, target); !status.ok()) {
       return Fail(kExitUsage, std::string(status.message()));
     }
@@ -87,9 +89,10 @@ int RunBench(const std::vector<std::string>& args) {
       "idle matches: %d, heap %.1f KiB and resident %.1f KiB per match (goal <= 32 KiB)\n",
       r.idle_matches, r.idle_heap_bytes_per_match / 1024, r.idle_rss_bytes_per_match / 1024);
   std::cout << absl::StrFormat(
-      "time-outs: %d matches at %d ms, %d decisions, %d time-outs (%.3f%%; goal 0), %d "
-      "matches finished\n",
-      options.timeout_matches, options.timeout_decision_ms, r.timeout_phase_decisions,
+      "time-outs: %d matches at %d ms, bots thinking %d%% of it: %d decisions, %d time-outs "
+      "(%.3f%%; goal 0), %d matches finished\n",
+      options.timeout_matches, options.timeout_decision_ms, options.think_percent,
+      r.timeout_phase_decisions,
       r.timeout_phase_timeouts,
       r.timeout_phase_decisions > 0
           ? 100.0 * static_cast<double>(r.timeout_phase_timeouts) / r.timeout_phase_decisions
