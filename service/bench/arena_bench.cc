@@ -112,15 +112,16 @@ class EchoService final : public hoard::v1::Bench::CallbackService {
 // `chains` ping-pong chains spread over `streams` streams, for `seconds`;
 // each pong carries `reply` (a decision request), each ping an answer's
 // worth of bytes.
-LatencyFigures RunFloor(const std::shared_ptr<grpc::Channel>& channel, int streams,
-                        int chains, const hoard::v1::ServerMessage& reply, double seconds) {
+LatencyFigures RunFloor(const std::function<std::shared_ptr<grpc::Channel>()>& new_channel,
+                        int streams, int chains, const hoard::v1::ServerMessage& reply,
+                        double seconds) {
   Samples samples;
   std::atomic<bool> measuring{true};
   std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
   for (int s = 0; s < streams; ++s) contexts.push_back(std::make_unique<grpc::ClientContext>());
   std::vector<std::thread> threads;
   for (int s = 0; s < streams; ++s) {
-    threads.emplace_back([&, s] {
+    threads.emplace_back([&, s, channel = new_channel()] {
       hoard::v1::Bench::Stub stub(channel);
       auto stream = stub.PingPong(contexts[s].get());
       std::map<std::int64_t, Clock::time_point> sent;
@@ -306,6 +307,15 @@ struct Rig {
   std::unique_ptr<ArenaServer> server;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<hoard::v1::Arena::Stub> stub;
+
+  // A channel with a connection of its own, as a bot on its own machine
+  // would have: no bot waits behind another's traffic.
+  std::shared_ptr<grpc::Channel> BotChannel() const {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    return grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", server->port()),
+                                     grpc::InsecureChannelCredentials(), args);
+  }
 };
 
 absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
@@ -434,7 +444,7 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
     {
       std::vector<std::unique_ptr<BenchBot>> bots;
       for (int i = 0; i < options.players; ++i) {
-        bots.push_back(std::make_unique<BenchBot>(rig->channel, absl::StrCat("bench-", i),
+        bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
                                                   &board, static_cast<std::uint64_t>(i + 1)));
       }
       AwaitRegistered(&board, options.players);
@@ -465,37 +475,11 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
       }
     }
     report.floor_reply_bytes = static_cast<double>(example.ByteSizeLong());
-    report.floor = RunFloor(rig->channel, options.players, options.matches, example,
-                            options.seconds);
+    report.floor = RunFloor([&] { return rig->BotChannel(); }, options.players,
+                            options.matches, example, options.seconds);
   }
 
-  // 3: idle matches.
-  {
-    absl::StatusOr<Rig> rig = StartRig(nullptr);
-    if (!rig.ok()) return rig.status();
-    progress(absl::StrFormat("memory: %d idle matches", options.idle_matches));
-    // One match first, so one-time allocations are not counted.
-    if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, true, 600000, 0, 0, 1);
-        !id.ok()) {
-      return id.status();
-    }
-    const std::size_t heap_before = HeapInUse();
-    const std::size_t rss_before = ResidentBytes();
-    for (int i = 0; i < options.idle_matches; ++i) {
-      absl::StatusOr<std::string> id =
-          CreateMatch(*rig, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
-      if (!id.ok()) return id.status();
-    }
-    report.idle_matches = options.idle_matches;
-    report.idle_heap_bytes_per_match =
-        (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) /
-        options.idle_matches;
-    report.idle_rss_bytes_per_match =
-        (static_cast<double>(ResidentBytes()) - static_cast<double>(rss_before)) /
-        options.idle_matches;
-  }
-
-  // 4: time-outs under load.
+  // 3: time-outs under load.
   {
     absl::StatusOr<Rig> rig = StartRig(nullptr);
     if (!rig.ok()) return rig.status();
@@ -507,7 +491,7 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
         options.timeout_seconds));
     std::vector<std::unique_ptr<BenchBot>> bots;
     for (int i = 0; i < options.players; ++i) {
-      bots.push_back(std::make_unique<BenchBot>(rig->channel, absl::StrCat("bench-", i),
+      bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
                                                 &board, static_cast<std::uint64_t>(i + 1),
                                                 think_ms));
     }
@@ -539,6 +523,32 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
       request.set_page_token(response.next_page_token());
     }
   }
+  // 4: idle matches, last: freeing them disturbs no other phase.
+  {
+    absl::StatusOr<Rig> rig = StartRig(nullptr);
+    if (!rig.ok()) return rig.status();
+    progress(absl::StrFormat("memory: %d idle matches", options.idle_matches));
+    // One match first, so one-time allocations are not counted.
+    if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, true, 600000, 0, 0, 1);
+        !id.ok()) {
+      return id.status();
+    }
+    const std::size_t heap_before = HeapInUse();
+    const std::size_t rss_before = ResidentBytes();
+    for (int i = 0; i < options.idle_matches; ++i) {
+      absl::StatusOr<std::string> id =
+          CreateMatch(*rig, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
+      if (!id.ok()) return id.status();
+    }
+    report.idle_matches = options.idle_matches;
+    report.idle_heap_bytes_per_match =
+        (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) /
+        options.idle_matches;
+    report.idle_rss_bytes_per_match =
+        (static_cast<double>(ResidentBytes()) - static_cast<double>(rss_before)) /
+        options.idle_matches;
+  }
+
   return report;
 }
 

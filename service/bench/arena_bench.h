@@ -16,13 +16,13 @@
 //     pong carrying a real decision request of about the mean size (so
 //     gRPC and protobuf do the same work for it), each ping a small
 //     message: the transport's cost, which the arena cannot beat.
-//  3. memory: `idle_matches` matches whose seats wait for players, with the
-//     heap in use (malloc's count) and the resident set measured around it.
-//  4. time-outs: `timeout_matches` concurrent matches with decision_ms =
+//  3. time-outs: `timeout_matches` concurrent matches with decision_ms =
 //     `timeout_decision_ms` and no bank, against bots that think for
 //     `think_percent` of that time after each request arrives, and then
 //     answer: every time-out then is one the server (or the transport)
 //     caused, by delivering a request or taking in an answer late.
+//  4. memory: `idle_matches` matches whose seats wait for players, with the
+//     heap in use (malloc's count) and the resident set measured around it.
 
 #include <cstdint>
 #include <functional>
