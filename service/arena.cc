@@ -263,7 +263,7 @@ void Arena::OnMatchFinished(const std::string& match_id) {
 }
 
 std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
-  absl::MutexLock lock(&mu_);
+  absl::ReaderMutexLock lock(&mu_);
   auto it = by_id_.find(id);
   return it == by_id_.end() ? nullptr : it->second;
 }
@@ -368,12 +368,7 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
 
 absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
                                  const hoard::v1::BotMessage& message) {
-  bool identified = false;
-  {
-    absl::MutexLock lock(&mu_);
-    identified = held_.contains(connection.get());
-  }
-  if (!identified) {
+  if (!connection->identified()) {
     if (!message.has_hello()) {
       return absl::UnauthenticatedError(
           "the first message of a Play stream must be a hello (register or join)");
@@ -455,6 +450,7 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
     bot.max_matches = max_matches;
     replaced = std::exchange(bot.connection, connection);
     connection->set_bot(request.name());
+    connection->set_identified();
     connection->set_describe_actions(request.describe_actions());
     connection->set_acknowledge_answers(request.acknowledge_answers());
     std::set<std::string>& held = held_[connection.get()];
@@ -511,7 +507,8 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
       return absl::NotFoundError(absl::StrCat("no match '", target.match_id, "'"));
     }
     match = found->second;
-    first = !held_.contains(connection.get());
+    first = !connection->identified();
+    connection->set_identified();
     if (first) {
       connection->set_describe_actions(request.describe_actions());
       connection->set_acknowledge_answers(request.acknowledge_answers());

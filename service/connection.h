@@ -8,6 +8,7 @@
 // WatchMatch stream. The gRPC layer implements the Outbox behind each; tests
 // implement them in memory.
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <utility>
@@ -61,6 +62,10 @@ class Connection {
   const std::string& bot() const { return bot_; }
   void set_bot(std::string name) { bot_ = std::move(name); }
 
+  // Whether the stream has said a valid hello (it may then answer and join).
+  bool identified() const { return identified_.load(std::memory_order_acquire); }
+  void set_identified() { identified_.store(true, std::memory_order_release); }
+
   // Whether decision requests carry each legal action's text. Set by the
   // arena from the hello, before any seat is held.
   bool describe_actions() const { return describe_actions_; }
@@ -73,6 +78,7 @@ class Connection {
   mutable absl::Mutex mu_;
   Outbox* outbox_ ABSL_GUARDED_BY(mu_);
   std::string bot_;
+  std::atomic<bool> identified_{false};
   bool describe_actions_ = false;
   bool acknowledge_answers_ = false;
 };

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -50,12 +51,17 @@ google::protobuf::ArenaOptions ReadArenaOptions() {
   return options;
 }
 
-// Round-trip samples taken while a phase is measuring.
+// Round-trip samples taken while a phase is measuring. Each client thread
+// keeps its own (no lock on the way) and they are merged at the end.
 class Samples {
  public:
   void Add(double us) {
     absl::MutexLock lock(&mu_);
     us_.push_back(us);
+  }
+  void AddAll(const std::vector<double>& us) {
+    absl::MutexLock lock(&mu_);
+    us_.insert(us_.end(), us.begin(), us.end());
   }
   LatencyFigures Summarize(double seconds) {
     absl::MutexLock lock(&mu_);
@@ -134,16 +140,18 @@ LatencyFigures RunFloor(const std::function<std::shared_ptr<grpc::Channel>()>& n
         ping.clear_reply();
       }
       google::protobuf::Arena arena(ReadArenaOptions());
+      std::vector<double> mine;
       for (;;) {
         auto* pong = google::protobuf::Arena::CreateMessage<hoard::v1::Ping>(&arena);
         if (!stream->Read(pong)) break;
         const Clock::time_point now = Clock::now();
-        if (measuring) samples.Add(Micros(now - sent[pong->id()]));
+        if (measuring) mine.push_back(Micros(now - sent[pong->id()]));
         ping.set_id(pong->id());
         sent[pong->id()] = Clock::now();
         arena.Reset();
         if (!stream->Write(ping)) break;
       }
+      samples.AddAll(mine);
       stream->Finish().IgnoreError();
     });
   }
@@ -161,13 +169,14 @@ LatencyFigures RunFloor(const std::function<std::shared_ptr<grpc::Channel>()>& n
 // What the bench bots share with the phase that drives them.
 struct Board {
   absl::Mutex mu;
-  std::map<std::string, Clock::time_point> last_answer ABSL_GUARDED_BY(mu);
   std::deque<std::string> finished ABSL_GUARDED_BY(mu);
   int registered ABSL_GUARDED_BY(mu) = 0;
   Samples samples;
   std::atomic<bool> measuring{false};
   std::atomic<std::int64_t> requests{0};
   std::atomic<std::int64_t> request_bytes{0};
+  // Answers a thinking bot found itself too late to send.
+  std::atomic<std::int64_t> late_answers{0};
   // Some requests seen while measuring, for the floor to carry.
   std::vector<hoard::v1::ServerMessage> examples ABSL_GUARDED_BY(mu);
 };
@@ -214,18 +223,16 @@ class BenchBot {
         // answer would only be refused.
         if (request.deadline_unix_ms() < UnixMillisNow()) continue;
         const Clock::time_point now = Clock::now();
-        {
-          absl::MutexLock lock(&board_->mu);
-          auto it = board_->last_answer.find(request.match_id());
-          if (it != board_->last_answer.end() && board_->measuring) {
-            board_->samples.Add(Micros(now - it->second));
-          }
-          board_->last_answer[request.match_id()] = Clock::now();
-        }
+        // A bot plays every seat of its matches, so it alone sees each
+        // match's requests and answers.
+        auto [last, first_request] = last_answer_.try_emplace(request.match_id(), now);
+        if (!first_request && board_->measuring) samples_.push_back(Micros(now - last->second));
+        last->second = now;
         if (board_->measuring) {
-          const std::int64_t seen = ++board_->requests;
-          board_->request_bytes += static_cast<std::int64_t>(request.ByteSizeLong());
-          if (seen % 64 == 0) {
+          // Sizes of one request in 64 stand for the rest.
+          if (++seen_ % 64 == 0) {
+            board_->requests += 64;
+            board_->request_bytes += 64 * static_cast<std::int64_t>(request.ByteSizeLong());
             absl::MutexLock lock(&board_->mu);
             if (board_->examples.size() < 256) board_->examples.push_back(message);
           }
@@ -236,7 +243,7 @@ class BenchBot {
             static_cast<int>(rng_.Uniform(std::max(1, request.legal_actions_size()))));
         if (think_ > Clock::duration::zero()) {
           absl::MutexLock lock(&think_mu_);
-          thinking_.emplace_back(now + think_, reply);
+          thinking_.push_back({now + think_, request.deadline_unix_ms(), reply});
           continue;
         }
         if (!stream->Write(reply)) break;
@@ -244,8 +251,8 @@ class BenchBot {
         absl::MutexLock lock(&board_->mu);
         ++board_->registered;
       } else if (message.has_event() && message.event().has_finished()) {
+        last_answer_.erase(message.event().match_id());
         absl::MutexLock lock(&board_->mu);
-        board_->last_answer.erase(message.event().match_id());
         // A bot holds every seat of its matches: it hears each end once per
         // seat, and reports it once.
         if (reported_.insert(message.event().match_id()).second) {
@@ -260,6 +267,7 @@ class BenchBot {
       }
       writer.join();
     }
+    board_->samples.AddAll(samples_);
     stream->Finish().IgnoreError();
   }
 
@@ -272,7 +280,7 @@ class BenchBot {
           },
           this));
       if (reading_done_) return;
-      const auto [due, answer] = thinking_.front();
+      const auto [due, deadline_unix_ms, answer] = thinking_.front();
       if (Clock::now() < due) {
         think_mu_.AwaitWithTimeout(
             absl::Condition(+[](bool* done) { return *done; }, &reading_done_),
@@ -280,6 +288,12 @@ class BenchBot {
         continue;
       }
       thinking_.pop_front();
+      if (UnixMillisNow() >= deadline_unix_ms) {
+        // The bot itself is late (its own threads fell behind): count it,
+        // and send nothing the server would refuse.
+        ++board_->late_answers;
+        continue;
+      }
       think_mu_.Unlock();
       const bool written = stream_->Write(answer);
       think_mu_.Lock();
@@ -292,10 +306,19 @@ class BenchBot {
   Board* const board_;
   engine::Rng rng_;
   absl::flat_hash_set<std::string> reported_;
+  // Reader thread only: when each match was last answered, and the
+  // round trips measured.
+  absl::flat_hash_map<std::string, Clock::time_point> last_answer_;
+  std::vector<double> samples_;
+  std::int64_t seen_ = 0;
   const Clock::duration think_;
   absl::Mutex think_mu_;
-  std::deque<std::pair<Clock::time_point, hoard::v1::BotMessage>> thinking_
-      ABSL_GUARDED_BY(think_mu_);
+  struct Thought {
+    Clock::time_point due;
+    std::int64_t deadline_unix_ms;
+    hoard::v1::BotMessage answer;
+  };
+  std::deque<Thought> thinking_ ABSL_GUARDED_BY(think_mu_);
   bool reading_done_ ABSL_GUARDED_BY(think_mu_) = false;
   grpc::ClientContext context_;
   std::unique_ptr<grpc::ClientReaderWriter<hoard::v1::BotMessage, hoard::v1::ServerMessage>>
@@ -454,6 +477,7 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
                              60000, 60000, 0);
       if (!ids.ok()) return ids.status();
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      bots.clear();  // each hands in its samples as it stops
       report.arena = board.samples.Summarize(elapsed);
     }
     report.mean_request_bytes =
@@ -500,6 +524,7 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
         *rig, &board, options.players, options.timeout_matches, options.timeout_seconds,
         options.timeout_decision_ms, 0, 0);
     if (!ids.ok()) return ids.status();
+    report.timeout_phase_late_answers = board.late_answers;
     // Every match of the phase, a page at a time (no records: cheap).
     hoard::v1::ListMatchesRequest request;
     request.set_page_size(500);

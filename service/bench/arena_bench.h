@@ -19,8 +19,10 @@
 //  3. time-outs: `timeout_matches` concurrent matches with decision_ms =
 //     `timeout_decision_ms` and no bank, against bots that think for
 //     `think_percent` of that time after each request arrives, and then
-//     answer: every time-out then is one the server (or the transport)
-//     caused, by delivering a request or taking in an answer late.
+//     answer. A bot that finds itself past the deadline when its answer is
+//     due (its own threads fell behind) counts that and sends nothing;
+//     every other time-out is one the server or the transport caused, by
+//     delivering a request or taking in an answer late.
 //  4. memory: `idle_matches` matches whose seats wait for players, with the
 //     heap in use (malloc's count) and the resident set measured around it.
 
@@ -65,6 +67,8 @@ struct ArenaBenchReport {
   double idle_rss_bytes_per_match = 0;
   std::int64_t timeout_phase_decisions = 0;
   std::int64_t timeout_phase_timeouts = 0;
+  // Of those, the ones the bots caused: answers they were late to send.
+  std::int64_t timeout_phase_late_answers = 0;
   int timeout_phase_matches_finished = 0;
 };
 

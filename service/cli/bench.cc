@@ -88,16 +88,16 @@ int RunBench(const std::vector<std::string>& args) {
   std::cout << absl::StrFormat(
       "idle matches: %d, heap %.1f KiB and resident %.1f KiB per match (goal <= 32 KiB)\n",
       r.idle_matches, r.idle_heap_bytes_per_match / 1024, r.idle_rss_bytes_per_match / 1024);
+  const std::int64_t server_caused = r.timeout_phase_timeouts - r.timeout_phase_late_answers;
   std::cout << absl::StrFormat(
-      "time-outs: %d matches at %d ms, bots thinking %d%% of it: %d decisions, %d time-outs "
-      "(%.3f%%; goal 0), %d matches finished\n",
+      "time-outs: %d matches at %d ms, bots thinking %d%% of it: %d decisions, %d time-outs: "
+      "%d the server's (%.3f%%; goal 0), %d the bots' own; %d matches finished\n",
       options.timeout_matches, options.timeout_decision_ms, options.think_percent,
-      r.timeout_phase_decisions,
-      r.timeout_phase_timeouts,
+      r.timeout_phase_decisions, r.timeout_phase_timeouts, server_caused,
       r.timeout_phase_decisions > 0
-          ? 100.0 * static_cast<double>(r.timeout_phase_timeouts) / r.timeout_phase_decisions
+          ? 100.0 * static_cast<double>(server_caused) / r.timeout_phase_decisions
           : 0.0,
-      r.timeout_phase_matches_finished);
+      r.timeout_phase_late_answers, r.timeout_phase_matches_finished);
   return kExitOk;
 }
 
