@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "bots/client.h"
 #include "engine/record.h"
+#include "engine/rng.h"
 #include "engine/record_json.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -590,6 +591,60 @@ TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
   ASSERT_EQ(listed.matches_size(), 2);
   EXPECT_EQ(listed.matches(0).match_id(), first_id);
   EXPECT_EQ(listed.matches(1).match_id(), created.match_id());
+}
+
+TEST_F(ArenaE2eTest, RandomGarbageFromBotsNeverStopsTheServer) {
+  const v1::CreateMatchResponse created = Create({"open", "builtin:random"});
+  RawBot bot(stub_.get());
+  bot.Join(created.match_id(), created.seat_tokens(0).token());
+  const v1::DecisionRequest request = bot.NextRequest();
+  engine::Rng rng(2026);
+  auto any = [&](int low, int high) {
+    return low + static_cast<int>(rng.Uniform(static_cast<std::uint64_t>(high - low + 1)));
+  };
+  int refused = 0;
+  for (int i = 0; i < 300; ++i) {
+    v1::BotMessage message;
+    v1::Answer* answer = message.mutable_answer();
+    answer->set_match_id(rng.Uniform(4) == 0 ? "m-nope" : request.match_id());
+    answer->set_request_id(rng.Uniform(3) == 0 ? any(-5, 1000) : request.request_id());
+    switch (rng.Uniform(4)) {
+      case 0:
+        answer->set_legal_index(any(-1000, 1000) * 1000);
+        break;
+      case 1: {
+        v1::VillageBuy* buy = answer->mutable_action()->mutable_village()->mutable_buy();
+        buy->set_stall(any(-3, 6));
+        buy->set_curse(static_cast<v1::VillageCard>(any(-2, 12)));
+        buy->mutable_payment()->set_wilds(any(-70, 70));
+        buy->mutable_payment()->set_crowns(any(-70, 70));
+        break;
+      }
+      case 2: {
+        v1::VillageBribeAction* bribe = answer->mutable_action()->mutable_village()->mutable_bribe();
+        bribe->set_treasure(static_cast<v1::VillageCard>(any(-2, 12)));
+        bribe->mutable_cards()->set_swords(any(-70, 70));
+        bribe->mutable_cards()->set_scrolls(any(0, 3));
+        break;
+      }
+      default:
+        break;  // an answer with no choice
+    }
+    bot.Send(message);
+    ServerMessage reply;
+    ASSERT_TRUE(bot.NextAny(&reply));
+    if (reply.has_answer_result()) {
+      // A legal action by chance would be accepted; anything else is refused.
+      if (reply.answer_result().accepted()) break;
+      EXPECT_FALSE(reply.answer_result().reason().empty());
+      ++refused;
+    } else {
+      ASSERT_TRUE(reply.has_error() || reply.has_decision() || reply.has_event());
+    }
+  }
+  EXPECT_GT(refused, 100);
+  const v1::CreateMatchResponse later = Create({"builtin:random", "builtin:random"});
+  EXPECT_EQ(AwaitFinished(later.match_id()).match().status(), v1::MATCH_STATUS_FINISHED);
 }
 
 std::string Bytes(const grpc::ByteBuffer& buffer) {
