@@ -199,6 +199,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
       const SeatPlayer& player = setup.seats[seat];
       if (player.kind == SeatPlayer::Kind::kOpen) {
         tokens_[player.token] = {setup.id, seat};
+        tokens_of_[setup.id].push_back(player.token);
         hoard::v1::SeatToken* token = response.add_seat_tokens();
         token->set_seat(seat);
         token->set_token(player.token);
@@ -245,9 +246,12 @@ void Arena::OnMatchFinished(const std::string& match_id) {
       if (it != bots_.end()) --it->second.running;
     }
   }
-  for (auto it = tokens_.begin(); it != tokens_.end();) {
-    it = it->second.match_id == match_id ? tokens_.erase(it) : std::next(it);
+  // Its seat tokens join nothing any more, and no stream holds it.
+  if (auto it = tokens_of_.find(match_id); it != tokens_of_.end()) {
+    for (const std::string& token : it->second) tokens_.erase(token);
+    tokens_of_.erase(it);
   }
+  for (auto& [connection, held] : held_) held.erase(match_id);
   watchers_.erase(match_id);
   // Forget the oldest finished matches beyond the limit.
   for (auto it = matches_.begin();

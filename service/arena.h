@@ -17,6 +17,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -111,6 +112,7 @@ class Arena {
   int finished_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, RegisteredBot> bots_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, TokenTarget> tokens_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::vector<std::string>> tokens_of_ ABSL_GUARDED_BY(mu_);
   // The matches each stream holds seats in.
   std::map<const Connection*, std::set<std::string>> held_ ABSL_GUARDED_BY(mu_);
 };
