@@ -370,6 +370,12 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
   return absl::OkStatus();
 }
 
+void Arena::OnWatchEnded(const std::string& match_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = watchers_.find(match_id);
+  if (it != watchers_.end() && --it->second <= 0) watchers_.erase(it);
+}
+
 absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
                                  const hoard::v1::BotMessage& message) {
   if (!connection->identified()) {

@@ -62,6 +62,8 @@ class Arena {
   // Streams the match's events to `watcher` until it ends.
   absl::Status WatchMatch(const hoard::v1::WatchMatchRequest& request,
                           std::shared_ptr<EventOutbox> watcher);
+  // A spectator stream that WatchMatch accepted has ended.
+  void OnWatchEnded(const std::string& match_id);
 
   // One message of a Play stream. A non-OK status ends the stream with it
   // (a first message that is no valid hello, wrong credentials); problems

@@ -34,6 +34,8 @@ class EventOutbox {
   virtual void Send(const hoard::v1::MatchEvent& event) = 0;
   // No more events will come (the match is over).
   virtual void Close() = 0;
+  // False once the spectator has gone: the match then forgets it.
+  virtual bool open() const { return true; }
 };
 
 class Connection {

@@ -77,17 +77,25 @@ class WatchRelay final : public EventOutbox {
     absl::MutexLock lock(&mu_);
     reactor_ = nullptr;
   }
+  bool open() const override {
+    absl::MutexLock lock(&mu_);
+    return reactor_ != nullptr;
+  }
 
  private:
-  absl::Mutex mu_;
+  mutable absl::Mutex mu_;
   WatchReactor* reactor_ ABSL_GUARDED_BY(mu_);
 };
 
 class WatchReactor final : public grpc::ServerWriteReactor<hoard::v1::MatchEvent> {
  public:
   WatchReactor(Arena* arena, const hoard::v1::WatchMatchRequest& request)
-      : relay_(std::make_shared<WatchRelay>(this)), writes_(this) {
+      : arena_(arena),
+        match_id_(request.match_id()),
+        relay_(std::make_shared<WatchRelay>(this)),
+        writes_(this) {
     const absl::Status status = arena->WatchMatch(request, relay_);
+    watching_ = status.ok();
     if (!status.ok()) writes_.Finish(ToGrpcStatus(status), true);
   }
   void Push(const hoard::v1::MatchEvent& event) {
@@ -102,10 +110,14 @@ class WatchReactor final : public grpc::ServerWriteReactor<hoard::v1::MatchEvent
   void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
   void OnDone() override {
     relay_->Detach();
+    if (watching_) arena_->OnWatchEnded(match_id_);
     delete this;
   }
 
  private:
+  Arena* const arena_;
+  const std::string match_id_;
+  bool watching_ = false;
   const std::shared_ptr<WatchRelay> relay_;
   WriteQueue<WatchReactor, hoard::v1::MatchEvent> writes_;
 };

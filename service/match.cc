@@ -415,6 +415,7 @@ std::vector<int> HostedMatch::FinalRanks() const {
 
 void HostedMatch::Publish(hoard::v1::MatchEvent event) {
   if (watchers_.empty()) return;
+  std::erase_if(watchers_, [](const auto& watcher) { return !watcher->open(); });
   codec_.ViewToProto(*state_->ViewFor(engine::kSpectator), event.mutable_view());
   for (const auto& watcher : watchers_) watcher->Send(event);
 }

@@ -647,6 +647,25 @@ TEST_F(ArenaE2eTest, RandomGarbageFromBotsNeverStopsTheServer) {
   EXPECT_EQ(AwaitFinished(later.match_id()).match().status(), v1::MATCH_STATUS_FINISHED);
 }
 
+TEST_F(ArenaE2eTest, SpectatorsWhoLeaveFreeTheirPlace) {
+  const std::string id = Create({"open", "builtin:random"}).match_id();
+  // More spectators one after another than may watch at once.
+  for (int i = 0; i < 80; ++i) {
+    grpc::ClientContext context;
+    v1::WatchMatchRequest watch;
+    watch.set_match_id(id);
+    auto events = stub_->WatchMatch(&context, watch);
+    v1::MatchEvent snapshot;
+    ASSERT_TRUE(events->Read(&snapshot)) << "spectator " << i << ": "
+                                         << events->Finish().error_message();
+    EXPECT_TRUE(snapshot.has_snapshot());
+    context.TryCancel();
+    events->Finish().IgnoreError();
+    // The server hears of the leaving spectator on its own time.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 std::string Bytes(const grpc::ByteBuffer& buffer) {
   std::vector<grpc::Slice> slices;
   EXPECT_TRUE(buffer.Dump(&slices).ok());
