@@ -218,8 +218,9 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     matches_[sequence] = match;
     by_id_[id] = match;
     ++running_;
+    // Seated under the lock: no registration can move the bot in between.
+    for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
   }
-  for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
   match->Start();
   return response;
 }
@@ -445,34 +446,40 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   const int max_matches =
       std::min(request.max_matches() == 0 ? 1 : request.max_matches(),
                limits_.max_matches_per_bot);
-  std::shared_ptr<Connection> replaced;
+  // All under the arena's lock, so that no other registration, match or
+  // closing stream can come between choosing the seats and taking them.
+  absl::MutexLock lock(&mu_);
+  auto found = bots_.find(request.name());
+  if (found == bots_.end()) {
+    if (static_cast<int>(bots_.size()) >= limits_.max_registered_bots) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the server already knows ", bots_.size(), " bots, its limit"));
+    }
+    found = bots_.emplace(request.name(), RegisteredBot{.key = request.key()}).first;
+  } else if (!SameSecret(found->second.key, request.key())) {
+    return absl::UnauthenticatedError(
+        absl::StrCat("wrong key for bot '", request.name(), "'"));
+  }
+  RegisteredBot& bot = found->second;
+  bot.max_matches = max_matches;
+  const std::shared_ptr<Connection> replaced = std::exchange(bot.connection, connection);
+  connection->set_bot(request.name());
+  connection->set_identified();
+  connection->set_describe_actions(request.describe_actions());
+  connection->set_acknowledge_answers(request.acknowledge_answers());
   std::vector<std::shared_ptr<HostedMatch>> live;
-  {
-    absl::MutexLock lock(&mu_);
-    auto [it, is_new] = bots_.try_emplace(request.name());
-    RegisteredBot& bot = it->second;
-    if (is_new) {
-      bot.key = request.key();
-    } else if (!SameSecret(bot.key, request.key())) {
-      return absl::UnauthenticatedError(
-          absl::StrCat("wrong key for bot '", request.name(), "'"));
+  std::set<std::string>& held = held_[connection.get()];
+  for (const auto& [sequence, match] : matches_) {
+    if (!match->IsOver() && match->HasBot(request.name())) {
+      live.push_back(match);
+      held.insert(match->id());
     }
-    bot.max_matches = max_matches;
-    replaced = std::exchange(bot.connection, connection);
-    connection->set_bot(request.name());
-    connection->set_identified();
-    connection->set_describe_actions(request.describe_actions());
-    connection->set_acknowledge_answers(request.acknowledge_answers());
-    std::set<std::string>& held = held_[connection.get()];
-    for (const auto& [sequence, match] : matches_) {
-      if (!match->IsOver() && match->HasBot(request.name())) {
-        live.push_back(match);
-        held.insert(match->id());
-      }
-    }
-    if (replaced) held_.erase(replaced.get());
   }
   if (replaced) {
+    // The old stream keeps any seat it joined by token; it loses the bot's.
+    if (auto old = held_.find(replaced.get()); old != held_.end()) {
+      for (const auto& match : live) old->second.erase(match->id());
+    }
     hoard::v1::ServerMessage notice;
     notice.mutable_error()->set_code(WireCode(absl::StatusCode::kAborted));
     notice.mutable_error()->set_message(

@@ -40,6 +40,9 @@ struct ArenaLimits {
   int max_watchers_per_match = 64;
   // Finished matches kept for GetMatch and ListMatches; the oldest go first.
   int max_finished_matches = 100000;
+  // Bot names the server remembers (each registration of a new name adds
+  // one).
+  int max_registered_bots = 100000;
 };
 
 class Arena {

@@ -146,9 +146,11 @@ void HostedMatch::IssueRequest(Seat seat) {
   pending.deadline = pending.issued_at + std::chrono::milliseconds(
                                            time_control_.decision_ms + s.bank_ms);
   const std::int64_t request_id = pending.request_id;
-  pending.timer = timers_->Schedule(pending.deadline, [this, seat, request_id] {
-    OnTimeout(seat, request_id);
-  });
+  // The timer holds the match only weakly, and keeps it alive while it runs.
+  pending.timer = timers_->Schedule(
+      pending.deadline, [weak = weak_from_this(), seat, request_id] {
+        if (std::shared_ptr<HostedMatch> self = weak.lock()) self->OnTimeout(seat, request_id);
+      });
   s.pending = std::move(pending);
   SendRequest(seat, /*resent=*/false);
 }
@@ -351,6 +353,7 @@ void HostedMatch::Play(Seat seat, Action action, bool by_default) {
   if (watchers_.empty()) {
     auto in_group = std::find(sealed_group_.begin(), sealed_group_.end(), seat);
     if (in_group != sealed_group_.end()) sealed_group_.erase(in_group);
+    if (sealed_group_.empty()) sealed_events_.clear();  // nobody to reveal them to
     return;
   }
 
@@ -441,6 +444,7 @@ void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher) {
     watcher->Close();
     return;
   }
+  std::erase_if(watchers_, [](const auto& w) { return !w->open(); });
   watchers_.push_back(std::move(watcher));
 }
 

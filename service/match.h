@@ -70,7 +70,8 @@ struct MatchSetup {
   std::vector<SeatPlayer> seats;
 };
 
-class HostedMatch {
+// Create with std::make_shared: time-outs hold the match weakly.
+class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
  public:
   // `on_finished` runs once, without the match's lock, when the match ends.
   // REQUIRES: setup.seats.size() == setup.config.num_players.

@@ -127,8 +127,10 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
                    .config = {.num_players = 2, .seed = 1}};
   setup.seats.resize(2);
   bool finished = false;
-  HostedMatch match(std::move(setup), *game.NewMatch({.num_players = 2}), &timers,
-                    [&] { finished = true; });
+  auto owner = std::make_shared<HostedMatch>(std::move(setup),
+                                             *game.NewMatch({.num_players = 2}), &timers,
+                                             [&] { finished = true; });
+  HostedMatch& match = *owner;
   Recorder seat0, seat1;
   auto watcher = std::make_shared<Recorder>();
   auto connection0 = std::make_shared<Connection>(&seat0);
