@@ -65,8 +65,6 @@ class MatchRecorder {
   // REQUIRES: state.IsOver().
   MatchRecord Finish(const State& state);
 
-  const MatchRecord& record() const { return record_; }
-
  private:
   MatchRecord record_;
 };
