@@ -35,11 +35,6 @@ void TimerQueue::Cancel(Id id) {
   when_.erase(it);
 }
 
-std::size_t TimerQueue::pending() const {
-  absl::MutexLock lock(&mu_);
-  return timers_.size();
-}
-
 void TimerQueue::Run() {
   absl::MutexLock lock(&mu_);
   while (!stopping_) {

@@ -38,9 +38,6 @@ class TimerQueue {
   // Drops a callback that has not started; a no-op for one that has.
   void Cancel(Id id);
 
-  // Callbacks waiting to run.
-  std::size_t pending() const;
-
  private:
   void Run();
 

@@ -55,10 +55,6 @@ google::protobuf::ArenaOptions ReadArenaOptions() {
 // keeps its own (no lock on the way) and they are merged at the end.
 class Samples {
  public:
-  void Add(double us) {
-    absl::MutexLock lock(&mu_);
-    us_.push_back(us);
-  }
   void AddAll(const std::vector<double>& us) {
     absl::MutexLock lock(&mu_);
     us_.insert(us_.end(), us.begin(), us.end());
