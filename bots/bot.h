@@ -38,6 +38,14 @@ class RandomBot final : public Bot {
   engine::Rng rng_;
 };
 
+// Always plays the first legal action (a game's default action): a fixed
+// baseline that any bot should beat.
+class FirstBot final : public Bot {
+ public:
+  engine::Action Choose(const engine::View& view,
+                        std::span<const engine::Action> legal) override;
+};
+
 // The names MakeBot accepts for `game`.
 std::vector<std::string> BuiltinBotNames(const engine::Game& game);
 

@@ -22,7 +22,7 @@ const engine::Game& Village() { return **engine::FindGame("village"); }
 TEST(BotTest, UnknownBotsAreNamed) {
   EXPECT_THAT(MakeBot("genius", Village(), 1),
               StatusIs(absl::StatusCode::kNotFound,
-                       HasSubstr("unknown bot 'genius' for village (built-in bots: random)")));
+                       HasSubstr("unknown bot 'genius' for village (built-in bots: first, random)")));
 }
 
 TEST(BotTest, RandomBotPicksLegalActionsReproducibly) {

@@ -2,11 +2,13 @@
 
 #include <sqlite3.h>
 
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
+#include "engine/status_macros.h"
 
 namespace hoard::db {
 namespace {
@@ -44,7 +46,70 @@ constexpr const char* kMigrations[] = {
       record BLOB NOT NULL  -- hoard.v1.MatchRecord
     );
     )sql",
+    // 2: bots, tournaments, matches' place in them and timings, rating
+    // snapshots.
+    R"sql(
+    CREATE TABLE bots (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      version TEXT NOT NULL,
+      UNIQUE (name, version)
+    );
+    CREATE TABLE tournaments (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      game TEXT NOT NULL,
+      spec BLOB NOT NULL,  -- hoard.v1.TournamentSpec
+      spec_hash TEXT NOT NULL,
+      status TEXT NOT NULL,
+      error TEXT NOT NULL,
+      scheduled INTEGER NOT NULL,
+      created_at_ms INTEGER NOT NULL,
+      updated_at_ms INTEGER NOT NULL
+    );
+    CREATE INDEX tournaments_by_spec ON tournaments(spec_hash, id);
+    ALTER TABLE matches ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id);
+    ALTER TABLE matches ADD COLUMN schedule_index INTEGER;
+    ALTER TABLE matches ADD COLUMN block INTEGER;
+    ALTER TABLE matches ADD COLUMN started_at_ms INTEGER;
+    ALTER TABLE matches ADD COLUMN finished_at_ms INTEGER;
+    CREATE UNIQUE INDEX matches_by_slot ON matches(tournament_id, schedule_index)
+      WHERE tournament_id IS NOT NULL;
+    CREATE INDEX matches_by_game ON matches(game);
+    ALTER TABLE seats ADD COLUMN bot_id INTEGER REFERENCES bots(id);
+    CREATE INDEX seats_by_bot ON seats(bot_id, match_id);
+    CREATE TABLE rating_snapshots (
+      game TEXT NOT NULL,
+      tournament_id INTEGER NOT NULL,  -- 0: every match of the game
+      version INTEGER NOT NULL,        -- the scope's version it covers
+      computed_at_ms INTEGER NOT NULL,
+      snapshot BLOB NOT NULL,          -- hoard.v1.RatingSnapshot
+      PRIMARY KEY (game, tournament_id, version)
+    );
+    )sql",
 };
+
+constexpr const char* kNowMs = "CAST(strftime('%s','now') AS INTEGER) * 1000";
+
+// A seat's bot: its player without the kind prefix, split at '@' into name
+// and version; nullopt for a seat no bot held.
+std::optional<std::pair<std::string, std::string>> SeatBot(const std::string& player) {
+  std::string name;
+  if (player.rfind("bot:", 0) == 0) {
+    name = player.substr(4);
+  } else if (player.rfind("builtin:", 0) == 0) {
+    name = player.substr(8);
+  } else {
+    return std::nullopt;
+  }
+  const std::size_t at = name.find('@');
+  if (at == std::string::npos) return std::make_pair(name, std::string());
+  return std::make_pair(name.substr(0, at), name.substr(at + 1));
+}
+
+std::string BotLabel(const std::string& name, const std::string& version) {
+  return version.empty() ? name : absl::StrCat(name, "@", version);
+}
 
 // A prepared statement, finalized when it goes.
 class Statement {
@@ -57,6 +122,10 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
 
   bool ok() const { return status_ == SQLITE_OK; }
+  Statement& BindNull(int i) {
+    sqlite3_bind_null(stmt_, i);
+    return *this;
+  }
   Statement& Bind(int i, std::int64_t value) {
     sqlite3_bind_int64(stmt_, i, value);
     return *this;
@@ -76,6 +145,13 @@ class Statement {
   // SQLITE_ROW, SQLITE_DONE or an error code.
   int Step() { return sqlite3_step(stmt_); }
   std::int64_t Int(int column) { return sqlite3_column_int64(stmt_, column); }
+  double Double(int column) { return sqlite3_column_double(stmt_, column); }
+  std::string Text(int column) {
+    const unsigned char* text = sqlite3_column_text(stmt_, column);
+    return text == nullptr ? std::string()
+                           : std::string(reinterpret_cast<const char*>(text),
+                                         sqlite3_column_bytes(stmt_, column));
+  }
   std::string Blob(int column) {
     const void* data = sqlite3_column_blob(stmt_, column);
     const int size = sqlite3_column_bytes(stmt_, column);
@@ -126,10 +202,11 @@ class SqliteStore final : public MatchStore {
   }
 
   absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
-                            const hoard::v1::MatchRecord& record) override {
+                            const hoard::v1::MatchRecord& record,
+                            const TournamentSlot* slot) override {
     absl::MutexLock lock(&mu_);
     if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-    absl::Status status = InsertLocked(sequence, match, record);
+    absl::Status status = InsertLocked(sequence, match, record, slot);
     if (!status.ok()) {
       Exec("ROLLBACK").IgnoreError();
       return status;
@@ -171,13 +248,23 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<std::vector<StoredMatch>> List(std::int64_t after, int limit,
                                                 const MatchFilter& filter) override {
     absl::MutexLock lock(&mu_);
+    std::string rated_name, rated_version;
+    if (!filter.rated_bot.empty()) {
+      const std::size_t at = filter.rated_bot.find('@');
+      rated_name = filter.rated_bot.substr(0, at);
+      if (at != std::string::npos) rated_version = filter.rated_bot.substr(at + 1);
+    }
     Statement select(db_,
                      "SELECT sequence, summary FROM matches WHERE sequence > ?1 "
                      "AND (?2 = '' OR game = ?2) "
                      "AND (?3 = '' OR id IN (SELECT match_id FROM seats WHERE player = 'bot:' || ?3)) "
+                     "AND (?5 = 0 OR tournament_id = ?5) "
+                     "AND (?6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                     "ON b.id = s.bot_id WHERE b.name = ?6 AND b.version = ?7)) "
                      "ORDER BY sequence LIMIT ?4");
     if (!select.ok()) return Error("listing matches");
     select.Bind(1, after).Bind(2, filter.game).Bind(3, filter.bot).Bind(4, std::int64_t{limit});
+    select.Bind(5, filter.tournament_id).Bind(6, rated_name).Bind(7, rated_version);
     std::vector<StoredMatch> matches;
     for (int step = select.Step(); step != SQLITE_DONE; step = select.Step()) {
       if (step != SQLITE_ROW) return Error("listing matches");
@@ -197,14 +284,210 @@ class SqliteStore final : public MatchStore {
     return select.Int(0);
   }
 
+  absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
+                                                const std::string& spec_hash,
+                                                int scheduled) override {
+    absl::MutexLock lock(&mu_);
+    Statement insert(db_, absl::StrCat(
+        "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
+        "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, '', ?, ", kNowMs, ", ",
+        kNowMs, ")").c_str());
+    if (!insert.ok()) return Error("storing a tournament");
+    insert.Bind(1, spec.name())
+        .Bind(2, spec.game())
+        .BindBlob(3, spec.SerializeAsString())
+        .Bind(4, spec_hash)
+        .Bind(5, hoard::v1::TournamentStatus_Name(hoard::v1::TOURNAMENT_STATUS_RUNNING))
+        .Bind(6, std::int64_t{scheduled});
+    if (insert.Step() != SQLITE_DONE) return Error("storing a tournament");
+    return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db_));
+  }
+
+  absl::StatusOr<std::optional<StoredTournament>> GetTournament(std::int64_t id) override {
+    absl::MutexLock lock(&mu_);
+    ASSIGN_OR_RETURN(std::vector<StoredTournament> found,
+                     TournamentsLocked("WHERE id = ?1", id, ""));
+    if (found.empty()) return std::optional<StoredTournament>();
+    return std::optional<StoredTournament>(std::move(found[0]));
+  }
+
+  absl::StatusOr<std::optional<StoredTournament>> FindTournament(
+      const std::string& spec_hash) override {
+    absl::MutexLock lock(&mu_);
+    ASSIGN_OR_RETURN(std::vector<StoredTournament> found,
+                     TournamentsLocked("WHERE spec_hash = ?2 ORDER BY id DESC LIMIT 1", 0,
+                                       spec_hash));
+    if (found.empty()) return std::optional<StoredTournament>();
+    return std::optional<StoredTournament>(std::move(found[0]));
+  }
+
+  absl::StatusOr<std::vector<StoredTournament>> ListTournaments() override {
+    absl::MutexLock lock(&mu_);
+    return TournamentsLocked("ORDER BY id DESC", 0, "");
+  }
+
+  absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
+                                   const std::string& error) override {
+    absl::MutexLock lock(&mu_);
+    Statement update(db_, absl::StrCat("UPDATE tournaments SET status = ?, error = ?, "
+                                       "updated_at_ms = ", kNowMs, " WHERE id = ?").c_str());
+    if (!update.ok()) return Error("updating a tournament");
+    update.Bind(1, hoard::v1::TournamentStatus_Name(status)).Bind(2, error).Bind(3, id);
+    if (update.Step() != SQLITE_DONE) return Error("updating a tournament");
+    if (sqlite3_changes(db_) == 0) {
+      return absl::NotFoundError(absl::StrCat("no tournament ", id));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
+    absl::MutexLock lock(&mu_);
+    Statement select(db_,
+                     "SELECT schedule_index FROM matches WHERE tournament_id = ? "
+                     "ORDER BY schedule_index");
+    if (!select.ok()) return Error("reading a tournament's matches");
+    select.Bind(1, tournament_id);
+    std::vector<int> slots;
+    for (int step = select.Step(); step != SQLITE_DONE; step = select.Step()) {
+      if (step != SQLITE_ROW) return Error("reading a tournament's matches");
+      slots.push_back(static_cast<int>(select.Int(0)));
+    }
+    return slots;
+  }
+
+  absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
+    absl::MutexLock lock(&mu_);
+    Statement select(db_,
+                     "SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
+                     "s.rank, s.score, b.name, b.version FROM matches m "
+                     "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
+                     "WHERE m.game = ?1 AND (?2 = 0 OR m.tournament_id = ?2) "
+                     "AND m.status = 'MATCH_STATUS_FINISHED' ORDER BY m.rowid, s.seat");
+    if (!select.ok()) return Error("reading results");
+    select.Bind(1, scope.game).Bind(2, scope.tournament_id);
+    std::vector<RatedMatch> matches;
+    for (int step = select.Step(); step != SQLITE_DONE; step = select.Step()) {
+      if (step != SQLITE_ROW) return Error("reading results");
+      const std::int64_t sequence = select.Int(0);
+      if (matches.empty() || matches.back().sequence != sequence) {
+        RatedMatch match;
+        match.sequence = sequence;
+        match.tournament_id = select.Int(1);
+        match.block = match.tournament_id != 0 ? select.Int(2) : sequence;
+        matches.push_back(std::move(match));
+      }
+      matches.back().seats.push_back({.bot = BotLabel(select.Text(5), select.Text(6)),
+                                      .rank = static_cast<int>(select.Int(3)),
+                                      .score = select.Double(4)});
+    }
+    return matches;
+  }
+
+  absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) override {
+    absl::MutexLock lock(&mu_);
+    // The rowid grows with every insert: the newest match in scope.
+    Statement select(db_, scope.tournament_id != 0
+                              ? "SELECT COALESCE(MAX(rowid), 0) FROM matches "
+                                "WHERE tournament_id = ?2"
+                              : "SELECT COALESCE(MAX(rowid), 0) FROM matches WHERE game = ?1");
+    if (!select.ok()) return Error("reading results");
+    if (scope.tournament_id != 0) {
+      select.Bind(2, scope.tournament_id);
+    } else {
+      select.Bind(1, scope.game);
+    }
+    if (select.Step() != SQLITE_ROW) return Error("reading results");
+    return select.Int(0);
+  }
+
+  absl::Status SaveRatingSnapshot(const RatingScope& scope, std::int64_t version,
+                                  const hoard::v1::RatingSnapshot& snapshot) override {
+    absl::MutexLock lock(&mu_);
+    Statement insert(db_, absl::StrCat(
+        "INSERT OR REPLACE INTO rating_snapshots (game, tournament_id, version, "
+        "computed_at_ms, snapshot) VALUES (?, ?, ?, ", kNowMs, ", ?)").c_str());
+    if (!insert.ok()) return Error("storing ratings");
+    insert.Bind(1, scope.game)
+        .Bind(2, scope.tournament_id)
+        .Bind(3, version)
+        .BindBlob(4, snapshot.SerializeAsString());
+    if (insert.Step() != SQLITE_DONE) return Error("storing ratings");
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>>>
+  LatestRatingSnapshot(const RatingScope& scope) override {
+    using Result = std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>>;
+    absl::MutexLock lock(&mu_);
+    Statement select(db_,
+                     "SELECT version, snapshot FROM rating_snapshots WHERE game = ? "
+                     "AND tournament_id = ? ORDER BY version DESC LIMIT 1");
+    if (!select.ok()) return Error("reading ratings");
+    select.Bind(1, scope.game).Bind(2, scope.tournament_id);
+    const int step = select.Step();
+    if (step == SQLITE_DONE) return Result();
+    if (step != SQLITE_ROW) return Error("reading ratings");
+    std::pair<std::int64_t, hoard::v1::RatingSnapshot> latest;
+    latest.first = select.Int(0);
+    if (!latest.second.ParseFromString(select.Blob(1))) {
+      return absl::DataLossError(absl::StrCat(path_, ": a rating snapshot cannot be read back"));
+    }
+    return Result(std::move(latest));
+  }
+
  private:
-  absl::Status InsertLocked(std::int64_t sequence, const hoard::v1::Match& match,
-                            const hoard::v1::MatchRecord& record)
+  // Tournaments selected by `where` (which may use ?1 = id, ?2 = hash).
+  absl::StatusOr<std::vector<StoredTournament>> TournamentsLocked(const char* where,
+                                                                  std::int64_t id,
+                                                                  const std::string& hash)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    Statement insert(db_,
-                     "INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, "
-                     "actions, stored_at_ms, summary) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                     "CAST(strftime('%s','now') AS INTEGER) * 1000, ?)");
+    Statement select(db_, absl::StrCat("SELECT id, spec, spec_hash, status, error, scheduled, "
+                                       "created_at_ms, updated_at_ms FROM tournaments ",
+                                       where).c_str());
+    if (!select.ok()) return Error("reading tournaments");
+    if (std::string(where).find("?1") != std::string::npos) select.Bind(1, id);
+    if (std::string(where).find("?2") != std::string::npos) select.Bind(2, hash);
+    std::vector<StoredTournament> tournaments;
+    for (int step = select.Step(); step != SQLITE_DONE; step = select.Step()) {
+      if (step != SQLITE_ROW) return Error("reading tournaments");
+      StoredTournament t;
+      t.id = select.Int(0);
+      if (!t.spec.ParseFromString(select.Blob(1))) {
+        return absl::DataLossError(
+            absl::StrCat(path_, ": tournament ", t.id, " cannot be read back"));
+      }
+      t.spec_hash = select.Text(2);
+      if (!hoard::v1::TournamentStatus_Parse(select.Text(3), &t.status)) {
+        return absl::DataLossError(absl::StrCat(path_, ": tournament ", t.id,
+                                                " has an unknown status '", select.Text(3), "'"));
+      }
+      t.error = select.Text(4);
+      t.scheduled = static_cast<int>(select.Int(5));
+      t.created_unix_ms = select.Int(6);
+      t.updated_unix_ms = select.Int(7);
+      tournaments.push_back(std::move(t));
+    }
+    return tournaments;
+  }
+
+  absl::Status InsertLocked(std::int64_t sequence, hoard::v1::Match match,
+                            const hoard::v1::MatchRecord& record, const TournamentSlot* slot)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (sequence == 0) {
+      Statement last(db_, "SELECT COALESCE(MAX(sequence), 0) FROM matches");
+      if (!last.ok() || last.Step() != SQLITE_ROW) return Error("numbering a match");
+      sequence = last.Int(0) + 1;
+      if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
+    }
+    if (slot != nullptr) {
+      match.set_tournament_id(slot->tournament_id);
+      match.set_schedule_index(slot->schedule_index);
+    }
+    Statement insert(db_, absl::StrCat(
+        "INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, actions, "
+        "stored_at_ms, summary, tournament_id, schedule_index, block, started_at_ms, "
+        "finished_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ", kNowMs,
+        ", ?8, ?9, ?10, ?11, ?12, ?13)").c_str());
     if (!insert.ok()) return Error("storing a match");
     insert.Bind(1, match.match_id())
         .Bind(2, sequence)
@@ -213,9 +496,23 @@ class SqliteStore final : public MatchStore {
         .Bind(5, static_cast<std::int64_t>(match.seed()))
         .Bind(6, hoard::v1::MatchStatus_Name(match.status()))
         .Bind(7, std::int64_t{match.actions()})
-        .BindBlob(8, match.SerializeAsString());
+        .BindBlob(8, match.SerializeAsString())
+        .Bind(12, match.started_unix_ms())
+        .Bind(13, match.finished_unix_ms());
+    if (slot != nullptr) {
+      insert.Bind(9, slot->tournament_id)
+          .Bind(10, std::int64_t{slot->schedule_index})
+          .Bind(11, slot->block);
+    } else {
+      insert.BindNull(9).BindNull(10).BindNull(11);
+    }
     if (const int step = insert.Step(); step != SQLITE_DONE) {
       if (step == SQLITE_CONSTRAINT) {
+        if (slot != nullptr) {
+          return absl::AlreadyExistsError(absl::StrCat(
+              "match ", match.match_id(), " or slot ", slot->schedule_index,
+              " of tournament ", slot->tournament_id, " is already stored"));
+        }
         return absl::AlreadyExistsError(
             absl::StrCat("match ", match.match_id(), " is already stored"));
       }
@@ -224,8 +521,14 @@ class SqliteStore final : public MatchStore {
     for (const hoard::v1::SeatInfo& seat : match.seats()) {
       Statement row(db_,
                     "INSERT INTO seats (match_id, seat, player, score, rank, timeouts, "
-                    "illegal_answers, forfeited) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                    "illegal_answers, forfeited, bot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
       if (!row.ok()) return Error("storing a seat");
+      if (auto bot = SeatBot(seat.player())) {
+        ASSIGN_OR_RETURN(const std::int64_t bot_id, BotIdLocked(bot->first, bot->second));
+        row.Bind(9, bot_id);
+      } else {
+        row.BindNull(9);
+      }
       row.Bind(1, match.match_id())
           .Bind(2, std::int64_t{seat.seat()})
           .Bind(3, seat.player())
@@ -241,6 +544,19 @@ class SqliteStore final : public MatchStore {
     insert_record.Bind(1, match.match_id()).BindBlob(2, record.SerializeAsString());
     if (insert_record.Step() != SQLITE_DONE) return Error("storing a record");
     return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::int64_t> BotIdLocked(const std::string& name, const std::string& version)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    Statement insert(db_, "INSERT OR IGNORE INTO bots (name, version) VALUES (?, ?)");
+    if (!insert.ok()) return Error("storing a bot");
+    insert.Bind(1, name).Bind(2, version);
+    if (insert.Step() != SQLITE_DONE) return Error("storing a bot");
+    Statement select(db_, "SELECT id FROM bots WHERE name = ? AND version = ?");
+    if (!select.ok()) return Error("reading a bot");
+    select.Bind(1, name).Bind(2, version);
+    if (select.Step() != SQLITE_ROW) return Error("reading a bot");
+    return select.Int(0);
   }
 
   absl::Status Exec(const char* sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {

@@ -1,9 +1,10 @@
 #ifndef HOARD_DB_STORE_H_
 #define HOARD_DB_STORE_H_
 
-// The store of finished matches: what the server keeps when a match ends, so
-// results and records survive a restart. The rest of Hoard sees only this
-// interface; db/sqlite_store.cc is the only code that speaks SQL.
+// The store: finished matches with their seats and records, the bots that
+// played them, tournaments and rating snapshots, so that results survive a
+// restart and a stopped tournament can resume. The rest of Hoard sees only
+// this interface; db/sqlite_store.cc is the only code that speaks SQL.
 //
 // Errors: kUnavailable when the database cannot be opened or written
 // (the message names the file and SQLite's reason), kDataLoss for a file
@@ -13,12 +14,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "hoard/v1/arena.pb.h"
 #include "hoard/v1/record.pb.h"
+#include "hoard/v1/tournament.pb.h"
 
 namespace hoard::db {
 
@@ -31,17 +34,66 @@ struct StoredMatch {
 struct MatchFilter {
   std::string game;  // empty: any
   std::string bot;   // a registered bot holding a seat; empty: any
+  // Only this tournament's matches; 0: any.
+  std::int64_t tournament_id = 0;
+  // A bot by its leaderboard name (name or name@version); empty: any.
+  std::string rated_bot;
+};
+
+// A match's place in a tournament.
+struct TournamentSlot {
+  std::int64_t tournament_id = 0;
+  int schedule_index = 0;
+  // The statistical unit (a duplicate block); matches of one block are
+  // resampled together for rating intervals.
+  std::int64_t block = 0;
+};
+
+struct StoredTournament {
+  std::int64_t id = 0;
+  hoard::v1::TournamentSpec spec;
+  std::string spec_hash;
+  hoard::v1::TournamentStatus status = hoard::v1::TOURNAMENT_STATUS_UNSPECIFIED;
+  std::string error;
+  int scheduled = 0;
+  std::int64_t created_unix_ms = 0;
+  std::int64_t updated_unix_ms = 0;
+};
+
+// One seat of a finished match, as ratings see it.
+struct RatedSeat {
+  std::string bot;  // leaderboard name: name or name@version
+  int rank = 0;     // 1 = first; ties share
+  double score = 0;
+};
+
+struct RatedMatch {
+  std::int64_t sequence = 0;
+  std::int64_t tournament_id = 0;  // 0: none
+  std::int64_t block = 0;          // with tournament_id, the statistical unit
+  std::vector<RatedSeat> seats;    // seats held by bots (open seats left out)
+};
+
+// Which matches a rating snapshot covers.
+struct RatingScope {
+  std::string game;
+  std::int64_t tournament_id = 0;  // 0: every match of the game
 };
 
 class MatchStore {
  public:
   virtual ~MatchStore() = default;
 
-  // Stores a finished match with its seats and its record, in one
-  // transaction: all of it or none. kAlreadyExists if the id is stored.
+  // Stores a finished match with its seats (and the bots that held them)
+  // and its record, in one transaction: all of it or none. kAlreadyExists if
+  // the id, or the tournament slot, is stored. Sequence 0 takes the next
+  // free one and, if the match has no id, names it "m<sequence>". A seat's
+  // bot is its player with the "bot:" or "builtin:" prefix dropped, split
+  // into name and version at '@'; "open" seats have none.
   virtual absl::Status SaveFinished(std::int64_t sequence,
                                     const hoard::v1::Match& match,
-                                    const hoard::v1::MatchRecord& record) = 0;
+                                    const hoard::v1::MatchRecord& record,
+                                    const TournamentSlot* slot = nullptr) = 0;
 
   // The stored match with this id, or nullopt.
   virtual absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) = 0;
@@ -54,6 +106,34 @@ class MatchStore {
 
   // The highest sequence stored (0 when empty).
   virtual absl::StatusOr<std::int64_t> LastSequence() = 0;
+
+  // ---- Tournaments
+  // Stores a new tournament (status RUNNING) and returns its id.
+  virtual absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
+                                                        const std::string& spec_hash,
+                                                        int scheduled) = 0;
+  virtual absl::StatusOr<std::optional<StoredTournament>> GetTournament(std::int64_t id) = 0;
+  // The newest tournament with this spec hash, or nullopt.
+  virtual absl::StatusOr<std::optional<StoredTournament>> FindTournament(
+      const std::string& spec_hash) = 0;
+  // Newest first.
+  virtual absl::StatusOr<std::vector<StoredTournament>> ListTournaments() = 0;
+  virtual absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
+                                           const std::string& error) = 0;
+  // The schedule indexes of the tournament's stored matches.
+  virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
+
+  // ---- Ratings
+  // The finished matches in scope, in the order they were stored.
+  virtual absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) = 0;
+  // A number that grows whenever a match in scope is stored (0: none).
+  virtual absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) = 0;
+  // Keeps a snapshot of the ratings of `scope` computed at `version`.
+  virtual absl::Status SaveRatingSnapshot(const RatingScope& scope, std::int64_t version,
+                                          const hoard::v1::RatingSnapshot& snapshot) = 0;
+  // The newest snapshot of `scope` and the version it was computed at.
+  virtual absl::StatusOr<std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>>>
+  LatestRatingSnapshot(const RatingScope& scope) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path` (":memory:" for

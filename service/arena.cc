@@ -45,26 +45,6 @@ absl::Status CheckName(const std::string& name) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<TimeControl> TimeControlFrom(const hoard::v1::TimeControl& wire) {
-  TimeControl tc;
-  if (wire.has_decision_ms()) tc.decision_ms = wire.decision_ms();
-  if (wire.has_bank_ms()) tc.bank_ms = wire.bank_ms();
-  if (wire.has_max_strikes()) tc.max_strikes = wire.max_strikes();
-  if (tc.decision_ms < 1 || tc.decision_ms > 600000) {
-    return absl::InvalidArgumentError(
-        "time_control.decision_ms must be from 1 to 600000");
-  }
-  if (tc.bank_ms < 0 || tc.bank_ms > 3600000) {
-    return absl::InvalidArgumentError(
-        "time_control.bank_ms must be from 0 to 3600000");
-  }
-  if (tc.max_strikes < 0 || tc.max_strikes > 1000) {
-    return absl::InvalidArgumentError(
-        "time_control.max_strikes must be from 0 (never forfeit) to 1000");
-  }
-  return tc;
-}
-
 std::uint64_t RandomSeed() {
   std::uint64_t seed = 0;
   while (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
@@ -123,7 +103,7 @@ hoard::v1::ListGamesResponse Arena::ListGames() const {
 }
 
 absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
-    const hoard::v1::CreateMatchRequest& request) {
+    const hoard::v1::CreateMatchRequest& request, MatchHooks hooks) {
   if (request.game().empty()) {
     return absl::InvalidArgumentError("the request names no game");
   }
@@ -217,6 +197,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
                                           [this, id] { OnMatchFinished(id); });
     matches_[sequence] = match;
     by_id_[id] = match;
+    if (hooks.on_finished || !hooks.store) hooks_[id] = std::move(hooks);
     ++running_;
     // Seated under the lock: no registration can move the bot in between.
     for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
@@ -228,15 +209,30 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
 void Arena::OnMatchFinished(const std::string& match_id) {
   std::shared_ptr<HostedMatch> match = FindMatch(match_id);
   if (!match) return;
+  MatchHooks hooks;
+  {
+    absl::MutexLock lock(&mu_);
+    if (auto it = hooks_.find(match_id); it != hooks_.end()) {
+      hooks = std::move(it->second);
+      hooks_.erase(it);
+    }
+  }
+  const bool store = store_ != nullptr && hooks.store;
   const hoard::v1::Match described = match->Describe();
-  if (store_ != nullptr) {
-    const absl::Status stored = store_->SaveFinished(
-        match->sequence(), described, engine::RecordToProto(*match->Record()));
+  hoard::v1::MatchRecord record;
+  if (store || hooks.on_finished) record = engine::RecordToProto(*match->Record());
+  if (store) {
+    const absl::Status stored = store_->SaveFinished(match->sequence(), described, record);
     if (!stored.ok()) {
       std::cerr << "hoard: match " << match_id << " finished but was not stored: "
                 << stored.message() << std::endl;
     }
   }
+  ReleaseFinished(match_id, described);
+  if (hooks.on_finished) hooks.on_finished(described, record);
+}
+
+void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described) {
   absl::MutexLock lock(&mu_);
   --running_;
   ++finished_;
@@ -265,6 +261,19 @@ void Arena::OnMatchFinished(const std::string& match_id) {
       ++it;
     }
   }
+}
+
+hoard::v1::ListBotsResponse Arena::ListBots() const {
+  hoard::v1::ListBotsResponse response;
+  absl::ReaderMutexLock lock(&mu_);
+  for (const auto& [name, bot] : bots_) {
+    hoard::v1::BotInfo* info = response.add_bots();
+    info->set_name(name);
+    info->set_connected(bot.connection != nullptr && bot.connection->open());
+    info->set_running_matches(bot.running);
+    info->set_max_matches(bot.max_matches);
+  }
+  return response;
 }
 
 std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {

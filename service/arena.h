@@ -13,6 +13,7 @@
 // that says which.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -45,6 +46,18 @@ struct ArenaLimits {
   int max_registered_bots = 100000;
 };
 
+// What an in-process caller of CreateMatch may ask for beside the request.
+struct MatchHooks {
+  // Runs once when the match ends, with its summary and record, on the
+  // thread that ended it: inside CreateMatch itself when built-in bots play
+  // every seat. The bots' places are free again by then.
+  std::function<void(const hoard::v1::Match&, const hoard::v1::MatchRecord&)>
+      on_finished;
+  // False: the arena does not keep the match in its store; the caller does
+  // (a tournament stores its matches with their place in its schedule).
+  bool store = true;
+};
+
 class Arena {
  public:
   explicit Arena(ArenaLimits limits = {});
@@ -57,7 +70,7 @@ class Arena {
 
   hoard::v1::ListGamesResponse ListGames() const;
   absl::StatusOr<hoard::v1::CreateMatchResponse> CreateMatch(
-      const hoard::v1::CreateMatchRequest& request);
+      const hoard::v1::CreateMatchRequest& request, MatchHooks hooks = {});
   absl::StatusOr<hoard::v1::GetMatchResponse> GetMatch(
       const hoard::v1::GetMatchRequest& request) const;
   absl::StatusOr<hoard::v1::ListMatchesResponse> ListMatches(
@@ -75,6 +88,11 @@ class Arena {
                             const hoard::v1::BotMessage& message);
   // The Play stream has ended: its seats wait for a reconnect.
   void OnStreamClosed(const std::shared_ptr<Connection>& connection);
+
+  hoard::v1::ListBotsResponse ListBots() const;
+
+  // The store given to UseStore, or null.
+  db::MatchStore* store() const { return store_.get(); }
 
   int running_matches() const;
 
@@ -97,6 +115,8 @@ class Arena {
   void SendError(const std::shared_ptr<Connection>& connection,
                  const absl::Status& status, const std::string& match_id);
   void OnMatchFinished(const std::string& match_id);
+  // Frees what a finished match held: its bots' places, tokens, streams.
+  void ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described);
   std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
 
   const ArenaLimits limits_;
@@ -113,6 +133,7 @@ class Arena {
   absl::flat_hash_map<std::string, std::shared_ptr<HostedMatch>> by_id_
       ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, MatchHooks> hooks_ ABSL_GUARDED_BY(mu_);
   int running_ ABSL_GUARDED_BY(mu_) = 0;
   int finished_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, RegisteredBot> bots_ ABSL_GUARDED_BY(mu_);

@@ -7,6 +7,9 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "hoard/v1/arena.grpc.pb.h"
+#include "hoard/v1/tournament.grpc.pb.h"
+#include "tournament/host.h"
+#include "tournament/manager.h"
 #include "service/write_queue.h"
 
 namespace hoard::service {
@@ -143,7 +146,146 @@ grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* context,
   return reactor;
 }
 
+class TournamentWatchReactor;
+
+// What the manager holds for a WatchTournament stream.
+class TournamentRelay final : public tournament::TournamentWatcher {
+ public:
+  explicit TournamentRelay(TournamentWatchReactor* reactor) : reactor_(reactor) {}
+  void Send(const hoard::v1::Tournament& tournament) override;
+  void Close() override;
+  void Detach() {
+    absl::MutexLock lock(&mu_);
+    reactor_ = nullptr;
+  }
+  bool open() const override {
+    absl::MutexLock lock(&mu_);
+    return reactor_ != nullptr;
+  }
+
+ private:
+  mutable absl::Mutex mu_;
+  TournamentWatchReactor* reactor_ ABSL_GUARDED_BY(mu_);
+};
+
+class TournamentWatchReactor final : public grpc::ServerWriteReactor<hoard::v1::Tournament> {
+ public:
+  TournamentWatchReactor(tournament::TournamentManager* manager,
+                         const hoard::v1::WatchTournamentRequest& request)
+      : relay_(std::make_shared<TournamentRelay>(this)), writes_(this) {
+    const absl::Status status = manager->Watch(request, relay_);
+    if (!status.ok()) writes_.Finish(ToGrpcStatus(status), true);
+  }
+  void Push(const hoard::v1::Tournament& tournament) {
+    if (!writes_.Push(tournament)) {
+      writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                  "the client reads its stream too slowly"),
+                     true);
+    }
+  }
+  void End() { writes_.Finish(grpc::Status::OK, false); }
+  void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
+  void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
+  void OnDone() override {
+    relay_->Detach();
+    delete this;
+  }
+
+ private:
+  const std::shared_ptr<TournamentRelay> relay_;
+  WriteQueue<TournamentWatchReactor, hoard::v1::Tournament> writes_;
+};
+
+void TournamentRelay::Send(const hoard::v1::Tournament& tournament) {
+  absl::MutexLock lock(&mu_);
+  if (reactor_ != nullptr) reactor_->Push(tournament);
+}
+
+void TournamentRelay::Close() {
+  absl::MutexLock lock(&mu_);
+  if (reactor_ != nullptr) reactor_->End();
+}
+
 }  // namespace
+
+// hoard.v1.Tournaments over the manager; without a database every call
+// fails with FAILED_PRECONDITION saying so.
+class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackService {
+ public:
+  explicit TournamentServiceImpl(tournament::TournamentManager* manager) : manager_(manager) {}
+  // Set once, before the server takes calls.
+  void SetManager(tournament::TournamentManager* manager) { manager_ = manager; }
+
+  grpc::ServerUnaryReactor* CreateTournament(grpc::CallbackServerContext* context,
+                                             const hoard::v1::CreateTournamentRequest* request,
+                                             hoard::v1::Tournament* response) override {
+    if (manager_ == nullptr) return NoDatabase(context);
+    return Reply(context, manager_->Create(*request), response);
+  }
+  grpc::ServerUnaryReactor* GetTournament(grpc::CallbackServerContext* context,
+                                          const hoard::v1::GetTournamentRequest* request,
+                                          hoard::v1::Tournament* response) override {
+    if (manager_ == nullptr) return NoDatabase(context);
+    return Reply(context, manager_->Get(*request), response);
+  }
+  grpc::ServerUnaryReactor* ListTournaments(grpc::CallbackServerContext* context,
+                                            const hoard::v1::ListTournamentsRequest*,
+                                            hoard::v1::ListTournamentsResponse* response) override {
+    if (manager_ == nullptr) return NoDatabase(context);
+    return Reply(context, manager_->List(), response);
+  }
+  grpc::ServerWriteReactor<hoard::v1::Tournament>* WatchTournament(
+      grpc::CallbackServerContext* context,
+      const hoard::v1::WatchTournamentRequest* request) override {
+    if (manager_ == nullptr) {
+      class Refusal final : public grpc::ServerWriteReactor<hoard::v1::Tournament> {
+       public:
+        Refusal() { Finish(NoDatabaseStatus()); }
+        void OnDone() override { delete this; }
+      };
+      (void)context;
+      return new Refusal();
+    }
+    return new TournamentWatchReactor(manager_, *request);
+  }
+  grpc::ServerUnaryReactor* CancelTournament(grpc::CallbackServerContext* context,
+                                             const hoard::v1::CancelTournamentRequest* request,
+                                             hoard::v1::Tournament* response) override {
+    if (manager_ == nullptr) return NoDatabase(context);
+    return Reply(context, manager_->Cancel(*request), response);
+  }
+  grpc::ServerUnaryReactor* GetLeaderboard(grpc::CallbackServerContext* context,
+                                           const hoard::v1::GetLeaderboardRequest* request,
+                                           hoard::v1::Leaderboard* response) override {
+    if (manager_ == nullptr) return NoDatabase(context);
+    return Reply(context, manager_->GetLeaderboard(*request), response);
+  }
+  grpc::ServerUnaryReactor* ListResults(grpc::CallbackServerContext* context,
+                                        const hoard::v1::ListResultsRequest* request,
+                                        hoard::v1::ListResultsResponse* response) override {
+    if (manager_ == nullptr) return NoDatabase(context);
+    return Reply(context, manager_->ListResults(*request), response);
+  }
+  grpc::ServerUnaryReactor* GetHeadToHead(grpc::CallbackServerContext* context,
+                                          const hoard::v1::GetHeadToHeadRequest* request,
+                                          hoard::v1::HeadToHeadTable* response) override {
+    if (manager_ == nullptr) return NoDatabase(context);
+    return Reply(context, manager_->GetHeadToHead(*request), response);
+  }
+
+ private:
+  static grpc::Status NoDatabaseStatus() {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "this server keeps no tournaments: start it with --db FILE");
+  }
+  static grpc::ServerUnaryReactor* NoDatabase(grpc::CallbackServerContext* context) {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(NoDatabaseStatus());
+    return reactor;
+  }
+
+  tournament::TournamentManager* manager_;
+};
 
 class ArenaServiceImpl final : public hoard::v1::Arena::CallbackService {
  public:
@@ -179,6 +321,13 @@ class ArenaServiceImpl final : public hoard::v1::Arena::CallbackService {
                  response);
   }
 
+  grpc::ServerUnaryReactor* ListBots(grpc::CallbackServerContext* context,
+                                     const hoard::v1::ListBotsRequest*,
+                                     hoard::v1::ListBotsResponse* response) override {
+    return Reply(context, absl::StatusOr<hoard::v1::ListBotsResponse>(arena_->ListBots()),
+                 response);
+  }
+
   grpc::ServerWriteReactor<hoard::v1::MatchEvent>* WatchMatch(
       grpc::CallbackServerContext*, const hoard::v1::WatchMatchRequest* request) override {
     return new WatchReactor(arena_, *request);
@@ -205,6 +354,7 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     }
   }
   server->service_ = std::make_unique<ArenaServiceImpl>(server->arena_.get());
+  server->tournament_service_ = std::make_unique<TournamentServiceImpl>(nullptr);
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -212,6 +362,7 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
                            &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.RegisterService(server->service_.get());
+  builder.RegisterService(server->tournament_service_.get());
   for (grpc::Service* service : options.extra_services) builder.RegisterService(service);
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
@@ -219,11 +370,30 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
         absl::StrCat("cannot listen on ", options.listen,
                      " (is the address valid and the port free?)"));
   }
+  if (options.serve_tournaments && server->arena_->store() != nullptr) {
+    // Tournaments play on this server's arena; bots they launch connect to
+    // it over loopback.
+    server->host_ = tournament::InProcessHost(
+        server->arena_.get(), absl::StrCat(LoopbackHost(options.listen), ":", server->port_));
+    server->manager_ = std::make_unique<tournament::TournamentManager>(
+        server->arena_->store(), server->host_.get(), options.tournament_runner);
+    server->tournament_service_->SetManager(server->manager_.get());
+    if (absl::Status s = server->manager_->ResumeUnfinished(); !s.ok()) return s;
+  }
   return server;
 }
 
 ArenaServer::~ArenaServer() {
   Shutdown();
+  // Tournaments stop (their matches in flight finish) before the arena goes.
+  manager_.reset();
+}
+
+std::string LoopbackHost(const std::string& listen) {
+  const std::size_t colon = listen.rfind(':');
+  const std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
+  if (host.empty() || host == "0.0.0.0" || host == "[::]" || host == "::") return "127.0.0.1";
+  return host;
 }
 
 std::shared_ptr<grpc::Channel> ArenaServer::InProcessChannel() {

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "service/arena.h"
+#include "tournament/runner.h"
 
 namespace grpc {
 class Channel;
@@ -17,6 +18,11 @@ class Service;
 class Server;
 class Status;
 }  // namespace grpc
+
+namespace hoard::tournament {
+class MatchHost;
+class TournamentManager;
+}  // namespace hoard::tournament
 
 namespace hoard::service {
 
@@ -29,6 +35,12 @@ struct ServerOptions {
   // kept in memory only, up to limits.max_finished_matches).
   std::string db_path;
   ArenaLimits limits;
+  // Serve hoard.v1.Tournaments and resume the tournaments the database holds
+  // as running (needs db_path). `hoard tournament` runs its own instead.
+  bool serve_tournaments = true;
+  // How tournaments run by this server log (their launched bots' output
+  // directory, warnings). Tournaments need a database (db_path).
+  tournament::RunnerOptions tournament_runner;
   // More services to serve beside the arena (not owned; must outlive it).
   std::vector<grpc::Service*> extra_services;
 };
@@ -54,9 +66,16 @@ class ArenaServer {
 
   std::unique_ptr<Arena> arena_;
   std::unique_ptr<class ArenaServiceImpl> service_;
+  std::unique_ptr<class TournamentServiceImpl> tournament_service_;
+  std::unique_ptr<tournament::MatchHost> host_;
+  std::unique_ptr<tournament::TournamentManager> manager_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
 };
+
+// The host part of a listen address, as a local client reaches it
+// ("0.0.0.0:50051" -> "127.0.0.1").
+std::string LoopbackHost(const std::string& listen);
 
 // Maps an absl::Status to grpc::Status with the same code and message.
 grpc::Status ToGrpcStatus(const absl::Status& status);

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "engine/check.h"
 
 namespace hoard::service {
@@ -64,7 +66,8 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       timers_(timers),
       on_finished_(std::move(on_finished)),
       state_(std::move(state)),
-      initial_(state_->Clone()) {
+      initial_(state_->Clone()),
+      started_unix_ms_(absl::ToUnixMillis(absl::Now())) {
   HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players,
               "one player per seat");
   for (SeatPlayer& player : setup.seats) {
@@ -388,6 +391,7 @@ void HostedMatch::Play(Seat seat, Action action, bool by_default) {
 void HostedMatch::Finish() {
   if (finished_) return;
   finished_ = true;
+  finished_unix_ms_ = absl::ToUnixMillis(absl::Now());
   final_scores_ = state_->Scores();
   final_ranks_ = FinalRanks();
   finish_to_notify_ = true;
@@ -481,6 +485,8 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
   match.mutable_time_control()->set_max_strikes(time_control_.max_strikes);
   match.mutable_options()->insert(config_.options.begin(), config_.options.end());
   if (finished_) match.set_seed(config_.seed);
+  match.set_started_unix_ms(started_unix_ms_);
+  match.set_finished_unix_ms(finished_unix_ms_);
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const SeatState& s = seats_[i];
     hoard::v1::SeatInfo* seat = match.add_seats();
@@ -515,6 +521,26 @@ std::optional<engine::MatchRecord> HostedMatch::Record() const {
     record_->ranks = final_ranks_;
   }
   return record_;
+}
+
+absl::StatusOr<TimeControl> TimeControlFrom(const hoard::v1::TimeControl& wire) {
+  TimeControl tc;
+  if (wire.has_decision_ms()) tc.decision_ms = wire.decision_ms();
+  if (wire.has_bank_ms()) tc.bank_ms = wire.bank_ms();
+  if (wire.has_max_strikes()) tc.max_strikes = wire.max_strikes();
+  if (tc.decision_ms < 1 || tc.decision_ms > 600000) {
+    return absl::InvalidArgumentError(
+        "time_control.decision_ms must be from 1 to 600000");
+  }
+  if (tc.bank_ms < 0 || tc.bank_ms > 3600000) {
+    return absl::InvalidArgumentError(
+        "time_control.bank_ms must be from 0 to 3600000");
+  }
+  if (tc.max_strikes < 0 || tc.max_strikes > 1000) {
+    return absl::InvalidArgumentError(
+        "time_control.max_strikes must be from 0 (never forfeit) to 1000");
+  }
+  return tc;
 }
 
 }  // namespace hoard::service

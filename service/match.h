@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "bots/bot.h"
 #include "engine/codec.h"
@@ -46,6 +47,10 @@ struct TimeControl {
   int bank_ms = 30000;
   int max_strikes = 3;
 };
+
+// The time control a request asks for, with the defaults for what it leaves
+// unset; kInvalidArgument names a field out of range.
+absl::StatusOr<TimeControl> TimeControlFrom(const hoard::v1::TimeControl& wire);
 
 // Who plays a seat.
 struct SeatPlayer {
@@ -183,6 +188,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   std::vector<engine::Seat> sealed_group_ ABSL_GUARDED_BY(mu_);
   std::vector<hoard::v1::MatchEvent> sealed_events_ ABSL_GUARDED_BY(mu_);
   int steps_ ABSL_GUARDED_BY(mu_) = 0;
+  const std::int64_t started_unix_ms_;
+  std::int64_t finished_unix_ms_ ABSL_GUARDED_BY(mu_) = 0;
   bool finish_to_notify_ ABSL_GUARDED_BY(mu_) = false;
 };
 

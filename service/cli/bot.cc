@@ -1,5 +1,6 @@
 // hoard bot: a built-in strategy playing as a bot over gRPC.
 
+#include <cstdlib>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
@@ -14,10 +15,10 @@ namespace {
 
 const std::vector<FlagSpec>& BotFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", "the Hoard server (default 127.0.0.1:50051)"},
-      {"name", "NAME", "register as this bot..."},
-      {"key", "KEY", "...with this key (the first registration sets it)"},
-      {"max-matches", "N", "matches to play at once (default 1)"},
+      {"server", "HOST:PORT", "the Hoard server (default $HOARD_SERVER, else 127.0.0.1:50051)"},
+      {"name", "NAME", "register as this bot (default $HOARD_BOT_NAME)..."},
+      {"key", "KEY", "...with this key (default $HOARD_BOT_KEY; the first registration sets it)"},
+      {"max-matches", "N", "matches to play at once (default $HOARD_MAX_MATCHES, else 1)"},
       {"match", "ID", "or join one seat of this match..."},
       {"token", "TOKEN", "...with this seat token"},
       {"strategy", "NAME", "random (default) or first"},
@@ -27,6 +28,14 @@ const std::vector<FlagSpec>& BotFlags() {
       {"help", "", "show this help"},
   };
   return *specs;
+}
+
+// A flag's value, else the environment variable's, else `fallback`.
+std::string FlagOrEnv(const ParsedArgs& args, const std::string& flag, const char* variable,
+                      const std::string& fallback) {
+  if (args.Has(flag)) return args.Get(flag, fallback);
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0' ? value : fallback;
 }
 
 }  // namespace
@@ -42,10 +51,20 @@ int RunBot(const std::vector<std::string>& args) {
     return kExitOk;
   }
   bots::ClientOptions options;
-  options.name = parsed->Get("name", "");
-  options.key = parsed->Get("key", "");
   options.match_id = parsed->Get("match", "");
   options.seat_token = parsed->Get("token", "");
+  // A bot that a tournament launches finds its server and credentials in
+  // the environment.
+  if (options.seat_token.empty()) {
+    options.name = FlagOrEnv(*parsed, "name", "HOARD_BOT_NAME", "");
+    options.key = FlagOrEnv(*parsed, "key", "HOARD_BOT_KEY", "");
+    if (!parsed->Has("max-matches")) {
+      parsed->flags["max-matches"] = {FlagOrEnv(*parsed, "max-matches", "HOARD_MAX_MATCHES", "1")};
+    }
+  } else {
+    options.name = parsed->Get("name", "");
+    options.key = parsed->Get("key", "");
+  }
   const bool registers = !options.name.empty() || !options.key.empty();
   const bool joins = !options.seat_token.empty();
   if (registers == joins) {
@@ -70,7 +89,7 @@ int RunBot(const std::vector<std::string>& args) {
   if (!parsed->Has("quiet")) {
     options.log = [](const std::string& line) { std::cout << "hoard bot: " << line << std::endl; };
   }
-  const std::string server = parsed->Get("server", "127.0.0.1:50051");
+  const std::string server = FlagOrEnv(*parsed, "server", "HOARD_SERVER", "127.0.0.1:50051");
   bots::BotClient client(grpc::CreateChannel(server, grpc::InsecureChannelCredentials()),
                          options, *std::move(strategy));
   if (absl::Status status = client.Run(); !status.ok()) {

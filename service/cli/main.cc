@@ -21,6 +21,8 @@ constexpr char kUsage[] =
     "  serve          serve the arena over gRPC for bots in any language\n"
     "  bot            connect a built-in strategy to a server as a bot\n"
     "  match          create, show and list matches on a server\n"
+    "  tournament     run (or resume) a tournament and print its leaderboard\n"
+    "  leaderboard    ratings of the bots of a game or tournament\n"
     "  bench arena    measure the arena server under load\n"
     "\n"
     "Run 'hoard <command> --help' for a command's flags.\n";
@@ -45,7 +47,9 @@ int main(int argc, char** argv) {
   if (command == "bot") return hoard::cli::RunBot(args);
   if (command == "bench") return hoard::cli::RunBench(args);
   if (command == "match") return hoard::cli::RunMatch(args);
+  if (command == "tournament") return hoard::cli::RunTournament(args);
+  if (command == "leaderboard") return hoard::cli::RunLeaderboard(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
-                              "' (commands: play, replay, games, serve, bot, match, bench; see 'hoard help')");
+                              "' (commands: play, replay, games, serve, bot, match, tournament, leaderboard, bench; see 'hoard help')");
 }

@@ -1,0 +1,141 @@
+// hoard leaderboard: ratings from a database, or from a server over gRPC.
+
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/grpcpp.h"
+#include "hoard/v1/tournament.grpc.pb.h"
+#include "service/cli/commands.h"
+#include "service/cli/flags.h"
+#include "tournament/leaderboard.h"
+#include "tournament/manager.h"
+
+namespace hoard::cli {
+namespace {
+
+const std::vector<FlagSpec>& LeaderboardFlags() {
+  static const auto* specs = new std::vector<FlagSpec>{
+      {"game", "ID", "the game (or give --tournament)"},
+      {"tournament", "ID", "only this tournament's matches"},
+      {"system", "NAME", "rank by ml (default), elo or openskill"},
+      {"db", "FILE", "read this database (default hoard.db)"},
+      {"server", "HOST:PORT", "ask this server instead of reading a database"},
+      {"head-to-head", "", "print the head-to-head table too"},
+      {"json", "", "print JSON"},
+      {"csv", "", "print CSV"},
+      {"help", "", "show this help"},
+  };
+  return *specs;
+}
+
+absl::Status FromGrpc(const grpc::Status& status, const std::string& server) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      absl::StrCat(server, ": ", status.error_message()));
+}
+
+std::string Json(const google::protobuf::Message& message) {
+  std::string json;
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  return json;
+}
+
+}  // namespace
+
+int RunLeaderboard(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, LeaderboardFlags());
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help")) {
+    std::cout << "usage: hoard leaderboard --game ID [--tournament ID] [--system NAME] "
+                 "[--json|--csv]\n\nRatings of every bot that played the game (or one "
+                 "tournament): maximum likelihood\nwith 95% intervals, Elo and OpenSkill, "
+                 "with matches, wins, average score\nand place. docs/ratings.md gives the "
+                 "formulas.\n\n"
+              << FlagsHelp(LeaderboardFlags());
+    return kExitOk;
+  }
+  if (!parsed->positionals.empty()) {
+    return Fail(kExitUsage, "leaderboard takes no arguments besides flags, got '" +
+                                parsed->positionals[0] + "'");
+  }
+  if (parsed->Has("json") && parsed->Has("csv")) {
+    return Fail(kExitUsage, "give --json or --csv, not both");
+  }
+  absl::StatusOr<hoard::v1::RatingSystem> system =
+      tournament::ParseRatingSystem(parsed->Get("system", "ml"));
+  if (!system.ok()) return Fail(kExitUsage, "--system: " + std::string(system.status().message()));
+  std::int64_t tournament_id = 0;
+  if (parsed->Has("tournament") &&
+      (!absl::SimpleAtoi(parsed->Get("tournament", ""), &tournament_id) || tournament_id < 1)) {
+    return Fail(kExitUsage, "--tournament needs a tournament id (a number from 1)");
+  }
+  if (!parsed->Has("game") && tournament_id == 0) {
+    return Fail(kExitUsage, "give --game (or --tournament)");
+  }
+  hoard::v1::GetLeaderboardRequest request;
+  request.set_game(parsed->Get("game", ""));
+  request.set_tournament_id(tournament_id);
+  request.set_system(*system);
+  hoard::v1::GetHeadToHeadRequest h2h_request;
+  h2h_request.set_game(request.game());
+  h2h_request.set_tournament_id(tournament_id);
+  const bool head_to_head = parsed->Has("head-to-head");
+
+  absl::StatusOr<hoard::v1::Leaderboard> board;
+  absl::StatusOr<hoard::v1::HeadToHeadTable> table = hoard::v1::HeadToHeadTable();
+  if (parsed->Has("server")) {
+    const std::string server = parsed->Get("server", "");
+    auto stub = hoard::v1::Tournaments::NewStub(
+        grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+    hoard::v1::Leaderboard response;
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    absl::Status status = FromGrpc(stub->GetLeaderboard(&context, request, &response), server);
+    board = status.ok() ? absl::StatusOr<hoard::v1::Leaderboard>(response) : status;
+    if (board.ok() && head_to_head) {
+      grpc::ClientContext h2h_context;
+      hoard::v1::HeadToHeadTable h2h;
+      absl::Status s = FromGrpc(stub->GetHeadToHead(&h2h_context, h2h_request, &h2h), server);
+      table = s.ok() ? absl::StatusOr<hoard::v1::HeadToHeadTable>(h2h) : s;
+    }
+  } else {
+    const std::string path = parsed->Get("db", "hoard.db");
+    if (path != ":memory:" && access(path.c_str(), F_OK) != 0) {
+      return Fail(kExitFailure, absl::StrCat("no database ", path,
+                                             " (run a tournament first, or give --db)"));
+    }
+    absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenSqliteStore(path);
+    if (!store.ok()) return Fail(kExitFailure, std::string(store.status().message()));
+    tournament::TournamentManager reader(store->get(), nullptr);
+    board = reader.GetLeaderboard(request);
+    if (board.ok() && head_to_head) table = reader.GetHeadToHead(h2h_request);
+  }
+  if (!board.ok()) {
+    const int code = board.status().code() == absl::StatusCode::kInvalidArgument ||
+                             board.status().code() == absl::StatusCode::kNotFound
+                         ? kExitUsage
+                         : kExitFailure;
+    return Fail(code, std::string(board.status().message()));
+  }
+  if (!table.ok()) return Fail(kExitFailure, std::string(table.status().message()));
+
+  if (parsed->Has("json")) {
+    std::cout << Json(*board);
+    if (head_to_head) std::cout << Json(*table);
+  } else if (parsed->Has("csv")) {
+    std::cout << tournament::LeaderboardCsv(*board);
+  } else {
+    std::cout << tournament::FormatLeaderboard(*board);
+    if (head_to_head) std::cout << "\n" << tournament::HeadToHeadText(*table);
+  }
+  return kExitOk;
+}
+
+}  // namespace hoard::cli

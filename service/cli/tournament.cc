@@ -1,0 +1,378 @@
+// hoard tournament: run (or resume) a tournament and print its leaderboard.
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "engine/status_macros.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/grpcpp.h"
+#include "service/arena.h"
+#include "service/cli/commands.h"
+#include "service/cli/flags.h"
+#include "service/grpc_server.h"
+#include "tournament/host.h"
+#include "tournament/leaderboard.h"
+#include "tournament/runner.h"
+#include "tournament/spec.h"
+
+namespace hoard::cli {
+namespace {
+
+using hoard::v1::Tournament;
+using hoard::v1::TournamentSpec;
+
+const std::vector<FlagSpec>& TournamentFlags() {
+  static const auto* specs = new std::vector<FlagSpec>{
+      {"config", "FILE", "the tournament spec (text format or JSON; default: the embedded one)"},
+      {"db", "FILE", "SQLite database for results (default hoard.db)"},
+      {"server", "HOST:PORT", "play on this Hoard server (default: one inside this process)"},
+      {"listen", "HOST:PORT",
+       "where the inner server takes external bots (default 127.0.0.1:0, any free port)"},
+      {"fresh", "", "start a new tournament even if this spec was run before"},
+      {"game", "ID", "spec from flags: the game"},
+      {"players", "N", "spec from flags: players per match"},
+      {"participant", "NAME=KIND",
+       "spec from flags, repeatable: KIND is builtin:BOT, registered, or command:CMD"},
+      {"format", "NAME", "round-robin (default), duplicate or gauntlet"},
+      {"candidate", "NAME", "gauntlet: a candidate (repeatable)"},
+      {"option", "NAME=VALUE", "a game option (repeatable)"},
+      {"rounds", "N", "repeat the schedule N times (overrides the spec)"},
+      {"seed", "N", "seed of every deal (overrides the spec)"},
+      {"concurrency", "N", "matches at once (overrides the spec; resuming may change it)"},
+      {"start-timeout-ms", "N", "wait this long for external bots to connect"},
+      {"bot-logs", "DIR", "where launched bots' output goes (default hoard-bot-logs)"},
+      {"system", "NAME", "rank the final leaderboard by ml (default), elo or openskill"},
+      {"print-spec", "", "print the spec (defaults filled in) and exit"},
+      {"quiet", "", "no progress display"},
+      {"json", "", "print the final leaderboard as JSON"},
+      {"help", "", "show this help"},
+  };
+  return *specs;
+}
+
+constexpr char kHelp[] =
+    "usage: hoard tournament [--config FILE | spec flags] [flags]\n\n"
+    "Runs a tournament: schedules its matches, plays them (several at once),\n"
+    "stores each result in the database as it ends, shows progress with live\n"
+    "standings, and prints the leaderboard. Stopped at any moment (even kill -9),\n"
+    "the same command resumes it. With no spec it runs the embedded default: four\n"
+    "built-in bots in a 4-player village round-robin of 200 matches.\n\n";
+
+absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
+  if (args.Has("game")) spec->set_game(args.Get("game", ""));
+  if (args.Has("players")) {
+    ASSIGN_OR_RETURN(const long long players, ParseInt("--players", args.Get("players", "")));
+    spec->set_players_per_match(static_cast<int>(players));
+  }
+  if (args.Has("participant")) {
+    spec->clear_participants();
+    for (const std::string& entry : args.flags.at("participant")) {
+      const std::size_t eq = entry.find('=');
+      if (eq == std::string::npos) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--participant needs NAME=KIND (builtin:BOT, registered or command:CMD), got '",
+            entry, "'"));
+      }
+      hoard::v1::Participant* p = spec->add_participants();
+      std::string name = entry.substr(0, eq);
+      const std::size_t at = name.find('@');
+      if (at != std::string::npos) {
+        p->set_version(name.substr(at + 1));
+        name = name.substr(0, at);
+      }
+      p->set_name(name);
+      const std::string kind = entry.substr(eq + 1);
+      if (kind.rfind("builtin:", 0) == 0) {
+        p->set_builtin(kind.substr(8));
+      } else if (kind == "registered") {
+        p->set_registered(true);
+      } else if (kind.rfind("command:", 0) == 0) {
+        p->set_command(kind.substr(8));
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--participant ", name, ": '", kind,
+            "' is no kind of participant (builtin:BOT, registered or command:CMD)"));
+      }
+    }
+  }
+  if (args.Has("format")) {
+    const std::string format = args.Get("format", "");
+    if (format == "round-robin") {
+      spec->set_format(hoard::v1::FORMAT_ROUND_ROBIN);
+    } else if (format == "duplicate") {
+      spec->set_format(hoard::v1::FORMAT_DUPLICATE);
+    } else if (format == "gauntlet") {
+      spec->set_format(hoard::v1::FORMAT_GAUNTLET);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--format: '", format, "' is none of round-robin, duplicate, gauntlet"));
+    }
+  }
+  if (args.Has("candidate")) {
+    spec->clear_candidates();
+    for (const std::string& c : args.flags.at("candidate")) spec->add_candidates(c);
+  }
+  if (args.Has("option")) {
+    for (const std::string& option : args.flags.at("option")) {
+      const std::size_t eq = option.find('=');
+      if (eq == std::string::npos) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--option needs NAME=VALUE, got '", option, "'"));
+      }
+      (*spec->mutable_options())[option.substr(0, eq)] = option.substr(eq + 1);
+    }
+  }
+  for (const auto& [flag, setter] :
+       std::vector<std::pair<std::string, std::function<void(long long)>>>{
+           {"rounds", [&](long long v) { spec->set_rounds(static_cast<int>(v)); }},
+           {"concurrency", [&](long long v) { spec->set_concurrency(static_cast<int>(v)); }},
+           {"start-timeout-ms",
+            [&](long long v) {
+              spec->mutable_fault_policy()->set_start_timeout_ms(static_cast<int>(v));
+            }}}) {
+    if (!args.Has(flag)) continue;
+    ASSIGN_OR_RETURN(const long long value, ParseInt("--" + flag, args.Get(flag, "")));
+    if (value < 1 || value > 1000000000) {
+      return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs a number from 1"));
+    }
+    setter(value);
+  }
+  if (args.Has("seed")) {
+    std::uint64_t seed = 0;
+    if (!absl::SimpleAtoi(args.Get("seed", ""), &seed)) {
+      return absl::InvalidArgumentError("--seed needs a whole number");
+    }
+    spec->set_seed(seed);
+  }
+  return absl::OkStatus();
+}
+
+std::string Clock(std::int64_t ms) {
+  const std::int64_t s = (ms + 999) / 1000;
+  if (s >= 3600) return absl::StrFormat("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+  return absl::StrFormat("%d:%02d", s / 60, s % 60);
+}
+
+// Progress on stderr: redrawn in place on a terminal, a line every tenth of
+// the schedule (or every ten seconds) otherwise.
+class ProgressDisplay {
+ public:
+  explicit ProgressDisplay(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {}
+
+  void Update(const Tournament& t, bool last) {
+    if (quiet_) return;
+    absl::MutexLock lock(&mu_);
+    const hoard::v1::TournamentProgress& p = t.progress();
+    const absl::Time now = absl::Now();
+    const int tenth = p.finished() * 10 / std::max(1, p.scheduled());
+    if (!last) {
+      if (tty_ && now - drawn_ < absl::Milliseconds(100)) return;
+      if (!tty_ && tenth == last_tenth_ && now - drawn_ < absl::Seconds(10)) return;
+    }
+    drawn_ = now;
+    last_tenth_ = tenth;
+    const double fraction = p.scheduled() > 0 ? double(p.finished()) / p.scheduled() : 1;
+    const int width = 30;
+    const int filled = static_cast<int>(fraction * width);
+    const double rate = p.matches_per_second();
+    std::string text = absl::StrFormat(
+        "tournament %d: %d/%d matches [%s%s] %3.0f%%  %.1f/s  elapsed %s  ETA %s", t.id(),
+        p.finished(), p.scheduled(), std::string(filled, '#'), std::string(width - filled, '.'),
+        100 * fraction, rate, Clock(p.elapsed_ms()),
+        p.finished() < p.scheduled() && p.eta_ms() > 0 ? Clock(p.eta_ms()) : "-");
+    if (p.failed() > 0) absl::StrAppend(&text, "  failed ", p.failed());
+    text += "\n";
+    int shown = 0;
+    for (const hoard::v1::Standing& s : p.standings()) {
+      if (++shown > 8) break;
+      absl::StrAppendFormat(&text, "  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
+                            shown, s.bot(), s.elo(), s.matches(), s.wins(), s.average_place());
+    }
+    if (tty_ && lines_ > 0) std::fprintf(stderr, "\x1b[%dA\x1b[J", lines_);
+    std::fputs(text.c_str(), stderr);
+    lines_ = tty_ ? static_cast<int>(std::count(text.begin(), text.end(), '\n')) : 0;
+    std::fflush(stderr);
+  }
+
+ private:
+  const bool quiet_;
+  const bool tty_;
+  absl::Mutex mu_;
+  absl::Time drawn_ = absl::InfinitePast();
+  int last_tenth_ = -1;
+  int lines_ = 0;
+};
+
+}  // namespace
+
+int RunTournament(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, TournamentFlags());
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help")) {
+    std::cout << kHelp << FlagsHelp(TournamentFlags());
+    return kExitOk;
+  }
+  if (!parsed->positionals.empty()) {
+    return Fail(kExitUsage, "tournament takes no arguments besides flags, got '" +
+                                parsed->positionals[0] + "'");
+  }
+  absl::StatusOr<hoard::v1::RatingSystem> system =
+      tournament::ParseRatingSystem(parsed->Get("system", "ml"));
+  if (!system.ok()) return Fail(kExitUsage, "--system: " + std::string(system.status().message()));
+
+  TournamentSpec spec;
+  if (parsed->Has("config")) {
+    absl::StatusOr<TournamentSpec> read = tournament::ReadSpecFile(parsed->Get("config", ""));
+    if (!read.ok()) return Fail(kExitUsage, std::string(read.status().message()));
+    spec = *std::move(read);
+  } else if (!parsed->Has("game") && !parsed->Has("participant")) {
+    spec = tournament::DefaultSpec();
+  }
+  if (absl::Status s = SpecFromFlags(*parsed, &spec); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
+  }
+  absl::StatusOr<TournamentSpec> normalized = tournament::Normalize(spec);
+  if (!normalized.ok()) {
+    return Fail(kExitUsage, absl::StrCat("bad tournament spec: ", normalized.status().message()));
+  }
+  if (parsed->Has("print-spec")) {
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(*normalized, &text);
+    std::cout << text;
+    return kExitOk;
+  }
+  bool external = false;
+  for (const hoard::v1::Participant& p : normalized->participants()) {
+    external = external || !p.has_builtin();
+  }
+
+  // Stop signals: the first cancels (matches in flight finish and are
+  // stored), a second one exits at once.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  const std::string db_path = parsed->Get("db", "hoard.db");
+  std::unique_ptr<service::ArenaServer> server;   // external bots, in process
+  std::unique_ptr<service::Arena> arena;          // built-in bots only
+  std::unique_ptr<db::MatchStore> own_store;      // with --server
+  std::unique_ptr<tournament::MatchHost> host;
+  db::MatchStore* store = nullptr;
+  if (parsed->Has("server")) {
+    absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
+    if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
+    own_store = *std::move(opened);
+    store = own_store.get();
+    const std::string address = parsed->Get("server", "");
+    host = tournament::RemoteHost(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()),
+                                  address);
+  } else if (external) {
+    service::ServerOptions options;
+    options.listen = parsed->Get("listen", "127.0.0.1:0");
+    options.db_path = db_path;
+    options.serve_tournaments = false;
+    absl::StatusOr<std::unique_ptr<service::ArenaServer>> started =
+        service::ArenaServer::Start(options);
+    if (!started.ok()) return Fail(kExitFailure, std::string(started.status().message()));
+    server = *std::move(started);
+    store = server->arena().store();
+    const std::string address =
+        absl::StrCat(service::LoopbackHost(options.listen), ":", server->port());
+    host = tournament::InProcessHost(&server->arena(), address);
+    if (!parsed->Has("quiet")) std::cerr << "hoard: bots connect to " << address << std::endl;
+  } else {
+    absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
+    if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
+    arena = std::make_unique<service::Arena>();
+    if (absl::Status s = arena->UseStore(*std::move(opened)); !s.ok()) {
+      return Fail(kExitFailure, std::string(s.message()));
+    }
+    store = arena->store();
+    host = tournament::InProcessHost(arena.get(), "");
+  }
+
+  bool resumed = false;
+  absl::StatusOr<std::int64_t> id =
+      tournament::CreateOrResume(*store, *normalized, parsed->Has("fresh"), &resumed);
+  if (!id.ok()) return Fail(kExitFailure, std::string(id.status().message()));
+  const bool quiet = parsed->Has("quiet");
+  if (!quiet) {
+    std::cerr << "hoard: " << (resumed ? "resuming" : "running") << " tournament " << *id
+              << " (" << normalized->name() << ", " << normalized->game() << ") in " << db_path
+              << std::endl;
+  }
+
+  ProgressDisplay display(quiet);
+  tournament::RunnerOptions options;
+  options.on_progress = [&display](const Tournament& t) { display.Update(t, false); };
+  options.on_warning = [](const std::string& line) {
+    std::cerr << "hoard: " << line << std::endl;
+  };
+  options.bot_log_dir = parsed->Get("bot-logs", "hoard-bot-logs");
+  tournament::TournamentRunner runner(store, host.get(), options);
+
+  std::atomic<bool> done{false};
+  std::thread stopper([&] {
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
+    if (done) return;
+    std::cerr << "hoard: stopping: the matches in flight finish and are stored "
+                 "(again to quit at once)"
+              << std::endl;
+    runner.Cancel();
+    sigwait(&stop_signals, &signal);
+    if (!done) _exit(kExitFailure);
+  });
+
+  absl::StatusOr<Tournament> final_state = runner.Run(*id);
+  done = true;
+  pthread_kill(stopper.native_handle(), SIGTERM);
+  stopper.join();
+  if (!final_state.ok()) return Fail(kExitFailure, std::string(final_state.status().message()));
+  display.Update(*final_state, true);
+
+  absl::StatusOr<hoard::v1::RatingSnapshot> ratings =
+      tournament::CurrentRatings(*store, {.game = normalized->game(), .tournament_id = *id});
+  if (!ratings.ok()) return Fail(kExitFailure, std::string(ratings.status().message()));
+  const hoard::v1::Leaderboard board = tournament::RankBy(*ratings, *system);
+  if (parsed->Has("json")) {
+    std::string json;
+    google::protobuf::util::JsonPrintOptions json_options;
+    json_options.add_whitespace = true;
+    json_options.preserve_proto_field_names = true;
+    (void)google::protobuf::util::MessageToJsonString(board, &json, json_options);
+    std::cout << json;
+  } else {
+    std::cout << absl::StrFormat("Tournament %d (%s): %s, %d of %d matches stored in %s\n\n",
+                                 *id, normalized->name(),
+                                 hoard::v1::TournamentStatus_Name(final_state->status()).substr(18),
+                                 final_state->progress().finished(),
+                                 final_state->progress().scheduled(), db_path)
+              << tournament::FormatLeaderboard(board);
+  }
+  switch (final_state->status()) {
+    case hoard::v1::TOURNAMENT_STATUS_FINISHED:
+      return kExitOk;
+    case hoard::v1::TOURNAMENT_STATUS_CANCELLED:
+      return Fail(kExitFailure, "stopped before the end; run the same command to resume");
+    default:
+      return Fail(kExitFailure, final_state->error());
+  }
+}
+
+}  // namespace hoard::cli

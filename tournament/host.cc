@@ -1,0 +1,133 @@
+#include "tournament/host.h"
+
+#include <future>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/grpcpp.h"
+#include "hoard/v1/arena.grpc.pb.h"
+#include "service/arena.h"
+
+namespace hoard::tournament {
+namespace {
+
+absl::Status FromGrpc(const grpc::Status& status, absl::string_view what) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      absl::StrCat(what, ": ", status.error_message()));
+}
+
+class InProcess final : public MatchHost {
+ public:
+  InProcess(service::Arena* arena, std::string address)
+      : arena_(arena), address_(std::move(address)) {}
+
+  absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) override {
+    auto done = std::make_shared<std::promise<FinishedMatch>>();
+    std::future<FinishedMatch> finished = done->get_future();
+    service::MatchHooks hooks;
+    hooks.store = false;
+    hooks.on_finished = [done](const hoard::v1::Match& match,
+                               const hoard::v1::MatchRecord& record) {
+      FinishedMatch result{.match = match, .record = record};
+      // The arena numbers its matches "m<sequence>" from its store's last.
+      absl::SimpleAtoi(absl::string_view(match.match_id()).substr(1), &result.sequence);
+      done->set_value(std::move(result));
+    };
+    absl::StatusOr<hoard::v1::CreateMatchResponse> created =
+        arena_->CreateMatch(request, std::move(hooks));
+    if (!created.ok()) return created.status();
+    return finished.get();
+  }
+
+  absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() override { return arena_->ListBots(); }
+
+  std::string bot_address() const override { return address_; }
+
+ private:
+  service::Arena* const arena_;
+  const std::string address_;
+};
+
+class Remote final : public MatchHost {
+ public:
+  Remote(std::shared_ptr<grpc::Channel> channel, std::string address)
+      : stub_(hoard::v1::Arena::NewStub(channel)), address_(std::move(address)) {}
+
+  absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) override {
+    hoard::v1::CreateMatchResponse created;
+    {
+      grpc::ClientContext context;
+      if (absl::Status s = FromGrpc(stub_->CreateMatch(&context, request, &created),
+                                    absl::StrCat("creating a match on ", address_));
+          !s.ok()) {
+        return s;
+      }
+    }
+    // Follow the match until it ends (the stream closes), then fetch it.
+    {
+      grpc::ClientContext context;
+      hoard::v1::WatchMatchRequest watch;
+      watch.set_match_id(created.match_id());
+      std::unique_ptr<grpc::ClientReader<hoard::v1::MatchEvent>> events =
+          stub_->WatchMatch(&context, watch);
+      hoard::v1::MatchEvent event;
+      while (events->Read(&event)) {
+        if (event.has_finished()) {
+          context.TryCancel();
+          break;
+        }
+      }
+      events->Finish().ok();  // a stream cut short is answered by GetMatch
+    }
+    grpc::ClientContext context;
+    hoard::v1::GetMatchRequest get;
+    get.set_match_id(created.match_id());
+    hoard::v1::GetMatchResponse response;
+    if (absl::Status s = FromGrpc(stub_->GetMatch(&context, get, &response),
+                                  absl::StrCat("reading match ", created.match_id(), " on ",
+                                               address_));
+        !s.ok()) {
+      return s;
+    }
+    if (response.match().status() != hoard::v1::MATCH_STATUS_FINISHED) {
+      return absl::UnavailableError(absl::StrCat("match ", created.match_id(), " on ", address_,
+                                                 " stopped before it finished"));
+    }
+    // The server's numbering is its own: the tournament's store renumbers.
+    FinishedMatch result{.match = response.match(), .record = response.record()};
+    result.match.clear_match_id();
+    return result;
+  }
+
+  absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() override {
+    grpc::ClientContext context;
+    hoard::v1::ListBotsResponse response;
+    if (absl::Status s = FromGrpc(stub_->ListBots(&context, {}, &response),
+                                  absl::StrCat("listing bots on ", address_));
+        !s.ok()) {
+      return s;
+    }
+    return response;
+  }
+
+  std::string bot_address() const override { return address_; }
+
+ private:
+  std::unique_ptr<hoard::v1::Arena::Stub> stub_;
+  const std::string address_;
+};
+
+}  // namespace
+
+std::unique_ptr<MatchHost> InProcessHost(service::Arena* arena, std::string bot_address) {
+  return std::make_unique<InProcess>(arena, std::move(bot_address));
+}
+
+std::unique_ptr<MatchHost> RemoteHost(std::shared_ptr<grpc::Channel> channel,
+                                      std::string address) {
+  return std::make_unique<Remote>(std::move(channel), std::move(address));
+}
+
+}  // namespace hoard::tournament

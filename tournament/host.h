@@ -1,0 +1,58 @@
+#ifndef HOARD_TOURNAMENT_HOST_H_
+#define HOARD_TOURNAMENT_HOST_H_
+
+// Where a tournament's matches are played: the arena of this process, or a
+// server reached over gRPC. The runner sees only this interface, so the
+// same tournament runs against either.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "hoard/v1/arena.pb.h"
+#include "hoard/v1/record.pb.h"
+
+namespace grpc {
+class Channel;
+}  // namespace grpc
+
+namespace hoard::service {
+class Arena;
+}  // namespace hoard::service
+
+namespace hoard::tournament {
+
+struct FinishedMatch {
+  hoard::v1::Match match;
+  hoard::v1::MatchRecord record;
+  // The match's sequence in the host's own store (whose numbering the
+  // tournament's store shares), or 0 when the tournament's store numbers
+  // it.
+  std::int64_t sequence = 0;
+};
+
+class MatchHost {
+ public:
+  virtual ~MatchHost() = default;
+  // Creates the match and waits for its end. The host's clocks bound the
+  // wait: a silent bot times out and forfeits. kResourceExhausted when a
+  // bot already plays all the matches it accepts (try again later).
+  virtual absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) = 0;
+  virtual absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() = 0;
+  // host:port where bots connect to play here; empty when none can.
+  virtual std::string bot_address() const = 0;
+};
+
+// The arena of this process. Built-in bots play inside it without the
+// network; the arena does not store these matches (the tournament does).
+// `bot_address`: where the process serves gRPC, if it does.
+std::unique_ptr<MatchHost> InProcessHost(service::Arena* arena, std::string bot_address);
+
+// A server over gRPC at `address` (bots connect to the same address).
+std::unique_ptr<MatchHost> RemoteHost(std::shared_ptr<grpc::Channel> channel,
+                                      std::string address);
+
+}  // namespace hoard::tournament
+
+#endif  // HOARD_TOURNAMENT_HOST_H_

@@ -1,0 +1,102 @@
+#include "tournament/launcher.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+extern char** environ;
+
+namespace hoard::tournament {
+namespace {
+
+std::string DescribeExit(int status) {
+  if (WIFEXITED(status)) return absl::StrCat("exited with status ", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return absl::StrCat("was killed by signal ", WTERMSIG(status));
+  return "stopped";
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
+    const std::string& command, const std::map<std::string, std::string>& env,
+    const std::string& log_path) {
+  // Everything the child needs is prepared before fork: after it, only
+  // async-signal-safe calls.
+  std::vector<std::string> entries;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('='));
+    if (!env.contains(key)) entries.push_back(entry);
+  }
+  for (const auto& [key, value] : env) entries.push_back(absl::StrCat(key, "=", value));
+  std::vector<char*> envp;
+  for (std::string& entry : entries) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::string shell_command = absl::StrCat("exec ", command);
+  char sh[] = "/bin/sh";
+  char dash_c[] = "-c";
+  char* argv[] = {sh, dash_c, shell_command.data(), nullptr};
+  const std::string log = log_path.empty() ? "/dev/null" : log_path;
+  const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (out < 0) {
+    return absl::InternalError(absl::StrCat("cannot open ", log, ": ", std::strerror(errno)));
+  }
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(out);
+    return absl::InternalError(absl::StrCat("cannot start '", command, "': ", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);  // die with the runner, even after SIGKILL
+    if (getppid() != parent) _exit(127);
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+    const int null_in = open("/dev/null", O_RDONLY);
+    if (null_in >= 0) dup2(null_in, STDIN_FILENO);
+    execve(sh, argv, envp.data());
+    _exit(127);
+  }
+  close(out);
+  setpgid(pid, pid);  // either side may win the race; both set the same group
+  return std::unique_ptr<LaunchedBot>(new LaunchedBot(pid, log_path));
+}
+
+LaunchedBot::~LaunchedBot() { Stop(); }
+
+std::optional<std::string> LaunchedBot::Exited() {
+  if (exit_) return exit_;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) == pid_) exit_ = DescribeExit(status);
+  return exit_;
+}
+
+void LaunchedBot::Stop(int grace_ms) {
+  if (exit_) {
+    kill(-pid_, SIGKILL);  // children it may have left behind
+    return;
+  }
+  kill(-pid_, SIGTERM);
+  for (int waited = 0; waited < grace_ms; waited += 10) {
+    if (Exited()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(-pid_, SIGKILL);
+  if (!exit_) {
+    int status = 0;
+    if (waitpid(pid_, &status, 0) == pid_) exit_ = DescribeExit(status);
+  }
+}
+
+}  // namespace hoard::tournament

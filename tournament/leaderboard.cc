@@ -1,0 +1,244 @@
+#include "tournament/leaderboard.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "tournament/ratings.h"
+
+namespace hoard::tournament {
+
+using hoard::v1::Leaderboard;
+using hoard::v1::LeaderboardRow;
+using hoard::v1::RatingSnapshot;
+using hoard::v1::RatingSystem;
+
+absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
+                                              const db::RatingScope& scope) {
+  absl::StatusOr<std::vector<db::RatedMatch>> stored = store.RatedMatches(scope);
+  if (!stored.ok()) return stored.status();
+
+  std::vector<std::string> bots;
+  std::map<std::string, int> index;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> units;
+  std::vector<MatchResult> results;
+  bool blocks = false;
+  for (const db::RatedMatch& match : *stored) {
+    if (match.seats.size() < 2) continue;
+    MatchResult result;
+    std::set<int> seen;
+    for (const db::RatedSeat& seat : match.seats) {
+      auto [it, added] = index.try_emplace(seat.bot, static_cast<int>(bots.size()));
+      if (added) bots.push_back(seat.bot);
+      if (!seen.insert(it->second).second) continue;  // one bot, two seats: rated once
+      result.placings.push_back({.bot = it->second, .place = seat.rank});
+    }
+    if (result.placings.size() < 2) continue;
+    const auto key = std::make_pair(match.tournament_id, match.block);
+    auto [unit, added] = units.try_emplace(key, static_cast<std::int64_t>(units.size()));
+    if (!added) blocks = true;
+    result.unit = unit->second;
+    results.push_back(std::move(result));
+  }
+
+  const int n = static_cast<int>(bots.size());
+  const std::vector<double> elo = EloRatings(n, results);
+  const std::vector<MlRating> ml = MlRatings(n, results, {.bootstrap_samples = kBootstrapSamples});
+  const std::vector<OpenSkillRating> openskill = OpenSkillRatings(n, results);
+
+  struct Stats {
+    int matches = 0, wins = 0;
+    double score = 0, place = 0;
+  };
+  std::vector<Stats> stats(n);
+  // pairs[{i, j}] with i < j: i's wins, losses, draws against j.
+  std::map<std::pair<int, int>, std::array<int, 3>> pairs;
+  for (const db::RatedMatch& match : *stored) {
+    std::vector<std::pair<int, int>> placed;  // bot, rank
+    std::set<int> seen;
+    for (const db::RatedSeat& seat : match.seats) {
+      const int bot = index.at(seat.bot);
+      if (!seen.insert(bot).second) continue;
+      placed.emplace_back(bot, seat.rank);
+      if (match.seats.size() < 2) continue;
+      Stats& s = stats[bot];
+      ++s.matches;
+      if (seat.rank == 1) ++s.wins;
+      s.score += seat.score;
+      s.place += seat.rank;
+    }
+    if (placed.size() < 2) continue;
+    for (std::size_t a = 0; a < placed.size(); ++a) {
+      for (std::size_t b = a + 1; b < placed.size(); ++b) {
+        auto [i, ri] = placed[a];
+        auto [j, rj] = placed[b];
+        if (i > j) {
+          std::swap(i, j);
+          std::swap(ri, rj);
+        }
+        std::array<int, 3>& wld = pairs[{i, j}];
+        ++wld[ri < rj ? 0 : ri > rj ? 1 : 2];
+      }
+    }
+  }
+
+  RatingSnapshot snapshot;
+  Leaderboard* board = snapshot.mutable_leaderboard();
+  board->set_game(scope.game);
+  board->set_tournament_id(scope.tournament_id);
+  board->set_matches(static_cast<int>(results.size()));
+  board->set_interval_method(absl::StrFormat(
+      "95%% percentile bootstrap over %s (%d resamples, seed 1)",
+      blocks ? "duplicate blocks" : "matches", kBootstrapSamples));
+  board->set_computed_unix_ms(absl::ToUnixMillis(absl::Now()));
+  for (int i = 0; i < n; ++i) {
+    LeaderboardRow* row = board->add_rows();
+    row->set_bot(bots[i]);
+    row->set_matches(stats[i].matches);
+    row->set_wins(stats[i].wins);
+    if (stats[i].matches > 0) {
+      row->set_average_score(stats[i].score / stats[i].matches);
+      row->set_average_place(stats[i].place / stats[i].matches);
+    }
+    row->set_elo(elo[i]);
+    row->set_ml(ml[i].rating);
+    row->set_ml_low(ml[i].low);
+    row->set_ml_high(ml[i].high);
+    row->set_openskill_mu(openskill[i].mu);
+    row->set_openskill_sigma(openskill[i].sigma);
+  }
+  hoard::v1::HeadToHeadTable* table = snapshot.mutable_head_to_head();
+  table->set_game(scope.game);
+  table->set_tournament_id(scope.tournament_id);
+  for (const std::string& bot : bots) table->add_bots(bot);
+  for (const auto& [pair, wld] : pairs) {
+    const HeadToHead stats_of_pair = HeadToHeadStats(wld[0], wld[1], wld[2]);
+    hoard::v1::HeadToHead* h2h = table->add_pairs();
+    h2h->set_bot(bots[pair.first]);
+    h2h->set_opponent(bots[pair.second]);
+    h2h->set_wins(wld[0]);
+    h2h->set_losses(wld[1]);
+    h2h->set_draws(wld[2]);
+    h2h->set_score(stats_of_pair.score);
+    h2h->set_elo(stats_of_pair.elo);
+    h2h->set_margin(stats_of_pair.margin);
+    h2h->set_los(stats_of_pair.los);
+    h2h->set_defined(stats_of_pair.defined);
+  }
+  return snapshot;
+}
+
+absl::StatusOr<RatingSnapshot> CurrentRatings(db::MatchStore& store,
+                                              const db::RatingScope& scope) {
+  absl::StatusOr<std::int64_t> version = store.ScopeVersion(scope);
+  if (!version.ok()) return version.status();
+  auto latest = store.LatestRatingSnapshot(scope);
+  if (!latest.ok()) return latest.status();
+  if (*latest && (*latest)->first == *version) return std::move((*latest)->second);
+  absl::StatusOr<RatingSnapshot> snapshot = ComputeRatings(store, scope);
+  if (!snapshot.ok()) return snapshot.status();
+  if (absl::Status s = store.SaveRatingSnapshot(scope, *version, *snapshot); !s.ok()) return s;
+  return snapshot;
+}
+
+Leaderboard RankBy(const RatingSnapshot& snapshot, RatingSystem system) {
+  if (system == hoard::v1::RATING_SYSTEM_UNSPECIFIED) system = hoard::v1::RATING_SYSTEM_ML;
+  Leaderboard board = snapshot.leaderboard();
+  board.set_system(system);
+  for (LeaderboardRow& row : *board.mutable_rows()) {
+    switch (system) {
+      case hoard::v1::RATING_SYSTEM_ELO:
+        row.set_rating(row.elo());
+        row.set_low(row.elo());
+        row.set_high(row.elo());
+        break;
+      case hoard::v1::RATING_SYSTEM_OPENSKILL:
+        row.set_rating(row.openskill_mu() - 3 * row.openskill_sigma());
+        row.set_low(row.openskill_mu() - 1.96 * row.openskill_sigma());
+        row.set_high(row.openskill_mu() + 1.96 * row.openskill_sigma());
+        break;
+      default:
+        row.set_rating(row.ml());
+        row.set_low(row.ml_low());
+        row.set_high(row.ml_high());
+    }
+  }
+  std::stable_sort(board.mutable_rows()->begin(), board.mutable_rows()->end(),
+                   [](const LeaderboardRow& a, const LeaderboardRow& b) {
+                     if (a.rating() != b.rating()) return a.rating() > b.rating();
+                     return a.bot() < b.bot();
+                   });
+  for (int i = 0; i < board.rows_size(); ++i) board.mutable_rows(i)->set_rank(i + 1);
+  return board;
+}
+
+absl::StatusOr<RatingSystem> ParseRatingSystem(const std::string& name) {
+  if (name == "ml") return hoard::v1::RATING_SYSTEM_ML;
+  if (name == "elo") return hoard::v1::RATING_SYSTEM_ELO;
+  if (name == "openskill") return hoard::v1::RATING_SYSTEM_OPENSKILL;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown rating system '", name, "' (systems: ml, elo, openskill)"));
+}
+
+std::string FormatLeaderboard(const Leaderboard& board) {
+  std::string out = absl::StrFormat(
+      "%-4s %-20s %-22s %-8s %-22s %7s %6s %9s %9s\n", "rank", "bot",
+      "ML [95% interval]", "Elo", "OpenSkill mu-3s (mu±s)", "matches", "wins", "avg score",
+      "avg place");
+  for (const LeaderboardRow& row : board.rows()) {
+    const std::string ml =
+        absl::StrFormat("%+.0f [%+.0f, %+.0f]", row.ml(), row.ml_low(), row.ml_high());
+    const std::string openskill = absl::StrFormat(
+        "%.2f (%.2f±%.2f)", row.openskill_mu() - 3 * row.openskill_sigma(), row.openskill_mu(),
+        row.openskill_sigma());
+    absl::StrAppendFormat(&out, "%-4d %-20s %-22s %-8.0f %-22s %7d %6d %9.2f %9.2f\n",
+                          row.rank(), row.bot(), ml, row.elo(), openskill, row.matches(),
+                          row.wins(), row.average_score(), row.average_place());
+  }
+  const char* system = board.system() == hoard::v1::RATING_SYSTEM_ELO         ? "Elo"
+                       : board.system() == hoard::v1::RATING_SYSTEM_OPENSKILL ? "OpenSkill"
+                                                                               : "ML";
+  absl::StrAppendFormat(&out,
+                        "%d rated matches; ranked by %s. ML: Bradley-Terry maximum likelihood, "
+                        "intervals by %s.\nElo: incremental from 1500, K=32, in the order the "
+                        "matches were stored. OpenSkill: Weng-Lin Plackett-Luce.\n",
+                        board.matches(), system, board.interval_method());
+  return out;
+}
+
+std::string LeaderboardCsv(const Leaderboard& board) {
+  std::string out =
+      "rank,bot,rating,low,high,matches,wins,average_score,average_place,elo,ml,ml_low,ml_high,"
+      "openskill_mu,openskill_sigma\n";
+  for (const LeaderboardRow& row : board.rows()) {
+    absl::StrAppendFormat(&out, "%d,%s,%.4f,%.4f,%.4f,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
+                          row.rank(), row.bot(), row.rating(), row.low(), row.high(),
+                          row.matches(), row.wins(), row.average_score(), row.average_place(),
+                          row.elo(), row.ml(), row.ml_low(), row.ml_high(), row.openskill_mu(),
+                          row.openskill_sigma());
+  }
+  return out;
+}
+
+std::string HeadToHeadText(const hoard::v1::HeadToHeadTable& table) {
+  std::string out = absl::StrFormat("%-20s %-20s %6s %6s %6s %7s %16s %7s\n", "bot", "opponent",
+                                    "wins", "losses", "draws", "score", "Elo difference",
+                                    "LOS");
+  for (const hoard::v1::HeadToHead& pair : table.pairs()) {
+    const std::string elo = pair.defined()
+                                ? absl::StrFormat("%+.1f ± %.1f", pair.elo(), pair.margin())
+                                : std::string(pair.score() >= 1 ? "+inf" : "-inf");
+    absl::StrAppendFormat(&out, "%-20s %-20s %6d %6d %6d %6.1f%% %16s %6.2f%%\n", pair.bot(),
+                          pair.opponent(), pair.wins(), pair.losses(), pair.draws(),
+                          100 * pair.score(), elo, 100 * pair.los());
+  }
+  return out;
+}
+
+}  // namespace hoard::tournament

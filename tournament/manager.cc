@@ -1,0 +1,246 @@
+#include "tournament/manager.h"
+
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "engine/registry.h"
+#include "tournament/leaderboard.h"
+#include "tournament/spec.h"
+
+namespace hoard::tournament {
+
+using hoard::v1::Tournament;
+
+TournamentManager::TournamentManager(db::MatchStore* store, MatchHost* host,
+                                     RunnerOptions defaults)
+    : store_(store), host_(host), defaults_(std::move(defaults)) {}
+
+TournamentManager::~TournamentManager() {
+  std::vector<std::thread> threads;
+  {
+    absl::MutexLock lock(&mu_);
+    closing_ = true;
+    for (auto& [id, running] : running_) {
+      running->runner->Cancel();
+      if (running->thread.joinable()) threads.push_back(std::move(running->thread));
+    }
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+absl::Status TournamentManager::ResumeUnfinished() {
+  absl::StatusOr<std::vector<db::StoredTournament>> all = store_->ListTournaments();
+  if (!all.ok()) return all.status();
+  absl::MutexLock lock(&mu_);
+  for (const db::StoredTournament& t : *all) {
+    if (t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING && !running_.contains(t.id)) Start(t.id);
+  }
+  return absl::OkStatus();
+}
+
+void TournamentManager::Start(std::int64_t id) {
+  auto running = std::make_unique<Running>();
+  RunnerOptions options = defaults_;
+  options.on_progress = [this, id](const Tournament& tournament) {
+    Broadcast(id, tournament, /*last=*/false);
+  };
+  running->runner = std::make_unique<TournamentRunner>(store_, host_, std::move(options));
+  TournamentRunner* runner = running->runner.get();
+  running->thread = std::thread([this, id, runner] {
+    absl::StatusOr<Tournament> final_state = runner->Run(id);
+    Tournament last = final_state.ok() ? *final_state : runner->Current();
+    if (!final_state.ok()) {
+      last.set_status(hoard::v1::TOURNAMENT_STATUS_FAILED);
+      last.set_error(std::string(final_state.status().message()));
+      store_->SetTournamentStatus(id, last.status(), last.error()).IgnoreError();
+    }
+    // Leaderboards are ready when the tournament is.
+    CurrentRatings(*store_, {.game = last.spec().game(), .tournament_id = id}).IgnoreError();
+    Broadcast(id, last, /*last=*/true);
+  });
+  running_[id] = std::move(running);
+}
+
+void TournamentManager::Broadcast(std::int64_t id, const Tournament& tournament, bool last) {
+  absl::MutexLock lock(&mu_);
+  auto it = running_.find(id);
+  if (it == running_.end()) return;
+  std::vector<std::shared_ptr<TournamentWatcher>>& watchers = it->second->watchers;
+  std::erase_if(watchers, [](const auto& w) { return !w->open(); });
+  for (const auto& watcher : watchers) {
+    watcher->Send(tournament);
+    if (last) watcher->Close();
+  }
+  if (last) {
+    watchers.clear();
+    it->second->done = true;
+  }
+}
+
+absl::StatusOr<Tournament> TournamentManager::Create(
+    const hoard::v1::CreateTournamentRequest& request) {
+  absl::StatusOr<hoard::v1::TournamentSpec> spec = Normalize(request.spec());
+  if (!spec.ok()) return spec.status();
+  bool resumed = false;
+  absl::StatusOr<std::int64_t> id = CreateOrResume(*store_, *spec, /*fresh=*/true, &resumed);
+  if (!id.ok()) return id.status();
+  {
+    absl::MutexLock lock(&mu_);
+    if (closing_) return absl::UnavailableError("the server is shutting down");
+    Start(*id);
+  }
+  hoard::v1::GetTournamentRequest get;
+  get.set_id(*id);
+  return Get(get);
+}
+
+absl::StatusOr<Tournament> TournamentManager::Get(const hoard::v1::GetTournamentRequest& request) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = running_.find(request.id());
+    if (it != running_.end() && !it->second->done) {
+      Tournament live = it->second->runner->Current();
+      if (live.id() != 0) return live;  // else not loaded yet: the store knows
+    }
+  }
+  return LoadTournament(*store_, request.id());
+}
+
+absl::StatusOr<hoard::v1::ListTournamentsResponse> TournamentManager::List() {
+  absl::StatusOr<std::vector<db::StoredTournament>> all = store_->ListTournaments();
+  if (!all.ok()) return all.status();
+  hoard::v1::ListTournamentsResponse response;
+  for (const db::StoredTournament& t : *all) {
+    hoard::v1::GetTournamentRequest get;
+    get.set_id(t.id);
+    absl::StatusOr<Tournament> tournament = Get(get);
+    if (!tournament.ok()) return tournament.status();
+    *response.add_tournaments() = *std::move(tournament);
+  }
+  return response;
+}
+
+absl::Status TournamentManager::Watch(const hoard::v1::WatchTournamentRequest& request,
+                                      std::shared_ptr<TournamentWatcher> watcher) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = running_.find(request.id());
+    if (it != running_.end() && !it->second->done) {
+      Tournament live = it->second->runner->Current();
+      if (live.id() != 0) watcher->Send(live);
+      it->second->watchers.push_back(std::move(watcher));
+      return absl::OkStatus();
+    }
+  }
+  hoard::v1::GetTournamentRequest get;
+  get.set_id(request.id());
+  absl::StatusOr<Tournament> tournament = Get(get);
+  if (!tournament.ok()) return tournament.status();
+  watcher->Send(*tournament);
+  watcher->Close();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Tournament> TournamentManager::Cancel(
+    const hoard::v1::CancelTournamentRequest& request) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = running_.find(request.id());
+    if (it != running_.end() && !it->second->done) {
+      it->second->runner->Cancel();
+      return it->second->runner->Current();
+    }
+  }
+  hoard::v1::GetTournamentRequest get;
+  get.set_id(request.id());
+  absl::StatusOr<Tournament> tournament = Get(get);
+  if (!tournament.ok()) return tournament.status();
+  if (tournament->status() == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
+      tournament->status() == hoard::v1::TOURNAMENT_STATUS_STOPPED) {
+    // Stored as running, but no runner here: nothing plays it any more.
+    if (absl::Status s = store_->SetTournamentStatus(
+            request.id(), hoard::v1::TOURNAMENT_STATUS_CANCELLED, tournament->error());
+        !s.ok()) {
+      return s;
+    }
+    tournament->set_status(hoard::v1::TOURNAMENT_STATUS_CANCELLED);
+    return tournament;
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("tournament ", request.id(), " is already ",
+                   hoard::v1::TournamentStatus_Name(tournament->status())));
+}
+
+absl::StatusOr<db::RatingScope> TournamentManager::ScopeOf(const std::string& game,
+                                                           std::int64_t tournament_id) {
+  db::RatingScope scope{.game = game, .tournament_id = tournament_id};
+  if (tournament_id != 0) {
+    absl::StatusOr<std::optional<db::StoredTournament>> t = store_->GetTournament(tournament_id);
+    if (!t.ok()) return t.status();
+    if (!*t) return absl::NotFoundError(absl::StrCat("no tournament ", tournament_id));
+    if (!game.empty() && game != (*t)->spec.game()) {
+      return absl::InvalidArgumentError(absl::StrCat("tournament ", tournament_id, " plays ",
+                                                     (*t)->spec.game(), ", not ", game));
+    }
+    scope.game = (*t)->spec.game();
+  }
+  if (scope.game.empty()) {
+    return absl::InvalidArgumentError("name a game (or a tournament)");
+  }
+  if (absl::StatusOr<const engine::Game*> known = engine::FindGame(scope.game); !known.ok()) {
+    return known.status();
+  }
+  return scope;
+}
+
+absl::StatusOr<hoard::v1::Leaderboard> TournamentManager::GetLeaderboard(
+    const hoard::v1::GetLeaderboardRequest& request) {
+  if (!hoard::v1::RatingSystem_IsValid(request.system())) {
+    return absl::InvalidArgumentError("system: unknown rating system");
+  }
+  absl::StatusOr<db::RatingScope> scope = ScopeOf(request.game(), request.tournament_id());
+  if (!scope.ok()) return scope.status();
+  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot = CurrentRatings(*store_, *scope);
+  if (!snapshot.ok()) return snapshot.status();
+  return RankBy(*snapshot, request.system());
+}
+
+absl::StatusOr<hoard::v1::HeadToHeadTable> TournamentManager::GetHeadToHead(
+    const hoard::v1::GetHeadToHeadRequest& request) {
+  absl::StatusOr<db::RatingScope> scope = ScopeOf(request.game(), request.tournament_id());
+  if (!scope.ok()) return scope.status();
+  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot = CurrentRatings(*store_, *scope);
+  if (!snapshot.ok()) return snapshot.status();
+  return snapshot->head_to_head();
+}
+
+absl::StatusOr<hoard::v1::ListResultsResponse> TournamentManager::ListResults(
+    const hoard::v1::ListResultsRequest& request) {
+  int page_size = request.page_size() == 0 ? 100 : request.page_size();
+  if (page_size < 1 || page_size > 1000) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_size: must be from 1 to 1000, not ", request.page_size()));
+  }
+  std::int64_t after = 0;
+  if (!request.page_token().empty() &&
+      (!absl::SimpleAtoi(request.page_token(), &after) || after < 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_token: '", request.page_token(), "' is not one this server gave"));
+  }
+  db::MatchFilter filter{.game = request.game(),
+                         .tournament_id = request.tournament_id(),
+                         .rated_bot = request.bot()};
+  absl::StatusOr<std::vector<db::StoredMatch>> page = store_->List(after, page_size + 1, filter);
+  if (!page.ok()) return page.status();
+  hoard::v1::ListResultsResponse response;
+  for (int i = 0; i < static_cast<int>(page->size()) && i < page_size; ++i) {
+    *response.add_matches() = (*page)[i].match;
+  }
+  if (static_cast<int>(page->size()) > page_size) {
+    response.set_next_page_token(absl::StrCat((*page)[page_size - 1].sequence));
+  }
+  return response;
+}
+
+}  // namespace hoard::tournament

@@ -1,0 +1,82 @@
+#ifndef HOARD_TOURNAMENT_MANAGER_H_
+#define HOARD_TOURNAMENT_MANAGER_H_
+
+// The tournaments a server runs, and the handlers behind each RPC of
+// hoard.v1.Tournaments. Transport-free: service/tournament_service.cc
+// unpacks a call, calls one method here and maps the status.
+//
+// Each tournament runs on its own thread through a TournamentRunner;
+// tournaments the store holds as running (the server stopped while they
+// ran) resume when the manager starts.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "db/store.h"
+#include "hoard/v1/tournament.pb.h"
+#include "tournament/host.h"
+#include "tournament/runner.h"
+
+namespace hoard::tournament {
+
+// A WatchTournament stream.
+class TournamentWatcher {
+ public:
+  virtual ~TournamentWatcher() = default;
+  virtual void Send(const hoard::v1::Tournament& tournament) = 0;
+  // The tournament ended (or the manager is going): no more sends.
+  virtual void Close() = 0;
+  virtual bool open() const = 0;
+};
+
+class TournamentManager {
+ public:
+  // `store` and `host` must outlive the manager.
+  TournamentManager(db::MatchStore* store, MatchHost* host, RunnerOptions defaults = {});
+  // Cancels what runs and waits for it (matches in flight finish first).
+  ~TournamentManager();
+
+  // Resumes the tournaments the store holds as running. Call once.
+  absl::Status ResumeUnfinished();
+
+  absl::StatusOr<hoard::v1::Tournament> Create(const hoard::v1::CreateTournamentRequest& request);
+  absl::StatusOr<hoard::v1::Tournament> Get(const hoard::v1::GetTournamentRequest& request);
+  absl::StatusOr<hoard::v1::ListTournamentsResponse> List();
+  absl::Status Watch(const hoard::v1::WatchTournamentRequest& request,
+                     std::shared_ptr<TournamentWatcher> watcher);
+  absl::StatusOr<hoard::v1::Tournament> Cancel(const hoard::v1::CancelTournamentRequest& request);
+  absl::StatusOr<hoard::v1::Leaderboard> GetLeaderboard(
+      const hoard::v1::GetLeaderboardRequest& request);
+  absl::StatusOr<hoard::v1::ListResultsResponse> ListResults(
+      const hoard::v1::ListResultsRequest& request);
+  absl::StatusOr<hoard::v1::HeadToHeadTable> GetHeadToHead(
+      const hoard::v1::GetHeadToHeadRequest& request);
+
+ private:
+  struct Running {
+    std::unique_ptr<TournamentRunner> runner;
+    std::vector<std::shared_ptr<TournamentWatcher>> watchers;
+    std::thread thread;
+    bool done = false;
+  };
+  void Start(std::int64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Broadcast(std::int64_t id, const hoard::v1::Tournament& tournament, bool last);
+  // The game of a leaderboard request: its own, or its tournament's.
+  absl::StatusOr<db::RatingScope> ScopeOf(const std::string& game, std::int64_t tournament_id);
+
+  db::MatchStore* const store_;
+  MatchHost* const host_;
+  const RunnerOptions defaults_;
+  absl::Mutex mu_;
+  std::map<std::int64_t, std::unique_ptr<Running>> running_ ABSL_GUARDED_BY(mu_);
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace hoard::tournament
+
+#endif  // HOARD_TOURNAMENT_MANAGER_H_

@@ -1,0 +1,445 @@
+#include "tournament/runner.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "service/arena.h"
+#include "tournament/ratings.h"
+#include "tournament/spec.h"
+
+namespace hoard::tournament {
+namespace {
+
+using hoard::v1::Participant;
+using hoard::v1::Tournament;
+using hoard::v1::TournamentSpec;
+
+constexpr double kInitialElo = 1500;
+
+// How a participant's seats are labelled in stored matches: the prefix tells
+// a built-in bot from one that plays over the network.
+std::string SeatPlayerFor(const Participant& participant) {
+  return absl::StrCat(participant.has_builtin() ? "builtin:" : "bot:",
+                      ParticipantLabel(participant));
+}
+
+}  // namespace
+
+void Standings::Add(const std::vector<db::RatedSeat>& seats) {
+  std::vector<double> before;
+  std::vector<int> places;
+  for (const db::RatedSeat& seat : seats) {
+    auto [it, added] = entries_.try_emplace(seat.bot);
+    if (added) it->second.elo = kInitialElo;
+    before.push_back(it->second.elo);
+    places.push_back(seat.rank);
+  }
+  const std::vector<double> after =
+      seats.size() >= 2 ? EloUpdate(before, places) : before;
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    Entry& entry = entries_[seats[i].bot];
+    ++entry.matches;
+    if (seats[i].rank == 1) ++entry.wins;
+    entry.score_sum += seats[i].score;
+    entry.place_sum += seats[i].rank;
+    entry.elo = after[i];
+  }
+}
+
+std::vector<hoard::v1::Standing> Standings::Sorted() const {
+  std::vector<hoard::v1::Standing> rows;
+  for (const auto& [bot, entry] : entries_) {
+    hoard::v1::Standing row;
+    row.set_bot(bot);
+    row.set_matches(entry.matches);
+    row.set_wins(entry.wins);
+    if (entry.matches > 0) {
+      row.set_average_score(entry.score_sum / entry.matches);
+      row.set_average_place(entry.place_sum / entry.matches);
+    }
+    row.set_elo(entry.elo);
+    rows.push_back(std::move(row));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    if (a.elo() != b.elo()) return a.elo() > b.elo();
+    return a.wins() > b.wins();
+  });
+  return rows;
+}
+
+absl::StatusOr<std::int64_t> CreateOrResume(db::MatchStore& store, const TournamentSpec& spec,
+                                            bool fresh, bool* resumed) {
+  *resumed = false;
+  const std::string hash = SpecHash(spec);
+  if (!fresh) {
+    absl::StatusOr<std::optional<db::StoredTournament>> found = store.FindTournament(hash);
+    if (!found.ok()) return found.status();
+    if (*found && (*found)->status != hoard::v1::TOURNAMENT_STATUS_FINISHED) {
+      *resumed = true;
+      return (*found)->id;
+    }
+  }
+  absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec));
+  if (!size.ok()) return size.status();
+  return store.CreateTournament(spec, hash, static_cast<int>(*size));
+}
+
+absl::StatusOr<Tournament> LoadTournament(db::MatchStore& store, std::int64_t id) {
+  absl::StatusOr<std::optional<db::StoredTournament>> stored = store.GetTournament(id);
+  if (!stored.ok()) return stored.status();
+  if (!*stored) return absl::NotFoundError(absl::StrCat("no tournament ", id));
+  const db::StoredTournament& t = **stored;
+  Tournament tournament;
+  tournament.set_id(t.id);
+  *tournament.mutable_spec() = t.spec;
+  tournament.set_status(t.status);
+  tournament.set_error(t.error);
+  tournament.set_created_unix_ms(t.created_unix_ms);
+  tournament.set_updated_unix_ms(t.updated_unix_ms);
+  hoard::v1::TournamentProgress* progress = tournament.mutable_progress();
+  progress->set_scheduled(t.scheduled);
+  absl::StatusOr<std::vector<db::RatedMatch>> results =
+      store.RatedMatches({.game = t.spec.game(), .tournament_id = id});
+  if (!results.ok()) return results.status();
+  absl::StatusOr<std::vector<int>> slots = store.StoredSlots(id);
+  if (!slots.ok()) return slots.status();
+  progress->set_finished(static_cast<int>(slots->size()));
+  Standings standings;
+  for (const db::RatedMatch& match : *results) standings.Add(match.seats);
+  for (hoard::v1::Standing& row : standings.Sorted()) *progress->add_standings() = std::move(row);
+  return tournament;
+}
+
+TournamentRunner::TournamentRunner(db::MatchStore* store, MatchHost* host, RunnerOptions options)
+    : store_(store), host_(host), options_(std::move(options)) {}
+
+TournamentRunner::~TournamentRunner() {
+  for (auto& bot : launched_) bot->Stop();
+}
+
+void TournamentRunner::Cancel() {
+  cancelled_ = true;
+  absl::MutexLock lock(&mu_);
+  stop_ = true;
+}
+
+Tournament TournamentRunner::Current() const {
+  absl::MutexLock lock(&mu_);
+  return CurrentLocked();
+}
+
+Tournament TournamentRunner::CurrentLocked() const {
+  Tournament tournament = tournament_;
+  hoard::v1::TournamentProgress* progress = tournament.mutable_progress();
+  progress->set_scheduled(static_cast<int>(schedule_.size()));
+  progress->set_finished(finished_);
+  progress->set_failed(failed_);
+  progress->set_running(running_);
+  const absl::Duration elapsed = absl::Now() - started_;
+  progress->set_elapsed_ms(absl::ToInt64Milliseconds(elapsed));
+  if (elapsed > absl::ZeroDuration()) {
+    progress->set_matches_per_second(finished_this_run_ / absl::ToDoubleSeconds(elapsed));
+  }
+  const int left = static_cast<int>(schedule_.size()) - finished_;
+  if (finished_this_run_ > 0 && left > 0) {
+    progress->set_eta_ms(absl::ToInt64Milliseconds(elapsed / finished_this_run_ * left));
+  }
+  progress->clear_standings();
+  for (hoard::v1::Standing& row : standings_.Sorted()) *progress->add_standings() = std::move(row);
+  tournament.set_error(error_);
+  return tournament;
+}
+
+void TournamentRunner::Report() {
+  if (!options_.on_progress) return;
+  absl::MutexLock report(&report_mu_);
+  options_.on_progress(Current());
+}
+
+void TournamentRunner::PrepareParticipants() {
+  const TournamentSpec& spec = spec_;
+  // Only the participants that still have matches to play.
+  std::set<int> needed;
+  {
+    absl::MutexLock lock(&mu_);
+    for (int index : pending_) {
+      for (int p : schedule_[index].seats) needed.insert(p);
+    }
+  }
+  std::map<int, LaunchedBot*> launched;
+  for (int p : needed) {
+    const Participant& participant = spec.participants(p);
+    if (!participant.has_command()) continue;
+    if (host_->bot_address().empty()) {
+      unavailable_[p] = "this host takes no bots over the network";
+      continue;
+    }
+    std::string log;
+    if (!options_.bot_log_dir.empty()) {
+      std::error_code ignored;
+      std::filesystem::create_directories(options_.bot_log_dir, ignored);
+      log = absl::StrCat(options_.bot_log_dir, "/", participant.name(), ".log");
+    }
+    absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
+        participant.command(),
+        {{"HOARD_SERVER", host_->bot_address()},
+         {"HOARD_BOT_NAME", ParticipantLabel(participant)},
+         {"HOARD_BOT_KEY", service::RandomToken()},
+         {"HOARD_MAX_MATCHES", absl::StrCat(spec.concurrency())}},
+        log);
+    if (!bot.ok()) {
+      unavailable_[p] = std::string(bot.status().message());
+      continue;
+    }
+    launched[p] = bot->get();
+    launched_.push_back(*std::move(bot));
+  }
+
+  // Wait for every non-built-in participant to be connected.
+  std::set<int> waiting;
+  for (int p : needed) {
+    if (!spec.participants(p).has_builtin() && !unavailable_.contains(p)) waiting.insert(p);
+  }
+  const absl::Time deadline =
+      absl::Now() + absl::Milliseconds(spec.fault_policy().start_timeout_ms());
+  while (!waiting.empty() && !cancelled_) {
+    absl::StatusOr<hoard::v1::ListBotsResponse> bots = host_->ListBots();
+    if (bots.ok()) {
+      for (const hoard::v1::BotInfo& bot : bots->bots()) {
+        if (!bot.connected()) continue;
+        for (auto it = waiting.begin(); it != waiting.end();) {
+          if (ParticipantLabel(spec.participants(*it)) == bot.name()) {
+            it = waiting.erase(it);
+          } else {
+            ++it;
+          }
+        }
+      }
+    }
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      auto bot = launched.find(*it);
+      std::optional<std::string> exit;
+      if (bot != launched.end()) exit = bot->second->Exited();
+      if (exit) {
+        unavailable_[*it] = absl::StrCat(
+            "participant '", spec.participants(*it).name(), "' ", *exit,
+            " before it connected (command: ", spec.participants(*it).command(),
+            bot->second->log_path().empty() ? ")"
+                                            : absl::StrCat("; output: ",
+                                                           bot->second->log_path(), ")"));
+        it = waiting.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (waiting.empty() || absl::Now() >= deadline) break;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  for (int p : waiting) {
+    const Participant& participant = spec.participants(p);
+    std::string why = absl::StrCat("participant '", participant.name(), "' did not connect to ",
+                                   host_->bot_address(), " within ",
+                                   spec.fault_policy().start_timeout_ms(), " ms");
+    if (participant.has_command()) {
+      auto bot = launched.find(p);
+      absl::StrAppend(&why, " (command: ", participant.command());
+      if (bot != launched.end() && !bot->second->log_path().empty()) {
+        absl::StrAppend(&why, "; output: ", bot->second->log_path());
+      }
+      absl::StrAppend(&why, ")");
+    } else {
+      absl::StrAppend(&why, " (it must register under that name)");
+    }
+    unavailable_[p] = why;
+  }
+  for (const auto& [p, why] : unavailable_) {
+    if (options_.on_warning) options_.on_warning(why);
+  }
+}
+
+absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
+  absl::StatusOr<Tournament> loaded = LoadTournament(*store_, id);
+  if (!loaded.ok()) return loaded.status();
+  absl::StatusOr<TournamentSpec> spec = Normalize(loaded->spec());
+  if (!spec.ok()) {
+    return absl::Status(spec.status().code(), absl::StrCat("tournament ", id,
+                                                           " cannot run: ",
+                                                           spec.status().message()));
+  }
+  absl::StatusOr<std::vector<ScheduledMatch>> schedule = Schedule(ScheduleInputFor(*spec));
+  if (!schedule.ok()) return schedule.status();
+  absl::StatusOr<std::vector<int>> stored = store_->StoredSlots(id);
+  if (!stored.ok()) return stored.status();
+  absl::StatusOr<std::vector<db::RatedMatch>> results =
+      store_->RatedMatches({.game = spec->game(), .tournament_id = id});
+  if (!results.ok()) return results.status();
+
+  schedule_ = *std::move(schedule);
+  spec_ = *spec;
+  id_ = id;
+  for (const Participant& p : spec->participants()) labels_.push_back(ParticipantLabel(p));
+  {
+    absl::MutexLock lock(&mu_);
+    tournament_ = *std::move(loaded);
+    *tournament_.mutable_spec() = *spec;
+    tournament_.set_status(hoard::v1::TOURNAMENT_STATUS_RUNNING);
+    tournament_.set_error("");
+    const std::set<int> done(stored->begin(), stored->end());
+    finished_ = static_cast<int>(done.size());
+    for (const db::RatedMatch& match : *results) standings_.Add(match.seats);
+    // Played from the back: keep schedule order.
+    for (int i = static_cast<int>(schedule_.size()) - 1; i >= 0; --i) {
+      if (!done.contains(i)) pending_.push_back(i);
+    }
+    started_ = absl::Now();
+    stop_ = cancelled_;
+  }
+  if (absl::Status s = store_->SetTournamentStatus(id, hoard::v1::TOURNAMENT_STATUS_RUNNING, "");
+      !s.ok()) {
+    return s;
+  }
+  PrepareParticipants();
+  Report();
+
+  int workers;
+  {
+    absl::MutexLock lock(&mu_);
+    workers = std::min<int>(spec->concurrency(), static_cast<int>(pending_.size()));
+  }
+  std::vector<std::thread> threads;
+  for (int i = 0; i < workers; ++i) threads.emplace_back([this] { Work(); });
+  for (std::thread& thread : threads) thread.join();
+  for (auto& bot : launched_) bot->Stop();
+  launched_.clear();
+
+  Tournament final_state;
+  {
+    absl::MutexLock lock(&mu_);
+    hoard::v1::TournamentStatus status;
+    if (finished_ == static_cast<int>(schedule_.size())) {
+      status = hoard::v1::TOURNAMENT_STATUS_FINISHED;
+      error_.clear();
+    } else if (cancelled_) {
+      status = hoard::v1::TOURNAMENT_STATUS_CANCELLED;
+    } else {
+      status = hoard::v1::TOURNAMENT_STATUS_FAILED;
+      if (!store_broken_) {
+        error_ = absl::StrCat(failed_, " match", failed_ == 1 ? "" : "es",
+                              " failed (run the tournament again to retry ",
+                              failed_ == 1 ? "it" : "them", "); last: ", error_);
+      }
+    }
+    tournament_.set_status(status);
+    final_state = CurrentLocked();
+  }
+  absl::Status saved = store_->SetTournamentStatus(id, final_state.status(), final_state.error());
+  Report();
+  if (!saved.ok()) return saved;
+  return final_state;
+}
+
+void TournamentRunner::Work() {
+  while (true) {
+    int index;
+    {
+      absl::MutexLock lock(&mu_);
+      if (stop_ || pending_.empty()) return;
+      index = pending_.back();
+      pending_.pop_back();
+      ++running_;
+    }
+    PlayOne(schedule_[index]);
+    Report();
+  }
+}
+
+void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reason) {
+  const std::string line = absl::StrCat("match ", match.index, " of the schedule (",
+                                        absl::StrJoin(match.seats, ", ",
+                                                      [this](std::string* out, int p) {
+                                                        out->append(labels_[p]);
+                                                      }),
+                                        ") failed: ", reason);
+  {
+    absl::MutexLock lock(&mu_);
+    --running_;
+    ++failed_;
+    error_ = line;
+    if (failed_ >= spec_.fault_policy().max_failed_matches()) stop_ = true;
+  }
+  if (options_.on_warning) options_.on_warning(line);
+}
+
+void TournamentRunner::PlayOne(const ScheduledMatch& match) {
+  const TournamentSpec& spec = spec_;
+  for (int p : match.seats) {
+    if (auto it = unavailable_.find(p); it != unavailable_.end()) {
+      Fail(match, it->second);
+      return;
+    }
+  }
+  hoard::v1::CreateMatchRequest request;
+  request.set_game(spec.game());
+  request.mutable_options()->insert(spec.options().begin(), spec.options().end());
+  request.set_seed(match.seed);
+  *request.mutable_time_control() = spec.time_control();
+  for (int p : match.seats) {
+    const Participant& participant = spec.participants(p);
+    if (participant.has_builtin()) {
+      request.add_seats()->set_builtin(participant.builtin());
+    } else {
+      request.add_seats()->set_bot(ParticipantLabel(participant));
+    }
+  }
+
+  absl::StatusOr<FinishedMatch> played = host_->Play(request);
+  // A bot at its limit of matches: wait for one of its matches to end.
+  while (!played.ok() && played.status().code() == absl::StatusCode::kResourceExhausted &&
+         !cancelled_) {
+    absl::SleepFor(absl::Milliseconds(20));
+    played = host_->Play(request);
+  }
+  if (!played.ok()) {
+    Fail(match, std::string(played.status().message()));
+    return;
+  }
+
+  // Seats carry the participants' names, so results are rated by them.
+  hoard::v1::Match& summary = played->match;
+  std::vector<db::RatedSeat> seats;
+  for (int seat = 0; seat < summary.seats_size(); ++seat) {
+    const Participant& participant = spec.participants(match.seats[seat]);
+    summary.mutable_seats(seat)->set_player(SeatPlayerFor(participant));
+    if (seat < played->record.seats_size()) {
+      played->record.set_seats(seat, SeatPlayerFor(participant));
+    }
+    seats.push_back({.bot = labels_[match.seats[seat]],
+                     .rank = summary.seats(seat).rank(),
+                     .score = summary.seats(seat).score()});
+  }
+  const db::TournamentSlot slot{.tournament_id = id_,
+                                .schedule_index = match.index,
+                                .block = match.block};
+  const absl::Status saved = store_->SaveFinished(played->sequence, summary, played->record, &slot);
+  absl::MutexLock lock(&mu_);
+  --running_;
+  if (saved.ok()) {
+    ++finished_;
+    ++finished_this_run_;
+    standings_.Add(seats);
+  } else if (saved.code() == absl::StatusCode::kAlreadyExists) {
+    ++finished_;  // another runner stored this slot first
+  } else {
+    // Nothing more can be kept: stop rather than play matches for nothing.
+    store_broken_ = true;
+    stop_ = true;
+    error_ = absl::StrCat("cannot store results: ", saved.message());
+  }
+}
+
+}  // namespace hoard::tournament

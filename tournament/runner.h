@@ -1,0 +1,135 @@
+#ifndef HOARD_TOURNAMENT_RUNNER_H_
+#define HOARD_TOURNAMENT_RUNNER_H_
+
+// The tournament runner: plays a stored tournament's schedule on a match
+// host, several matches at once, and stores each finished match (with its
+// seats and record, in one transaction) as it ends.
+//
+// Resuming. What is stored is done: a runner started on a tournament that
+// was stopped at any moment — even by SIGKILL — plays only the matches of
+// the schedule that are not stored, each from its own seed. A slot is
+// stored at most once (the store refuses a second), so two runners on one
+// tournament never double a match either.
+//
+// Participants. Built-in bots are seated by name. Registered participants
+// must be connected to the host, and launched ones are started (with the
+// host's address and their credentials in the environment) and must connect,
+// within the fault policy's start timeout; otherwise their matches fail
+// with that reason. After max_failed_matches failures the run stops.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "db/store.h"
+#include "hoard/v1/tournament.pb.h"
+#include "tournament/host.h"
+#include "tournament/launcher.h"
+#include "tournament/schedule.h"
+
+namespace hoard::tournament {
+
+// Results so far, per participant, with incremental Elo in the order the
+// matches were stored.
+class Standings {
+ public:
+  void Add(const std::vector<db::RatedSeat>& seats);
+  // Best first: by Elo, then by wins.
+  std::vector<hoard::v1::Standing> Sorted() const;
+
+ private:
+  struct Entry {
+    int matches = 0;
+    int wins = 0;
+    double score_sum = 0;
+    double place_sum = 0;
+    double elo = 0;
+  };
+  std::map<std::string, Entry> entries_;
+};
+
+struct RunnerOptions {
+  // Called after every finished or failed match, from the thread that
+  // played it (calls do not overlap).
+  std::function<void(const hoard::v1::Tournament&)> on_progress;
+  // One line about something that went wrong: a failed match, a bot that
+  // did not connect.
+  std::function<void(const std::string&)> on_warning;
+  // Directory for launched bots' output (<name>.log); empty: discarded.
+  std::string bot_log_dir;
+};
+
+// Stores a new tournament for `spec` (normalized), or returns the newest
+// stored one with the same spec (*resumed = true) unless it is finished or
+// `fresh` is set.
+absl::StatusOr<std::int64_t> CreateOrResume(db::MatchStore& store,
+                                            const hoard::v1::TournamentSpec& spec, bool fresh,
+                                            bool* resumed);
+
+// The stored tournament as the API shows it, with the progress the store
+// alone can tell (no live counts).
+absl::StatusOr<hoard::v1::Tournament> LoadTournament(db::MatchStore& store, std::int64_t id);
+
+class TournamentRunner {
+ public:
+  TournamentRunner(db::MatchStore* store, MatchHost* host, RunnerOptions options = {});
+  ~TournamentRunner();
+
+  // Runs tournament `id` until every match of its schedule is stored, it is
+  // cancelled, or too many matches fail; stores and returns its final
+  // state. Call once, from a thread that lives until it returns (launched
+  // bots are tied to it).
+  absl::StatusOr<hoard::v1::Tournament> Run(std::int64_t id);
+  // Stops scheduling; the matches in flight finish and are stored.
+  void Cancel();
+  // The tournament as it is now (any thread).
+  hoard::v1::Tournament Current() const;
+
+ private:
+  void Work();
+  void PlayOne(const ScheduledMatch& match);
+  void Fail(const ScheduledMatch& match, const std::string& reason);
+  hoard::v1::Tournament CurrentLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Report();
+  // Launches or awaits every participant that is not built in; the ones
+  // that are not connected in time go to unavailable_.
+  void PrepareParticipants();
+
+  db::MatchStore* const store_;
+  MatchHost* const host_;
+  const RunnerOptions options_;
+  std::atomic<bool> cancelled_{false};
+
+  mutable absl::Mutex mu_;
+  hoard::v1::Tournament tournament_ ABSL_GUARDED_BY(mu_);
+  // Set by Run before any worker starts; read-only after.
+  std::int64_t id_ = 0;
+  hoard::v1::TournamentSpec spec_;
+  std::vector<ScheduledMatch> schedule_;
+  std::vector<std::string> labels_;  // per participant
+  std::map<int, std::string> unavailable_;  // participant -> why
+  std::vector<std::unique_ptr<LaunchedBot>> launched_;
+  std::vector<int> pending_ ABSL_GUARDED_BY(mu_);  // schedule indexes, next last
+  std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
+  Standings standings_ ABSL_GUARDED_BY(mu_);
+  int finished_ ABSL_GUARDED_BY(mu_) = 0;
+  int finished_this_run_ ABSL_GUARDED_BY(mu_) = 0;
+  int failed_ ABSL_GUARDED_BY(mu_) = 0;
+  int running_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  std::string error_ ABSL_GUARDED_BY(mu_);
+  bool store_broken_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time started_ = absl::Now();
+  absl::Mutex report_mu_;  // keeps progress callbacks from overlapping
+};
+
+}  // namespace hoard::tournament
+
+#endif  // HOARD_TOURNAMENT_RUNNER_H_

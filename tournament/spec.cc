@@ -1,0 +1,274 @@
+#include "tournament/spec.h"
+
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "bots/bot.h"
+#include "engine/registry.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
+#include "service/match.h"
+
+namespace hoard::tournament {
+namespace {
+
+using hoard::v1::Participant;
+using hoard::v1::TournamentSpec;
+
+constexpr char kDefaultSpec[] = R"pb(
+  name: "village round-robin"
+  game: "village"
+  players_per_match: 4
+  participants { name: "random-1" builtin: "random" }
+  participants { name: "random-2" builtin: "random" }
+  participants { name: "first-1" builtin: "first" }
+  participants { name: "first-2" builtin: "first" }
+  format: FORMAT_ROUND_ROBIN
+  rounds: 50
+  seed: 2026
+)pb";
+
+// Collects text-format parse errors with their position.
+class ErrorCollector final : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (first_.empty()) first_ = absl::StrCat("line ", line + 1, ":", column + 1, ": ", message);
+  }
+  const std::string& first() const { return first_; }
+
+ private:
+  std::string first_;
+};
+
+bool ValidName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
+        c != '.') {
+      return false;
+    }
+  }
+  return true;
+}
+
+absl::Status FieldError(absl::string_view field, absl::string_view reason) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", reason));
+}
+
+}  // namespace
+
+TournamentSpec DefaultSpec() {
+  TournamentSpec spec;
+  const bool parsed = google::protobuf::TextFormat::ParseFromString(kDefaultSpec, &spec);
+  (void)parsed;  // the embedded text is tested to parse
+  return spec;
+}
+
+absl::StatusOr<TournamentSpec> ParseSpec(absl::string_view text, absl::string_view source) {
+  TournamentSpec spec;
+  const std::string_view body(text.data(), text.size());
+  const std::size_t first = body.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && body[first] == '{') {
+    google::protobuf::util::JsonParseOptions options;
+    const auto status = google::protobuf::util::JsonStringToMessage(
+        google::protobuf::StringPiece(text.data(), text.size()), &spec, options);
+    if (!status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": not a tournament spec (JSON): ", status.message().ToString()));
+    }
+    return spec;
+  }
+  ErrorCollector errors;
+  google::protobuf::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(std::string(text), &spec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": not a tournament spec: ", errors.first()));
+  }
+  return spec;
+}
+
+absl::StatusOr<TournamentSpec> ReadSpecFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseSpec(text.str(), path);
+}
+
+std::string ParticipantLabel(const Participant& participant) {
+  return participant.version().empty()
+             ? participant.name()
+             : absl::StrCat(participant.name(), "@", participant.version());
+}
+
+absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
+  TournamentSpec spec = input;
+  if (spec.game().empty()) return FieldError("game", "missing (see 'hoard games')");
+  absl::StatusOr<const engine::Game*> found = engine::FindGame(spec.game());
+  if (!found.ok()) return FieldError("game", found.status().message());
+  const engine::Game& game = **found;
+  const engine::GameInfo& info = game.info();
+
+  const int n = spec.participants_size();
+  if (spec.players_per_match() == 0) {
+    spec.set_players_per_match(std::min(std::max(n, info.min_players), info.max_players));
+  }
+  const int k = spec.players_per_match();
+  if (k < info.min_players || k > info.max_players) {
+    return FieldError("players_per_match",
+                      absl::StrFormat("%s takes %d to %d players, not %d", info.id,
+                                      info.min_players, info.max_players, k));
+  }
+  if (n < k) {
+    return FieldError("participants",
+                      absl::StrFormat("%d participant%s cannot fill %d-player matches", n,
+                                      n == 1 ? "" : "s", k));
+  }
+  std::map<std::string, int> names;
+  const std::vector<std::string> builtins = bots::BuiltinBotNames(game);
+  for (int i = 0; i < n; ++i) {
+    const Participant& p = spec.participants(i);
+    const std::string field = absl::StrCat("participants[", i, "]");
+    if (!ValidName(p.name())) {
+      return FieldError(absl::StrCat(field, ".name"),
+                        p.name().empty()
+                            ? "missing"
+                            : absl::StrCat("'", p.name(),
+                                           "' is not 1-64 letters, digits, '-', '_' or '.'"));
+    }
+    if (!p.version().empty() && !ValidName(p.version())) {
+      return FieldError(absl::StrCat(field, ".version"),
+                        absl::StrCat("'", p.version(),
+                                     "' is not 1-64 letters, digits, '-', '_' or '.'"));
+    }
+    if (auto [it, added] = names.emplace(p.name(), i); !added) {
+      return FieldError(absl::StrCat(field, ".name"),
+                        absl::StrCat("'", p.name(), "' is also participants[", it->second,
+                                     "]; names must be unique"));
+    }
+    switch (p.player_case()) {
+      case Participant::kBuiltin:
+        if (std::find(builtins.begin(), builtins.end(), p.builtin()) == builtins.end()) {
+          return FieldError(absl::StrCat(field, ".builtin"),
+                            absl::StrCat("no built-in bot '", p.builtin(), "' for ", info.id,
+                                         " (built-in bots: ", absl::StrJoin(builtins, ", "),
+                                         ")"));
+        }
+        break;
+      case Participant::kRegistered:
+        if (!p.registered()) {
+          return FieldError(absl::StrCat(field, ".registered"),
+                            "must be true when set (or use builtin or command)");
+        }
+        break;
+      case Participant::kCommand:
+        if (absl::StripAsciiWhitespace(p.command()).empty()) {
+          return FieldError(absl::StrCat(field, ".command"), "is empty");
+        }
+        break;
+      case Participant::PLAYER_NOT_SET:
+        return FieldError(field, "says neither builtin, registered nor command");
+    }
+  }
+
+  engine::MatchConfig config{.num_players = k, .seed = 1};
+  config.options.insert(spec.options().begin(), spec.options().end());
+  if (absl::Status s = engine::ValidateConfig(info, config); !s.ok()) {
+    return FieldError("options", s.message());
+  }
+  if (!hoard::v1::Format_IsValid(spec.format())) {
+    return FieldError("format", "unknown format");
+  }
+  if (spec.format() == hoard::v1::FORMAT_UNSPECIFIED) {
+    spec.set_format(hoard::v1::FORMAT_ROUND_ROBIN);
+  }
+  if (spec.rounds() == 0) spec.set_rounds(1);
+  if (spec.rounds() < 0) return FieldError("rounds", "must be 1 or more");
+  if (spec.concurrency() == 0) spec.set_concurrency(kDefaultConcurrency);
+  if (spec.concurrency() < 1 || spec.concurrency() > 10000) {
+    return FieldError("concurrency",
+                      absl::StrCat("must be from 1 to 10000, not ", spec.concurrency()));
+  }
+  if (absl::StatusOr<service::TimeControl> tc = service::TimeControlFrom(spec.time_control());
+      !tc.ok()) {
+    return absl::InvalidArgumentError(tc.status().message());
+  }
+  hoard::v1::FaultPolicy* faults = spec.mutable_fault_policy();
+  if (faults->start_timeout_ms() == 0) faults->set_start_timeout_ms(kDefaultStartTimeoutMs);
+  if (faults->start_timeout_ms() < 0 || faults->start_timeout_ms() > 3600000) {
+    return FieldError("fault_policy.start_timeout_ms", "must be from 1 to 3600000");
+  }
+  if (faults->max_failed_matches() == 0) {
+    faults->set_max_failed_matches(kDefaultMaxFailedMatches);
+  }
+  if (faults->max_failed_matches() < 0) {
+    return FieldError("fault_policy.max_failed_matches", "must be 1 or more");
+  }
+  for (int i = 0; i < spec.candidates_size(); ++i) {
+    if (!names.contains(spec.candidates(i))) {
+      return FieldError(absl::StrCat("candidates[", i, "]"),
+                        absl::StrCat("no participant is named '", spec.candidates(i), "'"));
+    }
+  }
+  if (absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec)); !size.ok()) {
+    return size.status();
+  }
+  return spec;
+}
+
+std::string SpecHash(const TournamentSpec& spec) {
+  // How many matches run at once changes no result: it is left out, so a
+  // tournament resumes with another concurrency.
+  TournamentSpec identity = spec;
+  identity.clear_concurrency();
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.SetSerializationDeterministic(true);
+    identity.SerializeToCodedStream(&out);
+  }
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return absl::StrFormat("%016x", hash);
+}
+
+ScheduleInput ScheduleInputFor(const TournamentSpec& spec) {
+  ScheduleInput input;
+  input.participants = spec.participants_size();
+  input.players_per_match = spec.players_per_match();
+  switch (spec.format()) {
+    case hoard::v1::FORMAT_DUPLICATE:
+      input.format = Format::kDuplicate;
+      break;
+    case hoard::v1::FORMAT_GAUNTLET:
+      input.format = Format::kGauntlet;
+      break;
+    default:
+      input.format = Format::kRoundRobin;
+  }
+  input.rounds = spec.rounds();
+  input.seed = spec.seed();
+  for (const std::string& candidate : spec.candidates()) {
+    for (int i = 0; i < spec.participants_size(); ++i) {
+      if (spec.participants(i).name() == candidate) input.candidates.push_back(i);
+    }
+  }
+  return input;
+}
+
+}  // namespace hoard::tournament
