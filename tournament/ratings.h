@@ -4,8 +4,14 @@
 // Ratings from match results (formulas and test vectors: docs/ratings.md).
 //
 // Bots are numbered 0..n-1 by the caller; a result lists who played and the
-// place each took (1 = first; tied players share a place). Pure functions:
-// no I/O, no clocks; the same results give the same numbers.
+// place each took (1 = first; tied players share a place). Only the order of
+// the places counts: 1,1,3 and 1,1,2 both mean a tie for first. Pure
+// functions: no I/O, no clocks; the same results give the same numbers.
+//
+// REQUIRES (of every function here; callers validate their input, and a
+// broken requirement aborts through HOARD_CHECK): each match has two or more
+// placings of distinct bots in 0..n-1, every place is at least 1, and a
+// match's `ratings` and `places` have the same length.
 
 #include <cstdint>
 #include <vector>
@@ -34,9 +40,9 @@ struct EloOptions {
   double initial = 1500;
 };
 
-// One match: the ratings after it, in the order of `ratings` (which lists the
-// ratings before it of the players in `places` order). All players update
-// from the ratings before the match.
+// One match: `ratings[i]` is the rating before the match of the player who
+// took `places[i]`; returns the ratings after it in the same order. All
+// players update from the ratings before the match.
 std::vector<double> EloUpdate(const std::vector<double>& ratings,
                               const std::vector<int>& places,
                               const EloOptions& options = {});
@@ -47,13 +53,16 @@ std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
 
 // ---- Order-independent maximum likelihood (Bradley–Terry) -------------------
 // Bradley–Terry over all pairwise outcomes within each match (a win counts
-// 1, a tie 1/2 to each), solved with Hunter's MM algorithm to a largest
-// relative change < 1e-9, with a prior of one virtual tie between each bot
-// and a virtual player of strength 1. Ratings are 400·log10(γ), shifted so
-// that their mean is 0. The 95% interval of each bot is a percentile
-// bootstrap over units: `bootstrap_samples` resamplings (each unit drawn
-// with a Poisson(1) weight from a generator seeded with `seed`), so the same
-// results always give the same interval.
+// 1, a tie 1/2 to each) with a prior of one virtual tie between each bot
+// and a virtual player of strength 1, solved with Hunter's MM algorithm (the
+// common scale set to its best value after each step) to a largest relative
+// change < 1e-9. Ratings are 400·log10(γ), shifted so that their mean is 0.
+// The 95% interval of each bot is a percentile bootstrap over units:
+// `bootstrap_samples` resamplings (each unit drawn with a Poisson(1) weight
+// from a generator seeded with `seed`), so the same results always give the
+// same interval, whatever order they are listed in.
+// MM stops after 100000 iterations at the latest (a safeguard; tournament
+// data converges in far fewer).
 struct MlOptions {
   int bootstrap_samples = 1000;  // 0: no intervals (low = high = rating)
   std::uint64_t seed = 1;
@@ -99,10 +108,14 @@ struct HeadToHead {
   double score = 0;         // (W + D/2) / n
   double elo = 0;           // the Elo difference the score implies
   double margin = 0;        // half-width of its 95% interval
-  double los = 0;           // likelihood of superiority, 0..1
+  double los = 0;           // likelihood of superiority, 0..1 (0.5 if W+L = 0)
   bool defined = false;     // false when n = 0 or the score is 0 or 1
 };
 
+// Scores, Elo difference and margin as cutechess computes them. Without
+// `defined`, elo and margin are 0; margin is infinite when the interval of
+// the score reaches 0 or 1 (too few games to bound the Elo difference).
+// REQUIRES: no count is negative.
 HeadToHead HeadToHeadStats(int wins, int losses, int draws);
 
 }  // namespace hoard::tournament

@@ -1,0 +1,416 @@
+#include "tournament/ratings.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <tuple>
+
+#include "engine/check.h"
+#include "engine/rng.h"
+
+namespace hoard::tournament {
+namespace {
+
+// Hunter's MM stops at kMlTolerance, or as a safeguard after
+// kMlMaxIterations (tens to thousands suffice on tournament data).
+constexpr int kMlMaxIterations = 100000;
+constexpr double kMlTolerance = 1e-9;
+
+// One match of EloUpdate or OpenSkillUpdate, with `ratings` ratings.
+void CheckMatch(std::size_t ratings, const std::vector<int>& places) {
+  HOARD_CHECK(places.size() >= 2, "a match needs two or more players");
+  HOARD_CHECK(ratings == places.size(), "a rating per place");
+  for (int place : places) HOARD_CHECK(place >= 1, "places start at 1");
+}
+
+void CheckResults(int n, const std::vector<MatchResult>& results) {
+  HOARD_CHECK(n >= 0, "the number of bots cannot be negative");
+  // last_match[bot] is the index of the last match the bot was seen in.
+  std::vector<std::size_t> last_match(n, std::numeric_limits<std::size_t>::max());
+  for (std::size_t m = 0; m < results.size(); ++m) {
+    const std::vector<Placing>& placings = results[m].placings;
+    HOARD_CHECK(placings.size() >= 2, "a match needs two or more players");
+    for (const Placing& p : placings) {
+      HOARD_CHECK(p.bot >= 0 && p.bot < n, "a bot outside 0..n-1");
+      HOARD_CHECK(p.place >= 1, "places start at 1");
+      HOARD_CHECK(last_match[p.bot] != m, "a bot appears twice in one match");
+      last_match[p.bot] = m;
+    }
+  }
+}
+
+// Replays the matches in order from `initial` for every bot, with
+// `update(before, places)` giving the ratings of a match's players after it.
+template <typename Rating, typename Update>
+std::vector<Rating> ReplayInOrder(int n, const std::vector<MatchResult>& results,
+                                  const Rating& initial, Update update) {
+  CheckResults(n, results);
+  std::vector<Rating> ratings(n, initial);
+  for (const MatchResult& match : results) {
+    std::vector<Rating> before;
+    std::vector<int> places;
+    for (const Placing& p : match.placings) {
+      before.push_back(ratings[p.bot]);
+      places.push_back(p.place);
+    }
+    const std::vector<Rating> after = update(before, places);
+    for (std::size_t i = 0; i < after.size(); ++i) ratings[match.placings[i].bot] = after[i];
+  }
+  return ratings;
+}
+
+// The outcome of i against j in halves of a point: 2 win, 1 tie, 0 loss.
+int HalfPoints(int place_i, int place_j) {
+  return place_i < place_j ? 2 : place_i == place_j ? 1 : 0;
+}
+
+// ---- Bradley–Terry ----------------------------------------------------------
+
+// The pairwise outcomes of the results: every pair of bots that met (a < b),
+// and each unit's tally per pair, so that a bootstrap resample is a weighted
+// sum of unit tallies.
+struct PairwiseOutcomes {
+  struct Pair {
+    int a = 0, b = 0;
+  };
+  // Twelve bytes, as a bootstrap reads every tally once per resample.
+  struct Tally {
+    std::int32_t pair = 0;      // index into `pairs`
+    std::int32_t a_halves = 0;  // a's points against b, in halves
+    std::int32_t meetings = 0;
+  };
+  std::vector<Pair> pairs;                // sorted
+  std::vector<Tally> tallies;             // grouped by unit, units by id
+  std::vector<std::size_t> unit_begin;    // unit u: [unit_begin[u], unit_begin[u+1])
+};
+
+PairwiseOutcomes CollectOutcomes(int n, const std::vector<MatchResult>& results) {
+  struct Outcome {
+    std::int64_t unit;
+    std::int64_t pair_key;  // a * n + b
+    int a_halves;
+  };
+  std::vector<Outcome> outcomes;
+  for (const MatchResult& match : results) {
+    const std::vector<Placing>& p = match.placings;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      for (std::size_t j = i + 1; j < p.size(); ++j) {
+        const bool i_first = p[i].bot < p[j].bot;
+        const Placing& a = i_first ? p[i] : p[j];
+        const Placing& b = i_first ? p[j] : p[i];
+        outcomes.push_back({match.unit, std::int64_t{a.bot} * n + b.bot,
+                            HalfPoints(a.place, b.place)});
+      }
+    }
+  }
+  // Sorting by unit id (not by the order of the results) makes the
+  // bootstrap independent of the order the matches are listed in.
+  std::sort(outcomes.begin(), outcomes.end(), [](const Outcome& x, const Outcome& y) {
+    return std::tie(x.unit, x.pair_key) < std::tie(y.unit, y.pair_key);
+  });
+  std::vector<std::int64_t> keys;
+  keys.reserve(outcomes.size());
+  for (const Outcome& o : outcomes) keys.push_back(o.pair_key);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+
+  PairwiseOutcomes out;
+  for (std::int64_t key : keys) {
+    out.pairs.push_back({static_cast<int>(key / n), static_cast<int>(key % n)});
+  }
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    const Outcome& o = outcomes[k];
+    const bool new_unit = k == 0 || o.unit != outcomes[k - 1].unit;
+    if (new_unit) out.unit_begin.push_back(out.tallies.size());
+    if (new_unit || o.pair_key != outcomes[k - 1].pair_key) {
+      const int pair = static_cast<int>(
+          std::lower_bound(keys.begin(), keys.end(), o.pair_key) - keys.begin());
+      out.tallies.push_back({pair, 0, 0});
+    }
+    out.tallies.back().a_halves += o.a_halves;
+    out.tallies.back().meetings += 1;
+  }
+  out.unit_begin.push_back(out.tallies.size());
+  return out;
+}
+
+// The factor s that maximizes the likelihood of the strengths s·gamma: the
+// real matches do not depend on it, so it is where the virtual ties score
+// as expected, Σ sγ/(sγ + 1) = n/2. Newton's method on log s.
+double BestScale(const std::vector<double>& gamma) {
+  const double half = 0.5 * static_cast<double>(gamma.size());
+  double scale = 1;
+  for (int step = 0; step < 100; ++step) {
+    double expected = 0, slope = 0;
+    for (double g : gamma) {
+      const double p = scale * g / (scale * g + 1);
+      expected += p;
+      slope += p * (1 - p);
+    }
+    const double change = std::clamp((half - expected) / slope, -2.0, 2.0);
+    scale *= std::exp(change);
+    if (std::abs(change) < 1e-13) break;
+  }
+  return scale;
+}
+
+// Solves Bradley–Terry by Hunter's MM from the strengths in `gamma` (which it
+// overwrites). Per pair p: a_halves[p] is pairs[p].a's points against
+// pairs[p].b in halves, meetings[p] the number of meetings. Each bot also
+// has one virtual tie against a fixed virtual player of strength 1.
+//
+// Only those virtual ties fix the common scale of the strengths, so with
+// many matches MM alone would move it by tiny steps for millions of
+// iterations; after each MM step the scale is set to its best value
+// directly. Both steps raise the likelihood and share its maximum.
+void SolveBradleyTerry(const std::vector<PairwiseOutcomes::Pair>& pairs,
+                       const std::vector<std::int64_t>& a_halves,
+                       const std::vector<std::int64_t>& meetings,
+                       std::vector<double>& gamma) {
+  const std::size_t n = gamma.size();
+  std::vector<double> wins(n, 0.5);  // the virtual tie
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    wins[pairs[p].a] += 0.5 * static_cast<double>(a_halves[p]);
+    wins[pairs[p].b] += 0.5 * static_cast<double>(2 * meetings[p] - a_halves[p]);
+  }
+  std::vector<double> denominator(n), updated(n);
+  for (int iteration = 0; iteration < kMlMaxIterations; ++iteration) {
+    for (std::size_t i = 0; i < n; ++i) denominator[i] = 1.0 / (gamma[i] + 1.0);
+    for (std::size_t p = 0; p < pairs.size(); ++p) {
+      if (meetings[p] == 0) continue;
+      const int a = pairs[p].a, b = pairs[p].b;
+      const double t = static_cast<double>(meetings[p]) / (gamma[a] + gamma[b]);
+      denominator[a] += t;
+      denominator[b] += t;
+    }
+    for (std::size_t i = 0; i < n; ++i) updated[i] = wins[i] / denominator[i];
+    const double scale = BestScale(updated);
+    double largest_change = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      updated[i] *= scale;
+      largest_change = std::max(largest_change, std::abs(updated[i] - gamma[i]) / gamma[i]);
+    }
+    gamma.swap(updated);
+    if (largest_change < kMlTolerance) return;
+  }
+}
+
+// 400·log10(γ), shifted so that the mean is 0.
+std::vector<double> RatingsOf(const std::vector<double>& gamma) {
+  std::vector<double> ratings(gamma.size());
+  double sum = 0;
+  for (std::size_t i = 0; i < gamma.size(); ++i) {
+    ratings[i] = 400 * std::log10(gamma[i]);
+    sum += ratings[i];
+  }
+  if (!ratings.empty()) {
+    const double mean = sum / static_cast<double>(ratings.size());
+    for (double& r : ratings) r -= mean;
+  }
+  return ratings;
+}
+
+// A Poisson(1) draw by inversion of its distribution function, compared in
+// 64-bit integers so that every platform draws the same weights. Weights
+// above 16 (probability 1e-15) are drawn as 16.
+int PoissonOne(engine::Rng& rng) {
+  static const std::array<std::uint64_t, 16> kThresholds = [] {
+    std::array<std::uint64_t, 16> thresholds{};
+    double probability = 0.36787944117144233;  // e^-1, P(0)
+    double cumulative = 0;
+    for (std::size_t k = 0; k < thresholds.size(); ++k) {
+      if (k > 0) probability /= static_cast<double>(k);
+      cumulative += probability;
+      thresholds[k] = static_cast<std::uint64_t>(cumulative * 0x1p64);
+    }
+    return thresholds;
+  }();
+  const std::uint64_t x = rng.Next();
+  int k = 0;
+  while (k < static_cast<int>(kThresholds.size()) && x >= kThresholds[k]) ++k;
+  return k;
+}
+
+// The q-quantile of `values` (which it reorders), interpolating linearly
+// between order statistics.
+double Quantile(std::vector<double>& values, double q) {
+  std::sort(values.begin(), values.end());
+  const double position = q * static_cast<double>(values.size() - 1);
+  const std::size_t below = static_cast<std::size_t>(position);
+  if (below + 1 >= values.size()) return values.back();
+  const double fraction = position - static_cast<double>(below);
+  return values[below] + fraction * (values[below + 1] - values[below]);
+}
+
+}  // namespace
+
+// ---- Elo --------------------------------------------------------------------
+
+std::vector<double> EloUpdate(const std::vector<double>& ratings,
+                              const std::vector<int>& places,
+                              const EloOptions& options) {
+  CheckMatch(ratings.size(), places);
+  const std::size_t n = places.size();
+  const double pairs = static_cast<double>(n * (n - 1) / 2);
+  std::vector<double> updated(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    // The linear score of i's place (ties sharing the scores of the places
+    // they span) is its pairwise points: a win 1, a tie 1/2.
+    double actual = 0, expected = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      actual += 0.5 * HalfPoints(places[i], places[j]);
+      expected += 1 / (1 + std::pow(10.0, (ratings[j] - ratings[i]) / options.d));
+    }
+    updated[i] = ratings[i] + options.k * static_cast<double>(n - 1) *
+                                  (actual - expected) / pairs;
+  }
+  return updated;
+}
+
+std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
+                               const EloOptions& options) {
+  return ReplayInOrder(n, results, options.initial,
+                       [&](const std::vector<double>& before, const std::vector<int>& places) {
+                         return EloUpdate(before, places, options);
+                       });
+}
+
+// ---- Maximum likelihood -----------------------------------------------------
+
+std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
+                                const MlOptions& options) {
+  CheckResults(n, results);
+  HOARD_CHECK(options.bootstrap_samples >= 0, "a negative number of samples");
+  const PairwiseOutcomes outcomes = CollectOutcomes(n, results);
+  const std::size_t num_pairs = outcomes.pairs.size();
+  const std::size_t num_units = outcomes.unit_begin.size() - 1;
+
+  std::vector<std::int64_t> a_halves(num_pairs, 0), meetings(num_pairs, 0);
+  for (const PairwiseOutcomes::Tally& t : outcomes.tallies) {
+    a_halves[t.pair] += t.a_halves;
+    meetings[t.pair] += t.meetings;
+  }
+  std::vector<double> gamma(n, 1.0);
+  SolveBradleyTerry(outcomes.pairs, a_halves, meetings, gamma);
+  const std::vector<double> estimate = RatingsOf(gamma);
+
+  std::vector<MlRating> out(n);
+  for (int i = 0; i < n; ++i) out[i] = {estimate[i], estimate[i], estimate[i]};
+  const int samples = options.bootstrap_samples;
+  if (samples == 0) return out;
+
+  // resampled[i * samples + s]: bot i's rating in resample s.
+  std::vector<double> resampled(static_cast<std::size_t>(n) * samples);
+  engine::Rng rng(options.seed);
+  for (int s = 0; s < samples; ++s) {
+    std::fill(a_halves.begin(), a_halves.end(), 0);
+    std::fill(meetings.begin(), meetings.end(), 0);
+    for (std::size_t u = 0; u < num_units; ++u) {
+      const int weight = PoissonOne(rng);
+      if (weight == 0) continue;
+      for (std::size_t k = outcomes.unit_begin[u]; k < outcomes.unit_begin[u + 1]; ++k) {
+        const PairwiseOutcomes::Tally& t = outcomes.tallies[k];
+        a_halves[t.pair] += weight * t.a_halves;
+        meetings[t.pair] += weight * t.meetings;
+      }
+    }
+    std::vector<double> resample_gamma = gamma;  // a warm start
+    SolveBradleyTerry(outcomes.pairs, a_halves, meetings, resample_gamma);
+    const std::vector<double> ratings = RatingsOf(resample_gamma);
+    for (int i = 0; i < n; ++i) resampled[static_cast<std::size_t>(i) * samples + s] = ratings[i];
+  }
+  std::vector<double> values(samples);
+  for (int i = 0; i < n; ++i) {
+    const auto begin = resampled.begin() + static_cast<std::ptrdiff_t>(i) * samples;
+    values.assign(begin, begin + samples);
+    out[i].low = Quantile(values, 0.025);
+    out[i].high = Quantile(values, 0.975);
+  }
+  return out;
+}
+
+// ---- OpenSkill --------------------------------------------------------------
+
+std::vector<OpenSkillRating> OpenSkillUpdate(const std::vector<OpenSkillRating>& ratings,
+                                             const std::vector<int>& places,
+                                             const OpenSkillOptions& options) {
+  CheckMatch(ratings.size(), places);
+  const std::size_t n = places.size();
+  std::vector<double> variance(n);
+  double c_squared = 0;
+  double top_mu = ratings[0].mu;
+  for (std::size_t i = 0; i < n; ++i) {
+    variance[i] = ratings[i].sigma * ratings[i].sigma + options.tau * options.tau;
+    c_squared += variance[i] + options.beta * options.beta;
+    top_mu = std::max(top_mu, ratings[i].mu);
+  }
+  const double c = std::sqrt(c_squared);
+  // e^(μ/c), scaled by e^(-top_mu/c) so that it cannot overflow: only its
+  // ratios enter.
+  std::vector<double> strength(n);
+  for (std::size_t i = 0; i < n; ++i) strength[i] = std::exp((ratings[i].mu - top_mu) / c);
+  // sum_q: the strengths of q and everyone placed no better; ties_q: A_q.
+  std::vector<double> sum_q(n, 0);
+  std::vector<int> ties_q(n, 0);
+  for (std::size_t q = 0; q < n; ++q) {
+    for (std::size_t s = 0; s < n; ++s) {
+      if (places[s] >= places[q]) sum_q[q] += strength[s];
+      if (places[s] == places[q]) ++ties_q[q];
+    }
+  }
+  std::vector<OpenSkillRating> updated(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double omega = 0, delta = 0;
+    for (std::size_t q = 0; q < n; ++q) {
+      if (places[q] > places[i]) continue;
+      const double p = strength[i] / sum_q[q];
+      omega += ((q == i ? 1.0 : 0.0) - p) / ties_q[q];
+      delta += p * (1 - p) / ties_q[q];
+    }
+    const double sigma = std::sqrt(variance[i]);
+    updated[i].mu = ratings[i].mu + variance[i] / c * omega;
+    delta *= (sigma / c) * (variance[i] / c_squared);
+    updated[i].sigma = sigma * std::sqrt(std::max(1 - delta, options.kappa));
+  }
+  return updated;
+}
+
+std::vector<OpenSkillRating> OpenSkillRatings(int n, const std::vector<MatchResult>& results,
+                                              const OpenSkillOptions& options) {
+  return ReplayInOrder(n, results, OpenSkillRating{options.mu, options.sigma},
+                       [&](const std::vector<OpenSkillRating>& before,
+                           const std::vector<int>& places) {
+                         return OpenSkillUpdate(before, places, options);
+                       });
+}
+
+// ---- Head to head -----------------------------------------------------------
+
+HeadToHead HeadToHeadStats(int wins, int losses, int draws) {
+  HOARD_CHECK(wins >= 0 && losses >= 0 && draws >= 0, "negative counts");
+  HeadToHead h;
+  h.wins = wins;
+  h.losses = losses;
+  h.draws = draws;
+  const double w = wins, l = losses, d = draws, n = w + l + d;
+  h.los = wins + losses > 0 ? 0.5 + 0.5 * std::erf((w - l) / std::sqrt(2 * (w + l))) : 0.5;
+  if (n == 0) return h;
+  const double mu = (w + d / 2) / n;
+  h.score = mu;
+  if (mu <= 0 || mu >= 1) return h;
+  h.defined = true;
+  const double sigma = std::sqrt((w / n) * (1 - mu) * (1 - mu) + (l / n) * mu * mu +
+                                 (d / n) * (0.5 - mu) * (0.5 - mu)) /
+                       std::sqrt(n);
+  auto elo = [](double p) { return -400 * std::log10(1 / p - 1); };
+  h.elo = elo(mu);
+  const double high = mu + 1.95996 * sigma, low = mu - 1.95996 * sigma;
+  h.margin = high < 1 && low > 0 ? (elo(high) - elo(low)) / 2
+                                 : std::numeric_limits<double>::infinity();
+  return h;
+}
+
+}  // namespace hoard::tournament

@@ -1,0 +1,304 @@
+#include "tournament/ratings.h"
+
+#include <cmath>
+#include <span>
+
+#include "engine/rng.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tournament/testing/random_results.h"
+
+namespace hoard::tournament {
+namespace {
+
+using ::testing::DoubleNear;
+using ::testing::ElementsAre;
+using ::hoard::tournament::testing::RandomResults;
+
+// A two-player match that `winner` won against `loser`.
+MatchResult Win(int winner, int loser, std::int64_t unit) {
+  return {{{winner, 1}, {loser, 2}}, unit};
+}
+
+// Bot 0 against bot 1: the first `wins` matches won by bot 0, the rest by
+// bot 1; each match its own unit.
+std::vector<MatchResult> Series(int wins, int losses) {
+  std::vector<MatchResult> results;
+  for (int m = 0; m < wins + losses; ++m) {
+    results.push_back(m < wins ? Win(0, 1, m) : Win(1, 0, m));
+  }
+  return results;
+}
+
+// ---- Elo --------------------------------------------------------------------
+
+TEST(EloTest, TwoPlayerVector) {
+  EXPECT_THAT(EloUpdate({1200, 1000}, {1, 2}),
+              ElementsAre(DoubleNear(1207.6881, 1e-4), DoubleNear(992.3119, 1e-4)));
+}
+
+TEST(EloTest, EqualBotsMoveByHalfOfK) {
+  EXPECT_THAT(EloRatings(2, {Win(1, 0, 0)}), ElementsAre(1484, 1516));
+  EXPECT_THAT(EloRatings(2, {Win(1, 0, 0)}, {.k = 16, .initial = 1000}),
+              ElementsAre(992, 1008));
+}
+
+TEST(EloTest, TiedPlayersGetEqualUpdates) {
+  // Tied for first in a three-player match: each scores the average of the
+  // first and second places' scores, 1/2, against an expectation of 1/2.
+  EXPECT_THAT(EloUpdate({1500, 1500, 1500}, {1, 1, 3}),
+              ElementsAre(1500 + 32.0 / 3, 1500 + 32.0 / 3, 1500 - 64.0 / 3));
+  // Only the order of the places counts.
+  EXPECT_EQ(EloUpdate({1600, 1500, 1400}, {1, 1, 2}),
+            EloUpdate({1600, 1500, 1400}, {1, 1, 3}));
+  // A drawn game between equals changes nothing; a draw with a stronger
+  // player gains the weaker exactly what the stronger loses.
+  EXPECT_THAT(EloUpdate({1500, 1500}, {1, 1}), ElementsAre(1500, 1500));
+  const std::vector<double> draw = EloUpdate({1700, 1500}, {2, 2});
+  EXPECT_LT(draw[0], 1700);
+  EXPECT_DOUBLE_EQ(draw[0] + draw[1], 3200);
+}
+
+TEST(EloTest, DependsOnTheOrderOfTheMatches) {
+  const std::vector<MatchResult> results = {Win(0, 1, 0), Win(0, 1, 1), Win(1, 0, 2)};
+  const std::vector<MatchResult> reordered = {Win(1, 0, 2), Win(0, 1, 0), Win(0, 1, 1)};
+  EXPECT_NE(EloRatings(2, results), EloRatings(2, reordered));
+}
+
+TEST(EloTest, BotsOutsideAMatchKeepTheirRating) {
+  const std::vector<double> ratings = EloRatings(4, {{{{2, 1}, {0, 2}, {3, 3}}, 0}});
+  EXPECT_EQ(ratings[1], 1500);
+  EXPECT_GT(ratings[2], 1500);
+  EXPECT_LT(ratings[3], 1500);
+  EXPECT_DOUBLE_EQ(ratings[0] + ratings[2] + ratings[3], 3 * 1500);
+}
+
+// ---- Maximum likelihood -----------------------------------------------------
+
+// Bot `bot`'s points in `results` plus 1/2 for its virtual tie, less the
+// points Bradley–Terry expects of it with strengths `gamma` (the virtual
+// player's strength 1): zero at the maximum of the likelihood.
+double ExcessPoints(const std::vector<MatchResult>& results, const std::vector<double>& gamma,
+                    int bot) {
+  double excess = 0.5 - gamma[bot] / (gamma[bot] + 1);
+  for (const MatchResult& match : results) {
+    for (const Placing& a : match.placings) {
+      if (a.bot != bot) continue;
+      for (const Placing& b : match.placings) {
+        if (b.bot == bot) continue;
+        excess += a.place < b.place ? 1 : a.place == b.place ? 0.5 : 0;
+        excess -= gamma[bot] / (gamma[bot] + gamma[b.bot]);
+      }
+    }
+  }
+  return excess;
+}
+
+TEST(MlTest, RatingsSolveTheLikelihoodEquations) {
+  const std::vector<MatchResult> results = RandomResults(5, 300, 3, 11);
+  const std::vector<MlRating> ml = MlRatings(5, results, {.bootstrap_samples = 0});
+  // The ratings are shifted to mean 0; find the common factor that puts the
+  // virtual player back at strength 1 from bot 0's equation (its excess
+  // falls as the factor rises), then check every bot's.
+  auto strengths = [&](double log_factor) {
+    std::vector<double> gamma;
+    for (const MlRating& r : ml) gamma.push_back(std::pow(10.0, r.rating / 400 + log_factor));
+    return gamma;
+  };
+  double low = -3, high = 3;
+  for (int step = 0; step < 100; ++step) {
+    const double mid = (low + high) / 2;
+    (ExcessPoints(results, strengths(mid), 0) > 0 ? low : high) = mid;
+  }
+  const std::vector<double> gamma = strengths(low);
+  for (int bot = 0; bot < 5; ++bot) {
+    EXPECT_NEAR(ExcessPoints(results, gamma, bot), 0, 1e-6) << "bot " << bot;
+  }
+}
+
+TEST(MlTest, RatingsHaveMeanZeroAndFollowStrength) {
+  const std::vector<MlRating> ml =
+      MlRatings(6, RandomResults(6, 2000, 4, 5), {.bootstrap_samples = 0});
+  double sum = 0;
+  for (int bot = 0; bot < 6; ++bot) {
+    sum += ml[bot].rating;
+    if (bot > 0) {
+      EXPECT_GT(ml[bot].rating, ml[bot - 1].rating) << "bot " << bot;
+    }
+  }
+  EXPECT_NEAR(sum, 0, 1e-9);
+}
+
+TEST(MlTest, TheOrderOfTheMatchesDoesNotMatter) {
+  std::vector<MatchResult> results = RandomResults(5, 500, 4, 3);
+  const std::vector<MlRating> before = MlRatings(5, results, {.bootstrap_samples = 200});
+  engine::Rng rng(99);
+  rng.Shuffle(std::span<MatchResult>(results));
+  for (MatchResult& m : results) rng.Shuffle(std::span<Placing>(m.placings));
+  const std::vector<MlRating> after = MlRatings(5, results, {.bootstrap_samples = 200});
+  for (int bot = 0; bot < 5; ++bot) {
+    EXPECT_DOUBLE_EQ(after[bot].rating, before[bot].rating);
+    EXPECT_DOUBLE_EQ(after[bot].low, before[bot].low);
+    EXPECT_DOUBLE_EQ(after[bot].high, before[bot].high);
+  }
+}
+
+TEST(MlTest, TheStrongerBotRatesHigherAndItsIntervalExcludesTheOther) {
+  // Bot 0 wins 70% of 200 matches: 400·log10(140/60) = 147 points apart,
+  // a little less for the prior.
+  const std::vector<MlRating> ml = MlRatings(2, Series(140, 60));
+  EXPECT_NEAR(ml[0].rating - ml[1].rating, 147, 3);
+  EXPECT_NEAR(ml[0].rating, -ml[1].rating, 1e-9);
+  EXPECT_GT(ml[0].low, ml[1].high);
+}
+
+TEST(MlTest, AnUnbeatenBotHasAFiniteRating) {
+  const std::vector<MlRating> ml = MlRatings(3, Series(50, 0));
+  EXPECT_TRUE(std::isfinite(ml[0].rating));
+  EXPECT_TRUE(std::isfinite(ml[0].high));
+  EXPECT_GT(ml[0].rating, ml[1].rating);
+  // A bot that never played stays at the virtual player's strength, between
+  // the two.
+  EXPECT_LT(ml[2].rating, ml[0].rating);
+  EXPECT_GT(ml[2].rating, ml[1].rating);
+}
+
+TEST(MlTest, TiesCountHalf) {
+  std::vector<MatchResult> results;
+  for (int m = 0; m < 10; ++m) results.push_back({{{0, 1}, {1, 1}}, m});
+  EXPECT_THAT(MlRatings(2, results, {.bootstrap_samples = 0}),
+              ElementsAre(::testing::Field(&MlRating::rating, DoubleNear(0, 1e-9)),
+                          ::testing::Field(&MlRating::rating, DoubleNear(0, 1e-9))));
+  // A win and a loss are worth two ties.
+  EXPECT_NEAR(MlRatings(2, Series(1, 1), {.bootstrap_samples = 0})[0].rating, 0, 1e-9);
+}
+
+TEST(MlTest, IntervalsContainTheEstimateAndRepeatWithTheSeed) {
+  const std::vector<MatchResult> results = RandomResults(4, 400, 3, 8);
+  const std::vector<MlRating> a = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 7});
+  const std::vector<MlRating> b = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 7});
+  const std::vector<MlRating> c = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 8});
+  for (int bot = 0; bot < 4; ++bot) {
+    EXPECT_LT(a[bot].low, a[bot].rating);
+    EXPECT_GT(a[bot].high, a[bot].rating);
+    EXPECT_EQ(a[bot].low, b[bot].low);
+    EXPECT_EQ(a[bot].high, b[bot].high);
+    EXPECT_NE(a[bot].low, c[bot].low);
+  }
+}
+
+TEST(MlTest, WithoutBootstrapTheIntervalIsThePoint) {
+  const std::vector<MlRating> ml = MlRatings(2, Series(3, 2), {.bootstrap_samples = 0});
+  EXPECT_EQ(ml[0].low, ml[0].rating);
+  EXPECT_EQ(ml[0].high, ml[0].rating);
+}
+
+TEST(MlTest, MatchesOfOneUnitAreResampledTogether) {
+  // Every match played four times with the same result, as seat rotations
+  // of one deal might be: the four copies carry the information of one, so
+  // their intervals must be about twice as wide as if they were independent.
+  const std::vector<MatchResult> base = Series(60, 40);
+  std::vector<MatchResult> blocks, independent;
+  for (std::size_t m = 0; m < base.size(); ++m) {
+    for (int copy = 0; copy < 4; ++copy) {
+      MatchResult result = base[m];
+      result.unit = static_cast<std::int64_t>(m);
+      blocks.push_back(result);
+      result.unit = static_cast<std::int64_t>(4 * m + copy);
+      independent.push_back(result);
+    }
+  }
+  const std::vector<MlRating> wide = MlRatings(2, blocks);
+  const std::vector<MlRating> narrow = MlRatings(2, independent);
+  EXPECT_DOUBLE_EQ(wide[0].rating, narrow[0].rating);
+  const double ratio = (wide[0].high - wide[0].low) / (narrow[0].high - narrow[0].low);
+  EXPECT_GT(ratio, 1.7);
+  EXPECT_LT(ratio, 2.3);
+}
+
+// ---- OpenSkill --------------------------------------------------------------
+
+TEST(OpenSkillTest, ThreePlayerVector) {
+  const std::vector<OpenSkillRating> after =
+      OpenSkillUpdate({{}, {}, {}}, {1, 2, 3}, {.tau = 0});
+  ASSERT_EQ(after.size(), 3u);
+  const double expected[3][2] = {{27.8689, 8.2048}, {25.7172, 8.0578}, {21.4139, 8.0578}};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(after[i].mu, expected[i][0], 1e-4) << "player " << i;
+    EXPECT_NEAR(after[i].sigma, expected[i][1], 1e-4) << "player " << i;
+  }
+  EXPECT_NEAR(after[0].Ordinal(), 27.8689 - 3 * 8.2048, 1e-3);
+}
+
+TEST(OpenSkillTest, TiedPlayersGetEqualUpdates) {
+  const std::vector<OpenSkillRating> after =
+      OpenSkillUpdate({{}, {}, {}}, {2, 1, 2}, {.tau = 0});
+  EXPECT_DOUBLE_EQ(after[0].mu, after[2].mu);
+  EXPECT_DOUBLE_EQ(after[0].sigma, after[2].sigma);
+  EXPECT_GT(after[1].mu, after[0].mu);
+  // A draw between equals moves no one's mean.
+  const std::vector<OpenSkillRating> draw = OpenSkillUpdate({{}, {}}, {1, 1}, {.tau = 0});
+  EXPECT_DOUBLE_EQ(draw[0].mu, 25);
+  EXPECT_DOUBLE_EQ(draw[1].mu, 25);
+  EXPECT_DOUBLE_EQ(draw[0].sigma, draw[1].sigma);
+  EXPECT_LT(draw[0].sigma, 25.0 / 3);
+}
+
+TEST(OpenSkillTest, TauWidensUncertaintyBeforeTheUpdate) {
+  const OpenSkillRating settled{30, 1};
+  const std::vector<OpenSkillRating> fixed =
+      OpenSkillUpdate({settled, settled}, {1, 2}, {.tau = 0});
+  const std::vector<OpenSkillRating> drifting = OpenSkillUpdate({settled, settled}, {1, 2});
+  EXPECT_LT(fixed[0].sigma, 1);
+  EXPECT_GT(drifting[0].sigma, fixed[0].sigma);
+  EXPECT_GT(drifting[0].mu, fixed[0].mu);
+}
+
+TEST(OpenSkillTest, RatingsFollowStrengthOverManyMatches) {
+  const std::vector<OpenSkillRating> ratings =
+      OpenSkillRatings(4, RandomResults(4, 500, 4, 2), {.tau = 0});
+  for (int bot = 1; bot < 4; ++bot) {
+    EXPECT_GT(ratings[bot].Ordinal(), ratings[bot - 1].Ordinal()) << "bot " << bot;
+    EXPECT_LT(ratings[bot].sigma, 2);
+  }
+}
+
+// ---- Head to head -----------------------------------------------------------
+
+TEST(HeadToHeadTest, Vector) {
+  const HeadToHead h = HeadToHeadStats(120, 80, 200);
+  EXPECT_TRUE(h.defined);
+  EXPECT_DOUBLE_EQ(h.score, 0.55);
+  EXPECT_NEAR(h.elo, 34.86, 0.005);
+  EXPECT_NEAR(h.margin, 24.1, 0.05);
+  EXPECT_NEAR(h.los, 0.9977, 0.00005);
+}
+
+TEST(HeadToHeadTest, ExtremesAreUndefinedButStillCounted) {
+  const HeadToHead none = HeadToHeadStats(0, 0, 0);
+  EXPECT_FALSE(none.defined);
+  EXPECT_EQ(none.los, 0.5);
+  const HeadToHead sweep = HeadToHeadStats(10, 0, 0);
+  EXPECT_FALSE(sweep.defined);
+  EXPECT_EQ(sweep.score, 1);
+  EXPECT_GT(sweep.los, 0.99);
+  const HeadToHead draws = HeadToHeadStats(0, 0, 5);
+  EXPECT_TRUE(draws.defined);
+  EXPECT_EQ(draws.elo, 0);
+  EXPECT_EQ(draws.los, 0.5);
+  // Two games cannot bound the difference: the interval reaches a score of 1.
+  EXPECT_TRUE(std::isinf(HeadToHeadStats(1, 0, 1).margin));
+}
+
+// ---- Preconditions ----------------------------------------------------------
+
+TEST(RatingsDeathTest, AMatchNeedsTwoPlayers) {
+  EXPECT_DEATH(EloUpdate({1500}, {1}), "two or more players");
+  EXPECT_DEATH(MlRatings(2, {{{{0, 1}}, 0}}), "two or more players");
+  EXPECT_DEATH(OpenSkillRatings(2, {{{{0, 1}, {0, 2}}, 0}}), "twice in one match");
+  EXPECT_DEATH(EloRatings(2, {{{{0, 1}, {2, 2}}, 0}}), "outside 0..n-1");
+  EXPECT_DEATH(OpenSkillUpdate({{}, {}}, {0, 1}), "places start at 1");
+}
+
+}  // namespace
+}  // namespace hoard::tournament
