@@ -21,6 +21,7 @@ int RunServe(const std::vector<std::string>& args);
 int RunBot(const std::vector<std::string>& args);
 int RunBench(const std::vector<std::string>& args);
 int RunMatch(const std::vector<std::string>& args);
+int RunRatings(const std::vector<std::string>& args);
 
 // Prints "hoard: <message>" on stderr and returns `exit_code`.
 int Fail(int exit_code, const std::string& message);

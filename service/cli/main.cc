@@ -21,6 +21,7 @@ constexpr char kUsage[] =
     "  serve          serve the arena over gRPC for bots in any language\n"
     "  bot            connect a built-in strategy to a server as a bot\n"
     "  match          create, show and list matches on a server\n"
+    "  ratings        rate bots from a file of match results (elo, ml, openskill)\n"
     "  bench arena    measure the arena server under load\n"
     "\n"
     "Run 'hoard <command> --help' for a command's flags.\n";
@@ -45,7 +46,8 @@ int main(int argc, char** argv) {
   if (command == "bot") return hoard::cli::RunBot(args);
   if (command == "bench") return hoard::cli::RunBench(args);
   if (command == "match") return hoard::cli::RunMatch(args);
+  if (command == "ratings") return hoard::cli::RunRatings(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
-                              "' (commands: play, replay, games, serve, bot, match, bench; see 'hoard help')");
+                              "' (commands: play, replay, games, serve, bot, match, ratings, bench; see 'hoard help')");
 }
