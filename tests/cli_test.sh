@@ -8,30 +8,7 @@ HOARD=${1:?usage: cli_test.sh PATH_TO_HOARD}
 PY=/usr/bin/python3
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-passed=0
-failed=0
-
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
-
-# expect_error NAME EXIT_CODE PATTERN -- COMMAND...
-# The command must exit with EXIT_CODE and print exactly one line on stderr,
-# matching PATTERN.
-expect_error() {
-  local name=$1 code=$2 pattern=$3
-  shift 4
-  "$@" >"$WORK/out" 2>"$WORK/err"
-  local got=$?
-  if [ "$got" -ne "$code" ]; then
-    fail "$name: exit $got, expected $code" "$WORK/err"
-  elif [ "$(wc -l <"$WORK/err")" -ne 1 ]; then
-    fail "$name: expected one line on stderr" "$WORK/err"
-  elif ! grep -q -- "$pattern" "$WORK/err"; then
-    fail "$name: stderr does not say '$pattern'" "$WORK/err"
-  else
-    pass "$name"
-  fi
-}
+source "$(dirname "$0")/cli_checks.sh"
 
 # A match finishes for every player count, with a final table of every seat.
 for players in 2 3 4 5; do
@@ -152,5 +129,4 @@ done
 expect_error "an unwritable record path" 1 "cannot write" \
   -- "$HOARD" play --players 2 --quiet --record "$WORK/no/such/dir/r.json"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -56,10 +56,11 @@ std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
 // 1, a tie 1/2 to each) with a prior of one virtual tie between each bot
 // and a virtual player of strength 1, solved with Hunter's MM algorithm (the
 // common scale set to its best value after each step) to a largest relative
-// change < 1e-9. Ratings are 400·log10(γ), shifted so that their mean is 0. The 95% interval of each bot is a percentile
-// bootstrap over units: `bootstrap_samples` resamplings (each unit drawn
-// with a Poisson(1) weight from a generator seeded with `seed`), so the same
-// results always give the same interval, whatever order they are listed in.
+// change < 1e-9. Ratings are 400·log10(γ), shifted so that their mean is 0.
+// The 95% interval of each bot is a percentile bootstrap over units:
+// `bootstrap_samples` resamplings (each unit drawn with a Poisson(1) weight
+// from a generator seeded with `seed`), so the same results always give the
+// same interval, whatever order they are listed in.
 // MM stops after 100000 iterations at the latest (a safeguard; tournament
 // data converges in far fewer).
 struct MlOptions {

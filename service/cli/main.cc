@@ -23,6 +23,7 @@ constexpr char kUsage[] =
     "  match          create, show and list matches on a server\n"
     "  tournament     run (or resume) a tournament and print its leaderboard\n"
     "  leaderboard    ratings of the bots of a game or tournament\n"
+    "  ratings        rate bots from a file of match results (elo, ml, openskill)\n"
     "  bench arena    measure the arena server under load\n"
     "\n"
     "Run 'hoard <command> --help' for a command's flags.\n";
@@ -49,7 +50,9 @@ int main(int argc, char** argv) {
   if (command == "match") return hoard::cli::RunMatch(args);
   if (command == "tournament") return hoard::cli::RunTournament(args);
   if (command == "leaderboard") return hoard::cli::RunLeaderboard(args);
+  if (command == "ratings") return hoard::cli::RunRatings(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
-                              "' (commands: play, replay, games, serve, bot, match, tournament, leaderboard, bench; see 'hoard help')");
+                              "' (commands: play, replay, games, serve, bot, match, tournament, "
+                              "leaderboard, ratings, bench; see 'hoard help')");
 }

@@ -1,0 +1,311 @@
+// hoard ratings: ratings of bots from a file of match results.
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "service/cli/commands.h"
+#include "service/cli/flags.h"
+#include "tournament/ratings.h"
+#include "tournament/results_csv.h"
+
+namespace hoard::cli {
+namespace {
+
+const std::vector<FlagSpec>& RatingsFlags() {
+  static const auto* specs = new std::vector<FlagSpec>{
+      {"input", "FILE", "the results: CSV with header match_id,bot,place"},
+      {"system", "NAME", "elo, ml (maximum likelihood) or openskill"},
+      {"json", "", "print JSON instead of a table"},
+      {"csv", "", "print CSV instead of a table"},
+      {"k", "K", "elo: the K factor (default 32)"},
+      {"bootstrap", "N", "ml: resamples for the intervals (default 1000; 0 none)"},
+      {"seed", "S", "ml: the seed of the resampling (default 1)"},
+      {"tau", "T", "openskill: added uncertainty per match (default 0.0833; 0 fixed bots)"},
+      {"help", "", "show this help"},
+  };
+  return *specs;
+}
+
+constexpr char kHelp[] =
+    "usage: hoard ratings --input FILE --system elo|ml|openskill [flags]\n"
+    "\n"
+    "Rates the bots in a results file (one row per seat: match_id,bot,place;\n"
+    "place 1 is first, tied players share a place) and prints them best first.\n"
+    "  elo        incremental multiplayer Elo from 1500, matches in file order\n"
+    "  ml         Bradley-Terry maximum likelihood, independent of the order,\n"
+    "             with 95% percentile bootstrap intervals over matches\n"
+    "  openskill  OpenSkill (Weng-Lin, Plackett-Luce); rating = mu - 3 sigma\n"
+    "See docs/ratings.md.\n"
+    "\n";
+
+// One bot's line: its rating and the system's other columns (ml: low, high;
+// openskill: mu, sigma).
+struct Row {
+  std::string bot;
+  double rating = 0;
+  std::vector<double> extra;
+  int matches = 0;
+};
+
+struct Report {
+  std::string system;
+  std::vector<std::string> extra_columns;  // the names of Row::extra
+  std::vector<Row> rows;                   // best first once sorted
+  // What the ratings were computed from: name and JSON value.
+  std::vector<std::pair<std::string, std::string>> settings;
+  std::vector<std::string> notes;  // printed below the table
+};
+
+std::string Number(double value) { return absl::StrFormat("%.10g", value); }
+
+// `value` rounded to `decimals` places for a table, where -0.0 reads as 0.0.
+double Tidy(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  const double rounded = std::round(value * scale) / scale;
+  return rounded == 0 ? 0.0 : rounded;
+}
+
+std::string Matches(std::size_t count) {
+  return absl::StrCat(count, count == 1 ? " match" : " matches");
+}
+
+std::string JsonString(absl::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      absl::StrAppend(&out, "\\", std::string(1, c));
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      absl::StrAppend(&out, absl::StrFormat("\\u%04x", c));
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out + "\"";
+}
+
+// 1 + the number of rows rated higher: equal ratings share a rank.
+int RankOf(const std::vector<Row>& rows, std::size_t i) {
+  int rank = 1;
+  for (const Row& other : rows) rank += other.rating > rows[i].rating ? 1 : 0;
+  return rank;
+}
+
+void PrintTable(const Report& report) {
+  std::size_t width = 3;
+  for (const Row& row : report.rows) width = std::max(width, row.bot.size());
+  std::string header = absl::StrFormat("rank  %-*s  %8s", width, "bot", "rating");
+  if (report.system == "ml" && !report.extra_columns.empty()) {
+    absl::StrAppend(&header, "  95% interval      ");
+  } else if (report.system == "openskill") {
+    absl::StrAppend(&header, absl::StrFormat("  %7s  %6s", "mu", "sigma"));
+  }
+  std::cout << header << "  matches\n";
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const Row& row = report.rows[i];
+    std::string line;
+    if (report.system == "openskill") {
+      line = absl::StrFormat("%4d  %-*s  %8.2f  %7.2f  %6.2f", RankOf(report.rows, i), width,
+                             row.bot, Tidy(row.rating, 2), Tidy(row.extra[0], 2),
+                             Tidy(row.extra[1], 2));
+    } else {
+      line = absl::StrFormat("%4d  %-*s  %8.1f", RankOf(report.rows, i), width, row.bot,
+                             Tidy(row.rating, 1));
+      if (!row.extra.empty()) {
+        absl::StrAppend(&line, absl::StrFormat("  [%7.1f, %7.1f]", Tidy(row.extra[0], 1),
+                                               Tidy(row.extra[1], 1)));
+      }
+    }
+    std::cout << line << absl::StrFormat("  %7d\n", row.matches);
+  }
+  std::cout << "\n";
+  for (const std::string& note : report.notes) std::cout << note << "\n";
+}
+
+void PrintCsv(const Report& report) {
+  std::cout << "rank,bot,rating";
+  for (const std::string& column : report.extra_columns) std::cout << "," << column;
+  std::cout << ",matches\n";
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const Row& row = report.rows[i];
+    std::cout << RankOf(report.rows, i) << "," << row.bot << "," << Number(row.rating);
+    for (double value : row.extra) std::cout << "," << Number(value);
+    std::cout << "," << row.matches << "\n";
+  }
+}
+
+void PrintJson(const Report& report) {
+  std::cout << "{\n  \"system\": " << JsonString(report.system) << ",\n";
+  for (const auto& [name, value] : report.settings) {
+    std::cout << "  " << JsonString(name) << ": " << value << ",\n";
+  }
+  std::cout << "  \"ratings\": [";
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const Row& row = report.rows[i];
+    std::cout << (i == 0 ? "\n" : ",\n") << "    {\"rank\": " << RankOf(report.rows, i)
+              << ", \"bot\": " << JsonString(row.bot) << ", \"rating\": " << Number(row.rating);
+    for (std::size_t c = 0; c < row.extra.size(); ++c) {
+      std::cout << ", " << JsonString(report.extra_columns[c]) << ": " << Number(row.extra[c]);
+    }
+    std::cout << ", \"matches\": " << row.matches << "}";
+  }
+  std::cout << "\n  ]\n}\n";
+}
+
+// A report of `system` on `table` without ratings: each bot's name and
+// number of matches, and the number of matches.
+Report NewReport(const std::string& system, const tournament::ResultsTable& table) {
+  Report report;
+  report.system = system;
+  report.rows.resize(table.bots.size());
+  for (std::size_t b = 0; b < table.bots.size(); ++b) report.rows[b].bot = table.bots[b];
+  for (const tournament::MatchResult& match : table.matches) {
+    for (const tournament::Placing& p : match.placings) ++report.rows[p.bot].matches;
+  }
+  report.settings.push_back({"matches", absl::StrCat(table.matches.size())});
+  return report;
+}
+
+Report EloReport(const tournament::ResultsTable& table, const tournament::EloOptions& elo) {
+  Report report = NewReport("elo", table);
+  const std::vector<double> ratings =
+      EloRatings(static_cast<int>(table.bots.size()), table.matches, elo);
+  for (std::size_t b = 0; b < ratings.size(); ++b) report.rows[b].rating = ratings[b];
+  report.settings.push_back({"k", Number(elo.k)});
+  report.settings.push_back({"initial", Number(elo.initial)});
+  report.settings.push_back({"order_dependent", "true"});
+  report.notes.push_back(absl::StrCat(
+      "Incremental Elo over ", Matches(table.matches.size()), ", K=", Number(elo.k),
+      ", every bot from ", Number(elo.initial),
+      ": it depends on the order of the matches in the file."));
+  return report;
+}
+
+Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptions& ml) {
+  Report report = NewReport("ml", table);
+  const bool intervals = ml.bootstrap_samples > 0;
+  const std::vector<tournament::MlRating> ratings =
+      MlRatings(static_cast<int>(table.bots.size()), table.matches, ml);
+  for (std::size_t b = 0; b < ratings.size(); ++b) {
+    report.rows[b].rating = ratings[b].rating;
+    if (intervals) report.rows[b].extra = {ratings[b].low, ratings[b].high};
+  }
+  if (intervals) report.extra_columns = {"low", "high"};
+  report.settings.push_back(
+      {"interval", JsonString(intervals ? "95% percentile bootstrap over matches" : "none")});
+  report.settings.push_back({"bootstrap_samples", absl::StrCat(ml.bootstrap_samples)});
+  report.settings.push_back({"seed", JsonString(absl::StrCat(ml.seed))});
+  report.notes.push_back(absl::StrCat("Bradley-Terry maximum likelihood over ",
+                                      Matches(table.matches.size()),
+                                      ", mean 0: the same in any order of the matches."));
+  report.notes.push_back(intervals ? absl::StrCat("95% percentile bootstrap over matches, ",
+                                                  ml.bootstrap_samples, " samples, seed ",
+                                                  ml.seed, ".")
+                                   : std::string("No intervals (--bootstrap 0)."));
+  return report;
+}
+
+Report OpenSkillReport(const tournament::ResultsTable& table,
+                       const tournament::OpenSkillOptions& openskill) {
+  Report report = NewReport("openskill", table);
+  const std::vector<tournament::OpenSkillRating> ratings =
+      OpenSkillRatings(static_cast<int>(table.bots.size()), table.matches, openskill);
+  for (std::size_t b = 0; b < ratings.size(); ++b) {
+    report.rows[b].rating = ratings[b].Ordinal();
+    report.rows[b].extra = {ratings[b].mu, ratings[b].sigma};
+  }
+  report.extra_columns = {"mu", "sigma"};
+  report.settings.push_back({"tau", Number(openskill.tau)});
+  report.settings.push_back({"order_dependent", "true"});
+  report.notes.push_back(absl::StrCat(
+      "OpenSkill (Weng-Lin, Plackett-Luce) over ", Matches(table.matches.size()),
+      ", rating = mu - 3 sigma, from mu ", Number(openskill.mu), ", sigma ",
+      absl::StrFormat("%.4g", openskill.sigma), ", tau ", absl::StrFormat("%.4g", openskill.tau),
+      ": it depends on the order of the matches in the file."));
+  return report;
+}
+
+// A number flag's value, if given, in *out: kInvalidArgument unless it is a
+// finite number of at least `low` (above it when `strict`).
+absl::Status ReadNumberFlag(const ParsedArgs& args, const std::string& flag, double low,
+                            bool strict, double* out) {
+  if (!args.Has(flag)) return absl::OkStatus();
+  double value = 0;
+  if (!absl::SimpleAtod(args.Get(flag, ""), &value) || !std::isfinite(value) || value < low ||
+      (strict && value == low)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, " needs a number ", strict ? "above " : "of at least ", low,
+                     ", not '", args.Get(flag, ""), "'"));
+  }
+  *out = value;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int RunRatings(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, RatingsFlags());
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help")) {
+    std::cout << kHelp << FlagsHelp(RatingsFlags());
+    return kExitOk;
+  }
+  if (!parsed->positionals.empty()) {
+    return Fail(kExitUsage, "ratings takes no arguments besides flags, got '" +
+                                parsed->positionals[0] + "'");
+  }
+  if (!parsed->Has("input")) return Fail(kExitUsage, "ratings needs --input FILE");
+  const std::string system = parsed->Get("system", "");
+  if (system != "elo" && system != "ml" && system != "openskill") {
+    return Fail(kExitUsage, parsed->Has("system")
+                                ? "unknown rating system '" + system + "' (elo, ml or openskill)"
+                                : "ratings needs --system elo, ml or openskill");
+  }
+  if (parsed->Has("json") && parsed->Has("csv")) {
+    return Fail(kExitUsage, "give --json or --csv, not both");
+  }
+  for (const auto& [flag, owner] : std::vector<std::pair<std::string, std::string>>{
+           {"k", "elo"}, {"bootstrap", "ml"}, {"seed", "ml"}, {"tau", "openskill"}}) {
+    if (parsed->Has(flag) && system != owner) {
+      return Fail(kExitUsage, absl::StrCat("--", flag, " applies to --system ", owner, " only"));
+    }
+  }
+  tournament::EloOptions elo;
+  tournament::MlOptions ml;
+  tournament::OpenSkillOptions openskill;
+  for (const absl::Status& status :
+       {ReadNumberFlag(*parsed, "k", 0, true, &elo.k),
+        ReadNumberFlag(*parsed, "tau", 0, false, &openskill.tau),
+        ReadIntFlag(*parsed, "bootstrap", 0, 100000, &ml.bootstrap_samples)}) {
+    if (!status.ok()) return Fail(kExitUsage, std::string(status.message()));
+  }
+  if (parsed->Has("seed") && !absl::SimpleAtoi(parsed->Get("seed", ""), &ml.seed)) {
+    return Fail(kExitUsage, "--seed needs a whole number from 0 to 2^64-1, not '" +
+                                parsed->Get("seed", "") + "'");
+  }
+
+  const std::string path = parsed->Get("input", "");
+  absl::StatusOr<tournament::ResultsTable> table = tournament::ReadResultsCsvFile(path);
+  if (!table.ok()) return Fail(kExitFailure, std::string(table.status().message()));
+  if (table->matches.empty()) return Fail(kExitFailure, path + ": no matches");
+
+  Report report = system == "elo" ? EloReport(*table, elo)
+                  : system == "ml" ? MlReport(*table, ml)
+                                   : OpenSkillReport(*table, openskill);
+  std::stable_sort(report.rows.begin(), report.rows.end(),
+                   [](const Row& a, const Row& b) { return a.rating > b.rating; });
+
+  if (parsed->Has("json")) {
+    PrintJson(report);
+  } else if (parsed->Has("csv")) {
+    PrintCsv(report);
+  } else {
+    PrintTable(report);
+  }
+  return kExitOk;
+}
+
+}  // namespace hoard::cli

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# End-to-end tests of hoard ratings: the three systems on small results
+# files, the machine-readable forms, and the one-line errors of bad input.
+#
+#   bash tests/ratings_cli_test.sh build/hoard
+set -u
+HOARD=${1:?usage: ratings_cli_test.sh PATH_TO_HOARD}
+PY=/usr/bin/python3
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "$0")/cli_checks.sh"
+
+# check NAME FILE CONDITION...: CONDITION (a command) must succeed; on
+# failure FILE is shown.
+check() {
+  local name=$1 file=$2
+  shift 2
+  if "$@"; then pass "$name"; else fail "$name" "$file"; fi
+}
+differ() { ! cmp -s "$1" "$2"; }
+
+# One two-player match: equal bots at 1500 move by K/2 = 16.
+printf 'match_id,bot,place\nm1,alpha,1\nm1,beta,2\n' >"$WORK/two.csv"
+"$HOARD" ratings --input "$WORK/two.csv" --system elo --k 32 >"$WORK/elo" 2>&1
+check "elo: the winner gains 16, the loser loses 16" "$WORK/elo" \
+  grep -qE '^ +1 +alpha +1516\.0 +1$' "$WORK/elo"
+check "elo: the loser is second at 1484" "$WORK/elo" \
+  grep -qE '^ +2 +beta +1484\.0 +1$' "$WORK/elo"
+check "elo says it depends on the order of the matches" "$WORK/elo" \
+  grep -q "depends on the order of the matches" "$WORK/elo"
+
+# Tied places: the tied bots get the same rating.
+printf 'match_id,bot,place\nm1,a,1\nm1,b,1\nm1,c,3\n' >"$WORK/tie.csv"
+"$HOARD" ratings --input "$WORK/tie.csv" --system elo --csv >"$WORK/tie" 2>&1
+check "elo: bots tied for first share rank and rating" "$WORK/tie" \
+  grep -qx '1,a,1510.666667,1' "$WORK/tie"
+check "elo: ... both of them" "$WORK/tie" grep -qx '1,b,1510.666667,1' "$WORK/tie"
+
+# OpenSkill, one three-player match at the defaults with tau 0.
+printf 'match_id,bot,place\nm1,third,3\nm1,first,1\nm1,second,2\n' >"$WORK/three.csv"
+"$HOARD" ratings --input "$WORK/three.csv" --system openskill --tau 0 >"$WORK/os" 2>&1
+check "openskill: mu and sigma of the winner" "$WORK/os" \
+  grep -qE '^ +1 +first +3\.25 +27\.87 +8\.20 +1$' "$WORK/os"
+check "openskill: the third place" "$WORK/os" \
+  grep -qE '^ +3 +third +-2\.76 +21\.41 +8\.06 +1$' "$WORK/os"
+"$HOARD" ratings --input "$WORK/three.csv" --system openskill --tau 0 --csv >"$WORK/os.csv" 2>&1
+awk -F, 'NR > 1 { printf "%s %.4f %.4f\n", $2, $4, $5 }' "$WORK/os.csv" >"$WORK/os.vector"
+printf 'first 27.8689 8.2048\nsecond 25.7172 8.0578\nthird 21.4139 8.0578\n' >"$WORK/os.expected"
+check "openskill --csv: the test vector to four decimals" "$WORK/os.csv" \
+  cmp -s "$WORK/os.vector" "$WORK/os.expected"
+
+# Maximum likelihood: strong wins most of 60 three-player matches, weak
+# loses most; the rows of each match list weak first.
+{
+  echo "match_id,bot,place"
+  for m in $(seq 60); do
+    if [ $((m % 5)) -eq 0 ]; then w=3 i=1 s=2
+    elif [ $((m % 7)) -eq 0 ]; then w=1 i=3 s=2
+    else w=3 i=2 s=1; fi
+    printf 'g%d,weak,%d\ng%d,middle,%d\ng%d,strong,%d\n' "$m" "$w" "$m" "$i" "$m" "$s"
+  done
+} >"$WORK/ml.csv"
+"$HOARD" ratings --input "$WORK/ml.csv" --system ml >"$WORK/ml" 2>&1
+check "ml: best first" "$WORK/ml" \
+  test "$(awk '/^ +[0-9]+ /{print $2}' "$WORK/ml" | paste -sd,)" = "strong,middle,weak"
+interval_row='^ +[0-9]+ +[a-z]+ +-?[0-9.]+ +\[ *-?[0-9.]+, +-?[0-9.]+\] +60$'
+check "ml: an interval per bot" "$WORK/ml" test "$(grep -cE "$interval_row" "$WORK/ml")" -eq 3
+check "ml states how its intervals were computed" "$WORK/ml" \
+  grep -qx "95% percentile bootstrap over matches, 1000 samples, seed 1." "$WORK/ml"
+"$HOARD" ratings --input "$WORK/ml.csv" --system ml >"$WORK/ml.again" 2>&1
+"$HOARD" ratings --input "$WORK/ml.csv" --system ml --seed 2 >"$WORK/ml.seed2" 2>&1
+check "ml: the same seed gives the same intervals" "$WORK/ml.again" \
+  cmp -s "$WORK/ml" "$WORK/ml.again"
+check "ml: another seed resamples differently" "$WORK/ml.seed2" \
+  differ <(grep '^ ' "$WORK/ml") <(grep '^ ' "$WORK/ml.seed2")
+check "ml: ... and says so" "$WORK/ml.seed2" \
+  grep -qx "95% percentile bootstrap over matches, 1000 samples, seed 2." "$WORK/ml.seed2"
+{ head -1 "$WORK/ml.csv"; tail -n +2 "$WORK/ml.csv" | tac; } >"$WORK/ml.reversed.csv"
+for order in ml ml.reversed; do
+  "$HOARD" ratings --input "$WORK/$order.csv" --system ml --bootstrap 0 --csv >"$WORK/$order.ml"
+  "$HOARD" ratings --input "$WORK/$order.csv" --system elo --csv >"$WORK/$order.elo"
+done
+check "ml: matches in reverse order give the same ratings" "$WORK/ml.reversed.ml" \
+  cmp -s "$WORK/ml.ml" "$WORK/ml.reversed.ml"
+check "elo: matches in reverse order give other ratings" "$WORK/ml.reversed.elo" \
+  differ "$WORK/ml.elo" "$WORK/ml.reversed.elo"
+
+# --json is valid JSON carrying the same ratings and the interval method.
+"$HOARD" ratings --input "$WORK/ml.csv" --system ml --json >"$WORK/ml.json" 2>&1
+check "ml --json" "$WORK/ml.json" "$PY" -c '
+import json, sys
+report = json.load(open(sys.argv[1]))
+bots = [r["bot"] for r in report["ratings"]]
+assert report["system"] == "ml" and report["matches"] == 60, report
+assert report["interval"] == "95% percentile bootstrap over matches", report
+assert report["bootstrap_samples"] == 1000 and report["seed"] == "1", report
+assert bots == ["strong", "middle", "weak"], bots
+assert all(r["low"] < r["rating"] < r["high"] for r in report["ratings"]), report
+' "$WORK/ml.json"
+
+# Bad input: one line naming the problem. expect_bad_file NAME PATTERN
+# CONTENT rates a file of CONTENT (a printf format); expect_usage NAME
+# PATTERN FLAGS... rates two.csv with FLAGS.
+expect_bad_file() {
+  printf "$3" >"$WORK/bad.csv"
+  expect_error "$1" 1 "$2" -- "$HOARD" ratings --input "$WORK/bad.csv" --system ml
+}
+expect_usage() {
+  local name=$1 pattern=$2
+  shift 2
+  expect_error "$name" 2 "$pattern" -- "$HOARD" ratings --input "$WORK/two.csv" "$@"
+}
+expect_bad_file "a place that is no number" \
+  "bad.csv: line 3: place 'second' is not a positive integer" \
+  'match_id,bot,place\nm1,a,1\nm1,b,second\n'
+expect_bad_file "an unknown header" "bad.csv: line 2: unknown header 'match,player,rank'" \
+  '# results\nmatch,player,rank\n'
+expect_bad_file "a missing column" "line 3: missing column place" \
+  'match_id,bot,place\nm1,a,1\nm1,b\n'
+expect_bad_file "a bot twice in a match" \
+  "line 4: bot 'a' is in match 'm1' twice (also on line 2)" \
+  'match_id,bot,place\nm1,a,1\nm1,b,2\nm1,a,3\n'
+expect_bad_file "a match of one player" "line 4: match 'm2' has only one player" \
+  'match_id,bot,place\nm1,a,1\nm1,b,2\nm2,a,1\n'
+expect_bad_file "a file without matches" "bad.csv: no matches" 'match_id,bot,place\n'
+expect_error "a missing file" 1 "cannot open $WORK/none.csv" \
+  -- "$HOARD" ratings --input "$WORK/none.csv" --system ml
+expect_usage "no system" "ratings needs --system elo, ml or openskill"
+expect_usage "an unknown system" "unknown rating system 'glicko'" --system glicko
+expect_usage "a flag of another system" "--k applies to --system elo only" --system ml --k 16
+expect_usage "a bad K" "--k needs a number above 0" --system elo --k 0
+expect_usage "a bad resample count" "--bootstrap needs a number from 0 to 100000" \
+  --system ml --bootstrap many
+expect_usage "two output forms" "give --json or --csv, not both" --system ml --json --csv
+if "$HOARD" ratings --help >"$WORK/help" 2>&1 && grep -q "^usage: hoard ratings" "$WORK/help"; then
+  pass "ratings --help"
+else
+  fail "ratings --help" "$WORK/help"
+fi
+
+finish
