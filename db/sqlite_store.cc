@@ -171,7 +171,7 @@ class SqliteStore final : public MatchStore {
 
   absl::Status Migrate() {
     absl::MutexLock lock(&mu_);
-    if (absl::Status s = Exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"); !s.ok()) {
+    if (absl::Status s = Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"); !s.ok()) {
       return absl::DataLossError(absl::StrCat(path_, " is not a Hoard database: ", s.message()));
     }
     if (absl::Status s = Exec(

@@ -79,7 +79,7 @@ absl::StatusOr<std::int64_t> CreateOrResume(db::MatchStore& store, const Tournam
   if (!fresh) {
     absl::StatusOr<std::optional<db::StoredTournament>> found = store.FindTournament(hash);
     if (!found.ok()) return found.status();
-    if (*found && (*found)->status != hoard::v1::TOURNAMENT_STATUS_FINISHED) {
+    if (*found) {
       *resumed = true;
       return (*found)->id;
     }

@@ -66,9 +66,10 @@ struct RunnerOptions {
   std::string bot_log_dir;
 };
 
-// Stores a new tournament for `spec` (normalized), or returns the newest
-// stored one with the same spec (*resumed = true) unless it is finished or
-// `fresh` is set.
+// Stores a new tournament for `spec` (normalized), or, unless `fresh` is
+// set, returns the newest stored one with the same spec (*resumed = true),
+// whatever its status: running it again resumes it, or does nothing if it
+// is finished.
 absl::StatusOr<std::int64_t> CreateOrResume(db::MatchStore& store,
                                             const hoard::v1::TournamentSpec& spec, bool fresh,
                                             bool* resumed);

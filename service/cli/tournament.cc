@@ -312,9 +312,16 @@ int RunTournament(const std::vector<std::string>& args) {
   if (!id.ok()) return Fail(kExitFailure, std::string(id.status().message()));
   const bool quiet = parsed->Has("quiet");
   if (!quiet) {
-    std::cerr << "hoard: " << (resumed ? "resuming" : "running") << " tournament " << *id
-              << " (" << normalized->name() << ", " << normalized->game() << ") in " << db_path
-              << std::endl;
+    absl::StatusOr<std::optional<db::StoredTournament>> stored = store->GetTournament(*id);
+    const bool finished = stored.ok() && *stored &&
+                          (*stored)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED;
+    std::cerr << "hoard: "
+              << (finished  ? "this spec's tournament already finished; its results follow "
+                              "(--fresh runs a new one): "
+                  : resumed ? "resuming "
+                            : "running ")
+              << "tournament " << *id << " (" << normalized->name() << ", "
+              << normalized->game() << ") in " << db_path << std::endl;
   }
 
   ProgressDisplay display(quiet);
