@@ -92,6 +92,98 @@ TEST(StoreTest, ListsInOrderWithFiltersAndPages) {
   EXPECT_THAT(ids(0, 10, {.game = "village", .bot = "alice"}), ::testing::ElementsAre("m2"));
 }
 
+TEST(StoreTest, TournamentsAreStoredFoundAndUpdated) {
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+  hoard::v1::TournamentSpec spec;
+  spec.set_name("league");
+  spec.set_game("village");
+  absl::StatusOr<std::int64_t> first = store->CreateTournament(spec, "hash-a", 12);
+  ASSERT_THAT(first, IsOk());
+  absl::StatusOr<std::int64_t> second = store->CreateTournament(spec, "hash-a", 12);
+  ASSERT_THAT(second, IsOk());
+  EXPECT_NE(*first, *second);
+  absl::StatusOr<std::optional<StoredTournament>> found = store->FindTournament("hash-a");
+  ASSERT_THAT(found, IsOk());
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->id, *second) << "the newest with that spec";
+  EXPECT_EQ((*found)->spec.name(), "league");
+  EXPECT_EQ((*found)->scheduled, 12);
+  EXPECT_EQ((*found)->status, hoard::v1::TOURNAMENT_STATUS_RUNNING);
+  EXPECT_FALSE((*store->FindTournament("hash-b")).has_value());
+
+  ASSERT_THAT(store->SetTournamentStatus(*first, hoard::v1::TOURNAMENT_STATUS_FAILED, "why"),
+              IsOk());
+  std::optional<StoredTournament> got = *store->GetTournament(*first);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->status, hoard::v1::TOURNAMENT_STATUS_FAILED);
+  EXPECT_EQ(got->error, "why");
+  EXPECT_THAT(store->SetTournamentStatus(99, hoard::v1::TOURNAMENT_STATUS_FAILED, ""),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("no tournament 99")));
+  std::vector<StoredTournament> all = *store->ListTournaments();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].id, *second) << "newest first";
+}
+
+TEST(StoreTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+  hoard::v1::TournamentSpec spec;
+  spec.set_game("village");
+  const std::int64_t id = *store->CreateTournament(spec, "h", 4);
+  hoard::v1::Match match = Finished(0, "village", "alice@2");
+  match.clear_match_id();  // sequence 0: the store numbers and names it
+  const TournamentSlot slot{.tournament_id = id, .schedule_index = 3, .block = 1};
+  ASSERT_THAT(store->SaveFinished(0, match, RecordOf(match), &slot), IsOk());
+  EXPECT_EQ(*store->LastSequence(), 1);
+  std::optional<StoredMatch> stored = *store->Get("m1");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->match.tournament_id(), id);
+  EXPECT_EQ(stored->match.schedule_index(), 3);
+  // The same slot again, under another id, is refused: no match is doubled.
+  hoard::v1::Match again = Finished(5, "village", "alice@2");
+  EXPECT_THAT(store->SaveFinished(5, again, RecordOf(again), &slot),
+              StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("slot 3")));
+  EXPECT_FALSE((*store->Get("m5")).has_value()) << "nothing of a refused match is kept";
+  EXPECT_THAT(*store->StoredSlots(id), ::testing::ElementsAre(3));
+
+  // Rated by bot (name@version; the kind prefix dropped), ranks and scores.
+  std::vector<RatedMatch> rated = *store->RatedMatches({.game = "village", .tournament_id = id});
+  ASSERT_EQ(rated.size(), 1u);
+  EXPECT_EQ(rated[0].block, 1);
+  ASSERT_EQ(rated[0].seats.size(), 2u);
+  EXPECT_EQ(rated[0].seats[0].bot, "alice@2");
+  EXPECT_EQ(rated[0].seats[0].rank, 1);
+  EXPECT_DOUBLE_EQ(rated[0].seats[0].score, 10.5);
+  EXPECT_EQ(rated[0].seats[1].bot, "random");
+  EXPECT_THAT(*store->List(0, 10, {.rated_bot = "alice@2"}), ::testing::SizeIs(1));
+  EXPECT_THAT(*store->List(0, 10, {.rated_bot = "alice"}), ::testing::IsEmpty());
+  EXPECT_THAT(*store->List(0, 10, {.tournament_id = id + 1}), ::testing::IsEmpty());
+}
+
+TEST(StoreTest, RatingSnapshotsFollowTheScopeVersion) {
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+  const RatingScope scope{.game = "village"};
+  EXPECT_EQ(*store->ScopeVersion(scope), 0);
+  EXPECT_FALSE((*store->LatestRatingSnapshot(scope)).has_value());
+  hoard::v1::Match match = Finished(1, "village", "alice");
+  ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
+  const std::int64_t v1 = *store->ScopeVersion(scope);
+  EXPECT_GT(v1, 0);
+  hoard::v1::RatingSnapshot snapshot;
+  snapshot.mutable_leaderboard()->set_matches(1);
+  ASSERT_THAT(store->SaveRatingSnapshot(scope, v1, snapshot), IsOk());
+  auto latest = *store->LatestRatingSnapshot(scope);
+  ASSERT_TRUE(latest.has_value());
+  EXPECT_EQ(latest->first, v1);
+  EXPECT_EQ(latest->second.leaderboard().matches(), 1);
+  // Another game's match leaves this scope's version alone; this game's moves it.
+  hoard::v1::Match other = Finished(2, "hedonia", "bob");
+  ASSERT_THAT(store->SaveFinished(2, other, RecordOf(other)), IsOk());
+  EXPECT_EQ(*store->ScopeVersion(scope), v1);
+  hoard::v1::Match more = Finished(3, "village", "bob");
+  ASSERT_THAT(store->SaveFinished(3, more, RecordOf(more)), IsOk());
+  EXPECT_GT(*store->ScopeVersion(scope), v1);
+}
+
 TEST(StoreTest, AFileSurvivesReopeningInWalMode) {
   const std::string path = TempPath("hoard_store_test.db");
   {

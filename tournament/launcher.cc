@@ -42,7 +42,10 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   std::vector<char*> envp;
   for (std::string& entry : entries) envp.push_back(entry.data());
   envp.push_back(nullptr);
-  std::string shell_command = absl::StrCat("exec ", command);
+  // A simple command replaces the shell, so it is the process that dies
+  // with the runner; a compound one runs under the shell.
+  const bool simple = command.find_first_of(";&|()`\n") == std::string::npos;
+  std::string shell_command = simple ? absl::StrCat("exec ", command) : command;
   char sh[] = "/bin/sh";
   char dash_c[] = "-c";
   char* argv[] = {sh, dash_c, shell_command.data(), nullptr};

@@ -19,7 +19,9 @@ namespace hoard::tournament {
 
 class LaunchedBot {
  public:
-  // Runs `/bin/sh -c "exec <command>"` with the runner's environment plus
+  // Runs `/bin/sh -c "exec <command>"` (without the exec for a command with
+  // ; & | ( ) or `, whose children then outlive a killed runner) with the
+  // runner's environment plus
   // `env`; stdout and stderr go to `log_path` (appended; /dev/null if
   // empty). kInternal if the process cannot be started.
   static absl::StatusOr<std::unique_ptr<LaunchedBot>> Start(

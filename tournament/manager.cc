@@ -22,7 +22,7 @@ TournamentManager::~TournamentManager() {
     absl::MutexLock lock(&mu_);
     closing_ = true;
     for (auto& [id, running] : running_) {
-      running->runner->Cancel();
+      running->runner->Cancel(hoard::v1::TOURNAMENT_STATUS_STOPPED);
       if (running->thread.joinable()) threads.push_back(std::move(running->thread));
     }
   }
@@ -34,7 +34,9 @@ absl::Status TournamentManager::ResumeUnfinished() {
   if (!all.ok()) return all.status();
   absl::MutexLock lock(&mu_);
   for (const db::StoredTournament& t : *all) {
-    if (t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING && !running_.contains(t.id)) Start(t.id);
+    const bool unfinished = t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
+                            t.status == hoard::v1::TOURNAMENT_STATUS_STOPPED;
+    if (unfinished && !running_.contains(t.id)) Start(t.id);
   }
   return absl::OkStatus();
 }

@@ -5,9 +5,10 @@
 // hoard.v1.Tournaments. Transport-free: service/tournament_service.cc
 // unpacks a call, calls one method here and maps the status.
 //
-// Each tournament runs on its own thread through a TournamentRunner;
-// tournaments the store holds as running (the server stopped while they
-// ran) resume when the manager starts.
+// Each tournament runs on its own thread through a TournamentRunner. When
+// the manager goes, its tournaments stop (STOPPED) after their matches in
+// flight; they, and any the store holds as running (a server that was
+// killed), resume when a manager starts on the same store.
 
 #include <cstdint>
 #include <map>
@@ -41,7 +42,8 @@ class TournamentManager {
   // Cancels what runs and waits for it (matches in flight finish first).
   ~TournamentManager();
 
-  // Resumes the tournaments the store holds as running. Call once.
+  // Resumes the tournaments the store holds as running or stopped (by a
+  // server that went down). Call once.
   absl::Status ResumeUnfinished();
 
   absl::StatusOr<hoard::v1::Tournament> Create(const hoard::v1::CreateTournamentRequest& request);

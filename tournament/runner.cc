@@ -122,7 +122,8 @@ TournamentRunner::~TournamentRunner() {
   for (auto& bot : launched_) bot->Stop();
 }
 
-void TournamentRunner::Cancel() {
+void TournamentRunner::Cancel(hoard::v1::TournamentStatus status) {
+  cancelled_as_ = status;
   cancelled_ = true;
   absl::MutexLock lock(&mu_);
   stop_ = true;
@@ -325,7 +326,7 @@ absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
       status = hoard::v1::TOURNAMENT_STATUS_FINISHED;
       error_.clear();
     } else if (cancelled_) {
-      status = hoard::v1::TOURNAMENT_STATUS_CANCELLED;
+      status = cancelled_as_;
     } else {
       status = hoard::v1::TOURNAMENT_STATUS_FAILED;
       if (!store_broken_) {

@@ -88,8 +88,10 @@ class TournamentRunner {
   // state. Call once, from a thread that lives until it returns (launched
   // bots are tied to it).
   absl::StatusOr<hoard::v1::Tournament> Run(std::int64_t id);
-  // Stops scheduling; the matches in flight finish and are stored.
-  void Cancel();
+  // Stops scheduling; the matches in flight finish and are stored. The
+  // tournament ends with `status`: CANCELLED by its user, or STOPPED by a
+  // server going down (it resumes when the server comes back).
+  void Cancel(hoard::v1::TournamentStatus status = hoard::v1::TOURNAMENT_STATUS_CANCELLED);
   // The tournament as it is now (any thread).
   hoard::v1::Tournament Current() const;
 
@@ -107,6 +109,7 @@ class TournamentRunner {
   MatchHost* const host_;
   const RunnerOptions options_;
   std::atomic<bool> cancelled_{false};
+  std::atomic<hoard::v1::TournamentStatus> cancelled_as_{hoard::v1::TOURNAMENT_STATUS_CANCELLED};
 
   mutable absl::Mutex mu_;
   hoard::v1::Tournament tournament_ ABSL_GUARDED_BY(mu_);

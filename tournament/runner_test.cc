@@ -1,0 +1,254 @@
+#include "tournament/runner.h"
+
+#include <cstdio>
+#include <set>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "bots/client.h"
+#include "engine/testing/status_matchers.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "service/arena.h"
+#include "service/grpc_server.h"
+#include "tournament/host.h"
+#include "tournament/leaderboard.h"
+#include "tournament/spec.h"
+
+namespace hoard::tournament {
+namespace {
+
+using ::hoard::testing::IsOk;
+using ::testing::HasSubstr;
+using hoard::v1::Tournament;
+using hoard::v1::TournamentSpec;
+
+TournamentSpec Spec(const std::string& text) {
+  TournamentSpec spec;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &spec)) << text;
+  absl::StatusOr<TournamentSpec> normalized = Normalize(spec);
+  EXPECT_THAT(normalized, IsOk());
+  return normalized.ok() ? *normalized : spec;
+}
+
+std::string TempDb(const std::string& name) {
+  const std::string path = absl::StrCat(::testing::TempDir(), "/", name);
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+  return path;
+}
+
+// An arena in this process keeping its matches in a database.
+struct Local {
+  explicit Local(const std::string& db) {
+    EXPECT_THAT(arena.UseStore(*db::OpenSqliteStore(db)), IsOk());
+    host = InProcessHost(&arena, "");
+  }
+  db::MatchStore& store() { return *arena.store(); }
+  service::Arena arena;
+  std::unique_ptr<MatchHost> host;
+};
+
+std::int64_t Create(db::MatchStore& store, const TournamentSpec& spec) {
+  bool resumed = false;
+  absl::StatusOr<std::int64_t> id = CreateOrResume(store, spec, /*fresh=*/false, &resumed);
+  EXPECT_THAT(id, IsOk());
+  return *id;
+}
+
+// Every slot of the schedule stored exactly once.
+void ExpectEverySlotOnce(db::MatchStore& store, std::int64_t id, int scheduled) {
+  std::vector<int> slots = *store.StoredSlots(id);
+  EXPECT_EQ(static_cast<int>(slots.size()), scheduled);
+  EXPECT_EQ(std::set<int>(slots.begin(), slots.end()).size(), slots.size());
+}
+
+TEST(RunnerTest, ARoundRobinOfFourBuiltInBotsStoresEveryMatchAndRatesThem) {
+  Local local(TempDb("runner_round_robin.db"));
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 4 rounds: 50 seed: 7
+    participants { name: "r1" builtin: "random" }
+    participants { name: "r2" builtin: "random" }
+    participants { name: "f1" builtin: "first" }
+    participants { name: "f2" builtin: "first" })pb");
+  const std::int64_t id = Create(local.store(), spec);
+  int reports = 0;
+  TournamentRunner runner(&local.store(), local.host.get(),
+                          {.on_progress = [&](const Tournament&) { ++reports; }});
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(done->progress().finished(), 200);
+  EXPECT_EQ(done->progress().scheduled(), 200);
+  EXPECT_GE(reports, 200);
+  ExpectEverySlotOnce(local.store(), id, 200);
+  EXPECT_EQ((*local.store().GetTournament(id))->status, hoard::v1::TOURNAMENT_STATUS_FINISHED);
+
+  absl::StatusOr<hoard::v1::RatingSnapshot> ratings =
+      CurrentRatings(local.store(), {.game = "village", .tournament_id = id});
+  ASSERT_THAT(ratings, IsOk());
+  const hoard::v1::Leaderboard board = RankBy(*ratings, hoard::v1::RATING_SYSTEM_ML);
+  EXPECT_EQ(board.matches(), 200);
+  ASSERT_EQ(board.rows_size(), 4);
+  for (const hoard::v1::LeaderboardRow& row : board.rows()) {
+    EXPECT_EQ(row.matches(), 200) << row.bot();
+    EXPECT_LT(row.ml_low(), row.ml()) << row.bot();
+    EXPECT_GT(row.ml_high(), row.ml()) << row.bot();
+    EXPECT_GT(row.openskill_sigma(), 0) << row.bot();
+    EXPECT_NE(row.elo(), 1500) << row.bot();
+  }
+  // Random play beats always playing the default action, clearly.
+  EXPECT_THAT(board.rows(0).bot(), ::testing::StartsWith("r"));
+  EXPECT_THAT(board.rows(1).bot(), ::testing::StartsWith("r"));
+  EXPECT_GT(board.rows(1).ml_low(), board.rows(2).ml_high());
+  EXPECT_EQ(ratings->head_to_head().pairs_size(), 6);
+}
+
+TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
+  const std::string db = TempDb("runner_resume.db");
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 3 rounds: 10 seed: 3 concurrency: 4
+    format: FORMAT_DUPLICATE
+    participants { name: "a" builtin: "random" }
+    participants { name: "b" builtin: "random" }
+    participants { name: "c" builtin: "first" }
+    participants { name: "d" builtin: "random" })pb");
+  const int scheduled = 4 * 3 * 10;
+  std::int64_t id;
+  int stored_first;
+  {
+    Local local(db);
+    id = Create(local.store(), spec);
+    TournamentRunner* self = nullptr;
+    TournamentRunner runner(&local.store(), local.host.get(),
+                            {.on_progress = [&](const Tournament& t) {
+                              if (t.progress().finished() >= 30) self->Cancel();
+                            }});
+    self = &runner;
+    absl::StatusOr<Tournament> stopped = runner.Run(id);
+    ASSERT_THAT(stopped, IsOk());
+    EXPECT_EQ(stopped->status(), hoard::v1::TOURNAMENT_STATUS_CANCELLED);
+    stored_first = static_cast<int>(local.store().StoredSlots(id)->size());
+    EXPECT_GE(stored_first, 30);
+    EXPECT_LT(stored_first, scheduled);
+  }
+  Local local(db);  // as after a restart
+  bool resumed = false;
+  EXPECT_EQ(*CreateOrResume(local.store(), spec, false, &resumed), id);
+  EXPECT_TRUE(resumed);
+  TournamentRunner runner(&local.store(), local.host.get());
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(done->progress().finished(), scheduled);
+  ExpectEverySlotOnce(local.store(), id, scheduled);
+  // The arena numbers every match it creates: the second run created only
+  // the matches the first left, so none was played twice.
+  EXPECT_EQ(*local.store().LastSequence(), scheduled);
+  // Each match kept its deal: a duplicate block's rotations share a seed.
+  std::map<int, std::uint64_t> seeds;
+  const std::vector<db::StoredMatch> stored = *local.store().List(0, 1000, {.tournament_id = id});
+  for (const db::StoredMatch& m : stored) {
+    seeds[m.match.schedule_index()] = m.match.seed();
+  }
+  ASSERT_EQ(static_cast<int>(seeds.size()), scheduled);
+  for (int block = 0; block < scheduled / 3; ++block) {
+    EXPECT_EQ(seeds[3 * block], seeds[3 * block + 1]);
+    EXPECT_EQ(seeds[3 * block], seeds[3 * block + 2]);
+  }
+}
+
+TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeout) {
+  const std::string db = TempDb("runner_silent.db");
+  std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
+      {.listen = "127.0.0.1:0", .db_path = db, .serve_tournaments = false});
+  std::unique_ptr<MatchHost> host =
+      InProcessHost(&server->arena(), absl::StrCat("127.0.0.1:", server->port()));
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 2
+    participants { name: "quiet" command: "sleep 60" }
+    participants { name: "gone" command: "echo leaving; exit 3" }
+    participants { name: "r" builtin: "random" }
+    fault_policy { start_timeout_ms: 300 max_failed_matches: 100 })pb");
+  db::MatchStore& store = *server->arena().store();
+  const std::int64_t id = Create(store, spec);
+  std::vector<std::string> warnings;
+  TournamentRunner runner(&store, host.get(),
+                          {.on_warning = [&](const std::string& w) { warnings.push_back(w); },
+                           .bot_log_dir = ::testing::TempDir() + "/runner_silent_logs"});
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FAILED);
+  // Every match holds one of the two absent bots: all 6 fail, none hangs.
+  EXPECT_EQ(done->progress().failed(), 6);
+  EXPECT_EQ(done->progress().finished(), 0);
+  EXPECT_THAT(done->error(), HasSubstr("6 matches failed"));
+  const std::string all = absl::StrJoin(warnings, "\n");
+  EXPECT_THAT(all, HasSubstr("participant 'quiet' did not connect to 127.0.0.1:"));
+  EXPECT_THAT(all, HasSubstr("within 300 ms (command: sleep 60"));
+  EXPECT_THAT(all, HasSubstr("participant 'gone' exited with status 3 before it connected"));
+  EXPECT_THAT(all, HasSubstr("runner_silent_logs/gone.log"));
+}
+
+TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
+  const std::string db = TempDb("runner_grpc.db");
+  std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
+      {.listen = "127.0.0.1:0", .db_path = db, .serve_tournaments = false});
+  const std::string address = absl::StrCat("127.0.0.1:", server->port());
+  std::unique_ptr<MatchHost> host = InProcessHost(&server->arena(), address);
+  std::vector<std::unique_ptr<bots::BotClient>> clients;
+  std::vector<std::thread> threads;
+  for (const std::string name : {"ext-1", "ext-2"}) {
+    clients.push_back(std::make_unique<bots::BotClient>(
+        grpc::CreateChannel(address, grpc::InsecureChannelCredentials()),
+        bots::ClientOptions{.name = name, .key = "k", .max_matches = 4},
+        std::make_unique<bots::RandomStrategy>(5)));
+    threads.emplace_back([client = clients.back().get()] { client->Run().IgnoreError(); });
+  }
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 3 rounds: 2 concurrency: 4
+    participants { name: "ext-1" registered: true }
+    participants { name: "ext-2" registered: true }
+    participants { name: "house" builtin: "random" })pb");
+  db::MatchStore& store = *server->arena().store();
+  const std::int64_t id = Create(store, spec);
+  TournamentRunner runner(&store, host.get());
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  for (auto& client : clients) client->Stop();
+  for (std::thread& t : threads) t.join();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
+  ExpectEverySlotOnce(store, id, 6);
+  const std::vector<db::StoredMatch> stored = *store.List(0, 100, {.tournament_id = id});
+  ASSERT_EQ(stored.size(), 6u);
+  for (const db::StoredMatch& m : stored) {
+    std::set<std::string> players;
+    for (const hoard::v1::SeatInfo& seat : m.match.seats()) players.insert(seat.player());
+    EXPECT_THAT(players, ::testing::ElementsAre("bot:ext-1", "bot:ext-2", "builtin:house"));
+  }
+}
+
+TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
+  std::unique_ptr<service::ArenaServer> server =
+      *service::ArenaServer::Start({.listen = "127.0.0.1:0"});
+  const std::string address = absl::StrCat("127.0.0.1:", server->port());
+  std::unique_ptr<MatchHost> host = RemoteHost(
+      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()), address);
+  std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(TempDb("runner_remote.db"));
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 2 rounds: 3
+    participants { name: "a" builtin: "random" }
+    participants { name: "b" builtin: "first" })pb");
+  const std::int64_t id = Create(*store, spec);
+  TournamentRunner runner(store.get(), host.get());
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
+  ExpectEverySlotOnce(*store, id, 6);
+  EXPECT_EQ(*store->LastSequence(), 6) << "numbered by the runner's own database";
+}
+
+}  // namespace
+}  // namespace hoard::tournament
