@@ -35,11 +35,18 @@ absl::Status CheckName(const std::string& name) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a bot name has 1 to ", kMaxNameLength, " characters"));
   }
+  // One '@' may separate a version: "name@version" (as on leaderboards).
+  const std::size_t at = name.find('@');
+  if (at == 0 || at + 1 == name.size() ||
+      (at != std::string::npos && name.find('@', at + 1) != std::string::npos)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bot name '", name, "' may hold one '@' between a name and a version"));
+  }
   for (char c : name) {
     if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' &&
-        c != '-' && c != '.') {
+        c != '-' && c != '.' && c != '@') {
       return absl::InvalidArgumentError(absl::StrCat(
-          "bot name '", name, "' may only use letters, digits, '_', '-' and '.'"));
+          "bot name '", name, "' may only use letters, digits, '_', '-', '.' and one '@'"));
     }
   }
   return absl::OkStatus();

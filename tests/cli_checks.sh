@@ -26,6 +26,14 @@ expect_error() {
   fi
 }
 
+# check NAME FILE CONDITION...: CONDITION (a command) must succeed; on
+# failure FILE is shown.
+check() {
+  local name=$1 file=$2
+  shift 2
+  if "$@"; then pass "$name"; else fail "$name" "$file"; fi
+}
+
 # Prints the counts; succeeds only if every check passed.
 finish() {
   echo "$passed passed, $failed failed"

@@ -10,13 +10,6 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 source "$(dirname "$0")/cli_checks.sh"
 
-# check NAME FILE CONDITION...: CONDITION (a command) must succeed; on
-# failure FILE is shown.
-check() {
-  local name=$1 file=$2
-  shift 2
-  if "$@"; then pass "$name"; else fail "$name" "$file"; fi
-}
 differ() { ! cmp -s "$1" "$2"; }
 
 # One two-player match: equal bots at 1500 move by K/2 = 16.

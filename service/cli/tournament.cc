@@ -45,10 +45,11 @@ const std::vector<FlagSpec>& TournamentFlags() {
       {"game", "ID", "spec from flags: the game"},
       {"players", "N", "spec from flags: players per match"},
       {"participant", "NAME=KIND",
-       "spec from flags, repeatable: KIND is builtin:BOT, registered, or command:CMD"},
+       "spec from flags, repeatable: KIND is builtin:BOT, registered, or command:CMD",
+       /*repeated=*/true},
       {"format", "NAME", "round-robin (default), duplicate or gauntlet"},
-      {"candidate", "NAME", "gauntlet: a candidate (repeatable)"},
-      {"option", "NAME=VALUE", "a game option (repeatable)"},
+      {"candidate", "NAME", "gauntlet: a candidate (repeatable)", /*repeated=*/true},
+      {"option", "NAME=VALUE", "a game option (repeatable)", /*repeated=*/true},
       {"rounds", "N", "repeat the schedule N times (overrides the spec)"},
       {"seed", "N", "seed of every deal (overrides the spec)"},
       {"concurrency", "N", "matches at once (overrides the spec; resuming may change it)"},
@@ -364,6 +365,10 @@ int RunTournament(const std::vector<std::string>& args) {
     json_options.preserve_proto_field_names = true;
     (void)google::protobuf::util::MessageToJsonString(board, &json, json_options);
     std::cout << json;
+  } else if (board.matches() == 0) {
+    std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", *id,
+                                 normalized->name(),
+                                 hoard::v1::TournamentStatus_Name(final_state->status()).substr(18));
   } else {
     std::cout << absl::StrFormat("Tournament %d (%s): %s, %d of %d matches stored in %s\n\n",
                                  *id, normalized->name(),

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# End-to-end tests of hoard tournament and hoard leaderboard with the real
+# binary: the embedded default, kill -9 and resume, bots launched as
+# commands that play over gRPC, bad specs, and leaderboards in every form.
+#
+#   bash tests/tournament_cli_test.sh build/hoard
+set -u
+HOARD=$(realpath "${1:?usage: tournament_cli_test.sh PATH_TO_HOARD}")
+PY=/usr/bin/python3
+WORK=$(mktemp -d)
+trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
+source "$(dirname "$0")/cli_checks.sh"
+cd "$WORK"
+
+# sql QUERY: one value from hoard.db.
+sql() { "$PY" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' hoard.db "$1"; }
+
+# The embedded default: 200 matches of 4 built-in bots, every one stored.
+"$HOARD" tournament >"$WORK/default" 2>"$WORK/default.err"
+check "the default tournament finishes" "$WORK/default.err" [ $? -eq 0 ]
+check "it reports 200 of 200 matches stored" "$WORK/default" \
+  grep -q "FINISHED, 200 of 200 matches stored in hoard.db" "$WORK/default"
+check "its leaderboard has all three ratings and intervals" "$WORK/default" \
+  grep -qE '^rank +bot +ML \[95% interval\] +Elo +OpenSkill' "$WORK/default"
+check "every bot is on it with 200 matches" "$WORK/default" \
+  [ "$(grep -cE '^[1-4] +[a-z0-9-]+ +[-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] .* 200 ' "$WORK/default")" -eq 4 ]
+check "the progress display ends at 100%" "$WORK/default.err" \
+  grep -q "200/200 matches .* 100%" "$WORK/default.err"
+check "the database holds the 200 matches" "$WORK/default" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 200 ]
+"$HOARD" tournament >"$WORK/again" 2>"$WORK/again.err"
+check "running it again plays nothing more" "$WORK/again.err" \
+  grep -q "already finished" "$WORK/again.err"
+check "and keeps 200 matches" "$WORK/again" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 200 ]
+
+# kill -9 in the middle, then the same command: every match once.
+RESUME=("$HOARD" tournament --rounds 1500 --seed 9 --concurrency 2 --quiet)
+"${RESUME[@]}" >/dev/null 2>&1 &
+runner=$!
+for _ in $(seq 1 200); do
+  stored=$(sql "SELECT COUNT(*) FROM matches WHERE tournament_id = 2" 2>/dev/null || echo 0)
+  [ "${stored:-0}" -ge 300 ] && break
+  sleep 0.05
+done
+kill -9 "$runner"
+wait "$runner" 2>/dev/null
+before=$(sql "SELECT COUNT(*) FROM matches WHERE tournament_id = 2")
+check "killed in the middle ($before of 6000 stored)" /dev/null [ "$before" -gt 0 ] && [ "$before" -lt 6000 ]
+"${RESUME[@]}" >"$WORK/resumed" 2>&1
+check "the same command resumes and finishes" "$WORK/resumed" \
+  grep -q "FINISHED, 6000 of 6000" "$WORK/resumed"
+check "the stored count equals the schedule" /dev/null \
+  [ "$(sql 'SELECT COUNT(*) FROM matches WHERE tournament_id = 2')" -eq 6000 ]
+check "no slot is stored twice" /dev/null \
+  [ "$(sql 'SELECT COUNT(DISTINCT schedule_index) FROM matches WHERE tournament_id = 2')" -eq 6000 ]
+check "the database is intact" /dev/null [ "$(sql 'PRAGMA integrity_check')" = ok ]
+
+# Bots launched as commands play over gRPC beside a built-in bot.
+cat >"$WORK/mixed.txtpb" <<SPEC
+name: "mixed" game: "village" players_per_match: 3 rounds: 3
+participants { name: "cmd-a" command: "$HOARD bot --quiet" }
+participants { name: "cmd-b" version: "2" command: "$HOARD bot --quiet --strategy first" }
+participants { name: "house" builtin: "random" }
+SPEC
+timeout 120 "$HOARD" tournament --config "$WORK/mixed.txtpb" --db mixed.db >"$WORK/mixed" 2>&1
+check "launched bots finish their tournament" "$WORK/mixed" grep -q "FINISHED, 9 of 9" "$WORK/mixed"
+check "a version shows as name@version on the leaderboard" "$WORK/mixed" \
+  grep -qE '^[1-3] +cmd-b@2 ' "$WORK/mixed"
+
+# A launched bot that never connects: a clear error after the start timeout.
+cat >"$WORK/silent.txtpb" <<SPEC
+game: "village" players_per_match: 2
+participants { name: "mute" command: "sleep 60" }
+participants { name: "house" builtin: "random" }
+fault_policy { start_timeout_ms: 300 }
+SPEC
+timeout 60 "$HOARD" tournament --config "$WORK/silent.txtpb" --db silent.db >"$WORK/silent" 2>&1
+code=$?
+check "a bot that never connects fails the tournament (exit $code)" "$WORK/silent" [ "$code" -eq 1 ]
+check "it says which bot did not connect, and for how long it waited" "$WORK/silent" \
+  grep -q "participant 'mute' did not connect to 127.0.0.1:[0-9]* within 300 ms" "$WORK/silent"
+
+# Bad specs: the field and the reason, exit 2.
+expect_error "an unknown game" 2 "game: unknown game 'chess'" \
+  -- "$HOARD" tournament --game chess --participant a=builtin:random --participant b=builtin:random
+expect_error "too few participants" 2 "participants: 2 participants cannot fill 4-player matches" \
+  -- "$HOARD" tournament --game village --players 4 --participant a=builtin:random --participant b=builtin:random
+expect_error "an unknown built-in bot" 2 "participants\[1\].builtin: no built-in bot 'genius'" \
+  -- "$HOARD" tournament --game village --participant a=builtin:random --participant b=builtin:genius
+printf 'game: "village"\nplayers: 3\n' >"$WORK/bad.txtpb"
+expect_error "a bad field names the file and line" 2 "bad.txtpb: not a tournament spec: line 2" \
+  -- "$HOARD" tournament --config "$WORK/bad.txtpb"
+expect_error "a missing spec file" 2 "cannot read $WORK/none.txtpb" \
+  -- "$HOARD" tournament --config "$WORK/none.txtpb"
+expect_error "a bad format" 2 "--format: 'swiss' is none of" \
+  -- "$HOARD" tournament --format swiss
+
+# Leaderboards from the database.
+"$HOARD" leaderboard --game village --tournament 1 --csv >"$WORK/csv" 2>&1
+check "CSV: a header and four bots" "$WORK/csv" [ "$(wc -l <"$WORK/csv")" -eq 5 ]
+check "CSV: columns of every system" "$WORK/csv" \
+  grep -q "^rank,bot,rating,low,high,matches,wins,average_score,average_place,elo,ml" "$WORK/csv"
+"$HOARD" leaderboard --game village --system elo --json >"$WORK/json" 2>&1
+check "JSON names the system and every match of the game" "$WORK/json" \
+  "$PY" -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["system"]=="RATING_SYSTEM_ELO" and b["matches"]==6200, b["matches"]' "$WORK/json"
+"$HOARD" leaderboard --game village --tournament 1 --head-to-head >"$WORK/h2h" 2>&1
+check "the head-to-head table lists the six pairs" "$WORK/h2h" \
+  [ "$(grep -cE '^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+ +[0-9]+ +[0-9]+ ' "$WORK/h2h")" -eq 6 ]
+expect_error "an unknown rating system" 2 "unknown rating system 'glicko'" \
+  -- "$HOARD" leaderboard --game village --system glicko
+expect_error "an unknown tournament" 2 "no tournament 99" \
+  -- "$HOARD" leaderboard --tournament 99
+expect_error "a missing database" 1 "no database nowhere.db" \
+  -- "$HOARD" leaderboard --game village --db nowhere.db
+expect_error "a leaderboard of nothing" 2 "give --game (or --tournament)" \
+  -- "$HOARD" leaderboard
+
+finish
