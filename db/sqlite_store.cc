@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -111,17 +112,48 @@ std::string BotLabel(const std::string& name, const std::string& version) {
   return version.empty() ? name : absl::StrCat(name, "@", version);
 }
 
-// A prepared statement, finalized when it goes.
+// Every statement the store runs, prepared once and kept.
+class StatementCache {
+ public:
+  explicit StatementCache(sqlite3* db) : db_(db) {}
+  ~StatementCache() { Clear(); }
+  void Clear() {
+    for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
+    cache_.clear();
+  }
+  // The statement for `sql`, or null if it cannot be prepared.
+  sqlite3_stmt* Get(const std::string& sql) {
+    auto it = cache_.find(sql);
+    if (it != cache_.end()) return it->second;
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
+        SQLITE_OK) {
+      sqlite3_finalize(stmt);
+      return nullptr;
+    }
+    cache_.emplace(sql, stmt);
+    return stmt;
+  }
+
+ private:
+  sqlite3* const db_;
+  std::map<std::string, sqlite3_stmt*> cache_;
+};
+
+// One use of a cached statement: reset, its bindings cleared, when it goes.
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) : db_(db) {
-    status_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+  Statement(StatementCache& cache, const std::string& sql) : stmt_(cache.Get(sql)) {}
+  ~Statement() {
+    if (stmt_ != nullptr) {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
   }
-  ~Statement() { sqlite3_finalize(stmt_); }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
 
-  bool ok() const { return status_ == SQLITE_OK; }
+  bool ok() const { return stmt_ != nullptr; }
   Statement& BindNull(int i) {
     sqlite3_bind_null(stmt_, i);
     return *this;
@@ -159,15 +191,16 @@ class Statement {
   }
 
  private:
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int status_;
+  sqlite3_stmt* const stmt_;
 };
 
 class SqliteStore final : public MatchStore {
  public:
   SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
-  ~SqliteStore() override { sqlite3_close_v2(db_); }
+  ~SqliteStore() override {
+    statements_.Clear();
+    sqlite3_close_v2(db_);
+  }
 
   absl::Status Migrate() {
     absl::MutexLock lock(&mu_);
@@ -180,7 +213,7 @@ class SqliteStore final : public MatchStore {
         !s.ok()) {
       return s;
     }
-    Statement current(db_, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+    Statement current(statements_, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
     if (!current.ok() || current.Step() != SQLITE_ROW) return Error("reading the schema version");
     const std::int64_t version = current.Int(0);
     const std::int64_t known = static_cast<std::int64_t>(std::size(kMigrations));
@@ -216,7 +249,7 @@ class SqliteStore final : public MatchStore {
 
   absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) override {
     absl::MutexLock lock(&mu_);
-    Statement select(db_, "SELECT sequence, summary FROM matches WHERE id = ?");
+    Statement select(statements_, "SELECT sequence, summary FROM matches WHERE id = ?");
     if (!select.ok()) return Error("reading a match");
     select.Bind(1, id);
     const int step = select.Step();
@@ -232,7 +265,7 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(
       const std::string& id) override {
     absl::MutexLock lock(&mu_);
-    Statement select(db_, "SELECT record FROM match_records WHERE match_id = ?");
+    Statement select(statements_, "SELECT record FROM match_records WHERE match_id = ?");
     if (!select.ok()) return Error("reading a record");
     select.Bind(1, id);
     const int step = select.Step();
@@ -254,7 +287,7 @@ class SqliteStore final : public MatchStore {
       rated_name = filter.rated_bot.substr(0, at);
       if (at != std::string::npos) rated_version = filter.rated_bot.substr(at + 1);
     }
-    Statement select(db_,
+    Statement select(statements_,
                      "SELECT sequence, summary FROM matches WHERE sequence > ?1 "
                      "AND (?2 = '' OR game = ?2) "
                      "AND (?3 = '' OR id IN (SELECT match_id FROM seats WHERE player = 'bot:' || ?3)) "
@@ -279,7 +312,7 @@ class SqliteStore final : public MatchStore {
 
   absl::StatusOr<std::int64_t> LastSequence() override {
     absl::MutexLock lock(&mu_);
-    Statement select(db_, "SELECT COALESCE(MAX(sequence), 0) FROM matches");
+    Statement select(statements_, "SELECT COALESCE(MAX(sequence), 0) FROM matches");
     if (!select.ok() || select.Step() != SQLITE_ROW) return Error("reading the last match");
     return select.Int(0);
   }
@@ -288,7 +321,7 @@ class SqliteStore final : public MatchStore {
                                                 const std::string& spec_hash,
                                                 int scheduled) override {
     absl::MutexLock lock(&mu_);
-    Statement insert(db_, absl::StrCat(
+    Statement insert(statements_, absl::StrCat(
         "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
         "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, '', ?, ", kNowMs, ", ",
         kNowMs, ")").c_str());
@@ -329,7 +362,7 @@ class SqliteStore final : public MatchStore {
   absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
                                    const std::string& error) override {
     absl::MutexLock lock(&mu_);
-    Statement update(db_, absl::StrCat("UPDATE tournaments SET status = ?, error = ?, "
+    Statement update(statements_, absl::StrCat("UPDATE tournaments SET status = ?, error = ?, "
                                        "updated_at_ms = ", kNowMs, " WHERE id = ?").c_str());
     if (!update.ok()) return Error("updating a tournament");
     update.Bind(1, hoard::v1::TournamentStatus_Name(status)).Bind(2, error).Bind(3, id);
@@ -342,7 +375,7 @@ class SqliteStore final : public MatchStore {
 
   absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
     absl::MutexLock lock(&mu_);
-    Statement select(db_,
+    Statement select(statements_,
                      "SELECT schedule_index FROM matches WHERE tournament_id = ? "
                      "ORDER BY schedule_index");
     if (!select.ok()) return Error("reading a tournament's matches");
@@ -357,7 +390,7 @@ class SqliteStore final : public MatchStore {
 
   absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
     absl::MutexLock lock(&mu_);
-    Statement select(db_,
+    Statement select(statements_,
                      "SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
                      "s.rank, s.score, b.name, b.version FROM matches m "
                      "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
@@ -386,7 +419,7 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) override {
     absl::MutexLock lock(&mu_);
     // The rowid grows with every insert: the newest match in scope.
-    Statement select(db_, scope.tournament_id != 0
+    Statement select(statements_, scope.tournament_id != 0
                               ? "SELECT COALESCE(MAX(rowid), 0) FROM matches "
                                 "WHERE tournament_id = ?2"
                               : "SELECT COALESCE(MAX(rowid), 0) FROM matches WHERE game = ?1");
@@ -403,7 +436,7 @@ class SqliteStore final : public MatchStore {
   absl::Status SaveRatingSnapshot(const RatingScope& scope, std::int64_t version,
                                   const hoard::v1::RatingSnapshot& snapshot) override {
     absl::MutexLock lock(&mu_);
-    Statement insert(db_, absl::StrCat(
+    Statement insert(statements_, absl::StrCat(
         "INSERT OR REPLACE INTO rating_snapshots (game, tournament_id, version, "
         "computed_at_ms, snapshot) VALUES (?, ?, ?, ", kNowMs, ", ?)").c_str());
     if (!insert.ok()) return Error("storing ratings");
@@ -419,7 +452,7 @@ class SqliteStore final : public MatchStore {
   LatestRatingSnapshot(const RatingScope& scope) override {
     using Result = std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>>;
     absl::MutexLock lock(&mu_);
-    Statement select(db_,
+    Statement select(statements_,
                      "SELECT version, snapshot FROM rating_snapshots WHERE game = ? "
                      "AND tournament_id = ? ORDER BY version DESC LIMIT 1");
     if (!select.ok()) return Error("reading ratings");
@@ -441,7 +474,7 @@ class SqliteStore final : public MatchStore {
                                                                   std::int64_t id,
                                                                   const std::string& hash)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    Statement select(db_, absl::StrCat("SELECT id, spec, spec_hash, status, error, scheduled, "
+    Statement select(statements_, absl::StrCat("SELECT id, spec, spec_hash, status, error, scheduled, "
                                        "created_at_ms, updated_at_ms FROM tournaments ",
                                        where).c_str());
     if (!select.ok()) return Error("reading tournaments");
@@ -474,7 +507,7 @@ class SqliteStore final : public MatchStore {
                             const hoard::v1::MatchRecord& record, const TournamentSlot* slot)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (sequence == 0) {
-      Statement last(db_, "SELECT COALESCE(MAX(sequence), 0) FROM matches");
+      Statement last(statements_, "SELECT COALESCE(MAX(sequence), 0) FROM matches");
       if (!last.ok() || last.Step() != SQLITE_ROW) return Error("numbering a match");
       sequence = last.Int(0) + 1;
       if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
@@ -483,7 +516,7 @@ class SqliteStore final : public MatchStore {
       match.set_tournament_id(slot->tournament_id);
       match.set_schedule_index(slot->schedule_index);
     }
-    Statement insert(db_, absl::StrCat(
+    Statement insert(statements_, absl::StrCat(
         "INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, actions, "
         "stored_at_ms, summary, tournament_id, schedule_index, block, started_at_ms, "
         "finished_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ", kNowMs,
@@ -519,7 +552,7 @@ class SqliteStore final : public MatchStore {
       return Error("storing a match");
     }
     for (const hoard::v1::SeatInfo& seat : match.seats()) {
-      Statement row(db_,
+      Statement row(statements_,
                     "INSERT INTO seats (match_id, seat, player, score, rank, timeouts, "
                     "illegal_answers, forfeited, bot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
       if (!row.ok()) return Error("storing a seat");
@@ -539,7 +572,7 @@ class SqliteStore final : public MatchStore {
           .Bind(8, std::int64_t{seat.forfeited() ? 1 : 0});
       if (row.Step() != SQLITE_DONE) return Error("storing a seat");
     }
-    Statement insert_record(db_, "INSERT INTO match_records (match_id, record) VALUES (?, ?)");
+    Statement insert_record(statements_, "INSERT INTO match_records (match_id, record) VALUES (?, ?)");
     if (!insert_record.ok()) return Error("storing a record");
     insert_record.Bind(1, match.match_id()).BindBlob(2, record.SerializeAsString());
     if (insert_record.Step() != SQLITE_DONE) return Error("storing a record");
@@ -548,11 +581,11 @@ class SqliteStore final : public MatchStore {
 
   absl::StatusOr<std::int64_t> BotIdLocked(const std::string& name, const std::string& version)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    Statement insert(db_, "INSERT OR IGNORE INTO bots (name, version) VALUES (?, ?)");
+    Statement insert(statements_, "INSERT OR IGNORE INTO bots (name, version) VALUES (?, ?)");
     if (!insert.ok()) return Error("storing a bot");
     insert.Bind(1, name).Bind(2, version);
     if (insert.Step() != SQLITE_DONE) return Error("storing a bot");
-    Statement select(db_, "SELECT id FROM bots WHERE name = ? AND version = ?");
+    Statement select(statements_, "SELECT id FROM bots WHERE name = ? AND version = ?");
     if (!select.ok()) return Error("reading a bot");
     select.Bind(1, name).Bind(2, version);
     if (select.Step() != SQLITE_ROW) return Error("reading a bot");
@@ -578,6 +611,7 @@ class SqliteStore final : public MatchStore {
   absl::Mutex mu_;
   sqlite3* const db_;
   const std::string path_;
+  StatementCache statements_ ABSL_GUARDED_BY(mu_){db_};
 };
 
 }  // namespace

@@ -61,6 +61,11 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
     return absl::InternalError(absl::StrCat("cannot start '", command, "': ", std::strerror(errno)));
   }
   if (pid == 0) {
+    // The runner may block stop signals for a thread of its own to take
+    // them; the bot starts with none blocked, as from a shell.
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);  // die with the runner, even after SIGKILL
     if (getppid() != parent) _exit(127);

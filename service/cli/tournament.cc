@@ -370,11 +370,14 @@ int RunTournament(const std::vector<std::string>& args) {
                                  normalized->name(),
                                  hoard::v1::TournamentStatus_Name(final_state->status()).substr(18));
   } else {
-    std::cout << absl::StrFormat("Tournament %d (%s): %s, %d of %d matches stored in %s\n\n",
-                                 *id, normalized->name(),
-                                 hoard::v1::TournamentStatus_Name(final_state->status()).substr(18),
-                                 final_state->progress().finished(),
-                                 final_state->progress().scheduled(), db_path)
+    const hoard::v1::TournamentProgress& p = final_state->progress();
+    std::cout << absl::StrFormat(
+                     "Tournament %d (%s): %s, %d of %d matches stored in %s (this run: %.0f "
+                     "matches/s over %.1f s)\n\n",
+                     *id, normalized->name(),
+                     hoard::v1::TournamentStatus_Name(final_state->status()).substr(18),
+                     p.finished(), p.scheduled(), db_path, p.matches_per_second(),
+                     p.elapsed_ms() / 1000.0)
               << tournament::FormatLeaderboard(board);
   }
   switch (final_state->status()) {
