@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The main job: set up and build, then play a full four-player match of
-# Please Don't Burn My Village! between built-in bots and print it.
-# Extra arguments go to 'hoard play' (try --seed 42 or --players 5).
+# The main job: set up and build, then run a tournament on the embedded
+# defaults — four built-in bots in a 4-player village round-robin of 200
+# matches — storing every result in hoard.db and ending with the leaderboard.
+# Run it again and it shows the finished tournament; a stopped one resumes.
+# Extra arguments go to 'hoard tournament' (try --fresh, --rounds 500 or
+# --config FILE; 'build/hoard tournament --help' lists them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec build/hoard play --game village --players 4 --seed 1 "$@"
+exec build/hoard tournament "$@"
