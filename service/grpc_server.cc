@@ -68,14 +68,20 @@ class PlayReactor final
   WriteQueue<PlayReactor, OutgoingMessage> writes_;
 };
 
-class WatchReactor;
-
-// What a match holds for a spectator stream; outlives the reactor safely.
-class WatchRelay final : public EventOutbox {
+// What a producer (a match, a tournament) holds for a server stream: it
+// forwards to the reactor until the reactor is done, and outlives it safely.
+template <typename Sink, typename Reactor, typename Message>
+class Relay final : public Sink {
  public:
-  explicit WatchRelay(WatchReactor* reactor) : reactor_(reactor) {}
-  void Send(const hoard::v1::MatchEvent& event) override;
-  void Close() override;
+  explicit Relay(Reactor* reactor) : reactor_(reactor) {}
+  void Send(const Message& message) override {
+    absl::MutexLock lock(&mu_);
+    if (reactor_ != nullptr) reactor_->Push(message);
+  }
+  void Close() override {
+    absl::MutexLock lock(&mu_);
+    if (reactor_ != nullptr) reactor_->End();
+  }
   void Detach() {
     absl::MutexLock lock(&mu_);
     reactor_ = nullptr;
@@ -87,24 +93,21 @@ class WatchRelay final : public EventOutbox {
 
  private:
   mutable absl::Mutex mu_;
-  WatchReactor* reactor_ ABSL_GUARDED_BY(mu_);
+  Reactor* reactor_ ABSL_GUARDED_BY(mu_);
 };
 
-class WatchReactor final : public grpc::ServerWriteReactor<hoard::v1::MatchEvent> {
+// A server stream fed through a Relay: queued writes, a bound on a client
+// that reads too slowly, and the relay detached when the call is done.
+template <typename Sink, typename Message>
+class RelayedStream : public grpc::ServerWriteReactor<Message> {
  public:
-  WatchReactor(Arena* arena, const hoard::v1::WatchMatchRequest& request)
-      : arena_(arena),
-        match_id_(request.match_id()),
-        relay_(std::make_shared<WatchRelay>(this)),
-        writes_(this) {
-    const absl::Status status = arena->WatchMatch(request, relay_);
-    watching_ = status.ok();
-    if (!status.ok()) writes_.Finish(ToGrpcStatus(status), true);
-  }
-  void Push(const hoard::v1::MatchEvent& event) {
-    if (!writes_.Push(event)) {
+  using StreamRelay = Relay<Sink, RelayedStream, Message>;
+
+  RelayedStream() : relay_(std::make_shared<StreamRelay>(this)), writes_(this) {}
+  void Push(const Message& message) {
+    if (!writes_.Push(message)) {
       writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                  "the spectator reads its stream too slowly"),
+                                  "the client reads its stream too slowly"),
                      true);
     }
   }
@@ -113,27 +116,40 @@ class WatchReactor final : public grpc::ServerWriteReactor<hoard::v1::MatchEvent
   void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
   void OnDone() override {
     relay_->Detach();
-    if (watching_) arena_->OnWatchEnded(match_id_);
+    Done();
     delete this;
   }
 
+ protected:
+  // Refuses the stream before anything is written.
+  void Refuse(const absl::Status& status) { writes_.Finish(ToGrpcStatus(status), true); }
+  // Runs once the call is over, before the reactor goes.
+  virtual void Done() {}
+
+  const std::shared_ptr<StreamRelay> relay_;
+
  private:
+  WriteQueue<RelayedStream, Message> writes_;
+};
+
+class WatchReactor final : public RelayedStream<EventOutbox, hoard::v1::MatchEvent> {
+ public:
+  WatchReactor(Arena* arena, const hoard::v1::WatchMatchRequest& request)
+      : arena_(arena), match_id_(request.match_id()) {
+    const absl::Status status = arena->WatchMatch(request, relay_);
+    watching_ = status.ok();
+    if (!status.ok()) Refuse(status);
+  }
+
+ private:
+  void Done() override {
+    if (watching_) arena_->OnWatchEnded(match_id_);
+  }
+
   Arena* const arena_;
   const std::string match_id_;
   bool watching_ = false;
-  const std::shared_ptr<WatchRelay> relay_;
-  WriteQueue<WatchReactor, hoard::v1::MatchEvent> writes_;
 };
-
-void WatchRelay::Send(const hoard::v1::MatchEvent& event) {
-  absl::MutexLock lock(&mu_);
-  if (reactor_ != nullptr) reactor_->Push(event);
-}
-
-void WatchRelay::Close() {
-  absl::MutexLock lock(&mu_);
-  if (reactor_ != nullptr) reactor_->End();
-}
 
 // Runs a unary handler: one call into the arena, its status mapped.
 template <typename Response>
@@ -146,65 +162,15 @@ grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* context,
   return reactor;
 }
 
-class TournamentWatchReactor;
-
-// What the manager holds for a WatchTournament stream.
-class TournamentRelay final : public tournament::TournamentWatcher {
- public:
-  explicit TournamentRelay(TournamentWatchReactor* reactor) : reactor_(reactor) {}
-  void Send(const hoard::v1::Tournament& tournament) override;
-  void Close() override;
-  void Detach() {
-    absl::MutexLock lock(&mu_);
-    reactor_ = nullptr;
-  }
-  bool open() const override {
-    absl::MutexLock lock(&mu_);
-    return reactor_ != nullptr;
-  }
-
- private:
-  mutable absl::Mutex mu_;
-  TournamentWatchReactor* reactor_ ABSL_GUARDED_BY(mu_);
-};
-
-class TournamentWatchReactor final : public grpc::ServerWriteReactor<hoard::v1::Tournament> {
+class TournamentWatchReactor final
+    : public RelayedStream<tournament::TournamentWatcher, hoard::v1::Tournament> {
  public:
   TournamentWatchReactor(tournament::TournamentManager* manager,
-                         const hoard::v1::WatchTournamentRequest& request)
-      : relay_(std::make_shared<TournamentRelay>(this)), writes_(this) {
+                         const hoard::v1::WatchTournamentRequest& request) {
     const absl::Status status = manager->Watch(request, relay_);
-    if (!status.ok()) writes_.Finish(ToGrpcStatus(status), true);
+    if (!status.ok()) Refuse(status);
   }
-  void Push(const hoard::v1::Tournament& tournament) {
-    if (!writes_.Push(tournament)) {
-      writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                  "the client reads its stream too slowly"),
-                     true);
-    }
-  }
-  void End() { writes_.Finish(grpc::Status::OK, false); }
-  void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
-  void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
-  void OnDone() override {
-    relay_->Detach();
-    delete this;
-  }
-
- private:
-  const std::shared_ptr<TournamentRelay> relay_;
-  WriteQueue<TournamentWatchReactor, hoard::v1::Tournament> writes_;
 };
-
-void TournamentRelay::Send(const hoard::v1::Tournament& tournament) {
-  absl::MutexLock lock(&mu_);
-  if (reactor_ != nullptr) reactor_->Push(tournament);
-}
-
-void TournamentRelay::Close() {
-  absl::MutexLock lock(&mu_);
-  if (reactor_ != nullptr) reactor_->End();
-}
 
 }  // namespace
 
