@@ -70,8 +70,12 @@ void TournamentManager::Broadcast(std::int64_t id, const Tournament& tournament,
   if (it == running_.end()) return;
   std::vector<std::shared_ptr<TournamentWatcher>>& watchers = it->second->watchers;
   std::erase_if(watchers, [](const auto& w) { return !w->open(); });
+  if (watchers.empty() && !last) return;
+  // Taken under the lock, as a new watcher's first update is: a watcher
+  // never sees progress go back.
+  const Tournament now = last ? tournament : it->second->runner->Current();
   for (const auto& watcher : watchers) {
-    watcher->Send(tournament);
+    watcher->Send(now);
     if (last) watcher->Close();
   }
   if (last) {
