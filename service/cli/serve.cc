@@ -16,7 +16,11 @@ namespace {
 const std::vector<FlagSpec>& ServeFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"listen", "HOST:PORT", "address to serve on (default 127.0.0.1:50051)"},
-      {"db", "FILE", "SQLite database keeping finished matches (default: none)"},
+      {"db", "FILE",
+       "SQLite database keeping finished matches and tournaments (default: none; "
+       "tournaments need one)"},
+      {"bot-logs", "DIR",
+       "where bots that tournaments launch write their output (default: discarded)"},
       {"max-matches", "N", "matches running at once (default 20000)"},
       {"max-matches-per-bot", "N", "matches one registered bot plays at once (default 1000)"},
       {"max-message-bytes", "N", "largest message a client may send (default 1048576)"},
@@ -32,8 +36,9 @@ int RunServe(const std::vector<std::string>& args) {
   if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
     std::cout << "usage: hoard serve [flags]\n\nServes the Hoard arena over gRPC "
-                 "(hoard.v1.Arena, plus the standard\nhealth service and server "
-                 "reflection) until SIGINT or SIGTERM.\n\n"
+                 "(hoard.v1.Arena; with --db, hoard.v1.Tournaments\ntoo; plus the standard "
+                 "health service and server reflection) until SIGINT\nor SIGTERM. Tournaments "
+                 "the database holds as running resume at start.\n\n"
               << FlagsHelp(ServeFlags());
     return kExitOk;
   }
@@ -44,6 +49,10 @@ int RunServe(const std::vector<std::string>& args) {
   service::ServerOptions options;
   options.listen = parsed->Get("listen", options.listen);
   options.db_path = parsed->Get("db", "");
+  options.tournament_runner.bot_log_dir = parsed->Get("bot-logs", "");
+  options.tournament_runner.on_warning = [](const std::string& line) {
+    std::cerr << "hoard: " << line << std::endl;
+  };
   for (const auto& [flag, target] :
        std::vector<std::pair<std::string, int*>>{
            {"max-matches", &options.limits.max_running_matches},
