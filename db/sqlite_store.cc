@@ -87,10 +87,29 @@ constexpr const char* kMigrations[] = {
       snapshot BLOB NOT NULL,          -- hoard.v1.RatingSnapshot
       PRIMARY KEY (game, tournament_id, version)
     );
+    -- Matches stored before this migration: their seats' bots.
+    INSERT OR IGNORE INTO bots (name, version)
+      SELECT CASE WHEN instr(b, '@') > 0 THEN substr(b, 1, instr(b, '@') - 1) ELSE b END,
+             CASE WHEN instr(b, '@') > 0 THEN substr(b, instr(b, '@') + 1) ELSE '' END
+      FROM (SELECT CASE WHEN player LIKE 'bot:%' THEN substr(player, 5)
+                        ELSE substr(player, 9) END AS b
+            FROM seats WHERE player LIKE 'bot:%' OR player LIKE 'builtin:%');
+    UPDATE seats SET bot_id = (
+      SELECT id FROM bots WHERE
+        (CASE WHEN player LIKE 'bot:%' THEN substr(player, 5) ELSE substr(player, 9) END) =
+        (CASE WHEN version = '' THEN name ELSE name || '@' || version END))
+      WHERE player LIKE 'bot:%' OR player LIKE 'builtin:%';
+    )sql",
+    // 3: the keys of bots the runner launches.
+    R"sql(
+    CREATE TABLE launch_keys (
+      bot TEXT PRIMARY KEY,  -- name@version
+      key TEXT NOT NULL
+    );
     )sql",
 };
 
-constexpr const char* kNowMs = "CAST(strftime('%s','now') AS INTEGER) * 1000";
+constexpr const char* kNowMs = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
 
 // A seat's bot: its player without the kind prefix, split at '@' into name
 // and version; nullopt for a seat no bot held.
@@ -373,6 +392,19 @@ class SqliteStore final : public MatchStore {
     return absl::OkStatus();
   }
 
+  absl::StatusOr<std::string> LaunchKey(const std::string& bot, const std::string& fresh) override {
+    absl::MutexLock lock(&mu_);
+    Statement insert(statements_, "INSERT OR IGNORE INTO launch_keys (bot, key) VALUES (?, ?)");
+    if (!insert.ok()) return Error("storing a key");
+    insert.Bind(1, bot).Bind(2, fresh);
+    if (insert.Step() != SQLITE_DONE) return Error("storing a key");
+    Statement select(statements_, "SELECT key FROM launch_keys WHERE bot = ?");
+    if (!select.ok()) return Error("reading a key");
+    select.Bind(1, bot);
+    if (select.Step() != SQLITE_ROW) return Error("reading a key");
+    return select.Text(0);
+  }
+
   absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
     absl::MutexLock lock(&mu_);
     Statement select(statements_,
@@ -445,6 +477,13 @@ class SqliteStore final : public MatchStore {
         .Bind(3, version)
         .BindBlob(4, snapshot.SerializeAsString());
     if (insert.Step() != SQLITE_DONE) return Error("storing ratings");
+    // Only the newest snapshot of a scope is ever read.
+    Statement prune(statements_,
+                    "DELETE FROM rating_snapshots WHERE game = ? AND tournament_id = ? "
+                    "AND version < ?");
+    if (!prune.ok()) return Error("pruning ratings");
+    prune.Bind(1, scope.game).Bind(2, scope.tournament_id).Bind(3, version);
+    if (prune.Step() != SQLITE_DONE) return Error("pruning ratings");
     return absl::OkStatus();
   }
 

@@ -120,6 +120,11 @@ class MatchStore {
   virtual absl::StatusOr<std::vector<StoredTournament>> ListTournaments() = 0;
   virtual absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
                                            const std::string& error) = 0;
+  // The key a bot the runner launches registers with: the one this store
+  // keeps for `bot` (name@version), else `fresh`, kept from now on. A server
+  // keeps a name's first key, so a bot launched again must use it again.
+  virtual absl::StatusOr<std::string> LaunchKey(const std::string& bot,
+                                                const std::string& fresh) = 0;
   // The schedule indexes of the tournament's stored matches.
   virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
 

@@ -159,6 +159,13 @@ TEST(StoreTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {
   EXPECT_THAT(*store->List(0, 10, {.tournament_id = id + 1}), ::testing::IsEmpty());
 }
 
+TEST(StoreTest, ALaunchedBotKeepsItsFirstKey) {
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+  EXPECT_EQ(*store->LaunchKey("alice@2", "first"), "first");
+  EXPECT_EQ(*store->LaunchKey("alice@2", "second"), "first");
+  EXPECT_EQ(*store->LaunchKey("alice", "third"), "third");
+}
+
 TEST(StoreTest, RatingSnapshotsFollowTheScopeVersion) {
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
   const RatingScope scope{.game = "village"};

@@ -111,7 +111,9 @@ TEST_F(TournamentE2eTest, ATournamentRunsIsWatchedAndItsResultsAreQueried) {
                                                                    : row.rating();
       EXPECT_LE(row.low(), center);
       EXPECT_GE(row.high(), center);
-      if (i > 0) EXPECT_GE(board.rows(i - 1).rating(), board.rows(i).rating());
+      if (i > 0) {
+        EXPECT_GE(board.rows(i - 1).rating(), board.rows(i).rating());
+      }
     }
     EXPECT_THAT(board.interval_method(), HasSubstr("bootstrap"));
   }

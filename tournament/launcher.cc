@@ -44,7 +44,10 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   envp.push_back(nullptr);
   // A simple command replaces the shell, so it is the process that dies
   // with the runner; a compound one runs under the shell.
-  const bool simple = command.find_first_of(";&|()`\n") == std::string::npos;
+  // (A leading VAR=value is the shell's, not a program exec can run.)
+  const std::string first_word = command.substr(0, command.find_first_of(" \t"));
+  const bool simple = command.find_first_of(";&|()`\n") == std::string::npos &&
+                      first_word.find('=') == std::string::npos;
   std::string shell_command = simple ? absl::StrCat("exec ", command) : command;
   char sh[] = "/bin/sh";
   char dash_c[] = "-c";

@@ -20,7 +20,8 @@ namespace hoard::tournament {
 class LaunchedBot {
  public:
   // Runs `/bin/sh -c "exec <command>"` (without the exec for a command with
-  // ; & | ( ) or `, whose children then outlive a killed runner) with the
+  // ; & | ( ) or ` or that starts with VAR=value, whose children then
+  // outlive a killed runner) with the
   // runner's environment plus
   // `env`; stdout and stderr go to `log_path` (appended; /dev/null if
   // empty). kInternal if the process cannot be started.

@@ -26,25 +26,38 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
 
   std::vector<std::string> bots;
   std::map<std::string, int> index;
+  // Units are numbered in (tournament, block) order, not in the order the
+  // matches were stored (which varies with concurrency): the bootstrap then
+  // draws the same weights for the same results, and intervals reproduce.
   std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> units;
+  for (const db::RatedMatch& match : *stored) units.try_emplace({match.tournament_id, match.block});
+  std::int64_t next_unit = 0;
+  for (auto& [key, unit] : units) unit = next_unit++;
   std::vector<MatchResult> results;
+  std::set<std::int64_t> units_seen;
   bool blocks = false;
+  // Each rated match: a bot holding two seats of one match is rated (and
+  // counted) once, at its better place.
+  std::vector<std::vector<std::pair<int, const db::RatedSeat*>>> rated;
   for (const db::RatedMatch& match : *stored) {
     if (match.seats.size() < 2) continue;
     MatchResult result;
-    std::set<int> seen;
+    std::map<int, const db::RatedSeat*> best;  // bot -> its best seat
     for (const db::RatedSeat& seat : match.seats) {
       auto [it, added] = index.try_emplace(seat.bot, static_cast<int>(bots.size()));
       if (added) bots.push_back(seat.bot);
-      if (!seen.insert(it->second).second) continue;  // one bot, two seats: rated once
-      result.placings.push_back({.bot = it->second, .place = seat.rank});
+      auto [b, first] = best.try_emplace(it->second, &seat);
+      if (!first && seat.rank < b->second->rank) b->second = &seat;
     }
-    if (result.placings.size() < 2) continue;
-    const auto key = std::make_pair(match.tournament_id, match.block);
-    auto [unit, added] = units.try_emplace(key, static_cast<std::int64_t>(units.size()));
-    if (!added) blocks = true;
-    result.unit = unit->second;
+    if (best.size() < 2) continue;
+    std::vector<std::pair<int, const db::RatedSeat*>> placed(best.begin(), best.end());
+    for (const auto& [bot, seat] : placed) {
+      result.placings.push_back({.bot = bot, .place = seat->rank});
+    }
+    result.unit = units.at({match.tournament_id, match.block});
+    if (!units_seen.insert(result.unit).second) blocks = true;
     results.push_back(std::move(result));
+    rated.push_back(std::move(placed));
   }
 
   const int n = static_cast<int>(bots.size());
@@ -59,25 +72,19 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
   std::vector<Stats> stats(n);
   // pairs[{i, j}] with i < j: i's wins, losses, draws against j.
   std::map<std::pair<int, int>, std::array<int, 3>> pairs;
-  for (const db::RatedMatch& match : *stored) {
-    std::vector<std::pair<int, int>> placed;  // bot, rank
-    std::set<int> seen;
-    for (const db::RatedSeat& seat : match.seats) {
-      const int bot = index.at(seat.bot);
-      if (!seen.insert(bot).second) continue;
-      placed.emplace_back(bot, seat.rank);
-      if (match.seats.size() < 2) continue;
+  for (const auto& placed : rated) {
+    for (const auto& [bot, seat] : placed) {
       Stats& s = stats[bot];
       ++s.matches;
-      if (seat.rank == 1) ++s.wins;
-      s.score += seat.score;
-      s.place += seat.rank;
+      if (seat->rank == 1) ++s.wins;
+      s.score += seat->score;
+      s.place += seat->rank;
     }
-    if (placed.size() < 2) continue;
     for (std::size_t a = 0; a < placed.size(); ++a) {
       for (std::size_t b = a + 1; b < placed.size(); ++b) {
-        auto [i, ri] = placed[a];
-        auto [j, rj] = placed[b];
+        auto [i, seat_i] = placed[a];
+        auto [j, seat_j] = placed[b];
+        int ri = seat_i->rank, rj = seat_j->rank;
         if (i > j) {
           std::swap(i, j);
           std::swap(ri, rj);
@@ -231,8 +238,9 @@ std::string HeadToHeadText(const hoard::v1::HeadToHeadTable& table) {
                                     "wins", "losses", "draws", "score", "Elo difference",
                                     "LOS");
   for (const hoard::v1::HeadToHead& pair : table.pairs()) {
+    const double even = pair.elo() == 0 ? 0.0 : pair.elo();  // no "-0.0"
     const std::string elo = pair.defined()
-                                ? absl::StrFormat("%+.1f ± %.1f", pair.elo(), pair.margin())
+                                ? absl::StrFormat("%+.1f ± %.1f", even, pair.margin())
                                 : std::string(pair.score() >= 1 ? "+inf" : "-inf");
     absl::StrAppendFormat(&out, "%-20s %-20s %6d %6d %6d %6.1f%% %16s %6.2f%%\n", pair.bot(),
                           pair.opponent(), pair.wins(), pair.losses(), pair.draws(),

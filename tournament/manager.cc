@@ -134,7 +134,12 @@ absl::Status TournamentManager::Watch(const hoard::v1::WatchTournamentRequest& r
     auto it = running_.find(request.id());
     if (it != running_.end() && !it->second->done) {
       Tournament live = it->second->runner->Current();
-      if (live.id() != 0) watcher->Send(live);
+      if (live.id() != 0) {
+        watcher->Send(live);
+      } else if (absl::StatusOr<Tournament> stored = LoadTournament(*store_, request.id());
+                 stored.ok()) {
+        watcher->Send(*stored);  // still starting: as the store has it
+      }
       it->second->watchers.push_back(std::move(watcher));
       return absl::OkStatus();
     }

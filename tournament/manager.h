@@ -2,8 +2,8 @@
 #define HOARD_TOURNAMENT_MANAGER_H_
 
 // The tournaments a server runs, and the handlers behind each RPC of
-// hoard.v1.Tournaments. Transport-free: service/tournament_service.cc
-// unpacks a call, calls one method here and maps the status.
+// hoard.v1.Tournaments. Transport-free: service/grpc_server.cc unpacks a
+// call, calls one method here and maps the status.
 //
 // Each tournament runs on its own thread through a TournamentRunner. When
 // the manager goes, its tournaments stop (STOPPED) after their matches in

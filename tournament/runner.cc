@@ -186,11 +186,17 @@ void TournamentRunner::PrepareParticipants() {
       std::filesystem::create_directories(options_.bot_log_dir, ignored);
       log = absl::StrCat(options_.bot_log_dir, "/", participant.name(), ".log");
     }
+    absl::StatusOr<std::string> key =
+        store_->LaunchKey(ParticipantLabel(participant), service::RandomToken());
+    if (!key.ok()) {
+      unavailable_[p] = std::string(key.status().message());
+      continue;
+    }
     absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
         participant.command(),
         {{"HOARD_SERVER", host_->bot_address()},
          {"HOARD_BOT_NAME", ParticipantLabel(participant)},
-         {"HOARD_BOT_KEY", service::RandomToken()},
+         {"HOARD_BOT_KEY", *key},
          {"HOARD_MAX_MATCHES", absl::StrCat(spec.concurrency())}},
         log);
     if (!bot.ok()) {
@@ -280,6 +286,8 @@ absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
       store_->RatedMatches({.game = spec->game(), .tournament_id = id});
   if (!results.ok()) return results.status();
 
+  if (options_.concurrency > 0) spec->set_concurrency(options_.concurrency);
+  if (options_.fault_policy) *spec->mutable_fault_policy() = *options_.fault_policy;
   schedule_ = *std::move(schedule);
   spec_ = *spec;
   id_ = id;
@@ -426,8 +434,10 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
   const db::TournamentSlot slot{.tournament_id = id_,
                                 .schedule_index = match.index,
                                 .block = match.block};
-  const absl::Status saved = store_->SaveFinished(played->sequence, summary, played->record, &slot);
+  // Stored and added to the standings under one lock: the live standings
+  // take the matches in the order the store keeps them, as ratings do.
   absl::MutexLock lock(&mu_);
+  const absl::Status saved = store_->SaveFinished(played->sequence, summary, played->record, &slot);
   --running_;
   if (saved.ok()) {
     ++finished_;

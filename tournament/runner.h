@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ struct RunnerOptions {
   std::function<void(const std::string&)> on_warning;
   // Directory for launched bots' output (<name>.log); empty: discarded.
   std::string bot_log_dir;
+  // What this run uses instead of the stored spec's values (which leave
+  // the tournament's identity alone): 0 / unset keep the stored ones.
+  int concurrency = 0;
+  std::optional<hoard::v1::FaultPolicy> fault_policy;
 };
 
 // Stores a new tournament for `spec` (normalized), or, unless `fresh` is

@@ -106,6 +106,35 @@ TEST(RunnerTest, ARoundRobinOfFourBuiltInBotsStoresEveryMatchAndRatesThem) {
   EXPECT_EQ(ratings->head_to_head().pairs_size(), 6);
 }
 
+TEST(RunnerTest, TheSameSpecRunTwiceGivesTheSameRatingsAndIntervals) {
+  // Eight matches at once store them in an order that varies from run to
+  // run; maximum likelihood and its bootstrap intervals must not.
+  Local local(TempDb("runner_twice.db"));
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 3 rounds: 20 seed: 5 concurrency: 8
+    format: FORMAT_DUPLICATE
+    participants { name: "a" builtin: "random" }
+    participants { name: "b" builtin: "random" }
+    participants { name: "c" builtin: "first" }
+    participants { name: "d" builtin: "random" })pb");
+  std::vector<hoard::v1::Leaderboard> boards;
+  for (int run = 0; run < 2; ++run) {
+    bool resumed = false;
+    const std::int64_t id = *CreateOrResume(local.store(), spec, /*fresh=*/true, &resumed);
+    TournamentRunner runner(&local.store(), local.host.get());
+    ASSERT_THAT(runner.Run(id), IsOk());
+    boards.push_back(RankBy(*CurrentRatings(local.store(), {.game = "village", .tournament_id = id}),
+                            hoard::v1::RATING_SYSTEM_ML));
+  }
+  ASSERT_EQ(boards[0].rows_size(), 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(boards[0].rows(i).bot(), boards[1].rows(i).bot());
+    EXPECT_DOUBLE_EQ(boards[0].rows(i).ml(), boards[1].rows(i).ml());
+    EXPECT_DOUBLE_EQ(boards[0].rows(i).ml_low(), boards[1].rows(i).ml_low());
+    EXPECT_DOUBLE_EQ(boards[0].rows(i).ml_high(), boards[1].rows(i).ml_high());
+  }
+}
+
 TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
   const std::string db = TempDb("runner_resume.db");
   const TournamentSpec spec = Spec(R"pb(

@@ -106,8 +106,8 @@ absl::StatusOr<std::int64_t> ScheduleSize(const ScheduleInput& in) {
   const std::int64_t limit = kMaxScheduledMatches;
   if (groups > limit || groups * k > limit || groups * k * in.rounds > limit) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "rounds: the schedule would hold more than ", limit,
-        " matches; use fewer participants, players or rounds"));
+        "the schedule would hold more than ", limit,
+        " matches; use fewer participants, players per match or rounds"));
   }
   return groups * k * in.rounds;
 }

@@ -168,7 +168,7 @@ TEST(ScheduleTest, RejectsImpossibleInputNamingTheField) {
   EXPECT_THAT(Schedule({.participants = 4, .players_per_match = 2, .candidates = {0}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("only the gauntlet")));
   EXPECT_THAT(Schedule({.participants = 60, .players_per_match = 5, .rounds = 10}),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("more than 1000000")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("the schedule would hold more than 1000000")));
 }
 
 TEST(ScheduleTest, SizeAgreesWithTheSchedule) {

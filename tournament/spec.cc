@@ -3,6 +3,8 @@
 #include <cctype>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <set>
 #include <sstream>
 
 #include "absl/strings/ascii.h"
@@ -152,6 +154,11 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
                         absl::StrCat("'", p.version(),
                                      "' is not 1-64 letters, digits, '-', '_' or '.'"));
     }
+    if (ParticipantLabel(p).size() > 64) {
+      return FieldError(absl::StrCat(field, ".version"),
+                        absl::StrCat("'", ParticipantLabel(p),
+                                     "' is longer than 64 characters, the longest bot name"));
+    }
     if (auto [it, added] = names.emplace(p.name(), i); !added) {
       return FieldError(absl::StrCat(field, ".name"),
                         absl::StrCat("'", p.name(), "' is also participants[", it->second,
@@ -182,10 +189,12 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
     }
   }
 
+  // A match of the spec's size and options must start: names and values.
   engine::MatchConfig config{.num_players = k, .seed = 1};
   config.options.insert(spec.options().begin(), spec.options().end());
-  if (absl::Status s = engine::ValidateConfig(info, config); !s.ok()) {
-    return FieldError("options", s.message());
+  if (absl::StatusOr<std::unique_ptr<engine::State>> start = game.NewMatch(config);
+      !start.ok()) {
+    return FieldError("options", start.status().message());
   }
   if (!hoard::v1::Format_IsValid(spec.format())) {
     return FieldError("format", "unknown format");
@@ -215,10 +224,15 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   if (faults->max_failed_matches() < 0) {
     return FieldError("fault_policy.max_failed_matches", "must be 1 or more");
   }
+  std::set<std::string> candidates;
   for (int i = 0; i < spec.candidates_size(); ++i) {
     if (!names.contains(spec.candidates(i))) {
       return FieldError(absl::StrCat("candidates[", i, "]"),
                         absl::StrCat("no participant is named '", spec.candidates(i), "'"));
+    }
+    if (!candidates.insert(spec.candidates(i)).second) {
+      return FieldError(absl::StrCat("candidates[", i, "]"),
+                        absl::StrCat("'", spec.candidates(i), "' is named twice"));
     }
   }
   if (absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec)); !size.ok()) {
@@ -228,10 +242,12 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
 }
 
 std::string SpecHash(const TournamentSpec& spec) {
-  // How many matches run at once changes no result: it is left out, so a
-  // tournament resumes with another concurrency.
+  // How many matches run at once, and how faults are tolerated, change no
+  // result of a match that is played: they are left out, so a tournament
+  // resumes with other values (a longer start timeout, say).
   TournamentSpec identity = spec;
   identity.clear_concurrency();
+  identity.clear_fault_policy();
   std::string bytes;
   {
     google::protobuf::io::StringOutputStream stream(&bytes);

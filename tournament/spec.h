@@ -31,7 +31,8 @@ absl::StatusOr<hoard::v1::TournamentSpec> ParseSpec(absl::string_view text,
 // Reads and parses a file; kNotFound if it cannot be read.
 absl::StatusOr<hoard::v1::TournamentSpec> ReadSpecFile(const std::string& path);
 
-// The spec with every default filled in and checked: kInvalidArgument names
+// The spec with every default filled in and checked (a match of its size
+// and options is started to check them): kInvalidArgument names
 // the field at fault and why (an unknown game or bot, too few participants
 // for the player count, a duplicate name, an option the game does not take,
 // a time control out of range, ...).

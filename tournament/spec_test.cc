@@ -104,6 +104,18 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
                  "participants[1]: says neither builtin, registered nor command");
   ExpectRejected(std::string(kFourBots) + R"pb(options { key: "dragons" value: "2" })pb",
                  "options: village has no option 'dragons'");
+  ExpectRejected(std::string(kFourBots) + R"pb(options { key: "hand_size" value: "40" })pb",
+                 "options: ");
+  ExpectRejected(R"pb(game: "village"
+                      participants { name: "a" builtin: "random" }
+                      participants {
+                        name: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+                        version: "vvvvvvvvvvvvvvvvvvvv" builtin: "random" })pb",
+                 "is longer than 64 characters");
+  ExpectRejected(std::string(kFourBots) +
+                     "format: FORMAT_GAUNTLET players_per_match: 2 candidates: \"a\" "
+                     "candidates: \"a\"",
+                 "candidates[1]: 'a' is named twice");
   ExpectRejected(std::string(kFourBots) + "concurrency: -1", "concurrency: must be from 1");
   ExpectRejected(std::string(kFourBots) + "rounds: -2", "rounds: must be 1 or more");
   ExpectRejected(std::string(kFourBots) + "time_control { decision_ms: 0 }",
@@ -116,10 +128,11 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
                  "candidates: only the gauntlet format has candidates");
 }
 
-TEST(SpecTest, TheHashIdentifiesTheTournamentButNotItsConcurrency) {
+TEST(SpecTest, TheHashIdentifiesTheTournamentButNotHowItRuns) {
   TournamentSpec a = *Normalize(Parse(kFourBots));
   TournamentSpec b = a;
   b.set_concurrency(64);
+  b.mutable_fault_policy()->set_start_timeout_ms(99999);
   EXPECT_EQ(SpecHash(a), SpecHash(b));
   b.set_seed(a.seed() + 1);
   EXPECT_NE(SpecHash(a), SpecHash(b));

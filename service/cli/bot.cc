@@ -55,7 +55,7 @@ int RunBot(const std::vector<std::string>& args) {
   options.seat_token = parsed->Get("token", "");
   // A bot that a tournament launches finds its server and credentials in
   // the environment.
-  if (options.seat_token.empty()) {
+  if (options.seat_token.empty() && options.match_id.empty()) {
     options.name = FlagOrEnv(*parsed, "name", "HOARD_BOT_NAME", "");
     options.key = FlagOrEnv(*parsed, "key", "HOARD_BOT_KEY", "");
     if (!parsed->Has("max-matches")) {
@@ -66,9 +66,12 @@ int RunBot(const std::vector<std::string>& args) {
     options.key = parsed->Get("key", "");
   }
   const bool registers = !options.name.empty() || !options.key.empty();
-  const bool joins = !options.seat_token.empty();
+  const bool joins = !options.seat_token.empty() || !options.match_id.empty();
   if (registers == joins) {
     return Fail(kExitUsage, "give either --name and --key, or --match and --token");
+  }
+  if (joins && (options.seat_token.empty() || options.match_id.empty())) {
+    return Fail(kExitUsage, "joining a seat needs both --match and --token");
   }
   if (registers && (options.name.empty() || options.key.empty())) {
     return Fail(kExitUsage, "registering needs both --name and --key");

@@ -5,11 +5,11 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/tournament.grpc.pb.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
+#include "service/cli/json.h"
 #include "tournament/leaderboard.h"
 #include "tournament/manager.h"
 
@@ -37,16 +37,6 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& server) {
                       absl::StrCat(server, ": ", status.error_message()));
 }
 
-std::string Json(const google::protobuf::Message& message) {
-  std::string json;
-  google::protobuf::util::JsonPrintOptions options;
-  options.add_whitespace = true;
-  options.preserve_proto_field_names = true;
-  options.always_print_primitive_fields = true;
-  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
-  return json;
-}
-
 }  // namespace
 
 int RunLeaderboard(const std::vector<std::string>& args) {
@@ -67,6 +57,9 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   }
   if (parsed->Has("json") && parsed->Has("csv")) {
     return Fail(kExitUsage, "give --json or --csv, not both");
+  }
+  if (parsed->Has("csv") && parsed->Has("head-to-head")) {
+    return Fail(kExitUsage, "--head-to-head prints as a table or with --json, not as CSV");
   }
   absl::StatusOr<hoard::v1::RatingSystem> system =
       tournament::ParseRatingSystem(parsed->Get("system", "ml"));
@@ -101,6 +94,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
     board = status.ok() ? absl::StatusOr<hoard::v1::Leaderboard>(response) : status;
     if (board.ok() && head_to_head) {
       grpc::ClientContext h2h_context;
+      h2h_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
       hoard::v1::HeadToHeadTable h2h;
       absl::Status s = FromGrpc(stub->GetHeadToHead(&h2h_context, h2h_request, &h2h), server);
       table = s.ok() ? absl::StatusOr<hoard::v1::HeadToHeadTable>(h2h) : s;
@@ -126,9 +120,13 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   }
   if (!table.ok()) return Fail(kExitFailure, std::string(table.status().message()));
 
-  if (parsed->Has("json")) {
-    std::cout << Json(*board);
-    if (head_to_head) std::cout << Json(*table);
+  if (parsed->Has("json") && head_to_head) {
+    hoard::v1::RatingSnapshot both;  // {"leaderboard": ..., "head_to_head": ...}
+    *both.mutable_leaderboard() = *board;
+    *both.mutable_head_to_head() = *table;
+    std::cout << ToJson(both);
+  } else if (parsed->Has("json")) {
+    std::cout << ToJson(*board);
   } else if (parsed->Has("csv")) {
     std::cout << tournament::LeaderboardCsv(*board);
   } else {

@@ -17,11 +17,11 @@
 #include "absl/time/clock.h"
 #include "engine/status_macros.h"
 #include "google/protobuf/text_format.h"
-#include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
 #include "service/arena.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
+#include "service/cli/json.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
@@ -75,8 +75,9 @@ constexpr char kHelp[] =
 absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
   if (args.Has("game")) spec->set_game(args.Get("game", ""));
   if (args.Has("players")) {
-    ASSIGN_OR_RETURN(const long long players, ParseInt("--players", args.Get("players", "")));
-    spec->set_players_per_match(static_cast<int>(players));
+    int players = 0;
+    RETURN_IF_ERROR(ReadIntFlag(args, "players", 1, 1000, &players));
+    spec->set_players_per_match(players);
   }
   if (args.Has("participant")) {
     spec->clear_participants();
@@ -137,18 +138,14 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
     }
   }
   for (const auto& [flag, setter] :
-       std::vector<std::pair<std::string, std::function<void(long long)>>>{
-           {"rounds", [&](long long v) { spec->set_rounds(static_cast<int>(v)); }},
-           {"concurrency", [&](long long v) { spec->set_concurrency(static_cast<int>(v)); }},
+       std::vector<std::pair<std::string, std::function<void(int)>>>{
+           {"rounds", [&](int v) { spec->set_rounds(v); }},
+           {"concurrency", [&](int v) { spec->set_concurrency(v); }},
            {"start-timeout-ms",
-            [&](long long v) {
-              spec->mutable_fault_policy()->set_start_timeout_ms(static_cast<int>(v));
-            }}}) {
+            [&](int v) { spec->mutable_fault_policy()->set_start_timeout_ms(v); }}}) {
     if (!args.Has(flag)) continue;
-    ASSIGN_OR_RETURN(const long long value, ParseInt("--" + flag, args.Get(flag, "")));
-    if (value < 1 || value > 1000000000) {
-      return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs a number from 1"));
-    }
+    int value = 0;
+    RETURN_IF_ERROR(ReadIntFlag(args, flag, 1, 1000000000, &value));
     setter(value);
   }
   if (args.Has("seed")) {
@@ -173,6 +170,14 @@ class ProgressDisplay {
  public:
   explicit ProgressDisplay(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {}
 
+  // A warning on a line of its own, below the progress drawn so far.
+  void Warn(const std::string& line) {
+    absl::MutexLock lock(&mu_);
+    std::fprintf(stderr, "hoard: %s\n", line.c_str());
+    std::fflush(stderr);
+    lines_ = 0;  // keep what is above; redraw the progress below it
+  }
+
   void Update(const Tournament& t, bool last) {
     if (quiet_) return;
     absl::MutexLock lock(&mu_);
@@ -182,9 +187,13 @@ class ProgressDisplay {
     if (!last) {
       if (tty_ && now - drawn_ < absl::Milliseconds(100)) return;
       if (!tty_ && tenth == last_tenth_ && now - drawn_ < absl::Seconds(10)) return;
+    } else if (!tty_ && p.finished() == shown_finished_ && t.status() == shown_status_) {
+      return;  // the last line already says it
     }
     drawn_ = now;
     last_tenth_ = tenth;
+    shown_finished_ = p.finished();
+    shown_status_ = t.status();
     const double fraction = p.scheduled() > 0 ? double(p.finished()) / p.scheduled() : 1;
     const int width = 30;
     const int filled = static_cast<int>(fraction * width);
@@ -214,6 +223,8 @@ class ProgressDisplay {
   absl::Mutex mu_;
   absl::Time drawn_ = absl::InfinitePast();
   int last_tenth_ = -1;
+  int shown_finished_ = -1;
+  hoard::v1::TournamentStatus shown_status_ = hoard::v1::TOURNAMENT_STATUS_UNSPECIFIED;
   int lines_ = 0;
 };
 
@@ -312,6 +323,9 @@ int RunTournament(const std::vector<std::string>& args) {
       tournament::CreateOrResume(*store, *normalized, parsed->Has("fresh"), &resumed);
   if (!id.ok()) return Fail(kExitFailure, std::string(id.status().message()));
   const bool quiet = parsed->Has("quiet");
+  const std::string title = normalized->name().empty()
+                                ? normalized->game()
+                                : absl::StrCat(normalized->name(), ", ", normalized->game());
   if (!quiet) {
     absl::StatusOr<std::optional<db::StoredTournament>> stored = store->GetTournament(*id);
     const bool finished = stored.ok() && *stored &&
@@ -321,17 +335,16 @@ int RunTournament(const std::vector<std::string>& args) {
                               "(--fresh runs a new one): "
                   : resumed ? "resuming "
                             : "running ")
-              << "tournament " << *id << " (" << normalized->name() << ", "
-              << normalized->game() << ") in " << db_path << std::endl;
+              << "tournament " << *id << " (" << title << ") in " << db_path << std::endl;
   }
 
   ProgressDisplay display(quiet);
   tournament::RunnerOptions options;
   options.on_progress = [&display](const Tournament& t) { display.Update(t, false); };
-  options.on_warning = [](const std::string& line) {
-    std::cerr << "hoard: " << line << std::endl;
-  };
+  options.on_warning = [&display](const std::string& line) { display.Warn(line); };
   options.bot_log_dir = parsed->Get("bot-logs", "hoard-bot-logs");
+  options.concurrency = normalized->concurrency();
+  options.fault_policy = normalized->fault_policy();
   tournament::TournamentRunner runner(store, host.get(), options);
 
   std::atomic<bool> done{false};
@@ -359,22 +372,16 @@ int RunTournament(const std::vector<std::string>& args) {
   if (!ratings.ok()) return Fail(kExitFailure, std::string(ratings.status().message()));
   const hoard::v1::Leaderboard board = tournament::RankBy(*ratings, *system);
   if (parsed->Has("json")) {
-    std::string json;
-    google::protobuf::util::JsonPrintOptions json_options;
-    json_options.add_whitespace = true;
-    json_options.preserve_proto_field_names = true;
-    (void)google::protobuf::util::MessageToJsonString(board, &json, json_options);
-    std::cout << json;
+    std::cout << ToJson(board);
   } else if (board.matches() == 0) {
-    std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", *id,
-                                 normalized->name(),
+    std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", *id, title,
                                  hoard::v1::TournamentStatus_Name(final_state->status()).substr(18));
   } else {
     const hoard::v1::TournamentProgress& p = final_state->progress();
     std::cout << absl::StrFormat(
                      "Tournament %d (%s): %s, %d of %d matches stored in %s (this run: %.0f "
                      "matches/s over %.1f s)\n\n",
-                     *id, normalized->name(),
+                     *id, title,
                      hoard::v1::TournamentStatus_Name(final_state->status()).substr(18),
                      p.finished(), p.scheduled(), db_path, p.matches_per_second(),
                      p.elapsed_ms() / 1000.0)
