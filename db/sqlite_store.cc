@@ -87,7 +87,15 @@ constexpr const char* kMigrations[] = {
       snapshot BLOB NOT NULL,          -- hoard.v1.RatingSnapshot
       PRIMARY KEY (game, tournament_id, version)
     );
-    -- Matches stored before this migration: their seats' bots.
+    )sql",
+    // 3: the keys of bots the runner launches; the bots of matches stored
+    // before migration 2.
+    R"sql(
+    CREATE TABLE launch_keys (
+      bot TEXT PRIMARY KEY,  -- name@version
+      key TEXT NOT NULL
+    );
+    -- Matches stored before migration 2: their seats' bots.
     INSERT OR IGNORE INTO bots (name, version)
       SELECT CASE WHEN instr(b, '@') > 0 THEN substr(b, 1, instr(b, '@') - 1) ELSE b END,
              CASE WHEN instr(b, '@') > 0 THEN substr(b, instr(b, '@') + 1) ELSE '' END
@@ -99,13 +107,6 @@ constexpr const char* kMigrations[] = {
         (CASE WHEN player LIKE 'bot:%' THEN substr(player, 5) ELSE substr(player, 9) END) =
         (CASE WHEN version = '' THEN name ELSE name || '@' || version END))
       WHERE player LIKE 'bot:%' OR player LIKE 'builtin:%';
-    )sql",
-    // 3: the keys of bots the runner launches.
-    R"sql(
-    CREATE TABLE launch_keys (
-      bot TEXT PRIMARY KEY,  -- name@version
-      key TEXT NOT NULL
-    );
     )sql",
 };
 
@@ -244,7 +245,7 @@ class SqliteStore final : public MatchStore {
       const std::string sql = absl::StrCat(
           "BEGIN; ", kMigrations[next - 1],
           "; INSERT INTO schema_migrations VALUES (", next,
-          ", CAST(strftime('%s','now') AS INTEGER) * 1000); COMMIT;");
+          ", ", kNowMs, "); COMMIT;");
       if (absl::Status s = Exec(sql.c_str()); !s.ok()) {
         Exec("ROLLBACK").IgnoreError();
         return absl::Status(s.code(), absl::StrCat("migration ", next, ": ", s.message()));

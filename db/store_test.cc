@@ -1,5 +1,7 @@
 #include "db/store.h"
 
+#include <sqlite3.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -205,6 +207,30 @@ TEST(StoreTest, AFileSurvivesReopeningInWalMode) {
   std::string magic(16, '\0');
   header.read(magic.data(), 16);
   EXPECT_EQ(magic.substr(0, 15), "SQLite format 3");
+}
+
+TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
+  const std::string path = TempPath("hoard_backfill.db");
+  {
+    std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+    const hoard::v1::Match match = Finished(1, "village", "alice@3");
+    ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
+  }
+  // As a database from before migration 3 has it: seats without bots.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "UPDATE seats SET bot_id = NULL; DELETE FROM bots; "
+                         "DROP TABLE launch_keys; DELETE FROM schema_migrations WHERE version = 3",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  std::vector<RatedMatch> rated = *store->RatedMatches({.game = "village"});
+  ASSERT_EQ(rated.size(), 1u);
+  ASSERT_EQ(rated[0].seats.size(), 2u);
+  EXPECT_EQ(rated[0].seats[0].bot, "alice@3");
+  EXPECT_EQ(rated[0].seats[1].bot, "random");
 }
 
 TEST(StoreTest, AFileThatIsNoDatabaseIsNamed) {

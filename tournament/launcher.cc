@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -27,6 +29,33 @@ std::string DescribeExit(int status) {
 
 }  // namespace
 
+std::string ShellCommand(const std::string& command) {
+  // A simple command replaces the shell, so it is the process that dies
+  // with the runner; a compound one (or one with quotes, which this does
+  // not parse) runs under the shell. Leading VAR=value words stay before
+  // the exec, which passes them on.
+  if (command.find_first_of(";&|()`'\"\\\n") != std::string::npos) return command;
+  std::string prefix;
+  std::size_t pos = command.find_first_not_of(" \t");
+  while (pos != std::string::npos) {
+    const std::size_t end = std::min(command.find_first_of(" \t", pos), command.size());
+    const std::string word = command.substr(pos, end - pos);
+    const std::size_t eq = word.find('=');
+    const bool assignment =
+        eq != std::string::npos && eq > 0 &&
+        std::all_of(word.begin(), word.begin() + eq, [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        }) &&
+        !std::isdigit(static_cast<unsigned char>(word[0]));
+    if (!assignment) {
+      return absl::StrCat(prefix, "exec ", command.substr(pos));
+    }
+    absl::StrAppend(&prefix, word, " ");
+    pos = command.find_first_not_of(" \t", end);
+  }
+  return command;  // nothing but assignments
+}
+
 absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
     const std::string& command, const std::map<std::string, std::string>& env,
     const std::string& log_path) {
@@ -42,13 +71,7 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   std::vector<char*> envp;
   for (std::string& entry : entries) envp.push_back(entry.data());
   envp.push_back(nullptr);
-  // A simple command replaces the shell, so it is the process that dies
-  // with the runner; a compound one runs under the shell.
-  // (A leading VAR=value is the shell's, not a program exec can run.)
-  const std::string first_word = command.substr(0, command.find_first_of(" \t"));
-  const bool simple = command.find_first_of(";&|()`\n") == std::string::npos &&
-                      first_word.find('=') == std::string::npos;
-  std::string shell_command = simple ? absl::StrCat("exec ", command) : command;
+  std::string shell_command = ShellCommand(command);
   char sh[] = "/bin/sh";
   char dash_c[] = "-c";
   char* argv[] = {sh, dash_c, shell_command.data(), nullptr};

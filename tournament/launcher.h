@@ -17,11 +17,16 @@
 
 namespace hoard::tournament {
 
+// What the shell runs for `command`: "exec <command>" for a simple command
+// (after any leading VAR=value words), so the bot itself replaces the shell
+// and dies with the runner; the command as it is when it has ; & | ( ) `
+// quotes or backslashes, whose children then outlive a runner killed with
+// SIGKILL.
+std::string ShellCommand(const std::string& command);
+
 class LaunchedBot {
  public:
-  // Runs `/bin/sh -c "exec <command>"` (without the exec for a command with
-  // ; & | ( ) or ` or that starts with VAR=value, whose children then
-  // outlive a killed runner) with the
+  // Runs ShellCommand(command) through /bin/sh -c with the
   // runner's environment plus
   // `env`; stdout and stderr go to `log_path` (appended; /dev/null if
   // empty). kInternal if the process cannot be started.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
 #include <map>
 #include <utility>
@@ -13,6 +14,17 @@
 #include "tournament/ratings.h"
 
 namespace hoard::tournament {
+namespace {
+
+// `value` with `decimals` decimals and its sign, never "-0" (or "+-0").
+std::string Signed(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  double rounded = std::round(value * scale) / scale;
+  if (rounded == 0) rounded = 0;  // -0 becomes 0
+  return absl::StrFormat("%+.*f", decimals, rounded);
+}
+
+}  // namespace
 
 using hoard::v1::Leaderboard;
 using hoard::v1::LeaderboardRow;
@@ -199,8 +211,8 @@ std::string FormatLeaderboard(const Leaderboard& board) {
       "ML [95% interval]", "Elo", "OpenSkill mu-3s (mu±s)", "matches", "wins", "avg score",
       "avg place");
   for (const LeaderboardRow& row : board.rows()) {
-    const std::string ml =
-        absl::StrFormat("%+.0f [%+.0f, %+.0f]", row.ml(), row.ml_low(), row.ml_high());
+    const std::string ml = absl::StrCat(Signed(row.ml(), 0), " [", Signed(row.ml_low(), 0), ", ",
+                                        Signed(row.ml_high(), 0), "]");
     const std::string openskill = absl::StrFormat(
         "%.2f (%.2f±%.2f)", row.openskill_mu() - 3 * row.openskill_sigma(), row.openskill_mu(),
         row.openskill_sigma());
@@ -238,9 +250,8 @@ std::string HeadToHeadText(const hoard::v1::HeadToHeadTable& table) {
                                     "wins", "losses", "draws", "score", "Elo difference",
                                     "LOS");
   for (const hoard::v1::HeadToHead& pair : table.pairs()) {
-    const double even = pair.elo() == 0 ? 0.0 : pair.elo();  // no "-0.0"
     const std::string elo = pair.defined()
-                                ? absl::StrFormat("%+.1f ± %.1f", even, pair.margin())
+                                ? absl::StrFormat("%s ± %.1f", Signed(pair.elo(), 1), pair.margin())
                                 : std::string(pair.score() >= 1 ? "+inf" : "-inf");
     absl::StrAppendFormat(&out, "%-20s %-20s %6d %6d %6d %6.1f%% %16s %6.2f%%\n", pair.bot(),
                           pair.opponent(), pair.wins(), pair.losses(), pair.draws(),

@@ -160,7 +160,12 @@ absl::StatusOr<Tournament> TournamentManager::Cancel(
     auto it = running_.find(request.id());
     if (it != running_.end() && !it->second->done) {
       it->second->runner->Cancel();
-      return it->second->runner->Current();
+      Tournament live = it->second->runner->Current();
+      if (live.id() != 0) return live;
+      // Still starting: it stops before its first match.
+      absl::StatusOr<Tournament> stored = LoadTournament(*store_, request.id());
+      if (stored.ok()) stored->set_status(hoard::v1::TOURNAMENT_STATUS_CANCELLED);
+      return stored;
     }
   }
   hoard::v1::GetTournamentRequest get;

@@ -187,13 +187,12 @@ class ProgressDisplay {
     if (!last) {
       if (tty_ && now - drawn_ < absl::Milliseconds(100)) return;
       if (!tty_ && tenth == last_tenth_ && now - drawn_ < absl::Seconds(10)) return;
-    } else if (!tty_ && p.finished() == shown_finished_ && t.status() == shown_status_) {
-      return;  // the last line already says it
+    } else if (!tty_ && p.finished() == shown_finished_) {
+      return;  // the last lines already say it
     }
     drawn_ = now;
     last_tenth_ = tenth;
     shown_finished_ = p.finished();
-    shown_status_ = t.status();
     const double fraction = p.scheduled() > 0 ? double(p.finished()) / p.scheduled() : 1;
     const int width = 30;
     const int filled = static_cast<int>(fraction * width);
@@ -224,7 +223,6 @@ class ProgressDisplay {
   absl::Time drawn_ = absl::InfinitePast();
   int last_tenth_ = -1;
   int shown_finished_ = -1;
-  hoard::v1::TournamentStatus shown_status_ = hoard::v1::TOURNAMENT_STATUS_UNSPECIFIED;
   int lines_ = 0;
 };
 
