@@ -1,0 +1,1386 @@
+#include "engine/games/dragons_gold/dragons_gold.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/check.h"
+#include "engine/registry.h"
+#include "engine/status_macros.h"
+
+namespace hoard::engine::dragons_gold {
+namespace {
+
+int Total(const TokenCounts& counts) { return std::accumulate(counts.begin(), counts.end(), 0); }
+// (ObjectCounts is the same array type: Total serves both.)
+
+// Majority bonuses by player count (3..6): advanced, basic.
+int AdvancedMajority(int players) { return players == 3 ? 12 : players == 6 ? 8 : 10; }
+int BasicMajority(int players) { return players == 3 ? 15 : players == 6 ? 10 : 12; }
+constexpr int kStraightBonus = 5;
+constexpr int kBlackAdvanced = 19;
+constexpr int kBlackBasic = 7;
+
+std::string CountsText(const TokenCounts& counts) {
+  std::vector<std::string> parts;
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    if (counts[kind] > 0) {
+      parts.push_back(absl::StrCat(counts[kind], " ", counts[kind] == 1 ? TokenName(kind)
+                                                                        : TokenNamePlural(kind)));
+    }
+  }
+  return parts.empty() ? "nothing" : absl::StrJoin(parts, ", ");
+}
+
+std::string ObjectsText(const ObjectCounts& counts) {
+  std::vector<std::string> parts;
+  for (int kind = 0; kind < kNumObjectKinds; ++kind) {
+    for (int i = 0; i < counts[kind]; ++i) parts.push_back(std::string(ObjectName(kind)));
+  }
+  return parts.empty() ? "none" : absl::StrJoin(parts, ", ");
+}
+
+int AttackTotal(const FaceUpDragon& dragon) {
+  int total = 0;
+  for (const Attacker& a : dragon.attackers) total += kAdventurerStrength[a.adventurer];
+  return total;
+}
+
+// Puts `value` into bits [shift, shift + width) of `code`.
+void Put(std::uint64_t& code, int shift, int width, std::uint64_t value) {
+  code |= (value & ((std::uint64_t{1} << width) - 1)) << shift;
+}
+int Get(std::uint64_t code, int shift, int width) {
+  return static_cast<int>((code >> shift) & ((std::uint64_t{1} << width) - 1));
+}
+
+absl::Status Illegal(absl::string_view why) { return absl::InvalidArgumentError(why); }
+
+}  // namespace
+
+absl::string_view TokenName(int token) {
+  static constexpr std::array<absl::string_view, kNumTokenKinds> kNames = {
+      "silver", "gold", "red", "blue", "green", "purple", "yellow", "white diamond",
+      "black diamond"};
+  return kNames[token];
+}
+
+absl::string_view TokenNamePlural(int token) {
+  static constexpr std::array<absl::string_view, kNumTokenKinds> kNames = {
+      "silver", "gold", "red", "blue", "green", "purple", "yellow", "white diamonds",
+      "black diamonds"};
+  return kNames[token];
+}
+
+absl::string_view AdventurerName(int adventurer) {
+  static constexpr std::array<absl::string_view, kNumAdventurers> kNames = {
+      "knight 4", "knight 3", "thief", "wizard"};
+  return kNames[adventurer];
+}
+
+absl::string_view ObjectName(int object) {
+  static constexpr std::array<absl::string_view, kNumObjectKinds> kNames = {
+      "Dragon Swap",     "Second Strike", "Recall",      "Retreat",       "Treasure Map",
+      "Sleeping Potion", "Silver Tongue", "Decoy Purse", "Invisible Hand"};
+  return kNames[object];
+}
+
+int FaceUpDragon::strength() const {
+  return std::max(1, kDragons[card].strength - kSleepingPotionWeakening * weakening);
+}
+
+// ---------------------------------------------------------------- Moves
+//
+// Bits 0-3: the kind. kAttack: 4-5 slot, 6-7 adventurer, 8-10 second
+// adventurer + 1 (0: none). kUseObject: 4-7 object, 8-15 a, 16-23 b.
+// kPropose: 3 bits per token from bit 4. kSteal, kDecoyGive: 4-7 token.
+// kMarketOffer: 4-7 target, 8-11 give, 12-15 get.
+
+Action Move::Encode() const {
+  std::uint64_t code = 0;
+  Put(code, 0, 4, static_cast<std::uint64_t>(kind));
+  switch (kind) {
+    case Kind::kAttack:
+      Put(code, 4, 2, slot);
+      Put(code, 6, 2, adventurer);
+      Put(code, 8, 3, second + 1);
+      break;
+    case Kind::kUseObject:
+      Put(code, 4, 4, object);
+      Put(code, 8, 8, a);
+      Put(code, 16, 8, b);
+      break;
+    case Kind::kPropose:
+      for (std::size_t i = 0; i < assignment.size(); ++i) Put(code, 4 + 3 * i, 3, assignment[i]);
+      break;
+    case Kind::kSteal:
+    case Kind::kDecoyGive:
+      Put(code, 4, 4, token);
+      break;
+    case Kind::kMarketOffer:
+      Put(code, 4, 4, target);
+      Put(code, 8, 4, a);
+      Put(code, 12, 4, b);
+      break;
+    default:
+      break;
+  }
+  return Action(code);
+}
+
+std::optional<Move> Move::Decode(Action action) {
+  const std::uint64_t code = action.code();
+  Move move;
+  const int kind = Get(code, 0, 4);
+  if (kind > static_cast<int>(Kind::kMarketRefuse)) return std::nullopt;
+  move.kind = static_cast<Kind>(kind);
+  std::uint64_t used = 0xf;
+  switch (move.kind) {
+    case Kind::kAttack:
+      move.slot = Get(code, 4, 2);
+      move.adventurer = Get(code, 6, 2);
+      move.second = Get(code, 8, 3) - 1;
+      if (move.second >= kNumAdventurers) return std::nullopt;
+      used = (std::uint64_t{1} << 11) - 1;
+      break;
+    case Kind::kUseObject:
+      move.object = Get(code, 4, 4);
+      move.a = Get(code, 8, 8);
+      move.b = Get(code, 16, 8);
+      if (move.object >= kNumObjectKinds) return std::nullopt;
+      used = (std::uint64_t{1} << 24) - 1;
+      break;
+    case Kind::kPropose:
+      for (int i = 0; i < kMaxTokensOnDragon; ++i) move.assignment.push_back(Get(code, 4 + 3 * i, 3));
+      while (!move.assignment.empty() && move.assignment.back() == 0) move.assignment.pop_back();
+      used = ~std::uint64_t{0};
+      break;
+    case Kind::kSteal:
+    case Kind::kDecoyGive:
+      move.token = Get(code, 4, 4);
+      if (move.token >= kNumTokenKinds) return std::nullopt;
+      used = 0xff;
+      break;
+    case Kind::kMarketOffer:
+      move.target = Get(code, 4, 4);
+      move.a = Get(code, 8, 4);
+      move.b = Get(code, 12, 4);
+      if (move.a >= kNumTokenKinds || move.b >= kNumTokenKinds) return std::nullopt;
+      used = 0xffff;
+      break;
+    default:
+      break;
+  }
+  if ((code & ~used) != 0) return std::nullopt;  // one code per move
+  return move;
+}
+
+Move Proposal(const std::vector<TokenCounts>& shares) {
+  Move move;
+  move.kind = Move::Kind::kPropose;
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    for (int who = 0; who < static_cast<int>(shares.size()); ++who) {
+      move.assignment.insert(move.assignment.end(), shares[who][kind], who);
+    }
+  }
+  while (!move.assignment.empty() && move.assignment.back() == 0) move.assignment.pop_back();
+  return move;
+}
+
+std::vector<TokenCounts> Shares(const Move& move, const TokenCounts& tokens, int contributors) {
+  std::vector<TokenCounts> shares(contributors, TokenCounts{});
+  int index = 0;
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    for (int i = 0; i < tokens[kind]; ++i, ++index) {
+      const int who = index < static_cast<int>(move.assignment.size()) ? move.assignment[index] : 0;
+      if (who < contributors) ++shares[who][kind];
+    }
+  }
+  return shares;
+}
+
+// ---------------------------------------------------------------- State
+
+DragonsGoldState::DragonsGoldState(const Rules& rules, Position position)
+    : rules_(rules), position_(std::move(position)) {}
+
+int DragonsGoldState::num_players() const { return static_cast<int>(position_.holdings.size()); }
+
+bool DragonsGoldState::IsOver() const { return position_.phase == Phase::kOver; }
+
+Seats DragonsGoldState::SeatsToAct() const {
+  const Position& p = position_;
+  switch (p.phase) {
+    case Phase::kTurn:
+      return {p.current};
+    case Phase::kPropose:
+      return {p.negotiation.proposer};
+    case Phase::kVote: {
+      Seats seats;
+      for (Seat s : p.negotiation.contributors) {
+        if (s != p.negotiation.proposer && p.negotiation.votes[s] == 0) seats.push_back(s);
+      }
+      return seats;
+    }
+    case Phase::kThiefChoice:
+      return {p.steals.front().thief_owner};
+    case Phase::kDecoy:
+      return {p.steals.front().victim};
+    case Phase::kMarketOffer:
+      return {p.market_offerer};
+    case Phase::kMarketReply:
+      return {p.offer.to};
+    case Phase::kOver:
+      return {};
+  }
+  return {};
+}
+
+void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
+  out->clear();
+  const Seats to_act = SeatsToAct();
+  if (std::find(to_act.begin(), to_act.end(), seat) == to_act.end()) return;
+  const Position& p = position_;
+  auto add = [&](const Move& move) {
+    const Action code = move.Encode();
+    if (std::find(out->begin(), out->end(), code) == out->end()) out->push_back(code);
+  };
+  auto object = [&](int kind, int a = 0, int b = 0) {
+    Move m;
+    m.kind = Move::Kind::kUseObject;
+    m.object = kind;
+    m.a = a;
+    m.b = b;
+    return m;
+  };
+  switch (p.phase) {
+    case Phase::kTurn: {
+      for (int slot = 0; slot < kFaceUpDragons; ++slot) {
+        if (p.dragons[slot].card < 0) continue;
+        for (int adv = 0; adv < kNumAdventurers; ++adv) {
+          if (p.adventurers[seat][adv] != AdventurerState::kReady) continue;
+          add({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv});
+          if (p.objects[seat][kSecondStrike] == 0) continue;
+          for (int second = adv + 1; second < kNumAdventurers; ++second) {
+            if (p.adventurers[seat][second] == AdventurerState::kReady) {
+              add({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv, .second = second});
+            }
+          }
+        }
+      }
+      for (int kind = 0; kind < kNumObjectKinds; ++kind) {
+        if (p.objects[seat][kind] == 0) continue;
+        // The parameters each object takes: two slots, one slot, an
+        // adventurer, a player, or none.
+        const int first = kind == kInvisibleHand ? num_players()
+                          : kind == kDragonSwap || kind == kRetreat || kind == kSleepingPotion
+                              ? kFaceUpDragons
+                              : 1;
+        const int second = kind == kDragonSwap ? kFaceUpDragons : 1;
+        for (int a = 0; a < first; ++a) {
+          for (int b = 0; b < second; ++b) {
+            const Move m = object(kind, a, b);
+            if (CheckObject(seat, m).ok()) add(m);
+          }
+        }
+      }
+      break;
+    }
+    case Phase::kPropose: {
+      // Examples: the whole treasure to each contributor in turn (the
+      // proposer first), and an even split dealt round the table.
+      const Negotiation& n = p.negotiation;
+      const int k = static_cast<int>(n.contributors.size());
+      const int me = static_cast<int>(
+          std::find(n.contributors.begin(), n.contributors.end(), seat) - n.contributors.begin());
+      for (int i = 0; i < k; ++i) {
+        std::vector<TokenCounts> shares(k, TokenCounts{});
+        shares[(me + i) % k] = n.tokens;
+        add(Proposal(shares));
+      }
+      std::vector<TokenCounts> even(k, TokenCounts{});
+      int next = me;
+      for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+        for (int i = 0; i < n.tokens[kind]; ++i) ++even[next++ % k][kind];
+      }
+      add(Proposal(even));
+      if (p.objects[seat][kSilverTongue] > 0) add(object(kSilverTongue));
+      break;
+    }
+    case Phase::kVote:
+      add({.kind = Move::Kind::kAccept});
+      add({.kind = Move::Kind::kReject});
+      break;
+    case Phase::kThiefChoice:
+      for (int token = 0; token < kNumTokenKinds; ++token) {
+        add({.kind = Move::Kind::kSteal, .token = token});
+      }
+      break;
+    case Phase::kDecoy:
+      for (int token = 0; token < kNumTokenKinds; ++token) {
+        if (p.holdings[seat][token] > 0) add({.kind = Move::Kind::kDecoyGive, .token = token});
+      }
+      add({.kind = Move::Kind::kDecoyKeep});
+      break;
+    case Phase::kMarketOffer:
+      add({.kind = Move::Kind::kMarketPass});
+      for (Seat to = 0; to < num_players(); ++to) {
+        if (to == seat) continue;
+        for (int give = 0; give < kNumTokenKinds; ++give) {
+          if (p.holdings[seat][give] == 0) continue;
+          for (int get = 0; get < kNumTokenKinds; ++get) {
+            if (get != give) {
+              add({.kind = Move::Kind::kMarketOffer, .a = give, .b = get, .target = to});
+            }
+          }
+        }
+      }
+      break;
+    case Phase::kMarketReply:
+      if (p.holdings[seat][p.offer.get] > 0) add({.kind = Move::Kind::kMarketAccept});
+      add({.kind = Move::Kind::kMarketRefuse});
+      break;
+    case Phase::kOver:
+      break;
+  }
+}
+
+bool DragonsGoldState::LegalActionsComplete(Seat seat) const {
+  return !(position_.phase == Phase::kPropose && seat == position_.negotiation.proposer);
+}
+
+std::string DragonsGoldState::LegalActionsHint(Seat seat) const {
+  if (LegalActionsComplete(seat)) return "";
+  const Negotiation& n = position_.negotiation;
+  std::vector<std::string> who;
+  for (Seat s : n.contributors) who.push_back(absl::StrCat("seat ", s));
+  return absl::StrCat("propose any division of the dragon's ", Total(n.tokens), " tokens (",
+                      CountsText(n.tokens), ") that gives every token to one of ",
+                      absl::StrJoin(who, ", "), "; the examples are a few of them");
+}
+
+absl::Status DragonsGoldState::CheckAttack(Seat seat, const Move& move) const {
+  const Position& p = position_;
+  if (p.dragons[move.slot].card < 0) {
+    return Illegal(absl::StrCat("no dragon lies in slot ", move.slot));
+  }
+  if (move.adventurer >= kNumAdventurers ||
+      p.adventurers[seat][move.adventurer] != AdventurerState::kReady) {
+    return Illegal(absl::StrCat("your ", AdventurerName(move.adventurer), " is not ready"));
+  }
+  if (move.second >= 0) {
+    if (p.objects[seat][kSecondStrike] == 0) {
+      return Illegal("sending two adventurers needs a Second Strike");
+    }
+    if (move.second <= move.adventurer ||
+        p.adventurers[seat][move.second] != AdventurerState::kReady) {
+      return Illegal("the second adventurer must be another ready one, named after the first");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DragonsGoldState::CheckObject(Seat seat, const Move& move) const {
+  const Position& p = position_;
+  if (move.object >= kNumObjectKinds || p.objects[seat][move.object] == 0) {
+    return Illegal(absl::StrCat("you hold no ", ObjectName(move.object)));
+  }
+  const bool turn = p.phase == Phase::kTurn;
+  auto occupied = [&](int slot) {
+    return slot >= 0 && slot < kFaceUpDragons && p.dragons[slot].card >= 0;
+  };
+  auto no_params = [&] { return move.a == 0 && move.b == 0; };
+  switch (move.object) {
+    case kDragonSwap: {
+      if (!turn) return Illegal("a Dragon Swap is played on your turn");
+      if (!occupied(move.a) || !occupied(move.b) || move.a >= move.b) {
+        return Illegal("a Dragon Swap names two face-up dragons, the lower slot first");
+      }
+      const FaceUpDragon& x = p.dragons[move.a];
+      const FaceUpDragon& y = p.dragons[move.b];
+      if (AttackTotal(x) >= y.strength() || AttackTotal(y) >= x.strength()) {
+        return Illegal("a Dragon Swap may not put a dragon under attackers who would slay it");
+      }
+      return absl::OkStatus();
+    }
+    case kRecall:
+      if (!turn || !no_params()) return Illegal("a Recall is played on your turn");
+      for (AdventurerState s : p.adventurers[seat]) {
+        if (s == AdventurerState::kResting) return absl::OkStatus();
+      }
+      return Illegal("a Recall needs a resting adventurer");
+    case kRetreat:
+      if (!turn || move.b != 0) return Illegal("a Retreat is played on your turn");
+      if (move.a >= kNumAdventurers || p.adventurers[seat][move.a] != AdventurerState::kAttacking) {
+        return Illegal("a Retreat calls back one of your attacking adventurers");
+      }
+      return absl::OkStatus();
+    case kTreasureMap:
+      if (!turn || !no_params()) return Illegal("a Treasure Map is played on your turn");
+      if (p.bag.empty()) return Illegal("the bag is empty");
+      return absl::OkStatus();
+    case kSleepingPotion: {
+      if (!turn || move.b != 0) return Illegal("a Sleeping Potion is played on your turn");
+      if (!occupied(move.a)) return Illegal("a Sleeping Potion names a face-up dragon");
+      FaceUpDragon weaker = p.dragons[move.a];
+      ++weaker.weakening;
+      if (weaker.strength() == p.dragons[move.a].strength() ||
+          AttackTotal(weaker) >= weaker.strength()) {
+        return Illegal("a Sleeping Potion must weaken a dragon without its attackers slaying it");
+      }
+      return absl::OkStatus();
+    }
+    case kInvisibleHand:
+      if (!turn || move.b != 0) return Illegal("an Invisible Hand is played on your turn");
+      if (move.a == seat || move.a >= num_players() || Total(p.holdings[move.a]) == 0) {
+        return Illegal("an Invisible Hand names another player who holds a token");
+      }
+      return absl::OkStatus();
+    case kSilverTongue:
+      if (p.phase != Phase::kPropose || !no_params()) {
+        return Illegal("a Silver Tongue is played when you are to propose a division");
+      }
+      return absl::OkStatus();
+    case kSecondStrike:
+      return Illegal("a Second Strike is played with an attack that sends two adventurers");
+    case kDecoyPurse:
+      return Illegal("a Decoy Purse is played when a thief steals from you");
+  }
+  return Illegal("no such object");
+}
+
+absl::Status DragonsGoldState::CheckProposal(const Move& move) const {
+  const Negotiation& n = position_.negotiation;
+  const int count = Total(n.tokens);
+  const int k = static_cast<int>(n.contributors.size());
+  if (static_cast<int>(move.assignment.size()) > count) {
+    return Illegal(absl::StrCat("the dragon holds ", count, " tokens, the proposal assigns ",
+                                move.assignment.size()));
+  }
+  int index = 0;
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    int previous = 0;
+    for (int i = 0; i < n.tokens[kind]; ++i, ++index) {
+      const int who = index < static_cast<int>(move.assignment.size()) ? move.assignment[index] : 0;
+      if (who >= k) {
+        return Illegal(absl::StrCat("token ", index, " goes to contributor ", who, ", but only ",
+                                    k, " took part"));
+      }
+      if (who < previous) {
+        return Illegal("the tokens of one kind must be assigned in contributor order");
+      }
+      previous = who;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DragonsGoldState::Apply(Seat seat, Action action) {
+  if (IsOver()) return absl::FailedPreconditionError("the match is over");
+  const Seats to_act = SeatsToAct();
+  if (std::find(to_act.begin(), to_act.end(), seat) == to_act.end()) {
+    return absl::FailedPreconditionError(absl::StrCat("seat ", seat, " is not to act now"));
+  }
+  const std::optional<Move> decoded = Move::Decode(action);
+  if (!decoded) return Illegal("that code is no Dragon's Gold action");
+  const Move& move = *decoded;
+  Position& p = position_;
+  using Kind = Move::Kind;
+  auto wrong = [&](absl::string_view expected) {
+    return Illegal(absl::StrCat("now is the time to ", expected));
+  };
+  switch (p.phase) {
+    case Phase::kTurn:
+      if (move.kind == Kind::kAttack) {
+        RETURN_IF_ERROR(CheckAttack(seat, move));
+        Attack(seat, move);
+        return absl::OkStatus();
+      }
+      if (move.kind == Kind::kUseObject) {
+        RETURN_IF_ERROR(CheckObject(seat, move));
+        UseObject(seat, move);
+        return absl::OkStatus();
+      }
+      return wrong("attack a dragon (or play a magic object first)");
+    case Phase::kPropose:
+      if (move.kind == Kind::kUseObject) {
+        RETURN_IF_ERROR(CheckObject(seat, move));
+        UseObject(seat, move);
+        return absl::OkStatus();
+      }
+      if (move.kind != Kind::kPropose) return wrong("propose a division of the treasure");
+      RETURN_IF_ERROR(CheckProposal(move));
+      {
+        Negotiation& n = p.negotiation;
+        n.proposal = Shares(move, n.tokens, static_cast<int>(n.contributors.size()));
+        ++n.proposals_made;
+        n.votes.assign(num_players(), 0);
+        p.phase = Phase::kVote;
+      }
+      return absl::OkStatus();
+    case Phase::kVote: {
+      if (move.kind != Kind::kAccept && move.kind != Kind::kReject) {
+        return wrong("accept or reject the proposal");
+      }
+      Negotiation& n = p.negotiation;
+      n.votes[seat] = move.kind == Kind::kAccept ? 1 : 2;
+      if (!SeatsToAct().empty()) return absl::OkStatus();  // others still to vote
+      n.last_votes = n.votes;
+      bool unanimous = true;
+      for (Seat s : n.contributors) unanimous = unanimous && (s == n.proposer || n.votes[s] == 1);
+      if (unanimous) {
+        Divide(n.proposal);
+      } else if (n.proposals_made >= n.proposals_allowed) {
+        LoseTreasure();
+      } else {
+        const auto it = std::find(n.contributors.begin(), n.contributors.end(), n.proposer);
+        n.proposer = n.contributors[(it - n.contributors.begin() + 1) % n.contributors.size()];
+        n.proposal.clear();
+        n.votes.assign(num_players(), 0);
+        p.phase = Phase::kPropose;
+      }
+      return absl::OkStatus();
+    }
+    case Phase::kThiefChoice: {
+      if (move.kind != Kind::kSteal) return wrong("choose the kind of token your thief takes");
+      const Steal steal = p.steals.front();
+      p.steals.erase(p.steals.begin());
+      if (p.holdings[steal.victim][move.token] > 0) {
+        TakeToken(steal.victim, steal.thief_owner, move.token);
+      } else {
+        StealAtRandom(steal.victim, steal.thief_owner);
+      }
+      RunSteals();
+      return absl::OkStatus();
+    }
+    case Phase::kDecoy: {
+      const Steal steal = p.steals.front();
+      if (move.kind == Kind::kDecoyGive) {
+        if (p.holdings[seat][move.token] == 0) {
+          return Illegal(absl::StrCat("you hold no ", TokenName(move.token)));
+        }
+        p.steals.erase(p.steals.begin());
+        --p.objects[seat][kDecoyPurse];
+        ++p.object_discard[kDecoyPurse];
+        TakeToken(seat, steal.thief_owner, move.token);
+      } else if (move.kind == Kind::kDecoyKeep) {
+        p.steals.erase(p.steals.begin());
+        StealAtRandom(seat, steal.thief_owner);
+      } else {
+        return wrong("give up a token of your choice with your Decoy Purse, or keep it");
+      }
+      RunSteals();
+      return absl::OkStatus();
+    }
+    case Phase::kMarketOffer:
+      if (move.kind == Kind::kMarketPass) {
+        --p.market_offers_left[seat];
+        NextMarketOffer(seat);
+        return absl::OkStatus();
+      }
+      if (move.kind != Kind::kMarketOffer) return wrong("offer a swap at the market, or pass");
+      if (move.target == seat || move.target >= num_players()) {
+        return Illegal("a swap is offered to another player");
+      }
+      if (move.a == move.b) return Illegal("a swap gives one kind of token for another");
+      if (p.holdings[seat][move.a] == 0) {
+        return Illegal(absl::StrCat("you hold no ", TokenName(move.a), " to give"));
+      }
+      p.offer = {.from = seat, .to = move.target, .give = move.a, .get = move.b};
+      p.phase = Phase::kMarketReply;
+      return absl::OkStatus();
+    case Phase::kMarketReply:
+      if (move.kind == Kind::kMarketAccept) {
+        if (p.holdings[seat][p.offer.get] == 0) {
+          return Illegal(absl::StrCat("you hold no ", TokenName(p.offer.get), " to give"));
+        }
+        TakeToken(p.offer.from, seat, p.offer.give);
+        TakeToken(seat, p.offer.from, p.offer.get);
+      } else if (move.kind != Kind::kMarketRefuse) {
+        return wrong("accept or refuse the swap");
+      }
+      --p.market_offers_left[p.offer.from];
+      NextMarketOffer(p.offer.from);
+      return absl::OkStatus();
+    case Phase::kOver:
+      break;
+  }
+  return absl::FailedPreconditionError("the match is over");
+}
+
+void DragonsGoldState::Attack(Seat seat, const Move& move) {
+  Position& p = position_;
+  FaceUpDragon& dragon = p.dragons[move.slot];
+  for (int adv : {move.adventurer, move.second}) {
+    if (adv < 0) continue;
+    p.adventurers[seat][adv] = AdventurerState::kAttacking;
+    dragon.attackers.push_back({seat, adv});
+  }
+  if (move.second >= 0) {
+    --p.objects[seat][kSecondStrike];
+    ++p.object_discard[kSecondStrike];
+  }
+  if (AttackTotal(dragon) >= dragon.strength()) {
+    MaybeSlay(move.slot, seat);
+  } else {
+    NextTurn();
+  }
+}
+
+void DragonsGoldState::UseObject(Seat seat, const Move& move) {
+  Position& p = position_;
+  --p.objects[seat][move.object];
+  ++p.object_discard[move.object];
+  switch (move.object) {
+    case kDragonSwap: {
+      FaceUpDragon& x = p.dragons[move.a];
+      FaceUpDragon& y = p.dragons[move.b];
+      std::swap(x.card, y.card);
+      std::swap(x.weakening, y.weakening);
+      std::swap(x.tokens, y.tokens);
+      break;
+    }
+    case kRecall:
+      for (AdventurerState& s : p.adventurers[seat]) {
+        if (s == AdventurerState::kResting) s = AdventurerState::kReady;
+      }
+      break;
+    case kRetreat:
+      for (FaceUpDragon& dragon : p.dragons) {
+        std::erase(dragon.attackers, Attacker{seat, move.a});
+      }
+      p.adventurers[seat][move.a] = AdventurerState::kReady;
+      break;
+    case kTreasureMap:
+      ++p.holdings[seat][p.bag.back()];
+      p.bag.pop_back();
+      break;
+    case kSleepingPotion:
+      ++p.dragons[move.a].weakening;
+      break;
+    case kInvisibleHand:
+      StealAtRandom(move.a, seat);
+      break;
+    case kSilverTongue:
+      p.negotiation.proposals_allowed += 2;
+      break;
+    default:
+      break;
+  }
+}
+
+void DragonsGoldState::MaybeSlay(int slot, Seat slayer) {
+  Position& p = position_;
+  FaceUpDragon& dragon = p.dragons[slot];
+  for (int i = 0; i < kDragons[dragon.card].hidden && !p.bag.empty(); ++i) {
+    ++dragon.tokens[p.bag.back()];
+    p.bag.pop_back();
+  }
+  Negotiation n;
+  n.slot = slot;
+  n.slayer = slayer;
+  std::set<Seat> contributors;
+  for (const Attacker& a : dragon.attackers) contributors.insert(a.seat);
+  n.contributors.assign(contributors.begin(), contributors.end());
+  n.tokens = dragon.tokens;
+  dragon.tokens = TokenCounts{};
+  n.proposer = slayer;
+  n.proposals_allowed = rules_.negotiation_proposals;
+  n.votes.assign(num_players(), 0);
+  p.negotiation = std::move(n);
+  if (p.negotiation.contributors.size() == 1 || Total(p.negotiation.tokens) == 0) {
+    // A lone slayer takes all; an empty hoard needs no talk.
+    std::vector<TokenCounts> shares(p.negotiation.contributors.size(), TokenCounts{});
+    shares[0] = p.negotiation.tokens;
+    Divide(shares);
+    return;
+  }
+  p.phase = Phase::kPropose;
+}
+
+void DragonsGoldState::Divide(const std::vector<TokenCounts>& shares) {
+  Position& p = position_;
+  Negotiation& n = p.negotiation;
+  const FaceUpDragon& dragon = p.dragons[n.slot];
+  for (std::size_t i = 0; i < n.contributors.size(); ++i) {
+    const Seat seat = n.contributors[i];
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) p.holdings[seat][kind] += shares[i][kind];
+    // A wizard's owner draws a magic object for every red token received.
+    const bool wizard = std::find(dragon.attackers.begin(), dragon.attackers.end(),
+                                  Attacker{seat, kWizard}) != dragon.attackers.end();
+    if (wizard && rules_.magic_objects) DrawObjects(seat, shares[i][kRed]);
+  }
+  n.tokens = TokenCounts{};
+  LoseTreasure();  // nothing is left to lose: starts the thieves
+}
+
+void DragonsGoldState::LoseTreasure() {
+  Position& p = position_;
+  Negotiation& n = p.negotiation;
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) p.removed[kind] += n.tokens[kind];
+  n.tokens = TokenCounts{};
+  // Each thief, in the order they came, robs every other contributor.
+  const FaceUpDragon& dragon = p.dragons[n.slot];
+  p.steals.clear();
+  for (const Attacker& a : dragon.attackers) {
+    if (a.adventurer != kThief) continue;
+    const bool chooses = std::find(dragon.attackers.begin(), dragon.attackers.end(),
+                                   Attacker{a.seat, kWizard}) != dragon.attackers.end();
+    for (Seat victim : n.contributors) {
+      if (victim != a.seat) p.steals.push_back({a.seat, victim, chooses});
+    }
+  }
+  RunSteals();
+}
+
+void DragonsGoldState::RunSteals() {
+  Position& p = position_;
+  while (!p.steals.empty()) {
+    const Steal& steal = p.steals.front();
+    if (Total(p.holdings[steal.victim]) == 0) {
+      p.steals.erase(p.steals.begin());
+      continue;
+    }
+    if (steal.chosen) {
+      p.phase = Phase::kThiefChoice;
+      return;
+    }
+    if (p.objects[steal.victim][kDecoyPurse] > 0) {
+      p.phase = Phase::kDecoy;
+      return;
+    }
+    StealAtRandom(steal.victim, steal.thief_owner);
+    p.steals.erase(p.steals.begin());
+  }
+  FinishSlaying();
+}
+
+void DragonsGoldState::TakeToken(Seat from, Seat to, int token) {
+  --position_.holdings[from][token];
+  ++position_.holdings[to][token];
+}
+
+void DragonsGoldState::StealAtRandom(Seat from, Seat to) {
+  Position& p = position_;
+  const int total = Total(p.holdings[from]);
+  if (total == 0) return;
+  int pick = static_cast<int>(p.rng.Uniform(static_cast<std::uint64_t>(total)));
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    if (pick < p.holdings[from][kind]) {
+      TakeToken(from, to, kind);
+      return;
+    }
+    pick -= p.holdings[from][kind];
+  }
+}
+
+void DragonsGoldState::DrawObjects(Seat seat, int count) {
+  Position& p = position_;
+  for (int i = 0; i < count; ++i) {
+    if (p.object_deck.empty()) {
+      // The discard is shuffled into a new deck.
+      for (int kind = 0; kind < kNumObjectKinds; ++kind) {
+        p.object_deck.insert(p.object_deck.end(), p.object_discard[kind], kind);
+      }
+      p.object_discard = ObjectCounts{};
+      p.rng.Shuffle(std::span<int>(p.object_deck));
+      if (p.object_deck.empty()) return;
+    }
+    ++p.objects[seat][p.object_deck.back()];
+    p.object_deck.pop_back();
+  }
+}
+
+void DragonsGoldState::FinishSlaying() {
+  Position& p = position_;
+  const int slot = p.negotiation.slot;
+  FaceUpDragon& dragon = p.dragons[slot];
+  for (const Attacker& a : dragon.attackers) {
+    p.adventurers[a.seat][a.adventurer] = AdventurerState::kResting;
+  }
+  dragon = FaceUpDragon{};
+  p.negotiation = Negotiation{};
+  RefillOrMarket(slot);
+}
+
+void DragonsGoldState::PlaceDragon(int slot) {
+  Position& p = position_;
+  FaceUpDragon& dragon = p.dragons[slot];
+  dragon = FaceUpDragon{};
+  dragon.card = p.pile.back();
+  p.pile.pop_back();
+  ++p.drawn_from_pile;
+  for (int i = 0; i < kDragons[dragon.card].known && !p.bag.empty(); ++i) {
+    ++dragon.tokens[p.bag.back()];
+    p.bag.pop_back();
+  }
+}
+
+void DragonsGoldState::RefillOrMarket(int slot) {
+  Position& p = position_;
+  if (!p.bag.empty() && !p.pile.empty()) {
+    if (p.drawn_from_pile == kMarketAfterDraws && !p.market_done) {
+      OpenMarket(slot);
+      return;
+    }
+    PlaceDragon(slot);
+  }
+  bool any = false;
+  for (const FaceUpDragon& dragon : p.dragons) any = any || dragon.card >= 0;
+  if (!any) {
+    EndMatch(EndReason::kTableCleared);
+    return;
+  }
+  NextTurn();
+}
+
+void DragonsGoldState::OpenMarket(int slot) {
+  Position& p = position_;
+  p.market_done = true;
+  p.market_refill_slot = slot;
+  p.market_offers_left.assign(num_players(), rules_.market_rounds);
+  p.phase = Phase::kMarketOffer;
+  NextMarketOffer(p.current);  // the player after the current one starts
+}
+
+void DragonsGoldState::NextMarketOffer(Seat after) {
+  Position& p = position_;
+  for (int i = 1; i <= num_players(); ++i) {
+    const Seat seat = (after + i) % num_players();
+    if (p.market_offers_left[seat] > 0) {
+      p.market_offerer = seat;
+      p.phase = Phase::kMarketOffer;
+      return;
+    }
+  }
+  // Every offer is made: the market card leaves, the next dragon comes.
+  p.market_offers_left.clear();
+  p.offer = MarketOffer{};
+  const int slot = p.market_refill_slot;
+  p.market_refill_slot = -1;
+  PlaceDragon(slot);
+  NextTurn();
+}
+
+void DragonsGoldState::NextTurn() {
+  Position& p = position_;
+  for (int tries = 0; tries < num_players(); ++tries) {
+    p.current = (p.current + 1) % num_players();
+    ++p.turns;
+    if (p.turns > rules_.max_turns) {
+      EndMatch(EndReason::kTurnCap);
+      return;
+    }
+    auto& team = p.adventurers[p.current];
+    const auto ready = [&] {
+      return std::count(team.begin(), team.end(), AdventurerState::kReady) > 0;
+    };
+    if (!ready()) {
+      for (AdventurerState& s : team) {
+        if (s == AdventurerState::kResting) s = AdventurerState::kReady;
+      }
+    }
+    if (ready()) {
+      p.phase = Phase::kTurn;
+      return;
+    }
+    // Every adventurer of this player is attacking: the turn is skipped.
+  }
+  EndMatch(EndReason::kStalemate);  // nobody can ever act again
+}
+
+void DragonsGoldState::EndMatch(EndReason reason) {
+  Position& p = position_;
+  p.phase = Phase::kOver;
+  p.end = reason;
+  p.steals.clear();
+  // Treasure still on the table leaves the game.
+  for (FaceUpDragon& dragon : p.dragons) {
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) p.removed[kind] += dragon.tokens[kind];
+    dragon.tokens = TokenCounts{};
+  }
+}
+
+// ---------------------------------------------------------------- Scoring
+
+std::vector<int> DragonsGoldState::AllScores() const {
+  const Position& p = position_;
+  const int n = num_players();
+  std::vector<int> scores(n, 0);
+  std::vector<bool> cursed(n, false);
+  for (Seat s = 0; s < n; ++s) {
+    const TokenCounts& h = p.holdings[s];
+    scores[s] = h[kSilver] + 3 * h[kGold] + h[kRed] +
+                h[kBlack] * (rules_.advanced_scoring ? kBlackAdvanced : kBlackBasic);
+    cursed[s] = rules_.advanced_scoring && h[kBlack] > 0;
+    if (rules_.advanced_scoring && !cursed[s]) {
+      int straights = h[kFirstGem];
+      for (int c = 0; c < kNumGemColors; ++c) straights = std::min(straights, h[kFirstGem + c]);
+      scores[s] += kStraightBonus * straights;
+    }
+  }
+  for (int c = 0; c < kNumGemColors; ++c) {
+    const int color = kFirstGem + c;
+    int most = 0;
+    for (Seat s = 0; s < n; ++s) most = std::max(most, p.holdings[s][color]);
+    if (most == 0) continue;
+    std::vector<Seat> leaders;
+    for (Seat s = 0; s < n; ++s) {
+      if (p.holdings[s][color] == most) leaders.push_back(s);
+    }
+    if (!rules_.advanced_scoring) {
+      for (Seat s : leaders) scores[s] += BasicMajority(n);
+      continue;
+    }
+    const int bonus = AdvancedMajority(n);
+    if (leaders.size() == 1) {
+      if (!cursed[leaders[0]]) scores[leaders[0]] += bonus;  // a cursed sole leader: nobody
+    } else if (leaders.size() == 2) {
+      for (Seat s : leaders) {
+        if (!cursed[s]) scores[s] += bonus / 2;
+      }
+    }
+  }
+  return scores;
+}
+
+int DragonsGoldState::ScoreOf(Seat seat) const { return AllScores()[seat]; }
+
+std::vector<double> DragonsGoldState::Scores() const {
+  HOARD_CHECK(IsOver(), "scores are final only once the match is over");
+  const std::vector<int> scores = AllScores();
+  return std::vector<double>(scores.begin(), scores.end());
+}
+
+std::vector<int> DragonsGoldState::Ranks() const {
+  HOARD_CHECK(IsOver(), "ranks are final only once the match is over");
+  return RanksFromKeys(AllScores());
+}
+
+// ---------------------------------------------------------------- Views
+
+std::unique_ptr<View> DragonsGoldState::ViewFor(Seat observer) const {
+  const Position& p = position_;
+  auto view = std::make_unique<DragonsGoldView>();
+  view->observer = observer;
+  view->rules = rules_;
+  view->dragons = p.dragons;
+  view->pile_size = static_cast<int>(p.pile.size());
+  view->market_ahead = !p.market_done;
+  view->bag_size = static_cast<int>(p.bag.size());
+  view->removed = p.removed;
+  view->object_deck_size = static_cast<int>(p.object_deck.size());
+  view->object_discard = p.object_discard;
+  for (Seat s = 0; s < num_players(); ++s) {
+    PlayerView player;
+    player.adventurers = p.adventurers[s];
+    player.token_count = Total(p.holdings[s]);
+    player.object_count = Total(p.objects[s]);
+    if (s == observer || IsOver()) {
+      player.tokens = p.holdings[s];
+      player.objects = p.objects[s];
+    }
+    view->players.push_back(player);
+  }
+  view->phase = p.phase;
+  view->current = p.current;
+  view->turns = p.turns;
+  view->negotiation = p.negotiation;
+  // Sealed votes: whether each has voted, not how.
+  for (int& vote : view->negotiation.votes) vote = vote != 0 ? 1 : 0;
+  view->steals = p.steals;
+  view->market_offerer = p.market_offerer;
+  view->market_offers_left = p.market_offers_left;
+  view->offer = p.offer;
+  view->end = p.end;
+  if (IsOver()) view->scores = AllScores();
+  return view;
+}
+
+namespace {
+
+std::string PhaseName(Phase phase) {
+  switch (phase) {
+    case Phase::kTurn: return "turn";
+    case Phase::kPropose: return "proposal";
+    case Phase::kVote: return "vote";
+    case Phase::kThiefChoice: return "thief's choice";
+    case Phase::kDecoy: return "decoy purse";
+    case Phase::kMarketOffer: return "market offer";
+    case Phase::kMarketReply: return "market reply";
+    case Phase::kOver: return "over";
+  }
+  return "";
+}
+
+std::string DragonText(const FaceUpDragon& dragon) {
+  if (dragon.card < 0) return "(empty)";
+  std::vector<std::string> attackers;
+  for (const Attacker& a : dragon.attackers) {
+    attackers.push_back(absl::StrCat("seat ", a.seat, " ", AdventurerName(a.adventurer)));
+  }
+  return absl::StrCat("dragon ", dragon.card, " strength ", dragon.strength(), " (attack ",
+                      AttackTotal(dragon), "), treasure ", CountsText(dragon.tokens),
+                      attackers.empty() ? "" : "; attackers ", absl::StrJoin(attackers, ", "));
+}
+
+std::string AdventurersText(const std::array<AdventurerState, kNumAdventurers>& team) {
+  std::vector<std::string> parts;
+  for (int adv = 0; adv < kNumAdventurers; ++adv) {
+    const char* state = team[adv] == AdventurerState::kReady       ? "ready"
+                        : team[adv] == AdventurerState::kAttacking ? "attacking"
+                                                                   : "resting";
+    parts.push_back(absl::StrCat(AdventurerName(adv), " ", state));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+std::string NegotiationText(const Negotiation& n) {
+  if (n.slot < 0) return "";
+  std::string text = absl::StrCat("negotiation over slot ", n.slot, " (slain by seat ", n.slayer,
+                                  "): ", CountsText(n.tokens), "; contributors ",
+                                  absl::StrJoin(n.contributors, ","), "; proposals ",
+                                  n.proposals_made, "/", n.proposals_allowed, "; proposer seat ",
+                                  n.proposer);
+  if (!n.proposal.empty()) {
+    std::vector<std::string> shares;
+    for (std::size_t i = 0; i < n.proposal.size(); ++i) {
+      shares.push_back(absl::StrCat("seat ", n.contributors[i], " ", CountsText(n.proposal[i])));
+    }
+    absl::StrAppend(&text, "; on the table: ", absl::StrJoin(shares, " / "));
+  }
+  absl::StrAppend(&text, "; votes ", absl::StrJoin(n.votes, ","), "; last votes ",
+                  absl::StrJoin(n.last_votes, ","));
+  return text;
+}
+
+}  // namespace
+
+std::string DragonsGoldView::ToString() const {
+  std::string out = absl::StrCat("observer ", observer, ", phase ", PhaseName(phase),
+                                 ", current seat ", current, ", turn ", turns, "\n");
+  for (int slot = 0; slot < kFaceUpDragons; ++slot) {
+    absl::StrAppend(&out, "slot ", slot, ": ", DragonText(dragons[slot]), "\n");
+  }
+  absl::StrAppend(&out, "pile ", pile_size, market_ahead ? " (market ahead)" : "", ", bag ",
+                  bag_size, ", removed ", CountsText(removed), ", objects deck ",
+                  object_deck_size, ", discard ", ObjectsText(object_discard), "\n");
+  for (std::size_t s = 0; s < players.size(); ++s) {
+    const PlayerView& player = players[s];
+    absl::StrAppend(&out, "seat ", s, ": ", AdventurersText(player.adventurers), "; ",
+                    player.token_count, " tokens",
+                    player.tokens ? absl::StrCat(" (", CountsText(*player.tokens), ")") : "",
+                    "; ", player.object_count, " objects",
+                    player.objects ? absl::StrCat(" (", ObjectsText(*player.objects), ")") : "",
+                    "\n");
+  }
+  const std::string talk = NegotiationText(negotiation);
+  if (!talk.empty()) absl::StrAppend(&out, talk, "\n");
+  if (!scores.empty()) absl::StrAppend(&out, "scores ", absl::StrJoin(scores, ", "), "\n");
+  return out;
+}
+
+std::string DragonsGoldView::Summary() const {
+  std::vector<std::string> slots;
+  for (const FaceUpDragon& dragon : dragons) {
+    slots.push_back(dragon.card < 0 ? "-"
+                                    : absl::StrCat(AttackTotal(dragon), "/", dragon.strength()));
+  }
+  std::vector<std::string> tokens;
+  for (const PlayerView& player : players) tokens.push_back(absl::StrCat(player.token_count));
+  return absl::StrCat(PhaseName(phase), " | dragons ", absl::StrJoin(slots, " "), " | bag ",
+                      bag_size, " | tokens ", absl::StrJoin(tokens, " "));
+}
+
+std::string DragonsGoldState::ActionToString(Seat seat, Action action) const {
+  const std::optional<Move> move = Move::Decode(action);
+  if (!move) return "(not an action)";
+  const Position& p = position_;
+  switch (move->kind) {
+    case Move::Kind::kAttack:
+      return absl::StrCat("send ", AdventurerName(move->adventurer),
+                          move->second >= 0 ? absl::StrCat(" and ", AdventurerName(move->second),
+                                                           " (Second Strike)")
+                                            : "",
+                          " against the dragon in slot ", move->slot);
+    case Move::Kind::kUseObject:
+      switch (move->object) {
+        case kDragonSwap:
+          return absl::StrCat("play Dragon Swap on slots ", move->a, " and ", move->b);
+        case kRetreat:
+          return absl::StrCat("play Retreat: the ", AdventurerName(move->a), " comes back");
+        case kSleepingPotion:
+          return absl::StrCat("play Sleeping Potion on slot ", move->a);
+        case kInvisibleHand:
+          return absl::StrCat("play Invisible Hand on seat ", move->a);
+        default:
+          return absl::StrCat("play ", ObjectName(move->object));
+      }
+    case Move::Kind::kPropose: {
+      const Negotiation& n = p.negotiation;
+      if (n.slot < 0) return "propose a division";
+      const std::vector<TokenCounts> shares =
+          Shares(*move, n.tokens, static_cast<int>(n.contributors.size()));
+      std::vector<std::string> parts;
+      for (std::size_t i = 0; i < shares.size(); ++i) {
+        parts.push_back(absl::StrCat("seat ", n.contributors[i], " ", CountsText(shares[i])));
+      }
+      return absl::StrCat("propose: ", absl::StrJoin(parts, "; "));
+    }
+    case Move::Kind::kAccept:
+      return "accept";
+    case Move::Kind::kReject:
+      return "reject";
+    case Move::Kind::kSteal:
+      return absl::StrCat("steal a ", TokenName(move->token));
+    case Move::Kind::kDecoyGive:
+      return absl::StrCat("give up a ", TokenName(move->token), " (Decoy Purse)");
+    case Move::Kind::kDecoyKeep:
+      return "keep the Decoy Purse";
+    case Move::Kind::kMarketPass:
+      return "pass at the market";
+    case Move::Kind::kMarketOffer:
+      return absl::StrCat("offer seat ", move->target, " a ", TokenName(move->a), " for a ",
+                          TokenName(move->b));
+    case Move::Kind::kMarketAccept:
+      return "accept the swap";
+    case Move::Kind::kMarketRefuse:
+      return "refuse the swap";
+  }
+  (void)seat;
+  return "";
+}
+
+std::string DragonsGoldState::ToString() const {
+  const Position& p = position_;
+  std::string out = ViewFor(kSpectator)->ToString();
+  absl::StrAppend(&out, "pile ", absl::StrJoin(p.pile, ","), "; drawn ", p.drawn_from_pile,
+                  "\nbag ", absl::StrJoin(p.bag, ","), "\nobject deck ",
+                  absl::StrJoin(p.object_deck, ","), "\n");
+  for (Seat s = 0; s < num_players(); ++s) {
+    absl::StrAppend(&out, "seat ", s, " holds ", CountsText(p.holdings[s]), "; objects ",
+                    ObjectsText(p.objects[s]), "\n");
+  }
+  std::vector<std::string> steals;
+  for (const Steal& steal : p.steals) {
+    steals.push_back(absl::StrCat(steal.thief_owner, ">", steal.victim, steal.chosen ? "*" : ""));
+  }
+  absl::StrAppend(&out, "votes ", absl::StrJoin(p.negotiation.votes, ","), "; steals ",
+                  absl::StrJoin(steals, ","), "; market ", p.market_offerer, " left ",
+                  absl::StrJoin(p.market_offers_left, ","), " offer ", p.offer.from, ">",
+                  p.offer.to, " ", p.offer.give, "/", p.offer.get, " refill ",
+                  p.market_refill_slot, "; end ", static_cast<int>(p.end), "; rng ",
+                  Rng(p.rng).Next(), "\n");
+  return out;
+}
+
+std::vector<Zone> DragonsGoldState::Zones() const {
+  const Position& p = position_;
+  std::vector<Zone> zones;
+  auto tokens = [](const std::string& name, const TokenCounts& counts) {
+    Zone zone{name, {}};
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+      zone.cards.insert(zone.cards.end(), counts[kind], std::string(TokenName(kind)));
+    }
+    return zone;
+  };
+  Zone pile{"dragon pile", {}};
+  for (auto it = p.pile.rbegin(); it != p.pile.rend(); ++it) {
+    pile.cards.push_back(absl::StrCat("dragon ", *it));
+  }
+  zones.push_back(pile);
+  for (int slot = 0; slot < kFaceUpDragons; ++slot) {
+    Zone zone = tokens(absl::StrCat("slot ", slot), p.dragons[slot].tokens);
+    if (p.dragons[slot].card >= 0) {
+      zone.cards.insert(zone.cards.begin(), absl::StrCat("dragon ", p.dragons[slot].card));
+    }
+    zones.push_back(zone);
+  }
+  Zone bag{"bag", {}};
+  for (auto it = p.bag.rbegin(); it != p.bag.rend(); ++it) {
+    bag.cards.push_back(std::string(TokenName(*it)));
+  }
+  zones.push_back(bag);
+  for (Seat s = 0; s < num_players(); ++s) {
+    zones.push_back(tokens(absl::StrCat("seat ", s, " treasure"), p.holdings[s]));
+    Zone objects{absl::StrCat("seat ", s, " objects"), {}};
+    for (int kind = 0; kind < kNumObjectKinds; ++kind) {
+      objects.cards.insert(objects.cards.end(), p.objects[s][kind], std::string(ObjectName(kind)));
+    }
+    zones.push_back(objects);
+  }
+  Zone deck{"object deck", {}};
+  for (auto it = p.object_deck.rbegin(); it != p.object_deck.rend(); ++it) {
+    deck.cards.push_back(std::string(ObjectName(*it)));
+  }
+  zones.push_back(deck);
+  return zones;
+}
+
+std::unique_ptr<State> DragonsGoldState::Clone() const {
+  return std::make_unique<DragonsGoldState>(*this);
+}
+
+std::unique_ptr<State> DragonsGoldState::ResampleHidden(Seat observer, Rng& rng) const {
+  auto sample = std::make_unique<DragonsGoldState>(*this);
+  if (IsOver()) return sample;
+  Position& p = sample->position_;
+  // Tokens: the bag and every screen the observer cannot look behind.
+  std::vector<int> pool = p.bag;
+  for (Seat s = 0; s < num_players(); ++s) {
+    if (s == observer) continue;
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+      pool.insert(pool.end(), p.holdings[s][kind], kind);
+    }
+  }
+  rng.Shuffle(std::span<int>(pool));
+  auto next = pool.begin();
+  for (int& token : p.bag) token = *next++;
+  for (Seat s = 0; s < num_players(); ++s) {
+    if (s == observer) continue;
+    const int size = Total(p.holdings[s]);
+    p.holdings[s] = TokenCounts{};
+    for (int i = 0; i < size; ++i) ++p.holdings[s][*next++];
+  }
+  // Objects: the deck and the hands of others.
+  std::vector<int> objects = p.object_deck;
+  for (Seat s = 0; s < num_players(); ++s) {
+    if (s == observer) continue;
+    for (int kind = 0; kind < kNumObjectKinds; ++kind) {
+      objects.insert(objects.end(), p.objects[s][kind], kind);
+    }
+  }
+  rng.Shuffle(std::span<int>(objects));
+  auto card = objects.begin();
+  for (int& object : p.object_deck) object = *card++;
+  for (Seat s = 0; s < num_players(); ++s) {
+    if (s == observer) continue;
+    const int size = Total(p.objects[s]);
+    p.objects[s] = ObjectCounts{};
+    for (int i = 0; i < size; ++i) ++p.objects[s][*card++];
+  }
+  rng.Shuffle(std::span<int>(p.pile));
+  p.rng = Rng(rng.Next());
+  return sample;
+}
+
+// ---------------------------------------------------------------- Setup
+
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config) {
+  Rules rules;
+  auto on_off = [&](const std::string& name, bool* out) -> absl::Status {
+    const std::string value = OptionValue(info, config, name);
+    if (value != "on" && value != "off") {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " must be 'on' or 'off', not '", value, "'"));
+    }
+    *out = value == "on";
+    return absl::OkStatus();
+  };
+  auto number = [&](const std::string& name, int low, int high, int* out) -> absl::Status {
+    const std::string value = OptionValue(info, config, name);
+    if (!absl::SimpleAtoi(value, out) || *out < low || *out > high) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be a number from ", low,
+                                                     " to ", high, ", not '", value, "'"));
+    }
+    return absl::OkStatus();
+  };
+  const std::string scoring = OptionValue(info, config, "scoring");
+  if (scoring != "advanced" && scoring != "basic") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("scoring must be 'advanced' or 'basic', not '", scoring, "'"));
+  }
+  rules.advanced_scoring = scoring == "advanced";
+  RETURN_IF_ERROR(number("negotiation_proposals", 1, 20, &rules.negotiation_proposals));
+  RETURN_IF_ERROR(number("market_rounds", 0, 5, &rules.market_rounds));
+  RETURN_IF_ERROR(number("max_turns", 30, 1000, &rules.max_turns));
+  RETURN_IF_ERROR(on_off("invisible_hand", &rules.invisible_hand));
+  RETURN_IF_ERROR(on_off("magic_objects", &rules.magic_objects));
+  return rules;
+}
+
+Position Deal(const Rules& rules, int num_players, Rng& rng) {
+  Position p;
+  p.pile.resize(kNumDragons);
+  std::iota(p.pile.begin(), p.pile.end(), 0);
+  rng.Shuffle(std::span<int>(p.pile));
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    p.bag.insert(p.bag.end(), kBagContents[kind], kind);
+  }
+  rng.Shuffle(std::span<int>(p.bag));
+  p.holdings.assign(num_players, TokenCounts{});
+  p.adventurers.assign(num_players, {});
+  p.objects.assign(num_players, ObjectCounts{});
+  if (rules.magic_objects) {
+    for (int kind = 0; kind < kNumObjectKinds; ++kind) {
+      if (kind == kInvisibleHand && !rules.invisible_hand) continue;
+      p.object_deck.insert(p.object_deck.end(), kObjectDeck[kind], kind);
+    }
+    rng.Shuffle(std::span<int>(p.object_deck));
+  }
+  for (int slot = 0; slot < kFaceUpDragons; ++slot) {
+    FaceUpDragon& dragon = p.dragons[slot];
+    dragon.card = p.pile.back();
+    p.pile.pop_back();
+    for (int i = 0; i < kDragons[dragon.card].known; ++i) {
+      ++dragon.tokens[p.bag.back()];
+      p.bag.pop_back();
+    }
+  }
+  if (rules.magic_objects) {
+    for (Seat s = 0; s < num_players; ++s) {
+      ++p.objects[s][p.object_deck.back()];
+      p.object_deck.pop_back();
+    }
+  }
+  p.rng = Rng(rng.Fork());
+  p.turns = 1;
+  return p;
+}
+
+namespace {
+
+class DragonsGoldGame final : public Game {
+ public:
+  DragonsGoldGame() {
+    info_.id = "dragons_gold";
+    info_.name = "Dragon's Gold";
+    info_.min_players = 3;
+    info_.max_players = 6;
+    info_.ruleset_version = "1";
+    info_.options = {
+        {"scoring", "advanced", "advanced (gem majorities, straights, the cursed black diamond) or basic"},
+        {"negotiation_proposals", "6", "proposals before an unshared treasure leaves the game (1 to 20)"},
+        {"market_rounds", "2", "offers each player makes at the market (0 to 5)"},
+        {"max_turns", "240", "turns before the match ends regardless (30 to 1000)"},
+        {"invisible_hand", "off", "put the two Invisible Hand cards in the magic object deck (on/off)"},
+        {"magic_objects", "on", "deal and draw magic objects at all (on/off)"},
+    };
+    // Turns (at most 1000), objects played (every card at most once per
+    // pass through the deck: bounded by the red tokens, 16, plus the 24),
+    // 18 negotiations of at most 20 + 2 * 24 proposals with 5 votes each,
+    // 4 * 6 thieves' decisions each, and the market's 6 * 5 offers and replies.
+    info_.max_actions = 1000 + 40 + kNumDragons * ((20 + 48) * 6 + 6 * 5) + 6 * 5 * 2;
+  }
+
+  const GameInfo& info() const override { return info_; }
+
+  absl::StatusOr<std::unique_ptr<State>> NewMatch(const MatchConfig& config) const override {
+    RETURN_IF_ERROR(ValidateConfig(info_, config));
+    ASSIGN_OR_RETURN(const Rules rules, RulesFromConfig(info_, config));
+    Rng rng(config.seed);
+    return std::make_unique<DragonsGoldState>(rules, Deal(rules, config.num_players, rng));
+  }
+
+ private:
+  GameInfo info_;
+};
+
+const GameRegistrar kRegistrar(std::make_unique<DragonsGoldGame>());
+
+}  // namespace
+}  // namespace hoard::engine::dragons_gold

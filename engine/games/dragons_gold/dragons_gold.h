@@ -1,0 +1,360 @@
+#ifndef HOARD_ENGINE_GAMES_DRAGONS_GOLD_DRAGONS_GOLD_H_
+#define HOARD_ENGINE_GAMES_DRAGONS_GOLD_DRAGONS_GOLD_H_
+
+// Dragon's Gold (game id "dragons_gold", 3–6 players).
+//
+// Four dragons lie face up, each with the treasure tokens it guards. On a
+// turn a player sends one of their ready adventurers (knights of strength 4
+// and 3, a thief of 2, a wizard of 1) against one of them. When the
+// strengths under a dragon reach its strength it is slain: its hidden
+// treasure is drawn from the bag, and the players who took part share the
+// tokens — a lone slayer takes all; otherwise they negotiate. Thieves then
+// steal from their partners, wizards who received red tokens draw magic
+// objects, the slayers' adventurers rest, and a new dragon is drawn. Between
+// the 7th and 8th dragon of the pile the market opens for trading. When the
+// bag is empty no dragon is drawn any more; the match ends once the table
+// is clear. Tokens score by kind, with bonuses for gem majorities and
+// straights, and the cursed black diamond.
+//
+// For bots the negotiation is a bounded protocol: the contributors take
+// turns proposing a complete assignment of the dragon's tokens, the others
+// accept or reject at once (a sealed decision), a unanimous acceptance
+// settles it, and after a set number of proposals the treasure leaves the
+// game. The market is a bounded series of one-for-one swap offers between
+// two players.
+//
+// docs/rules/dragons_gold.md states the rules as implemented, with every gap
+// in the rulebook (the dragons' numbers, the 24 magic objects, the protocols
+// above, the turn cap) and how Hoard fills it.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/game.h"
+#include "engine/rng.h"
+
+namespace hoard::engine::dragons_gold {
+
+// ---- Tokens -------------------------------------------------------------
+enum Token : int {
+  kSilver = 0,
+  kGold,
+  kRed,  // magic items
+  kBlue,
+  kGreen,
+  kPurple,
+  kYellow,
+  kWhite,  // diamonds
+  kBlack,  // the black diamond
+};
+inline constexpr int kNumTokenKinds = 9;
+inline constexpr int kFirstGem = kBlue;
+inline constexpr int kNumGemColors = 5;  // blue, green, purple, yellow, white
+using TokenCounts = std::array<int, kNumTokenKinds>;
+// The bag at the start: 126 tokens.
+inline constexpr TokenCounts kBagContents = {35, 20, 16, 12, 12, 12, 12, 6, 1};
+
+absl::string_view TokenName(int token);        // "silver", ..., "black diamond"
+absl::string_view TokenNamePlural(int token);  // "silver", "gold", "red", ...
+
+// ---- Dragons -------------------------------------------------------------
+struct DragonCard {
+  int strength = 0;
+  int known = 0;   // tokens placed on it when it is revealed
+  int hidden = 0;  // tokens drawn when it is slain
+};
+inline constexpr int kNumDragons = 18;
+// The 18 dragons (designed: the rules give no numbers). Their 137 tokens
+// outnumber the bag's 126, so the bag runs out in the late game.
+inline constexpr std::array<DragonCard, kNumDragons> kDragons = {{
+    {5, 2, 2}, {5, 3, 1}, {6, 3, 2}, {6, 2, 4}, {6, 4, 2}, {7, 3, 3},
+    {7, 4, 3}, {7, 2, 5}, {8, 4, 3}, {8, 3, 5}, {8, 5, 3}, {9, 4, 4},
+    {9, 5, 4}, {9, 3, 6}, {10, 5, 5}, {10, 6, 4}, {10, 4, 7}, {10, 6, 6},
+}};
+inline constexpr int kFaceUpDragons = 4;
+// The market card lies under this many dragons of the pile.
+inline constexpr int kMarketAfterDraws = 7;
+
+// ---- Adventurers ---------------------------------------------------------
+enum Adventurer : int { kKnight4 = 0, kKnight3, kThief, kWizard };
+inline constexpr int kNumAdventurers = 4;
+inline constexpr std::array<int, kNumAdventurers> kAdventurerStrength = {4, 3, 2, 1};
+absl::string_view AdventurerName(int adventurer);  // "knight 4", ..., "wizard"
+
+enum class AdventurerState : int { kReady = 0, kAttacking, kResting };
+
+// ---- Magic objects -------------------------------------------------------
+enum Object : int {
+  kDragonSwap = 0,   // your turn: swap two face-up dragons with their treasure
+  kSecondStrike,     // your turn: your attack sends two adventurers at once
+  kRecall,           // your turn: your resting adventurers get ready
+  kRetreat,          // your turn: one of your attacking adventurers comes back ready
+  kTreasureMap,      // your turn: draw one token from the bag, in secret
+  kSleepingPotion,   // your turn: a face-up dragon's strength drops by 2
+  kSilverTongue,     // your proposal in a negotiation: two more proposals allowed
+  kDecoyPurse,       // a thief steals from you at random: you pick the token
+  kInvisibleHand,    // your turn: steal a random token from a player (off by default)
+};
+inline constexpr int kNumObjectKinds = 9;
+using ObjectCounts = std::array<int, kNumObjectKinds>;
+// The 24 cards of the deck (Invisible Hand's two leave it unless enabled).
+inline constexpr ObjectCounts kObjectDeck = {3, 3, 3, 3, 3, 3, 2, 2, 2};
+absl::string_view ObjectName(int object);  // "Dragon Swap", ...
+inline constexpr int kSleepingPotionWeakening = 2;
+
+// ---- Rules (the configurable decisions) ----------------------------------
+struct Rules {
+  bool advanced_scoring = true;   // option scoring=advanced|basic
+  int negotiation_proposals = 6;  // proposals before the treasure is lost
+  int market_rounds = 2;          // offers each player may make at the market
+  int max_turns = 240;            // the turn cap
+  bool invisible_hand = false;    // the two Invisible Hand cards in the deck
+  bool magic_objects = true;      // deal and draw magic objects at all
+  bool operator==(const Rules&) const = default;
+};
+
+// ---- The table -----------------------------------------------------------
+struct Attacker {
+  Seat seat = 0;
+  int adventurer = 0;
+  bool operator==(const Attacker&) const = default;
+};
+
+struct FaceUpDragon {
+  int card = -1;  // index into kDragons; -1: the slot is empty
+  int weakening = 0;  // Sleeping Potions on it
+  TokenCounts tokens{};
+  std::vector<Attacker> attackers;  // in the order they came
+  int strength() const;
+  bool operator==(const FaceUpDragon&) const = default;
+};
+
+enum class Phase : int {
+  kTurn = 0,     // the current player attacks (or first uses objects)
+  kPropose,      // a contributor proposes a division
+  kVote,         // the other contributors accept or reject (sealed)
+  kThiefChoice,  // a thief whose owner's wizard took part picks a token
+  kDecoy,        // a robbed player with a Decoy Purse picks the token
+  kMarketOffer,  // a player offers a swap at the market, or passes
+  kMarketReply,  // the player offered a swap accepts or refuses
+  kOver,
+};
+
+// A steal to carry out after a division: `thief_owner` takes one token from
+// `victim`, at random unless the owner chooses (wizard and thief together)
+// or the victim uses a Decoy Purse.
+struct Steal {
+  Seat thief_owner = 0;
+  Seat victim = 0;
+  bool chosen = false;
+  bool operator==(const Steal&) const = default;
+};
+
+struct Negotiation {
+  int slot = -1;                   // the slain dragon's slot
+  Seat slayer = 0;                 // whose attack slew it
+  std::vector<Seat> contributors;  // seat order
+  TokenCounts tokens{};            // on the table to divide
+  int proposals_made = 0;
+  int proposals_allowed = 0;
+  Seat proposer = 0;
+  // The proposal under vote: proposal[i][kind] goes to contributors[i].
+  std::vector<TokenCounts> proposal;
+  // Sealed votes: 0 not yet, 1 accept, 2 reject (seat-indexed).
+  std::vector<int> votes;
+  // The last vote's outcome, public once every vote is in.
+  std::vector<int> last_votes;
+  bool operator==(const Negotiation&) const = default;
+};
+
+struct MarketOffer {
+  Seat from = 0;
+  Seat to = 0;
+  int give = 0;  // token kind `from` gives
+  int get = 0;   // token kind `from` asks for
+  bool operator==(const MarketOffer&) const = default;
+};
+
+enum class EndReason { kNotOver, kTableCleared, kStalemate, kTurnCap };
+
+struct Position {
+  std::vector<int> pile;  // dragon cards; back() is the top
+  int drawn_from_pile = 0;
+  bool market_done = false;
+  std::array<FaceUpDragon, kFaceUpDragons> dragons;
+  std::vector<int> bag;  // token kinds; back() is drawn next
+  TokenCounts removed{};  // tokens that left the game
+  std::vector<TokenCounts> holdings;  // behind each screen
+  std::vector<std::array<AdventurerState, kNumAdventurers>> adventurers;
+  std::vector<int> object_deck;  // back() is drawn next
+  ObjectCounts object_discard{};
+  std::vector<ObjectCounts> objects;  // each player's hand
+  Phase phase = Phase::kTurn;
+  Seat current = 0;  // whose turn it is
+  int turns = 0;     // turns begun, skipped ones included
+  Negotiation negotiation;
+  std::vector<Steal> steals;  // still to carry out, first first
+  // The market: who offers next, how many offers each has left.
+  Seat market_offerer = 0;
+  std::vector<int> market_offers_left;
+  MarketOffer offer;
+  int market_refill_slot = -1;  // the slot to refill once the market closes
+  EndReason end = EndReason::kNotOver;
+  Rng rng{0};  // thieves' random picks, reshuffles of the object discard
+  bool operator==(const Position&) const = default;
+};
+
+// ---- Actions -------------------------------------------------------------
+// Encoded into 64 bits: bits 0-3 the kind, then its fields (see Encode).
+struct Move {
+  enum class Kind : int {
+    kAttack = 0,       // adventurer (and second, with Second Strike) on slot
+    kUseObject = 1,    // object with up to two parameters
+    kPropose = 2,      // assignment of the dragon's tokens
+    kAccept = 3,
+    kReject = 4,
+    kSteal = 5,        // the kind a choosing thief takes
+    kDecoyGive = 6,    // the kind a robbed player gives up
+    kDecoyKeep = 7,    // keep the Decoy Purse: the thief takes at random
+    kMarketPass = 8,
+    kMarketOffer = 9,  // to, give, get
+    kMarketAccept = 10,
+    kMarketRefuse = 11,
+  };
+  Kind kind = Kind::kAttack;
+  int slot = 0;
+  int adventurer = 0;
+  int second = -1;  // kAttack: the second adventurer, or -1
+  int object = 0;
+  int a = 0, b = 0;  // kUseObject parameters; kMarketOffer: give, get
+  int token = 0;     // kSteal, kDecoyGive
+  Seat target = 0;   // kMarketOffer, and Invisible Hand's victim (in a)
+  // kPropose: for each token on the dragon, in kind order, the index (in
+  // contributor order) of who gets it; tokens of one kind go to
+  // non-decreasing indexes, so that every division has one code.
+  std::vector<int> assignment;
+
+  Action Encode() const;
+  static std::optional<Move> Decode(Action action);
+  bool operator==(const Move&) const = default;
+};
+inline constexpr int kMaxTokensOnDragon = 20;  // 3 bits each after the kind
+
+// Builds the canonical proposal for `shares[i]` going to contributor i.
+Move Proposal(const std::vector<TokenCounts>& shares);
+// The shares a proposal gives each contributor (`tokens` on the dragon).
+std::vector<TokenCounts> Shares(const Move& move, const TokenCounts& tokens, int contributors);
+
+// ---- The view ------------------------------------------------------------
+struct PlayerView {
+  std::array<AdventurerState, kNumAdventurers> adventurers{};
+  int token_count = 0;
+  int object_count = 0;
+  // Known for the observer's own seat, and for every seat once over.
+  std::optional<TokenCounts> tokens;
+  std::optional<ObjectCounts> objects;
+  bool operator==(const PlayerView&) const = default;
+};
+
+struct DragonsGoldView final : ComparableView<DragonsGoldView> {
+  Seat observer = kSpectator;
+  Rules rules;
+  std::array<FaceUpDragon, kFaceUpDragons> dragons;
+  int pile_size = 0;
+  bool market_ahead = false;  // the market card is still in the pile
+  int bag_size = 0;
+  TokenCounts removed{};
+  int object_deck_size = 0;
+  ObjectCounts object_discard{};
+  std::vector<PlayerView> players;
+  Phase phase = Phase::kTurn;
+  Seat current = 0;
+  int turns = 0;
+  // The negotiation, its sealed votes shown only as "voted" (1) or not (0).
+  Negotiation negotiation;
+  std::vector<Steal> steals;
+  Seat market_offerer = 0;
+  std::vector<int> market_offers_left;
+  MarketOffer offer;
+  EndReason end = EndReason::kNotOver;
+  std::vector<int> scores;  // once over
+
+  bool operator==(const DragonsGoldView&) const = default;
+  std::string ToString() const override;
+  std::string Summary() const override;
+};
+
+// ---- The state -----------------------------------------------------------
+class DragonsGoldState final : public State {
+ public:
+  DragonsGoldState(const Rules& rules, Position position);
+
+  int num_players() const override;
+  Seats SeatsToAct() const override;
+  using State::LegalActions;
+  void LegalActions(Seat seat, std::vector<Action>* out) const override;
+  bool LegalActionsComplete(Seat seat) const override;
+  std::string LegalActionsHint(Seat seat) const override;
+  absl::Status Apply(Seat seat, Action action) override;
+  bool IsOver() const override;
+  std::vector<double> Scores() const override;
+  std::vector<int> Ranks() const override;
+  std::unique_ptr<View> ViewFor(Seat observer) const override;
+  std::string ActionToString(Seat seat, Action action) const override;
+  std::string ToString() const override;
+  std::vector<Zone> Zones() const override;
+  std::unique_ptr<State> Clone() const override;
+  std::unique_ptr<State> ResampleHidden(Seat observer, Rng& rng) const override;
+
+  const Position& position() const { return position_; }
+  const Rules& rules() const { return rules_; }
+  // Final score of a seat's tokens under the match's scoring (any time).
+  int ScoreOf(Seat seat) const;
+
+ private:
+  absl::Status CheckAttack(Seat seat, const Move& move) const;
+  absl::Status CheckObject(Seat seat, const Move& move) const;
+  absl::Status CheckProposal(const Move& move) const;
+  void Attack(Seat seat, const Move& move);
+  void UseObject(Seat seat, const Move& move);
+  // After an attack: slays the dragon in `slot` if its strength is reached.
+  void MaybeSlay(int slot, Seat slayer);
+  void Divide(const std::vector<TokenCounts>& shares);
+  void LoseTreasure();
+  // Carries out steals until one needs a decision, then ends the slaying.
+  void RunSteals();
+  void TakeToken(Seat from, Seat to, int token);
+  void StealAtRandom(Seat from, Seat to);
+  void FinishSlaying();
+  void DrawObjects(Seat seat, int count);
+  // Refills `slot`, opening the market first when its card comes up.
+  void RefillOrMarket(int slot);
+  void NextTurn();
+  void OpenMarket(int slot);
+  // The next player with offers left makes one, or the market closes.
+  void NextMarketOffer(Seat after);
+  void PlaceDragon(int slot);
+  std::vector<int> AllScores() const;
+  void EndMatch(EndReason reason);
+
+  Rules rules_;
+  Position position_;
+};
+
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config);
+
+// A new match: the dragon pile and the bag shuffled, four dragons revealed
+// with their known treasure, one magic object dealt to each player, seat 0
+// to start.
+Position Deal(const Rules& rules, int num_players, Rng& rng);
+
+}  // namespace hoard::engine::dragons_gold
+
+#endif  // HOARD_ENGINE_GAMES_DRAGONS_GOLD_DRAGONS_GOLD_H_

@@ -1,0 +1,540 @@
+#include "engine/games/dragons_gold/dragons_gold.h"
+
+#include <memory>
+
+#include "engine/registry.h"
+#include "engine/testing/status_matchers.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hoard::engine::dragons_gold {
+namespace {
+
+using ::hoard::testing::IsOk;
+using ::hoard::testing::StatusIs;
+using ::testing::HasSubstr;
+
+const Game& DragonsGold() { return **FindGame("dragons_gold"); }
+
+TEST(DragonsGoldTest, RandomMatchesEnd) {
+  for (int players = 3; players <= 6; ++players) {
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+      std::unique_ptr<State> state = *DragonsGold().NewMatch({.num_players = players, .seed = seed});
+      Rng rng(seed);
+      std::vector<Action> legal;
+      int steps = 0;
+      while (!state->IsOver()) {
+        const Seats seats = state->SeatsToAct();
+        ASSERT_FALSE(seats.empty());
+        const Seat seat = seats[rng.Uniform(seats.size())];
+        state->LegalActions(seat, &legal);
+        ASSERT_FALSE(legal.empty()) << state->ToString();
+        ASSERT_THAT(state->Apply(seat, legal[rng.Uniform(legal.size())]), IsOk());
+        ASSERT_LT(++steps, DragonsGold().info().max_actions);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hoard::engine::dragons_gold
+
+namespace hoard::engine::dragons_gold {
+namespace {
+
+// A table to start tests from: three players, empty slots, the bag holding
+// `bag` (drawn from the back), nobody holding anything, seat 0 to play.
+Position Table(int players = 3, std::vector<int> bag = {}) {
+  Position p;
+  p.holdings.assign(players, TokenCounts{});
+  p.adventurers.assign(players, {});
+  p.objects.assign(players, ObjectCounts{});
+  p.bag = std::move(bag);
+  p.market_done = true;
+  p.turns = 1;
+  return p;
+}
+
+// Puts dragon `card` in `slot` with `tokens` on it.
+void Lay(Position& p, int slot, int card, TokenCounts tokens = {}) {
+  p.dragons[slot].card = card;
+  p.dragons[slot].tokens = tokens;
+}
+
+Action Attack(int slot, int adventurer, int second = -1) {
+  return Move{.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adventurer, .second = second}
+      .Encode();
+}
+Action Use(int object, int a = 0, int b = 0) {
+  return Move{.kind = Move::Kind::kUseObject, .object = object, .a = a, .b = b}.Encode();
+}
+Action Simple(Move::Kind kind) { return Move{.kind = kind}.Encode(); }
+
+TokenCounts Of(std::initializer_list<std::pair<int, int>> kinds) {
+  TokenCounts counts{};
+  for (auto [kind, n] : kinds) counts[kind] = n;
+  return counts;
+}
+
+TEST(DragonsGoldRulesTest, TheDealRevealsFourDragonsAndDealsAnObjectEach) {
+  std::unique_ptr<State> state = *DragonsGold().NewMatch({.num_players = 4, .seed = 9});
+  const Position& p = static_cast<DragonsGoldState&>(*state).position();
+  int on_table = 0;
+  for (const FaceUpDragon& d : p.dragons) {
+    ASSERT_GE(d.card, 0);
+    int tokens = 0;
+    for (int n : d.tokens) tokens += n;
+    EXPECT_EQ(tokens, kDragons[d.card].known);
+    on_table += tokens;
+  }
+  EXPECT_EQ(static_cast<int>(p.bag.size()) + on_table, 126);
+  EXPECT_EQ(p.pile.size(), 14u);
+  EXPECT_EQ(p.object_deck.size(), 22u - 4u) << "24 cards less the Invisible Hands, one dealt each";
+  for (const ObjectCounts& hand : p.objects) {
+    int cards = 0;
+    for (int n : hand) cards += n;
+    EXPECT_EQ(cards, 1);
+  }
+  EXPECT_EQ(state->SeatsToAct(), Seats{0});
+}
+
+TEST(DragonsGoldRulesTest, AnAttackBelowStrengthLeavesTheDragonAndPassesTheTurn) {
+  Position p = Table();
+  Lay(p, 0, /*card=*/0);  // strength 5
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kKnight4)), IsOk());
+  EXPECT_EQ(state.position().dragons[0].attackers, (std::vector<Attacker>{{0, kKnight4}}));
+  EXPECT_EQ(state.position().adventurers[0][kKnight4], AdventurerState::kAttacking);
+  EXPECT_EQ(state.SeatsToAct(), Seats{1});
+  EXPECT_THAT(state.Apply(1, Attack(1, kKnight4)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no dragon lies in slot 1")));
+  EXPECT_THAT(state.Apply(0, Attack(0, kKnight3)),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("not to act")));
+}
+
+TEST(DragonsGoldRulesTest, ALoneSlayerTakesKnownAndHiddenTreasureAndANewDragonComes) {
+  // Dragon 0 (strength 5, 2 known, 2 hidden). The bag's back is drawn first.
+  Position p = Table(3, {kSilver, kSilver, kSilver, kBlue, kGold, kRed});
+  Lay(p, 0, 0, Of({{kWhite, 2}}));
+  p.pile = {5};  // dragon 5: strength 7, 3 known
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());  // 4 + 1 = 5: slain
+  const Position& after = state.position();
+  EXPECT_EQ(after.holdings[0], Of({{kWhite, 2}, {kRed, 1}, {kGold, 1}}));
+  EXPECT_EQ(after.adventurers[0][kKnight4], AdventurerState::kResting);
+  EXPECT_EQ(after.adventurers[0][kWizard], AdventurerState::kResting);
+  EXPECT_EQ(after.dragons[0].card, 5);
+  EXPECT_EQ(after.dragons[0].tokens, Of({{kBlue, 1}, {kSilver, 2}}));
+  EXPECT_TRUE(after.bag.size() == 1u);
+  EXPECT_EQ(after.phase, Phase::kTurn);
+  EXPECT_EQ(after.current, 1);
+}
+
+// Seats 0 and 1 slay dragon 0 (strength 5) together: 3 + 2 by seat 1's thief.
+DragonsGoldState SharedSlaying(Rules rules = {}) {
+  Position p = Table(3, {kGold, kGold});
+  Lay(p, 0, 0, Of({{kSilver, 2}}));
+  p.adventurers[0][kKnight3] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight3}};
+  p.current = 1;
+  DragonsGoldState state(rules, p);
+  EXPECT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
+  return state;
+}
+
+TEST(DragonsGoldRulesTest, PartnersNegotiateAndAUnanimousProposalDividesTheTreasure) {
+  DragonsGoldState state = SharedSlaying();
+  const Negotiation& n = state.position().negotiation;
+  EXPECT_EQ(state.position().phase, Phase::kPropose);
+  EXPECT_EQ(n.contributors, (std::vector<Seat>{0, 1}));
+  EXPECT_EQ(n.proposer, 1) << "the slayer proposes first";
+  EXPECT_EQ(n.tokens, Of({{kSilver, 2}, {kGold, 2}}));
+  EXPECT_FALSE(state.LegalActionsComplete(1));
+  EXPECT_THAT(state.LegalActionsHint(1), HasSubstr("4 tokens"));
+  // Seat 1 offers seat 0 both silver and keeps the gold; seat 0 refuses.
+  ASSERT_THAT(state.Apply(1, Proposal({Of({{kSilver, 2}}), Of({{kGold, 2}})}).Encode()), IsOk());
+  EXPECT_EQ(state.SeatsToAct(), Seats{0});
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kReject)), IsOk());
+  EXPECT_EQ(state.position().negotiation.proposer, 0) << "the next contributor proposes";
+  ASSERT_THAT(state.Apply(0, Proposal({Of({{kGold, 1}, {kSilver, 1}}),
+                                       Of({{kGold, 1}, {kSilver, 1}})})
+                                 .Encode()),
+              IsOk());
+  ASSERT_THAT(state.Apply(1, Simple(Move::Kind::kAccept)), IsOk());
+  // Divided; then seat 1's thief robs seat 0 of one token at random.
+  const Position& p = state.position();
+  int zero = 0, one = 0;
+  for (int k = 0; k < kNumTokenKinds; ++k) {
+    zero += p.holdings[0][k];
+    one += p.holdings[1][k];
+  }
+  EXPECT_EQ(zero, 1);
+  EXPECT_EQ(one, 3);
+  EXPECT_EQ(p.adventurers[1][kThief], AdventurerState::kResting);
+  EXPECT_EQ(p.phase, Phase::kOver) << "bag and pile empty, table clear";
+}
+
+TEST(DragonsGoldRulesTest, WithoutAgreementTheTreasureLeavesTheGame) {
+  Rules rules;
+  rules.negotiation_proposals = 2;
+  DragonsGoldState state = SharedSlaying(rules);
+  const Action all_to_me = Proposal({TokenCounts{}, Of({{kSilver, 2}, {kGold, 2}})}).Encode();
+  ASSERT_THAT(state.Apply(1, all_to_me), IsOk());
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kReject)), IsOk());
+  ASSERT_THAT(state.Apply(0, Proposal({Of({{kSilver, 2}, {kGold, 2}}), TokenCounts{}}).Encode()),
+              IsOk());
+  ASSERT_THAT(state.Apply(1, Simple(Move::Kind::kReject)), IsOk());
+  EXPECT_EQ(state.position().removed, Of({{kSilver, 2}, {kGold, 2}}));
+  EXPECT_EQ(state.position().holdings[0], TokenCounts{});
+  EXPECT_EQ(state.position().holdings[1], TokenCounts{});
+}
+
+TEST(DragonsGoldRulesTest, ProposalsMustAssignEveryTokenCanonically) {
+  DragonsGoldState state = SharedSlaying();
+  Move bad = Proposal({TokenCounts{}, Of({{kSilver, 2}, {kGold, 2}})});
+  bad.assignment = {1, 0, 1, 1};  // silver to 1 then 0: out of order
+  EXPECT_THAT(state.Apply(1, bad.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("in contributor order")));
+  bad.assignment = {2, 2, 2, 2};
+  EXPECT_THAT(state.Apply(1, bad.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("only 2 took part")));
+  bad.assignment = {1, 1, 1, 1, 1};
+  EXPECT_THAT(state.Apply(1, bad.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("holds 4 tokens")));
+}
+
+TEST(DragonsGoldRulesTest, VotesAreSealedUntilAllAreIn) {
+  Position p = Table(3, {kGold});
+  Lay(p, 0, 1, Of({{kSilver, 3}}));  // strength 5, 1 hidden
+  p.adventurers[0][kKnight3] = AdventurerState::kAttacking;
+  p.adventurers[1][kWizard] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight3}, {1, kWizard}};
+  p.current = 2;
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(2, Attack(0, kWizard)), IsOk());  // 3 + 1 + 1 = 5
+  ASSERT_THAT(state.Apply(2, Proposal({Of({{kSilver, 1}}), Of({{kSilver, 1}}),
+                                       Of({{kSilver, 1}, {kGold, 1}})})
+                                 .Encode()),
+              IsOk());
+  EXPECT_EQ(state.SeatsToAct(), (Seats{0, 1}));
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kReject)), IsOk());
+  for (Seat observer : {kSpectator, Seat{1}, Seat{2}}) {
+    const auto view = state.ViewFor(observer);
+    const auto& v = static_cast<const DragonsGoldView&>(*view);
+    EXPECT_EQ(v.negotiation.votes[0], 1) << "seat 0 has voted, how is sealed";
+  }
+  ASSERT_THAT(state.Apply(1, Simple(Move::Kind::kAccept)), IsOk());
+  EXPECT_EQ(state.position().negotiation.last_votes, (std::vector<int>{2, 1, 0}));
+}
+
+TEST(DragonsGoldRulesTest, AThiefWithItsWizardChoosesTheToken) {
+  Position p = Table(3);
+  Lay(p, 0, 1);  // strength 5, no treasure: no talk
+  p.holdings[0] = Of({{kGold, 1}, {kSilver, 3}});
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.adventurers[1][kWizard] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}, {1, kWizard}};
+  p.current = 1;
+  Lay(p, 1, 17);  // keeps the table from clearing
+  // Seat 1 adds its thief: 4 + 1 + 2 >= 5, and its wizard is there.
+  DragonsGoldState turn({}, p);
+  ASSERT_THAT(turn.Apply(1, Attack(0, kThief)), IsOk());
+  EXPECT_EQ(turn.position().phase, Phase::kThiefChoice);
+  EXPECT_EQ(turn.SeatsToAct(), Seats{1});
+  ASSERT_THAT(turn.Apply(1, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
+  EXPECT_EQ(turn.position().holdings[0], Of({{kSilver, 3}}));
+  EXPECT_EQ(turn.position().holdings[1], Of({{kGold, 1}}));
+}
+
+TEST(DragonsGoldRulesTest, ADecoyPurseLetsTheRobbedPlayerChoose) {
+  Position p = Table(3);
+  Lay(p, 0, 1);
+  Lay(p, 1, 17);
+  p.holdings[0] = Of({{kGold, 1}, {kSilver, 3}});
+  p.objects[0][kDecoyPurse] = 1;
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  p.current = 1;
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
+  EXPECT_EQ(state.position().phase, Phase::kDecoy);
+  EXPECT_EQ(state.SeatsToAct(), Seats{0});
+  EXPECT_THAT(state.Apply(0, Move{.kind = Move::Kind::kDecoyGive, .token = kBlue}.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("you hold no blue")));
+  ASSERT_THAT(state.Apply(0, Move{.kind = Move::Kind::kDecoyGive, .token = kSilver}.Encode()),
+              IsOk());
+  EXPECT_EQ(state.position().holdings[0], Of({{kGold, 1}, {kSilver, 2}}));
+  EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 1}}));
+  EXPECT_EQ(state.position().objects[0][kDecoyPurse], 0);
+}
+
+TEST(DragonsGoldRulesTest, AWizardDrawsAnObjectPerRedTokenReceived) {
+  Position p = Table(3, {kRed, kRed});
+  Lay(p, 0, 0);  // strength 5, 2 hidden: both red
+  Lay(p, 1, 17);
+  p.object_deck = {kRecall, kRetreat, kTreasureMap};
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());
+  EXPECT_EQ(state.position().holdings[0], Of({{kRed, 2}}));
+  EXPECT_EQ(state.position().objects[0][kTreasureMap], 1);
+  EXPECT_EQ(state.position().objects[0][kRetreat], 1);
+  EXPECT_EQ(state.position().object_deck, std::vector<int>{kRecall});
+}
+
+TEST(DragonsGoldRulesTest, RestingAdventurersGetReadyWhenNoneIsAndAllAttackingSkips) {
+  Position p = Table(3);
+  Lay(p, 0, 17);  // strength 10
+  Lay(p, 1, 16);
+  for (int adv = 0; adv < kNumAdventurers; ++adv) {
+    p.adventurers[1][adv] = AdventurerState::kAttacking;
+    p.adventurers[2][adv] = AdventurerState::kResting;
+  }
+  p.dragons[1].attackers = {{1, kKnight4}, {1, kKnight3}, {1, kThief}};
+  p.dragons[0].attackers = {{1, kWizard}};
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kThief)), IsOk());
+  // Seat 1 has everything attacking: skipped. Seat 2's resting team gets ready.
+  EXPECT_EQ(state.SeatsToAct(), Seats{2});
+  EXPECT_EQ(state.position().adventurers[2][kKnight4], AdventurerState::kReady);
+  EXPECT_EQ(state.position().turns, 3);
+}
+
+TEST(DragonsGoldRulesTest, WhenNobodyCanActTheMatchEndsInStalemate) {
+  Position p = Table(3);
+  Lay(p, 0, 17, Of({{kGold, 2}}));
+  for (Seat s = 0; s < 3; ++s) {
+    for (int adv = 0; adv < kNumAdventurers; ++adv) {
+      p.adventurers[s][adv] = AdventurerState::kAttacking;
+    }
+  }
+  p.adventurers[0][kWizard] = AdventurerState::kReady;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  Lay(p, 1, 16);
+  p.dragons[1].attackers = {{1, kKnight4}, {2, kKnight4}};
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(0, Attack(1, kWizard)), IsOk());  // 9 of 10
+  EXPECT_TRUE(state.IsOver());
+  EXPECT_EQ(state.position().end, EndReason::kStalemate);
+  EXPECT_EQ(state.position().removed, Of({{kGold, 2}})) << "unslain treasure leaves the game";
+}
+
+TEST(DragonsGoldRulesTest, TheTurnCapEndsTheMatch) {
+  Rules rules;
+  rules.max_turns = 30;
+  Position p = Table(3);
+  Lay(p, 0, 17);
+  p.turns = 30;
+  DragonsGoldState state(rules, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());
+  EXPECT_TRUE(state.IsOver());
+  EXPECT_EQ(state.position().end, EndReason::kTurnCap);
+}
+
+TEST(DragonsGoldRulesTest, TheMarketOpensBeforeTheEighthDragonAndSwapsTokens) {
+  Position p = Table(3, {kSilver, kSilver, kSilver, kSilver, kSilver});
+  p.market_done = false;
+  p.drawn_from_pile = 7;
+  p.pile = {3};
+  Lay(p, 0, 0);  // strength 5, 2 hidden silver
+  Lay(p, 1, 17);
+  p.holdings[1] = Of({{kGold, 1}});
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  Rules rules;
+  rules.market_rounds = 1;
+  DragonsGoldState state(rules, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());
+  EXPECT_EQ(state.position().phase, Phase::kMarketOffer);
+  EXPECT_EQ(state.SeatsToAct(), Seats{1}) << "the player after the slayer offers first";
+  EXPECT_EQ(state.position().dragons[0].card, -1) << "the 8th dragon waits for the market";
+  EXPECT_THAT(state.Apply(1, Move{.kind = Move::Kind::kMarketOffer, .a = kSilver, .b = kGold,
+                                  .target = 0}.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no silver to give")));
+  ASSERT_THAT(state.Apply(1, Move{.kind = Move::Kind::kMarketOffer, .a = kGold, .b = kSilver,
+                                  .target = 0}.Encode()),
+              IsOk());
+  EXPECT_EQ(state.SeatsToAct(), Seats{0});
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kMarketAccept)), IsOk());
+  EXPECT_EQ(state.position().holdings[0], Of({{kSilver, 1}, {kGold, 1}}));
+  EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 1}}));
+  EXPECT_EQ(state.SeatsToAct(), Seats{2});
+  ASSERT_THAT(state.Apply(2, Simple(Move::Kind::kMarketPass)), IsOk());
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kMarketPass)), IsOk());
+  EXPECT_EQ(state.position().phase, Phase::kTurn);
+  EXPECT_EQ(state.position().dragons[0].card, 3) << "then the 8th dragon comes";
+  EXPECT_EQ(state.SeatsToAct(), Seats{1});
+}
+
+TEST(DragonsGoldRulesTest, NoNewDragonOnceTheBagIsEmpty) {
+  Position p = Table(3, {});
+  p.pile = {4, 5};
+  Lay(p, 0, 0);
+  Lay(p, 1, 17);
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());
+  EXPECT_EQ(state.position().dragons[0].card, -1);
+  EXPECT_FALSE(state.IsOver()) << "dragon 17 is still on the table";
+}
+
+TEST(DragonsGoldRulesTest, ObjectsDoWhatTheySay) {
+  Position p = Table(3, {kBlue});
+  Lay(p, 0, 0, Of({{kSilver, 1}}));   // strength 5
+  Lay(p, 1, 17, Of({{kGold, 4}}));    // strength 10
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.adventurers[0][kKnight3] = AdventurerState::kResting;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  p.holdings[1] = Of({{kGold, 1}});
+  p.objects[0] = ObjectCounts{1, 1, 1, 1, 1, 1, 1, 0, 1};
+  DragonsGoldState state({.invisible_hand = true}, p);
+  // Dragon Swap: the strong dragon (and its gold) moves under the knight.
+  ASSERT_THAT(state.Apply(0, Use(kDragonSwap, 0, 1)), IsOk());
+  EXPECT_EQ(state.position().dragons[0].card, 17);
+  EXPECT_EQ(state.position().dragons[0].tokens, Of({{kGold, 4}}));
+  EXPECT_EQ(state.position().dragons[0].attackers, (std::vector<Attacker>{{0, kKnight4}}));
+  // Sleeping Potion: strength 10 -> 8.
+  ASSERT_THAT(state.Apply(0, Use(kSleepingPotion, 0)), IsOk());
+  EXPECT_EQ(state.position().dragons[0].strength(), 8);
+  // Recall: the resting knight gets ready.
+  ASSERT_THAT(state.Apply(0, Use(kRecall)), IsOk());
+  EXPECT_EQ(state.position().adventurers[0][kKnight3], AdventurerState::kReady);
+  // Retreat: the attacking knight comes back.
+  ASSERT_THAT(state.Apply(0, Use(kRetreat, kKnight4)), IsOk());
+  EXPECT_TRUE(state.position().dragons[0].attackers.empty());
+  EXPECT_EQ(state.position().adventurers[0][kKnight4], AdventurerState::kReady);
+  // Treasure Map: the bag's next token, in secret.
+  ASSERT_THAT(state.Apply(0, Use(kTreasureMap)), IsOk());
+  EXPECT_EQ(state.position().holdings[0], Of({{kBlue, 1}}));
+  // Invisible Hand: seat 1's only token.
+  ASSERT_THAT(state.Apply(0, Use(kInvisibleHand, 1)), IsOk());
+  EXPECT_EQ(state.position().holdings[0], Of({{kBlue, 1}, {kGold, 1}}));
+  // Second Strike: both knights at once (4 + 3 = 7 < 8).
+  ASSERT_THAT(state.Apply(0, Attack(0, kKnight4, kKnight3)), IsOk());
+  EXPECT_EQ(state.position().dragons[0].attackers.size(), 2u);
+  EXPECT_EQ(state.position().object_discard,
+            (ObjectCounts{1, 1, 1, 1, 1, 1, 0, 0, 1}));
+  EXPECT_EQ(state.SeatsToAct(), Seats{1});
+}
+
+TEST(DragonsGoldRulesTest, ObjectsAreRefusedOutsideTheirMoment) {
+  Position p = Table(3);
+  Lay(p, 0, 0);
+  Lay(p, 1, 1);
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  p.objects[0] = ObjectCounts{1, 0, 1, 0, 0, 1, 1, 0, 0};
+  DragonsGoldState state({}, p);
+  EXPECT_THAT(state.Apply(0, Use(kSilverTongue)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("propose a division")));
+  EXPECT_THAT(state.Apply(0, Use(kRecall)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("needs a resting")));
+  EXPECT_THAT(state.Apply(0, Use(kSleepingPotion, 0)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("without its attackers")));
+  EXPECT_THAT(state.Apply(0, Use(kTreasureMap)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("hold no Treasure Map")));
+}
+
+TEST(DragonsGoldRulesTest, SilverTongueAddsTwoProposals) {
+  DragonsGoldState state = [] {
+    Position p = Table(3, {kGold, kGold});
+    Lay(p, 0, 0, Of({{kSilver, 2}}));
+    p.adventurers[0][kKnight3] = AdventurerState::kAttacking;
+    p.dragons[0].attackers = {{0, kKnight3}};
+    p.objects[1][kSilverTongue] = 1;
+    p.current = 1;
+    DragonsGoldState s({}, p);
+    EXPECT_THAT(s.Apply(1, Attack(0, kThief)), IsOk());
+    return s;
+  }();
+  ASSERT_THAT(state.Apply(1, Use(kSilverTongue)), IsOk());
+  EXPECT_EQ(state.position().negotiation.proposals_allowed, 8);
+  EXPECT_EQ(state.position().phase, Phase::kPropose);
+}
+
+// Scoring, worked by hand. Four players: majority 10, a 2-way tie 5 each.
+TEST(DragonsGoldScoringTest, AdvancedScoringByHand) {
+  Position p = Table(4);
+  p.phase = Phase::kOver;
+  // Seat 0: 2 silver, 1 gold, 1 red = 6; blue 3 (sole majority +10);
+  //   one of each gem = a straight +5; green 1, purple 1, yellow 1, white 1.
+  p.holdings[0] = Of({{kSilver, 2}, {kGold, 1}, {kRed, 1}, {kBlue, 3}, {kGreen, 1},
+                      {kPurple, 1}, {kYellow, 1}, {kWhite, 1}});
+  // Seat 1: green 2 tie with seat 2 (5); purple 2 tie with seat 2 and 3 (0).
+  p.holdings[1] = Of({{kGreen, 2}, {kPurple, 2}});
+  p.holdings[2] = Of({{kGreen, 2}, {kPurple, 2}, {kGold, 2}});
+  // Seat 3: the black diamond (19), sole yellow majority: cursed, so nobody
+  //   scores yellow; purple 2 ties three ways (0); white 3 - cursed: no
+  //   majority for seat 3 and nobody else leads white alone... seat 3 is
+  //   the sole white leader, so white scores for nobody either.
+  p.holdings[3] = Of({{kBlack, 1}, {kYellow, 4}, {kPurple, 2}, {kWhite, 3}});
+  DragonsGoldState state({}, p);
+  EXPECT_EQ(state.Scores(), (std::vector<double>{6 + 10 + 5, 5, 6 + 5, 19}));
+  EXPECT_EQ(state.Ranks(), (std::vector<int>{1, 4, 3, 2}));
+}
+
+TEST(DragonsGoldScoringTest, ACursedPlayerInATwoWayTieLeavesTheOtherHalf) {
+  Position p = Table(3);
+  p.phase = Phase::kOver;
+  p.holdings[0] = Of({{kBlack, 1}, {kBlue, 2}, {kGreen, 1}, {kPurple, 1}, {kYellow, 1},
+                      {kWhite, 1}});
+  p.holdings[1] = Of({{kBlue, 2}});
+  DragonsGoldState state({}, p);
+  // 3 players: majority 12, half 6. Seat 0: 19, no straight, no majority
+  // (green..white are its alone: cursed sole leader, nobody scores them).
+  EXPECT_EQ(state.Scores(), (std::vector<double>{19, 6, 0}));
+}
+
+TEST(DragonsGoldScoringTest, BasicScoringByHand) {
+  Position p = Table(6);
+  p.phase = Phase::kOver;
+  p.holdings[0] = Of({{kBlack, 1}, {kBlue, 2}, {kGreen, 1}, {kPurple, 1}, {kYellow, 1},
+                      {kWhite, 1}, {kGold, 1}});
+  p.holdings[1] = Of({{kBlue, 2}, {kSilver, 3}});
+  DragonsGoldState state({.advanced_scoring = false}, p);
+  // 6 players, basic: majority 10 to everyone tied, black 7, no straights.
+  // Seat 0: 7 + 3 + blue 10 + green, purple, yellow, white 40 = 60.
+  EXPECT_EQ(state.Scores(), (std::vector<double>{60, 13, 0, 0, 0, 0}));
+}
+
+TEST(DragonsGoldTest, ViewsHideOtherScreensAndObjects) {
+  std::unique_ptr<State> state = *DragonsGold().NewMatch({.num_players = 4, .seed = 3});
+  const auto view = state->ViewFor(2);
+  const auto& v = static_cast<const DragonsGoldView&>(*view);
+  for (Seat s = 0; s < 4; ++s) {
+    EXPECT_EQ(v.players[s].tokens.has_value(), s == 2);
+    EXPECT_EQ(v.players[s].objects.has_value(), s == 2);
+    EXPECT_EQ(v.players[s].object_count, 1);
+  }
+  const auto spectator = state->ViewFor(kSpectator);
+  for (const PlayerView& player : static_cast<const DragonsGoldView&>(*spectator).players) {
+    EXPECT_FALSE(player.tokens.has_value());
+  }
+}
+
+TEST(DragonsGoldTest, MovesRoundTripThroughTheirCodes) {
+  const std::vector<Move> moves = {
+      {.kind = Move::Kind::kAttack, .slot = 3, .adventurer = kThief},
+      {.kind = Move::Kind::kAttack, .slot = 1, .adventurer = kKnight4, .second = kWizard},
+      {.kind = Move::Kind::kUseObject, .object = kDragonSwap, .a = 1, .b = 3},
+      Proposal({Of({{kGold, 2}}), Of({{kSilver, 1}, {kGold, 1}}), Of({{kBlack, 1}})}),
+      {.kind = Move::Kind::kAccept},
+      {.kind = Move::Kind::kSteal, .token = kBlack},
+      {.kind = Move::Kind::kMarketOffer, .a = kGold, .b = kBlue, .target = 5},
+      {.kind = Move::Kind::kMarketRefuse},
+  };
+  for (const Move& move : moves) {
+    const std::optional<Move> back = Move::Decode(move.Encode());
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(*back, move);
+  }
+  EXPECT_FALSE(Move::Decode(Action(15)).has_value());
+  EXPECT_FALSE(Move::Decode(Action(3 | (1u << 9))).has_value()) << "stray bits";
+}
+
+}  // namespace
+}  // namespace hoard::engine::dragons_gold
