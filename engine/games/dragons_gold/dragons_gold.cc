@@ -90,6 +90,7 @@ absl::string_view ObjectName(int object) {
 }
 
 int FaceUpDragon::strength() const {
+  if (card < 0) return 0;
   return std::max(1, kDragons[card].strength - kSleepingPotionWeakening * weakening);
 }
 
@@ -115,6 +116,7 @@ Action Move::Encode() const {
       Put(code, 16, 8, b);
       break;
     case Kind::kPropose:
+      HOARD_CHECK(assignment.size() <= kMaxTokensOnDragon, "a dragon holds at most 20 tokens");
       for (std::size_t i = 0; i < assignment.size(); ++i) Put(code, 4 + 3 * i, 3, assignment[i]);
       break;
     case Kind::kSteal:

@@ -132,6 +132,7 @@ struct FaceUpDragon {
   int weakening = 0;  // Sleeping Potions on it
   TokenCounts tokens{};
   std::vector<Attacker> attackers;  // in the order they came
+  // Its strength after Sleeping Potions (at least 1); 0 for an empty slot.
   int strength() const;
   bool operator==(const FaceUpDragon&) const = default;
 };
@@ -182,7 +183,7 @@ struct MarketOffer {
   bool operator==(const MarketOffer&) const = default;
 };
 
-enum class EndReason { kNotOver, kTableCleared, kStalemate, kTurnCap };
+enum class EndReason : int { kNotOver = 0, kTableCleared, kStalemate, kTurnCap };
 
 struct Position {
   std::vector<int> pile;  // dragon cards; back() is the top
@@ -245,7 +246,9 @@ struct Move {
   static std::optional<Move> Decode(Action action);
   bool operator==(const Move&) const = default;
 };
-inline constexpr int kMaxTokensOnDragon = 20;  // 3 bits each after the kind
+// 3 bits each after the kind. The largest hoard is 13 tokens (6 known and 7
+// hidden); Encode requires a proposal of at most this many.
+inline constexpr int kMaxTokensOnDragon = 20;
 
 // Builds the canonical proposal for `shares[i]` going to contributor i.
 Move Proposal(const std::vector<TokenCounts>& shares);
