@@ -21,7 +21,6 @@ int Total(const TokenCounts& counts) { return std::accumulate(counts.begin(), co
 // Majority bonuses by player count (3..6): advanced, basic.
 int AdvancedMajority(int players) { return players == 3 ? 12 : players == 6 ? 8 : 10; }
 int BasicMajority(int players) { return players == 3 ? 15 : players == 6 ? 10 : 12; }
-constexpr int kStraightBonus = 5;
 constexpr int kBlackAdvanced = 19;
 constexpr int kBlackBasic = 7;
 
@@ -91,7 +90,8 @@ absl::string_view ObjectName(int object) {
 
 int FaceUpDragon::strength() const {
   if (card < 0) return 0;
-  return std::max(1, kDragons[card].strength - kSleepingPotionWeakening * weakening);
+  return std::max(kMinDragonStrength,
+                  kDragons[card].strength - kSleepingPotionWeakening * weakening);
 }
 
 // ---------------------------------------------------------------- Moves
@@ -278,10 +278,10 @@ void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
         if (p.objects[seat][kind] == 0) continue;
         // The parameters each object takes: two slots, one slot, an
         // adventurer, a player, or none.
-        const int first = kind == kInvisibleHand ? num_players()
-                          : kind == kDragonSwap || kind == kRetreat || kind == kSleepingPotion
-                              ? kFaceUpDragons
-                              : 1;
+        const int first = kind == kInvisibleHand                            ? num_players()
+                          : kind == kRetreat                                ? kNumAdventurers
+                          : kind == kDragonSwap || kind == kSleepingPotion ? kFaceUpDragons
+                                                                            : 1;
         const int second = kind == kDragonSwap ? kFaceUpDragons : 1;
         for (int a = 0; a < first; ++a) {
           for (int b = 0; b < second; ++b) {
@@ -293,29 +293,30 @@ void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
       break;
     }
     case Phase::kPropose: {
-      // Examples: the whole treasure to each contributor in turn (the
-      // proposer first), and an even split dealt round the table.
+      // Examples: an even split dealt round the table from the proposer
+      // (first: it is the default action), then the whole treasure to each
+      // contributor in turn, the proposer first.
       const Negotiation& n = p.negotiation;
       const int k = static_cast<int>(n.contributors.size());
       const int me = static_cast<int>(
           std::find(n.contributors.begin(), n.contributors.end(), seat) - n.contributors.begin());
-      for (int i = 0; i < k; ++i) {
-        std::vector<TokenCounts> shares(k, TokenCounts{});
-        shares[(me + i) % k] = n.tokens;
-        add(Proposal(shares));
-      }
       std::vector<TokenCounts> even(k, TokenCounts{});
       int next = me;
       for (int kind = 0; kind < kNumTokenKinds; ++kind) {
         for (int i = 0; i < n.tokens[kind]; ++i) ++even[next++ % k][kind];
       }
       add(Proposal(even));
+      for (int i = 0; i < k; ++i) {
+        std::vector<TokenCounts> shares(k, TokenCounts{});
+        shares[(me + i) % k] = n.tokens;
+        add(Proposal(shares));
+      }
       if (p.objects[seat][kSilverTongue] > 0) add(object(kSilverTongue));
       break;
     }
-    case Phase::kVote:
-      add({.kind = Move::Kind::kAccept});
+    case Phase::kVote:  // rejecting first: the default action commits to nothing
       add({.kind = Move::Kind::kReject});
+      add({.kind = Move::Kind::kAccept});
       break;
     case Phase::kThiefChoice:
       for (int token = 0; token < kNumTokenKinds; ++token) {
@@ -342,9 +343,9 @@ void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
         }
       }
       break;
-    case Phase::kMarketReply:
-      if (p.holdings[seat][p.offer.get] > 0) add({.kind = Move::Kind::kMarketAccept});
+    case Phase::kMarketReply:  // refusing first, as for votes
       add({.kind = Move::Kind::kMarketRefuse});
+      if (p.holdings[seat][p.offer.get] > 0) add({.kind = Move::Kind::kMarketAccept});
       break;
     case Phase::kOver:
       break;
@@ -711,10 +712,11 @@ void DragonsGoldState::Divide(const std::vector<TokenCounts>& shares) {
   for (std::size_t i = 0; i < n.contributors.size(); ++i) {
     const Seat seat = n.contributors[i];
     for (int kind = 0; kind < kNumTokenKinds; ++kind) p.holdings[seat][kind] += shares[i][kind];
-    // A wizard's owner draws a magic object for every red token received.
+    // A wizard's owner draws a magic object for every red token received
+    // (the advanced rule, under either scoring: kWizardsDrawForRed).
     const bool wizard = std::find(dragon.attackers.begin(), dragon.attackers.end(),
                                   Attacker{seat, kWizard}) != dragon.attackers.end();
-    if (wizard && rules_.magic_objects) DrawObjects(seat, shares[i][kRed]);
+    if (kWizardsDrawForRed && wizard && rules_.magic_objects) DrawObjects(seat, shares[i][kRed]);
   }
   n.tokens = TokenCounts{};
   LoseTreasure();  // nothing is left to lose: starts the thieves

@@ -108,6 +108,14 @@ using ObjectCounts = std::array<int, kNumObjectKinds>;
 inline constexpr ObjectCounts kObjectDeck = {3, 3, 3, 3, 3, 3, 2, 2, 2};
 absl::string_view ObjectName(int object);  // "Dragon Swap", ...
 inline constexpr int kSleepingPotionWeakening = 2;
+// No potion brings a dragon below this strength.
+inline constexpr int kMinDragonStrength = 1;
+// Wizards draw a magic object per red token their owner receives (the
+// rulebook's advanced rule); the basic game's "wizards take red tokens
+// first" is not played, whichever scoring is chosen.
+inline constexpr bool kWizardsDrawForRed = true;
+// Every complete set of the five gem colours is a straight worth 5.
+inline constexpr int kStraightBonus = 5;
 
 // ---- Rules (the configurable decisions) ----------------------------------
 struct Rules {
@@ -246,8 +254,8 @@ struct Move {
   static std::optional<Move> Decode(Action action);
   bool operator==(const Move&) const = default;
 };
-// 3 bits each after the kind. The largest hoard is 13 tokens (6 known and 7
-// hidden); Encode requires a proposal of at most this many.
+// 3 bits each after the kind. The largest hoard is 12 tokens (dragon 17: 6
+// known and 6 hidden); Encode requires a proposal of at most this many.
 inline constexpr int kMaxTokensOnDragon = 20;
 
 // Builds the canonical proposal for `shares[i]` going to contributor i.

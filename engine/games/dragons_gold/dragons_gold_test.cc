@@ -501,6 +501,109 @@ TEST(DragonsGoldScoringTest, BasicScoringByHand) {
   EXPECT_EQ(state.Scores(), (std::vector<double>{60, 13, 0, 0, 0, 0}));
 }
 
+TEST(DragonsGoldRulesTest, AChoosingThiefTakesARandomTokenWhenTheKindIsMissing) {
+  Position p = Table(3);
+  Lay(p, 0, 1);
+  Lay(p, 1, 17);
+  p.holdings[0] = Of({{kSilver, 3}});
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.adventurers[1][kWizard] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}, {1, kWizard}};
+  p.current = 1;
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
+  ASSERT_THAT(state.Apply(1, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
+  EXPECT_EQ(state.position().holdings[0], Of({{kSilver, 2}}));
+  EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 1}}));
+}
+
+TEST(DragonsGoldRulesTest, KeepingTheDecoyPurseLetsTheThiefTakeAtRandom) {
+  Position p = Table(3);
+  Lay(p, 0, 1);
+  Lay(p, 1, 17);
+  p.holdings[0] = Of({{kGold, 2}});
+  p.objects[0][kDecoyPurse] = 1;
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  p.current = 1;
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kDecoyKeep)), IsOk());
+  EXPECT_EQ(state.position().holdings[1], Of({{kGold, 1}}));
+  EXPECT_EQ(state.position().objects[0][kDecoyPurse], 1) << "kept for a later thief";
+}
+
+TEST(DragonsGoldRulesTest, ThievesStealEvenWhenTheNegotiationFails) {
+  Rules rules;
+  rules.negotiation_proposals = 1;
+  Position p = Table(3, {kGold, kGold});
+  Lay(p, 0, 0, Of({{kSilver, 2}}));
+  Lay(p, 1, 17);
+  p.holdings[0] = Of({{kBlue, 1}});
+  p.adventurers[0][kKnight3] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight3}};
+  p.current = 1;
+  DragonsGoldState state(rules, p);
+  ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
+  ASSERT_THAT(state.Apply(1, Proposal({TokenCounts{}, Of({{kSilver, 2}, {kGold, 2}})}).Encode()),
+              IsOk());
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kReject)), IsOk());
+  EXPECT_EQ(state.position().removed, Of({{kSilver, 2}, {kGold, 2}}));
+  EXPECT_EQ(state.position().holdings[1], Of({{kBlue, 1}})) << "the thief still robs";
+}
+
+TEST(DragonsGoldRulesTest, DragonSwapAndSleepingPotionNeverSlayAndPotionsStopAtOne) {
+  Position p = Table(3);
+  Lay(p, 0, 0);   // strength 5
+  Lay(p, 1, 17);  // strength 10
+  p.adventurers[1][kKnight4] = AdventurerState::kAttacking;
+  p.adventurers[1][kKnight3] = AdventurerState::kAttacking;
+  p.dragons[1].attackers = {{1, kKnight4}, {1, kKnight3}};  // 7
+  p.objects[0] = ObjectCounts{1, 0, 0, 0, 0, 3, 0, 0, 0};
+  DragonsGoldState state({}, p);
+  EXPECT_THAT(state.Apply(0, Use(kDragonSwap, 0, 1)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("would slay it")));
+  ASSERT_THAT(state.Apply(0, Use(kSleepingPotion, 0)), IsOk());  // 5 -> 3
+  ASSERT_THAT(state.Apply(0, Use(kSleepingPotion, 0)), IsOk());  // 3 -> 1
+  EXPECT_EQ(state.position().dragons[0].strength(), kMinDragonStrength);
+  EXPECT_THAT(state.Apply(0, Use(kSleepingPotion, 0)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("must weaken")));
+}
+
+TEST(DragonsGoldRulesTest, AnEmptyObjectDeckIsTheDiscardShuffled) {
+  Position p = Table(3, {kRed, kRed});
+  Lay(p, 0, 0);
+  Lay(p, 1, 17);
+  p.object_discard[kRecall] = 2;
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());
+  EXPECT_EQ(state.position().objects[0][kRecall], 2);
+  EXPECT_EQ(state.position().object_discard[kRecall], 0);
+}
+
+TEST(DragonsGoldScoringTest, EveryCompleteSetOfGemsIsAStraight) {
+  Position p = Table(3);
+  p.phase = Phase::kOver;
+  p.holdings[0] = Of({{kBlue, 2}, {kGreen, 2}, {kPurple, 2}, {kYellow, 2}, {kWhite, 3}});
+  p.holdings[1] = Of({{kBlue, 2}, {kGreen, 2}, {kPurple, 2}, {kYellow, 2}, {kWhite, 2}});
+  DragonsGoldState state({}, p);
+  // Both: two straights (10); blue..yellow tie two ways (6 each, 24);
+  // seat 0 alone leads white (12).
+  EXPECT_EQ(state.Scores(), (std::vector<double>{10 + 24 + 12, 10 + 24, 0}));
+}
+
+TEST(DragonsGoldScoringTest, BasicScoringGivesFullMajorityToEveryoneTied) {
+  Position p = Table(3);
+  p.phase = Phase::kOver;
+  p.holdings[0] = Of({{kBlue, 1}, {kBlack, 1}});
+  p.holdings[1] = Of({{kBlue, 1}});
+  p.holdings[2] = Of({{kBlue, 1}});
+  DragonsGoldState state({.advanced_scoring = false}, p);
+  EXPECT_EQ(state.Scores(), (std::vector<double>{15 + 7, 15, 15}));
+}
+
 TEST(DragonsGoldTest, ViewsHideOtherScreensAndObjects) {
   std::unique_ptr<State> state = *DragonsGold().NewMatch({.num_players = 4, .seed = 3});
   const auto view = state->ViewFor(2);
