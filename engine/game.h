@@ -129,14 +129,32 @@ class State {
   // Empty exactly when IsOver().
   virtual Seats SeatsToAct() const = 0;
 
-  // Replaces *out with every legal action of `seat`, in a fixed order
-  // without duplicates. Empty unless `seat` is in SeatsToAct().
+  // Replaces *out with every legal action of `seat` (or, when
+  // LegalActionsComplete(seat) is false, some legal actions as examples), in
+  // a fixed order without duplicates. Empty unless `seat` is in
+  // SeatsToAct(), and never empty when it is: the first action is the
+  // seat's default action (played for it when it times out).
   virtual void LegalActions(Seat seat, std::vector<Action>* out) const = 0;
   std::vector<Action> LegalActions(Seat seat) const {
     std::vector<Action> out;
     LegalActions(seat, &out);
     return out;
   }
+
+  // Whether LegalActions(seat) lists every legal action of `seat`. False
+  // where the decision is too large to list (such as a proposal of how to
+  // split a treasure): LegalActions(seat) then lists some valid examples,
+  // Apply accepts any action the rules allow, listed or not, and
+  // LegalActionsHint(seat) states the rules an action must follow. True for
+  // a seat that may not act now (its empty list is complete). Like the
+  // legal actions, it depends only on what `seat` can see.
+  virtual bool LegalActionsComplete(Seat /*seat*/) const { return true; }
+
+  // When LegalActionsComplete(seat) is false: the constraints an action of
+  // `seat` must meet, in words for a bot author, enough to build any legal
+  // action ("assign each of the 7 tokens to one of seats 0, 2, 3"). Empty
+  // when the list is complete. Depends only on what `seat` can see.
+  virtual std::string LegalActionsHint(Seat /*seat*/) const { return ""; }
 
   // Applies `seat`'s action. On error the state is unchanged and the status
   // names the broken rule: kFailedPrecondition when the seat may not act now
