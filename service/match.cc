@@ -145,6 +145,8 @@ void HostedMatch::IssueRequest(Seat seat) {
   outcomes_.push_back(Outcome::kOpen);
   pending.request_id = static_cast<std::int64_t>(outcomes_.size());
   pending.legal = state_->LegalActions(seat);
+  pending.complete = state_->LegalActionsComplete(seat);
+  if (!pending.complete) pending.constraints = state_->LegalActionsHint(seat);
   pending.issued_at = pending.sent_at = SteadyClock::now();
   pending.deadline = pending.issued_at + std::chrono::milliseconds(
                                            time_control_.decision_ms + s.bank_ms);
@@ -161,9 +163,10 @@ void HostedMatch::IssueRequest(Seat seat) {
 void HostedMatch::SendRequest(Seat seat, bool resent) {
   SeatState& s = seats_[seat];
   if (!s.pending || s.connection == nullptr) return;
-  // Built when sent, not kept: an idle match holds only its legal actions.
-  // The seat's legal actions are those of when it was asked; its view is
-  // the current one (which never shows another seat's sealed answer).
+  // Built when sent, not kept: an idle match holds only its legal actions
+  // (and their constraints). The seat's legal actions are those of when it
+  // was asked; its view is the current one (which never shows another
+  // seat's sealed answer).
   OutgoingMessage message = OutgoingMessage::OnArena();
   hoard::v1::DecisionRequest* request = message->mutable_decision();
   request->set_match_id(id_);
@@ -178,7 +181,8 @@ void HostedMatch::SendRequest(Seat seat, bool resent) {
       legal->set_text(state_->ActionToString(seat, s.pending->legal[i]));
     }
   }
-  request->set_legal_actions_complete(true);
+  request->set_legal_actions_complete(s.pending->complete);
+  request->set_constraints(s.pending->constraints);
   request->set_deadline_unix_ms(UnixMillis(s.pending->deadline));
   request->set_time_left_ms(MillisUntil(s.pending->deadline));
   request->set_bank_ms(s.bank_ms);
@@ -285,11 +289,16 @@ hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
       }
       if (action.ok() && std::find(s.pending->legal.begin(), s.pending->legal.end(),
                                    *action) == s.pending->legal.end()) {
-        // Not legal: let the rules say why.
+        // Not listed: let the rules say whether it is legal, and why not.
+        // A complete list holds every legal action, so there an unlisted
+        // one is refused whatever the rules say.
         std::unique_ptr<engine::State> probe = state_->Clone();
         const absl::Status status = probe->Apply(seat, *action);
-        action = status.ok() ? absl::InternalError("the action is not legal now")
-                             : status;
+        if (!status.ok()) {
+          action = status;
+        } else if (s.pending->complete) {
+          action = absl::InternalError("the action is not legal now");
+        }
       }
       if (!action.ok()) {
         ++s.illegal_answers;

@@ -9,7 +9,10 @@
 // DecisionRequest (its view, its legal actions, a deadline) and waits. A
 // built-in bot answers at once, inside the server. A seat that forfeited is
 // played by the default action at once. The first legal action is the
-// default action; it is also played when a request times out.
+// default action; it is also played when a request times out. Where a seat
+// has too many legal actions to list, its request lists examples and states
+// the constraints, and a typed answer that is not among the examples is
+// checked by applying it to a copy of the state.
 //
 // Clocks. Each request gives decision_ms plus the seat's bank; time beyond
 // decision_ms comes out of the bank. A time-out empties the bank, plays the
@@ -118,7 +121,11 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
  private:
   struct Pending {
     std::int64_t request_id = 0;
+    // The seat's legal actions when it was asked; when not `complete`, only
+    // examples, and `constraints` says what else is legal.
     std::vector<engine::Action> legal;
+    bool complete = true;
+    std::string constraints;
     // When the request was first issued (the clock runs from here), and
     // when it was last sent (round trips are measured from here).
     SteadyClock::time_point issued_at;

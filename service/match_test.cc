@@ -1,13 +1,17 @@
 // The match host on its own, with in-memory streams: sealed simultaneous
-// decisions reveal nothing until every seat has answered.
+// decisions reveal nothing until every seat has answered, and a decision
+// too large to list takes any legal typed answer.
 
 #include "service/match.h"
 
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/testing/multiples_of_three.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -111,11 +115,20 @@ class Recorder final : public Outbox, public EventOutbox {
   bool closed = false;
 };
 
-hoard::v1::Answer Bid(const hoard::v1::DecisionRequest& request, int bid) {
+// The first decision request a stream was sent.
+hoard::v1::DecisionRequest FirstRequest(const Recorder& stream) {
+  for (const auto& message : stream.messages) {
+    if (message.has_decision()) return message.decision();
+  }
+  return hoard::v1::DecisionRequest();
+}
+
+hoard::v1::Answer ByIndex(const hoard::v1::DecisionRequest& request,
+                          int index) {
   hoard::v1::Answer answer;
   answer.set_match_id(request.match_id());
   answer.set_request_id(request.request_id());
-  answer.set_legal_index(bid);
+  answer.set_legal_index(index);
   return answer;
 }
 
@@ -141,18 +154,12 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   match.Attach(1, connection1);
 
   // Both seats are asked at once.
-  auto request_of = [](const Recorder& r) {
-    for (const auto& m : r.messages) {
-      if (m.has_decision()) return m.decision();
-    }
-    return hoard::v1::DecisionRequest();
-  };
-  const hoard::v1::DecisionRequest request0 = request_of(seat0);
-  const hoard::v1::DecisionRequest request1 = request_of(seat1);
+  const hoard::v1::DecisionRequest request0 = FirstRequest(seat0);
+  const hoard::v1::DecisionRequest request1 = FirstRequest(seat1);
   ASSERT_EQ(request0.seat(), 0);
   ASSERT_EQ(request1.seat(), 1);
 
-  EXPECT_TRUE(match.Answer(connection0.get(), Bid(request0, 2)).accepted());
+  EXPECT_TRUE(match.Answer(connection0.get(), ByIndex(request0, 2)).accepted());
   // Seat 1 and the spectator learn only that seat 0 answered.
   for (const auto& m : seat1.messages) EXPECT_FALSE(m.has_answer_result());
   ASSERT_FALSE(watcher->events.empty());
@@ -161,12 +168,13 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   EXPECT_FALSE(sealed.has_action());
   EXPECT_EQ(sealed.text(), "answered (sealed)");
   // A second answer to the same request is refused, not applied twice.
-  EXPECT_FALSE(match.Answer(connection0.get(), Bid(request0, 1)).accepted());
+  EXPECT_FALSE(
+      match.Answer(connection0.get(), ByIndex(request0, 1)).accepted());
   // Seat 0 cannot answer for seat 1.
-  EXPECT_EQ(match.Answer(connection0.get(), Bid(request1, 0)).code(),
+  EXPECT_EQ(match.Answer(connection0.get(), ByIndex(request1, 0)).code(),
             static_cast<int>(absl::StatusCode::kPermissionDenied));
 
-  EXPECT_TRUE(match.Answer(connection1.get(), Bid(request1, 1)).accepted());
+  EXPECT_TRUE(match.Answer(connection1.get(), ByIndex(request1, 1)).accepted());
   // Now both bids are revealed, then the match ends.
   std::vector<std::string> revealed;
   for (const auto& event : watcher->events) {
@@ -179,6 +187,89 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   EXPECT_TRUE(watcher->closed);
   EXPECT_TRUE(finished);
   EXPECT_THAT(match.Record()->ranks, ::testing::ElementsAre(1, 2));
+}
+
+// Multiples of three (engine/testing/multiples_of_three.h) has no wire
+// messages; its number travels in a village buy's stall, which is all a
+// typed answer needs here.
+class MultiplesOfThreeCodec final : public engine::GameCodec {
+ public:
+  void ViewToProto(const engine::View&, hoard::v1::View*) const override {}
+  void ActionToProto(Action action, hoard::v1::Action* out) const override {
+    out->mutable_village()->mutable_buy()->set_stall(
+        static_cast<int>(action.code()));
+  }
+  absl::StatusOr<Action> ActionFromProto(
+      const hoard::v1::Action& action) const override {
+    if (action.village().buy().stall() < 0) {
+      return absl::InvalidArgumentError("names are not negative");
+    }
+    return Action(static_cast<std::uint64_t>(action.village().buy().stall()));
+  }
+};
+
+hoard::v1::Answer Name(const hoard::v1::DecisionRequest& request, int number) {
+  hoard::v1::Answer answer;
+  answer.set_match_id(request.match_id());
+  answer.set_request_id(request.request_id());
+  answer.mutable_action()->mutable_village()->mutable_buy()->set_stall(number);
+  return answer;
+}
+
+TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
+  engine::testing::MultiplesOfThree game({.largest = 999999});
+  MultiplesOfThreeCodec codec;
+  TimerQueue timers;
+  MatchSetup setup{.id = "m1",
+                   .game = &game,
+                   .codec = &codec,
+                   .config = {.num_players = 2, .seed = 1}};
+  setup.seats.resize(2);
+  auto match = std::make_shared<HostedMatch>(
+      std::move(setup), *game.NewMatch({.num_players = 2}), &timers, nullptr);
+  Recorder seat0, seat1;
+  auto connection0 = std::make_shared<Connection>(&seat0);
+  auto connection1 = std::make_shared<Connection>(&seat1);
+  match->Start();
+  match->Attach(0, connection0);
+  match->Attach(1, connection1);
+
+  // The request gives examples, says they are only examples, and states
+  // the constraints.
+  const hoard::v1::DecisionRequest request0 = FirstRequest(seat0);
+  ASSERT_EQ(request0.legal_actions_size(), 3);
+  EXPECT_EQ(request0.legal_actions(1).action().village().buy().stall(), 3);
+  EXPECT_FALSE(request0.legal_actions_complete());
+  EXPECT_EQ(request0.constraints(), "name any multiple of 3 from 0 to 999999");
+
+  // An illegal typed answer is refused with the rule it breaks, and the
+  // seat may try again.
+  const hoard::v1::AnswerResult refused =
+      match->Answer(connection0.get(), Name(request0, 7));
+  EXPECT_FALSE(refused.accepted());
+  EXPECT_EQ(refused.code(),
+            static_cast<int>(absl::StatusCode::kInvalidArgument));
+  EXPECT_EQ(refused.reason(), "7 is not a multiple of 3 from 0 to 999999");
+  EXPECT_TRUE(refused.may_retry());
+
+  // A legal action that is not among the examples is played.
+  EXPECT_TRUE(match->Answer(connection0.get(), Name(request0, 999)).accepted());
+
+  // An index still picks among the examples.
+  const hoard::v1::DecisionRequest request1 = FirstRequest(seat1);
+  ASSERT_EQ(request1.seat(), 1);
+  EXPECT_FALSE(request1.legal_actions_complete());
+  EXPECT_TRUE(
+      match->Answer(connection1.get(), ByIndex(request1, 1)).accepted());
+
+  ASSERT_TRUE(match->IsOver());
+  const engine::MatchRecord record = *match->Record();
+  ASSERT_EQ(record.actions.size(), 2u);
+  EXPECT_EQ(record.actions[0].text, "name 999");
+  EXPECT_EQ(record.actions[1].text, "name 6");
+  const hoard::v1::Match described = match->Describe();
+  EXPECT_EQ(described.seats(0).illegal_answers(), 1);
+  EXPECT_EQ(described.seats(0).score(), 999);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The conformance suite catches the defects it exists for: a tiny game,
+// The conformance suite catches the defects it exists for: tiny games,
 // correct and then broken in one way at a time, must pass and then fail.
 
 #include <memory>
@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/game.h"
 #include "engine/testing/conformance.h"
+#include "engine/testing/multiples_of_three.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -179,6 +180,38 @@ TEST(ConformanceSuiteTest, AGameThatDoesNotEndFails) {
 TEST(ConformanceSuiteTest, AGameThatIgnoresItsSeedFails) {
   EXPECT_THAT(Check({.nondeterministic = true}),
               StatusIs(absl::StatusCode::kInternal, HasSubstr("determinism")));
+}
+
+// Multiples of three (engine/testing/multiples_of_three.h) lists only
+// examples of each seat's legal actions.
+absl::StatusOr<testing::ConformanceReport> CheckMultiplesOfThree(
+    testing::MultiplesOfThreeOptions defects) {
+  testing::ConformanceOptions options;
+  options.matches = 50;
+  return testing::CheckConformance(testing::MultiplesOfThree(defects), 3,
+                                   options);
+}
+
+TEST(ConformanceSuiteTest, AGameWithIncompleteListsPasses) {
+  absl::StatusOr<testing::ConformanceReport> report = CheckMultiplesOfThree({});
+  ASSERT_THAT(report, IsOk());
+  EXPECT_EQ(report->incomplete_lists, report->steps);
+  // Actions legal now but not listed were tried, and not taken for illegal
+  // ones; actions out of turn were still refused.
+  EXPECT_GT(report->unlisted_accepted, 0);
+  EXPECT_GT(report->illegal_refused, 0);
+}
+
+TEST(ConformanceSuiteTest, AnExampleTheRulesRefuseFails) {
+  EXPECT_THAT(
+      CheckMultiplesOfThree({.bad_example = true}),
+      StatusIs(absl::StatusCode::kInternal,
+               HasSubstr("'name 4' was refused: 4 is not a multiple of 3")));
+}
+
+TEST(ConformanceSuiteTest, AnIncompleteListWithoutConstraintsFails) {
+  EXPECT_THAT(CheckMultiplesOfThree({.no_hint = true}),
+              StatusIs(absl::StatusCode::kInternal, HasSubstr("no hint")));
 }
 
 }  // namespace

@@ -110,6 +110,24 @@ class Checker {
         return Fail(absl::StrCat("seat ", seat, " may not act but has ",
                                  legal[seat].size(), " legal actions"));
       }
+      const bool complete = state.LegalActionsComplete(seat);
+      const std::string hint = state.LegalActionsHint(seat);
+      if (!acts && !complete) {
+        return Fail(absl::StrCat("seat ", seat,
+                                 " may not act but its legal actions are "
+                                 "said to be incomplete"));
+      }
+      if (!complete && hint.empty()) {
+        return Fail(absl::StrCat("seat ", seat,
+                                 "'s legal actions are incomplete but have "
+                                 "no hint of the constraints"));
+      }
+      if (complete && !hint.empty()) {
+        return Fail(absl::StrCat("seat ", seat,
+                                 "'s legal actions are complete, ",
+                                 "yet have the hint '", hint, "'"));
+      }
+      if (acts && !complete) ++report_.incomplete_lists;
       std::vector<Action> sorted = legal[seat];
       std::sort(sorted.begin(), sorted.end());
       if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
@@ -119,6 +137,10 @@ class Checker {
     for (Seat outside : {kSpectator, num_players_, -7}) {
       if (!state.LegalActions(outside).empty()) {
         return Fail(absl::StrCat("seat ", outside, " has legal actions"));
+      }
+      if (!state.LegalActionsComplete(outside)) {
+        return Fail(absl::StrCat("seat ", outside,
+                                 "'s legal actions are said to be incomplete"));
       }
     }
 
@@ -176,6 +198,14 @@ class Checker {
         return Fail(absl::StrCat("view invariance: resampling changed seat ",
                                  observer, "'s legal actions"));
       }
+      if (observer != kSpectator && (sample->LegalActionsComplete(observer) !=
+                                         state.LegalActionsComplete(observer) ||
+                                     sample->LegalActionsHint(observer) !=
+                                         state.LegalActionsHint(observer))) {
+        return Fail(absl::StrCat(
+            "view invariance: resampling changed whether seat ", observer,
+            "'s legal actions are complete, or their hint"));
+      }
       if (sample->ToString() == state.ToString()) continue;
       ++report_.resamples_that_moved_cards;
       for (Seat other = kSpectator; other < num_players_; ++other) {
@@ -212,11 +242,17 @@ class Checker {
     return absl::OkStatus();
   }
 
-  // Applies an action that must be refused; the state must not change.
+  // Applies an action that must be refused (or, when `may_be_legal`, may
+  // be); a refusal must say why and leave the state unchanged.
   absl::Status ExpectRefused(const State& state, Seat seat, Action action,
-                             const std::string& why) {
+                             const std::string& why,
+                             bool may_be_legal = false) {
     std::unique_ptr<State> copy = state.Clone();
     const absl::Status status = copy->Apply(seat, action);
+    if (status.ok() && may_be_legal) {
+      ++report_.unlisted_accepted;
+      return absl::OkStatus();
+    }
     if (status.ok()) {
       return Fail(absl::StrCat("accepted ", why, ": seat ", seat, " played '",
                                state.ActionToString(seat, action), "'"));
@@ -235,11 +271,15 @@ class Checker {
   absl::Status CheckRefusals(const State& state, const Seats& seats,
                              const std::vector<std::vector<Action>>& legal) {
     const Seat seat = seats[rng_.Uniform(seats.size())];
+    // An action missing from an incomplete list may well be legal: only a
+    // complete list says which actions are not.
+    const bool complete = state.LegalActionsComplete(seat);
     for (int i = 0; i < options_.illegal_probes && !pool_.empty(); ++i) {
       const Action action = pool_[rng_.Uniform(pool_.size())];
       if (Contains(legal[seat], action)) continue;
-      if (absl::Status status =
-              ExpectRefused(state, seat, action, "an action not in the legal list");
+      if (absl::Status status = ExpectRefused(state, seat, action,
+                                              "an action not in the legal list",
+                                              /*may_be_legal=*/!complete);
           !status.ok()) {
         return status;
       }

@@ -6,15 +6,22 @@
 // It plays many seeded random matches and, at every step, checks the
 // contract of engine/game.h:
 //  * SeatsToAct() is empty exactly when the match is over; each seat to act
-//    has legal actions, without duplicates; every other seat has none;
-//  * every legal action applies (on a clone), and actions that are not legal
-//    — well-formed actions seen legal elsewhere, any action from a seat that
-//    may not act now, and seats that do not exist — are refused with an
-//    error and leave the state exactly as it was;
+//    has legal actions, without duplicates; every other seat has none, and
+//    its (empty) list is complete;
+//  * a seat whose list is not complete (LegalActionsComplete() false) has a
+//    LegalActionsHint(), and a seat whose list is complete has none;
+//  * every listed action applies (on a clone), and actions that are not
+//    legal — well-formed actions seen legal elsewhere but not listed for a
+//    seat whose list is complete, any action from a seat that may not act
+//    now, and seats that do not exist — are refused with an error and leave
+//    the state exactly as it was. An action missing from an incomplete list
+//    is never taken for an illegal one, but if it is refused, the refusal
+//    must meet the same terms;
 //  * Clone() is equal to the original, and so are its views;
 //  * view invariance: for observers (seats and the spectator), states
 //    resampled in everything the observer cannot see give it an identical
-//    view, identical legal actions and the same seats to act;
+//    view, identical legal actions (with the same completeness and hint)
+//    and the same seats to act;
 //  * the match ends within GameInfo::max_actions actions;
 //  * ranks are consistent with scores (a higher score never ranks worse,
 //    shared ranks have equal scores, ranks count the better players);
@@ -52,6 +59,11 @@ struct ConformanceReport {
   std::int64_t steps = 0;
   std::int64_t views_compared = 0;
   std::int64_t illegal_refused = 0;
+  // Seats asked to act whose legal actions were examples only (counted once
+  // per seat and step).
+  std::int64_t incomplete_lists = 0;
+  // Actions missing from an incomplete list that Apply accepted.
+  std::int64_t unlisted_accepted = 0;
   // Resampled states that differed from the original (hidden cards moved).
   std::int64_t resamples_that_moved_cards = 0;
   // ...and of those, how often some other observer's view changed.
