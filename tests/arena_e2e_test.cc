@@ -1,6 +1,7 @@
 // End-to-end tests of the arena over real gRPC on loopback: a server on a
 // free port, and bots connecting to it as any client would.
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -343,6 +344,70 @@ TEST_F(ArenaE2eTest, ALateAnswerIsRefused) {
   EXPECT_EQ(late.code(), static_cast<int>(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_THAT(late.reason(), HasSubstr("timed out"));
   EXPECT_GE(Get(created.match_id()).match().seats(0).timeouts(), 1);
+}
+
+// Answers at random, and notes the proposal requests (example lists).
+class NotingStrategy final : public bots::Strategy {
+ public:
+  explicit NotingStrategy(std::uint64_t seed) : random_(seed) {}
+  v1::Answer Decide(const v1::DecisionRequest& request) override {
+    if (!request.legal_actions_complete()) {
+      ++incomplete;
+      if (request.constraints().find("propose any division") != std::string::npos) ++hinted;
+    }
+    return random_.Decide(request);
+  }
+  std::atomic<int> incomplete{0};
+  std::atomic<int> hinted{0};
+
+ private:
+  bots::RandomStrategy random_;
+};
+
+TEST_F(ArenaE2eTest, FourRandomBotsFinishADragonsGoldMatchWithNegotiations) {
+  std::vector<std::unique_ptr<bots::BotClient>> clients;
+  std::vector<NotingStrategy*> strategies;
+  std::vector<std::thread> threads;
+  v1::CreateMatchRequest request;
+  request.set_game("dragons_gold");
+  request.set_seed(3);
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = absl::StrCat("dragon-", i);
+    auto strategy = std::make_unique<NotingStrategy>(i + 1);
+    strategies.push_back(strategy.get());
+    clients.push_back(std::make_unique<bots::BotClient>(
+        channel_, bots::ClientOptions{.name = name, .key = "k", .stop_after_matches = 1},
+        std::move(strategy)));
+    threads.emplace_back([client = clients.back().get()] { EXPECT_THAT(client->Run(), IsOk()); });
+    request.add_seats()->set_bot(name);
+  }
+  v1::CreateMatchResponse created;
+  for (int i = 0; i < 500; ++i) {  // until every bot has registered
+    grpc::ClientContext context;
+    if (stub_->CreateMatch(&context, request, &created).ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_FALSE(created.match_id().empty());
+  const v1::GetMatchResponse finished = AwaitFinished(created.match_id());
+  for (std::thread& t : threads) t.join();
+  int proposals = 0, votes = 0;
+  for (const v1::RecordedAction& action : finished.record().actions()) {
+    if (action.text().rfind("propose", 0) == 0) ++proposals;
+    if (action.text() == "accept" || action.text() == "reject") ++votes;
+  }
+  EXPECT_GT(proposals, 0) << "the record holds negotiations";
+  EXPECT_GE(votes, proposals) << "every proposal was voted on by the other contributors";
+  int incomplete = 0, hinted = 0;
+  for (const NotingStrategy* s : strategies) {
+    incomplete += s->incomplete;
+    hinted += s->hinted;
+  }
+  EXPECT_EQ(incomplete, proposals) << "each proposal request said its list was examples";
+  EXPECT_EQ(hinted, proposals);
+  for (const v1::SeatInfo& seat : finished.match().seats()) {
+    EXPECT_EQ(seat.illegal_answers(), 0);
+    EXPECT_EQ(seat.timeouts(), 0);
+  }
 }
 
 // Drops the stream once, after a few decisions.

@@ -1160,25 +1160,75 @@ std::string DragonsGoldState::ActionToString(Seat seat, Action action) const {
 }
 
 std::string DragonsGoldState::ToString() const {
+  // Compact and complete: every field of the rules and the position, as
+  // numbers (the conformance suite compares states by this string).
   const Position& p = position_;
-  std::string out = ViewFor(kSpectator)->ToString();
-  absl::StrAppend(&out, "pile ", absl::StrJoin(p.pile, ","), "; drawn ", p.drawn_from_pile,
-                  "\nbag ", absl::StrJoin(p.bag, ","), "\nobject deck ",
-                  absl::StrJoin(p.object_deck, ","), "\n");
+  std::string out;
+  out.reserve(2048);
+  auto num = [&](std::int64_t v) {
+    if (v >= 0 && v < 10) {
+      out += static_cast<char>('0' + v);  // most fields are one digit
+    } else {
+      absl::StrAppend(&out, v);
+    }
+    out += ',';
+  };
+  auto list = [&](const auto& values) {
+    for (const auto& v : values) num(static_cast<std::int64_t>(v));
+    out += ';';
+  };
+  out += "rules:";
+  for (int v : {int{rules_.advanced_scoring}, rules_.negotiation_proposals, rules_.market_rounds,
+                rules_.max_turns, int{rules_.invisible_hand}, int{rules_.magic_objects}}) {
+    num(v);
+  }
+  out += "\npile:";
+  list(p.pile);
+  num(p.drawn_from_pile);
+  num(p.market_done);
+  out += "\ndragons:";
+  for (const FaceUpDragon& d : p.dragons) {
+    num(d.card);
+    num(d.weakening);
+    list(d.tokens);
+    for (const Attacker& a : d.attackers) num(a.seat * kNumAdventurers + a.adventurer);
+    out += '|';
+  }
+  out += "\nbag:";
+  for (int token : p.bag) out += static_cast<char>('0' + token);  // kinds 0..8
+  out += ';';
+  list(p.removed);
+  out += "\nplayers:";
   for (Seat s = 0; s < num_players(); ++s) {
-    absl::StrAppend(&out, "seat ", s, " holds ", CountsText(p.holdings[s]), "; objects ",
-                    ObjectsText(p.objects[s]), "\n");
+    list(p.holdings[s]);
+    for (AdventurerState a : p.adventurers[s]) num(static_cast<int>(a));
+    list(p.objects[s]);
+    out += '|';
   }
-  std::vector<std::string> steals;
-  for (const Steal& steal : p.steals) {
-    steals.push_back(absl::StrCat(steal.thief_owner, ">", steal.victim, steal.chosen ? "*" : ""));
+  out += "\nobjects:";
+  list(p.object_deck);
+  list(p.object_discard);
+  out += "\nturn:";
+  for (int v : {static_cast<int>(p.phase), p.current, p.turns, static_cast<int>(p.end)}) num(v);
+  const Negotiation& n = p.negotiation;
+  out += "\nnegotiation:";
+  for (int v : {n.slot, n.slayer, n.proposals_made, n.proposals_allowed, n.proposer}) num(v);
+  list(n.contributors);
+  list(n.tokens);
+  for (const TokenCounts& share : n.proposal) list(share);
+  out += '|';
+  list(n.votes);
+  list(n.last_votes);
+  out += "\nsteals:";
+  for (const Steal& st : p.steals) {
+    for (int v : {st.thief_owner, st.victim, int{st.chosen}}) num(v);
   }
-  absl::StrAppend(&out, "votes ", absl::StrJoin(p.negotiation.votes, ","), "; steals ",
-                  absl::StrJoin(steals, ","), "; market ", p.market_offerer, " left ",
-                  absl::StrJoin(p.market_offers_left, ","), " offer ", p.offer.from, ">",
-                  p.offer.to, " ", p.offer.give, "/", p.offer.get, " refill ",
-                  p.market_refill_slot, "; end ", static_cast<int>(p.end), "; rng ",
-                  Rng(p.rng).Next(), "\n");
+  out += "\nmarket:";
+  num(p.market_offerer);
+  list(p.market_offers_left);
+  for (int v : {p.offer.from, p.offer.to, p.offer.give, p.offer.get, p.market_refill_slot}) num(v);
+  out += "\nrng:";
+  absl::StrAppend(&out, Rng(p.rng).Next());
   return out;
 }
 
