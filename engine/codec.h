@@ -31,6 +31,15 @@ class GameCodec {
   // it). The action may still be illegal: State::Apply decides that.
   virtual absl::StatusOr<Action> ActionFromProto(
       const hoard::v1::Action& action) const = 0;
+  // The same, for a typed action answering a decision in `state`: a game
+  // whose action codes depend on the position (a Dragon's Gold division
+  // names tokens of the treasure under negotiation) checks the action
+  // against it here. By default, as ActionFromProto.
+  virtual absl::StatusOr<Action> ActionFromProtoIn(const hoard::v1::Action& action,
+                                                   const State& state) const {
+    (void)state;
+    return ActionFromProto(action);
+  }
 };
 
 // The codec of game `id`, or kNotFound.

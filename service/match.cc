@@ -285,7 +285,7 @@ hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
                            "legal_index ", index, " is out of range: the request lists ",
                            size, " legal actions (0 to ", size - 1, ")"));
       } else if (answer.choice_case() == hoard::v1::Answer::kAction) {
-        action = codec_.ActionFromProto(answer.action());
+        action = codec_.ActionFromProtoIn(answer.action(), *state_);
       }
       if (action.ok() && std::find(s.pending->legal.begin(), s.pending->legal.end(),
                                    *action) == s.pending->legal.end()) {

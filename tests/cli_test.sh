@@ -79,6 +79,22 @@ if "$HOARD" games >"$WORK/games" 2>&1 && grep -q "^village — Please Don't Burn
 else
   fail "games lists village and its options" "$WORK/games"
 fi
+if grep -q "^dragons_gold — Dragon's Gold" "$WORK/games" &&
+    grep -q "option negotiation_proposals (default 6)" "$WORK/games"; then
+  pass "games lists dragons_gold and its options"
+else
+  fail "games lists dragons_gold and its options" "$WORK/games"
+fi
+
+# A Dragon's Gold match between built-in bots, with its record verified.
+if "$HOARD" play --game dragons_gold --players 4 --seed 5 --record "$WORK/dg.json" \
+      >"$WORK/dg" 2>&1 && grep -q "propose" "$WORK/dg" &&
+    [ "$(grep -cE '^ +[1-4] +[0-3] +random ' "$WORK/dg")" -eq 4 ] &&
+    "$HOARD" replay verify "$WORK/dg.json" >"$WORK/dg.verify" 2>&1; then
+  pass "a Dragon's Gold match plays, negotiates and verifies"
+else
+  fail "a Dragon's Gold match plays, negotiates and verifies" "$WORK/dg"
+fi
 
 # Bad input: one line naming the problem, a non-zero exit, never a crash.
 printf '{"format": "hoard.match_record.v1", "actions": [' >"$WORK/corrupt.json"
@@ -89,7 +105,7 @@ expect_error "a record of random bytes" 1 "not a match record" \
   -- "$HOARD" replay verify "$WORK/noise.json"
 expect_error "a missing record" 1 "cannot open" \
   -- "$HOARD" replay verify "$WORK/none.json"
-expect_error "an unknown game" 2 "unknown game 'chess' (known: village)" \
+expect_error "an unknown game" 2 "unknown game 'chess' (known: dragons_gold, village)" \
   -- "$HOARD" play --game chess
 expect_error "a bad player count" 2 "village is played by 2 to 5 players, not 6" \
   -- "$HOARD" play --players 6

@@ -323,11 +323,12 @@ void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
         add({.kind = Move::Kind::kSteal, .token = token});
       }
       break;
-    case Phase::kDecoy:
+    case Phase::kDecoy:  // letting the thief pick first: the default spends no card
+      add({.kind = Move::Kind::kDecoyKeep});
+      if (p.objects[seat][kDecoyPurse] == 0) break;
       for (int token = 0; token < kNumTokenKinds; ++token) {
         if (p.holdings[seat][token] > 0) add({.kind = Move::Kind::kDecoyGive, .token = token});
       }
-      add({.kind = Move::Kind::kDecoyKeep});
       break;
     case Phase::kMarketOffer:
       add({.kind = Move::Kind::kMarketPass});
@@ -563,6 +564,7 @@ absl::Status DragonsGoldState::Apply(Seat seat, Action action) {
     case Phase::kDecoy: {
       const Steal steal = p.steals.front();
       if (move.kind == Kind::kDecoyGive) {
+        if (p.objects[seat][kDecoyPurse] == 0) return Illegal("you hold no Decoy Purse");
         if (p.holdings[seat][move.token] == 0) {
           return Illegal(absl::StrCat("you hold no ", TokenName(move.token)));
         }
@@ -600,6 +602,10 @@ absl::Status DragonsGoldState::Apply(Seat seat, Action action) {
       if (move.kind == Kind::kMarketAccept) {
         if (p.holdings[seat][p.offer.get] == 0) {
           return Illegal(absl::StrCat("you hold no ", TokenName(p.offer.get), " to give"));
+        }
+        if (p.holdings[p.offer.from][p.offer.give] == 0) {
+          return Illegal(absl::StrCat("seat ", p.offer.from, " holds no ",
+                                      TokenName(p.offer.give), " any more"));
         }
         TakeToken(p.offer.from, seat, p.offer.give);
         TakeToken(seat, p.offer.from, p.offer.get);
@@ -753,7 +759,9 @@ void DragonsGoldState::RunSteals() {
       p.phase = Phase::kThiefChoice;
       return;
     }
-    if (p.objects[steal.victim][kDecoyPurse] > 0) {
+    // A victim who holds any magic object is asked, purse or not, so that
+    // the question tells nobody who holds a Decoy Purse.
+    if (Total(p.objects[steal.victim]) > 0) {
       p.phase = Phase::kDecoy;
       return;
     }
@@ -1116,6 +1124,7 @@ std::string DragonsGoldState::ActionToString(Seat seat, Action action) const {
         case kDragonSwap:
           return absl::StrCat("play Dragon Swap on slots ", move->a, " and ", move->b);
         case kRetreat:
+          if (move->a >= kNumAdventurers) return "play Retreat (no such adventurer)";
           return absl::StrCat("play Retreat: the ", AdventurerName(move->a), " comes back");
         case kSleepingPotion:
           return absl::StrCat("play Sleeping Potion on slot ", move->a);
@@ -1144,7 +1153,7 @@ std::string DragonsGoldState::ActionToString(Seat seat, Action action) const {
     case Move::Kind::kDecoyGive:
       return absl::StrCat("give up a ", TokenName(move->token), " (Decoy Purse)");
     case Move::Kind::kDecoyKeep:
-      return "keep the Decoy Purse";
+      return "let the thief pick";
     case Move::Kind::kMarketPass:
       return "pass at the market";
     case Move::Kind::kMarketOffer:
@@ -1283,7 +1292,10 @@ std::unique_ptr<State> DragonsGoldState::ResampleHidden(Seat observer, Rng& rng)
   auto sample = std::make_unique<DragonsGoldState>(*this);
   if (IsOver()) return sample;
   Position& p = sample->position_;
-  // Tokens: the bag and every screen the observer cannot look behind.
+  // Tokens: the bag and every screen the observer cannot look behind —
+  // except a token offered at the market, which its offerer is known to hold.
+  const bool offered = p.phase == Phase::kMarketReply && p.offer.from != observer;
+  if (offered) --p.holdings[p.offer.from][p.offer.give];
   std::vector<int> pool = p.bag;
   for (Seat s = 0; s < num_players(); ++s) {
     if (s == observer) continue;
@@ -1300,6 +1312,7 @@ std::unique_ptr<State> DragonsGoldState::ResampleHidden(Seat observer, Rng& rng)
     p.holdings[s] = TokenCounts{};
     for (int i = 0; i < size; ++i) ++p.holdings[s][*next++];
   }
+  if (offered) ++p.holdings[p.offer.from][p.offer.give];
   // Objects: the deck and the hands of others.
   std::vector<int> objects = p.object_deck;
   for (Seat s = 0; s < num_players(); ++s) {

@@ -355,6 +355,20 @@ class DragonsGoldCodec final : public GameCodec {
     }
     return FromProto(action.dragons_gold());
   }
+
+  // A proposal answering a decision is checked against the treasure under
+  // negotiation, so that shares that do not add up to it are refused rather
+  // than read as another division.
+  absl::StatusOr<Action> ActionFromProtoIn(const hoard::v1::Action& action,
+                                           const State& state) const override {
+    const auto* dragons = dynamic_cast<const DragonsGoldState*>(&state);
+    if (dragons == nullptr || action.game_case() != hoard::v1::Action::kDragonsGold ||
+        !action.dragons_gold().has_propose() ||
+        dragons->position().phase != Phase::kPropose) {
+      return ActionFromProto(action);
+    }
+    return FromProto(action.dragons_gold(), dragons->position().negotiation);
+  }
 };
 
 const CodecRegistrar kRegistrar("dragons_gold",

@@ -693,5 +693,42 @@ TEST(DragonsGoldProtoTest, GivenTheNegotiationAProposalMustFitIt) {
               IsOkAndHolds(Move{.kind = Move::Kind::kAccept}.Encode()));
 }
 
+TEST(DragonsGoldProtoTest, AnAnswerToAProposalRequestIsCheckedAgainstTheTreasure) {
+  // Seats 0 and 1 slew a dragon holding 2 silver: seat 1 proposes.
+  Position p;
+  p.holdings.assign(3, TokenCounts{});
+  p.adventurers.assign(3, {});
+  p.objects.assign(3, ObjectCounts{});
+  p.market_done = true;
+  p.dragons[0].card = 0;
+  p.dragons[0].tokens[kSilver] = 2;
+  p.dragons[1].card = 17;
+  p.adventurers[0][kKnight3] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight3}};
+  p.current = 1;
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(1, Move{.kind = Move::Kind::kAttack, .slot = 0, .adventurer = kThief}
+                                 .Encode()),
+              IsOk());
+  ASSERT_EQ(state.position().phase, Phase::kPropose);
+  hoard::v1::Action wire;
+  auto* propose = wire.mutable_dragons_gold()->mutable_propose();
+  auto* share = propose->add_shares();
+  share->set_seat(0);
+  share->mutable_tokens()->set_gold(1);  // the treasure holds no gold
+  auto* mine = propose->add_shares();
+  mine->set_seat(1);
+  mine->mutable_tokens()->set_silver(1);
+  EXPECT_THAT(Codec().ActionFromProtoIn(wire, state),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("treasure")));
+  share->mutable_tokens()->set_gold(0);
+  share->mutable_tokens()->set_silver(1);
+  absl::StatusOr<Action> fair = Codec().ActionFromProtoIn(wire, state);
+  ASSERT_THAT(fair, IsOk());
+  ASSERT_THAT(state.Apply(1, *fair), IsOk());
+  EXPECT_EQ(state.position().negotiation.proposal[0][kSilver], 1);
+  EXPECT_EQ(state.position().negotiation.proposal[1][kSilver], 1);
+}
+
 }  // namespace
 }  // namespace hoard::engine::dragons_gold

@@ -604,6 +604,25 @@ TEST(DragonsGoldScoringTest, BasicScoringGivesFullMajorityToEveryoneTied) {
   EXPECT_EQ(state.Scores(), (std::vector<double>{15 + 7, 15, 15}));
 }
 
+TEST(DragonsGoldRulesTest, EveryRobbedPlayerHoldingObjectsIsAskedPurseOrNot) {
+  Position p = Table(3);
+  Lay(p, 0, 1);
+  Lay(p, 1, 17);
+  p.holdings[0] = Of({{kGold, 2}});
+  p.objects[0][kRecall] = 1;  // an object, but no purse
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  p.current = 1;
+  DragonsGoldState state({}, p);
+  ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
+  EXPECT_EQ(state.position().phase, Phase::kDecoy) << "asked, so nobody learns who has a purse";
+  EXPECT_EQ(state.LegalActions(0), std::vector<Action>{Simple(Move::Kind::kDecoyKeep)});
+  EXPECT_THAT(state.Apply(0, Move{.kind = Move::Kind::kDecoyGive, .token = kGold}.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no Decoy Purse")));
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kDecoyKeep)), IsOk());
+  EXPECT_EQ(state.position().holdings[1], Of({{kGold, 1}}));
+}
+
 TEST(DragonsGoldTest, ViewsHideOtherScreensAndObjects) {
   std::unique_ptr<State> state = *DragonsGold().NewMatch({.num_players = 4, .seed = 3});
   const auto view = state->ViewFor(2);
