@@ -23,7 +23,8 @@ struct Case {
 
 class ConformanceTest : public ::testing::TestWithParam<Case> {};
 
-// 2,500 matches for each player count: 10,000 village matches in all.
+// 2,500 matches for each player count: 10,000 matches of village (2-5
+// players) and 10,000 of Dragon's Gold (3-6).
 constexpr int kMatchesPerPlayerCount = 2500;
 
 TEST_P(ConformanceTest, RandomMatchesKeepTheContract) {
