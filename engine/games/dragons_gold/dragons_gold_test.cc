@@ -229,17 +229,28 @@ TEST(DragonsGoldRulesTest, VotesAreSealedUntilAllAreIn) {
   EXPECT_EQ(state.position().negotiation.last_votes, (std::vector<int>{2, 1, 0}));
 }
 
-TEST(DragonsGoldRulesTest, AThiefWithItsWizardChoosesTheToken) {
+// Seat 0's knight 4 stands on dragon 1 (strength 5, no treasure), with
+// dragon 17 beside it to keep the table from clearing; seat 1 is to play,
+// and its thief will slay the dragon and rob seat 0, who holds `victim`.
+// With `wizard`, seat 1's wizard is already on the dragon: its owner chooses.
+Position ThiefRaid(TokenCounts victim, bool wizard = false) {
   Position p = Table(3);
-  Lay(p, 0, 1);  // strength 5, no treasure: no talk
-  p.holdings[0] = Of({{kGold, 1}, {kSilver, 3}});
+  Lay(p, 0, 1);
+  Lay(p, 1, 17);
+  p.holdings[0] = victim;
   p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
-  p.adventurers[1][kWizard] = AdventurerState::kAttacking;
-  p.dragons[0].attackers = {{0, kKnight4}, {1, kWizard}};
+  p.dragons[0].attackers = {{0, kKnight4}};
+  if (wizard) {
+    p.adventurers[1][kWizard] = AdventurerState::kAttacking;
+    p.dragons[0].attackers.push_back({1, kWizard});
+  }
   p.current = 1;
-  Lay(p, 1, 17);  // keeps the table from clearing
+  return p;
+}
+
+TEST(DragonsGoldRulesTest, AThiefWithItsWizardChoosesTheToken) {
   // Seat 1 adds its thief: 4 + 1 + 2 >= 5, and its wizard is there.
-  DragonsGoldState turn({}, p);
+  DragonsGoldState turn({}, ThiefRaid(Of({{kGold, 1}, {kSilver, 3}}), /*wizard=*/true));
   ASSERT_THAT(turn.Apply(1, Attack(0, kThief)), IsOk());
   EXPECT_EQ(turn.position().phase, Phase::kThiefChoice);
   EXPECT_EQ(turn.SeatsToAct(), Seats{1});
@@ -249,14 +260,8 @@ TEST(DragonsGoldRulesTest, AThiefWithItsWizardChoosesTheToken) {
 }
 
 TEST(DragonsGoldRulesTest, ADecoyPurseLetsTheRobbedPlayerChoose) {
-  Position p = Table(3);
-  Lay(p, 0, 1);
-  Lay(p, 1, 17);
-  p.holdings[0] = Of({{kGold, 1}, {kSilver, 3}});
+  Position p = ThiefRaid(Of({{kGold, 1}, {kSilver, 3}}));
   p.objects[0][kDecoyPurse] = 1;
-  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
-  p.dragons[0].attackers = {{0, kKnight4}};
-  p.current = 1;
   DragonsGoldState state({}, p);
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   EXPECT_EQ(state.position().phase, Phase::kDecoy);
@@ -502,15 +507,7 @@ TEST(DragonsGoldScoringTest, BasicScoringByHand) {
 }
 
 TEST(DragonsGoldRulesTest, AChoosingThiefTakesARandomTokenWhenTheKindIsMissing) {
-  Position p = Table(3);
-  Lay(p, 0, 1);
-  Lay(p, 1, 17);
-  p.holdings[0] = Of({{kSilver, 3}});
-  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
-  p.adventurers[1][kWizard] = AdventurerState::kAttacking;
-  p.dragons[0].attackers = {{0, kKnight4}, {1, kWizard}};
-  p.current = 1;
-  DragonsGoldState state({}, p);
+  DragonsGoldState state({}, ThiefRaid(Of({{kSilver, 3}}), /*wizard=*/true));
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   ASSERT_THAT(state.Apply(1, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
   EXPECT_EQ(state.position().holdings[0], Of({{kSilver, 2}}));
@@ -518,14 +515,8 @@ TEST(DragonsGoldRulesTest, AChoosingThiefTakesARandomTokenWhenTheKindIsMissing) 
 }
 
 TEST(DragonsGoldRulesTest, KeepingTheDecoyPurseLetsTheThiefTakeAtRandom) {
-  Position p = Table(3);
-  Lay(p, 0, 1);
-  Lay(p, 1, 17);
-  p.holdings[0] = Of({{kGold, 2}});
+  Position p = ThiefRaid(Of({{kGold, 2}}));
   p.objects[0][kDecoyPurse] = 1;
-  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
-  p.dragons[0].attackers = {{0, kKnight4}};
-  p.current = 1;
   DragonsGoldState state({}, p);
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kDecoyKeep)), IsOk());
@@ -605,14 +596,8 @@ TEST(DragonsGoldScoringTest, BasicScoringGivesFullMajorityToEveryoneTied) {
 }
 
 TEST(DragonsGoldRulesTest, EveryRobbedPlayerHoldingObjectsIsAskedPurseOrNot) {
-  Position p = Table(3);
-  Lay(p, 0, 1);
-  Lay(p, 1, 17);
-  p.holdings[0] = Of({{kGold, 2}});
+  Position p = ThiefRaid(Of({{kGold, 2}}));
   p.objects[0][kRecall] = 1;  // an object, but no purse
-  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
-  p.dragons[0].attackers = {{0, kKnight4}};
-  p.current = 1;
   DragonsGoldState state({}, p);
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   EXPECT_EQ(state.position().phase, Phase::kDecoy) << "asked, so nobody learns who has a purse";
