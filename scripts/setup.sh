@@ -9,8 +9,12 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libsqlite3-dev libgtest-dev libgmock-dev libbenchmark-dev
-  python3
+  python3 python3-grpcio python3-protobuf
 )
+# Node.js for the JavaScript bots: Debian's, unless a node and npm are there.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -34,3 +38,10 @@ if [ ! -f build/build.ninja ]; then
 fi
 echo "setup: building (build/hoard and the tests)"
 cmake --build build
+
+# The Node SDK's packages, exactly as its lock file says.
+if [ ! -f bots/node/node_modules/.package-lock.json ] ||
+    [ bots/node/package-lock.json -nt bots/node/node_modules/.package-lock.json ]; then
+  echo "setup: installing the Node SDK's packages (npm ci in bots/node)"
+  (cd bots/node && npm ci --no-audit --no-fund --loglevel=error)
+fi

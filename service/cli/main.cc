@@ -24,6 +24,7 @@ constexpr char kUsage[] =
     "  tournament     run (or resume) a tournament and print its leaderboard\n"
     "  leaderboard    ratings of the bots of a game or tournament\n"
     "  ratings        rate bots from a file of match results (elo, ml, openskill)\n"
+    "  check-bot      check that a bot keeps the protocol (any language)\n"
     "  bench arena    measure the arena server under load\n"
     "\n"
     "Run 'hoard <command> --help' for a command's flags.\n";
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   if (command == "tournament") return hoard::cli::RunTournament(args);
   if (command == "leaderboard") return hoard::cli::RunLeaderboard(args);
   if (command == "ratings") return hoard::cli::RunRatings(args);
+  if (command == "check-bot") return hoard::cli::RunCheckBot(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
                               "' (commands: play, replay, games, serve, bot, match, tournament, "

@@ -1,0 +1,84 @@
+"""Hoard bots in Python: write one function, `hoard_bot.run` does the rest.
+
+    import random
+    import hoard_bot
+
+    def decide(decision):
+        return random.randrange(len(decision.legal_actions))
+
+    hoard_bot.run(decide)
+
+`decide` gets a Decision (the seat's typed view, its legal actions, ...) and
+returns an index into decision.legal_actions or a hoard.v1.Action. docs/bots.md
+is the guide.
+"""
+
+import argparse
+import os
+import signal
+import sys
+
+from hoard_bot.client import BotClient, BotError, Decision, random_choice
+from hoard_bot.stubs import StubError, arena_pb2
+
+__all__ = ["run", "BotClient", "BotError", "Decision", "StubError", "arena_pb2", "random_choice"]
+
+
+def _parser(description):
+    env = os.environ.get
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--server", default=env("HOARD_SERVER") or "127.0.0.1:50051",
+                        help="the Hoard server, HOST:PORT (default $HOARD_SERVER, else "
+                             "127.0.0.1:50051)")
+    parser.add_argument("--name", default=env("HOARD_BOT_NAME", ""),
+                        help="register as this bot (default $HOARD_BOT_NAME)")
+    parser.add_argument("--key", default=env("HOARD_BOT_KEY", ""),
+                        help="the bot's key (default $HOARD_BOT_KEY; the first registration "
+                             "of a name sets it)")
+    parser.add_argument("--max-matches", type=int, default=int(env("HOARD_MAX_MATCHES") or 1),
+                        help="matches to play at once (default $HOARD_MAX_MATCHES, else 1)")
+    parser.add_argument("--match", default="", help="or join one seat of this match...")
+    parser.add_argument("--token", default="", help="...with this seat token")
+    parser.add_argument("--matches", type=int, default=0,
+                        help="stop after this many matches have ended (default: never)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    return parser
+
+
+def run(decide, argv=None, description=None, describe_actions=False):
+    """Runs `decide` as a bot configured by command-line flags and HOARD_* variables.
+
+    Exits the process: status 0 when done, 1 when the server refuses the bot,
+    2 for bad flags.
+    """
+    parser = _parser(description or "A Hoard bot.")
+    args = parser.parse_args(argv)
+    joins = bool(args.match or args.token)
+    if joins:
+        args.name = args.key = ""
+        if not (args.match and args.token):
+            parser.error("joining a seat needs both --match and --token")
+    elif not (args.name and args.key):
+        parser.error("give --name and --key (or $HOARD_BOT_NAME and $HOARD_BOT_KEY), "
+                     "or --match and --token")
+    program = os.path.basename(sys.argv[0]) or "bot"
+
+    def log(line):
+        if not args.quiet:
+            print(f"{program}: {line}", file=sys.stderr, flush=True)
+
+    client = BotClient(decide, server=args.server, name=args.name, key=args.key,
+                       match_id=args.match, seat_token=args.token,
+                       max_matches=args.max_matches, matches=args.matches,
+                       describe_actions=describe_actions, log=log)
+    signal.signal(signal.SIGTERM, lambda *_: client.stop())
+    try:
+        client.run()
+    except BotError as error:
+        print(f"{program}: the server refused the bot: {error}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        pass
+    log(f"done: {client.finished} matches, {client.decisions} decisions, "
+        f"{client.refused} refused, {client.late} late, {client.reconnects} reconnects")
+    sys.exit(0)

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# End-to-end tests of bots in other languages and of hoard check-bot, with the
+# real binary: the example Python, Node and C++ bots pass the checker; broken
+# bots fail it with the reason; the SDKs repair illegal, slow and crashing
+# decisions; and a round-robin of Python, Node and C++ bots (launched and
+# built in) plays village to the end into SQLite and prints its leaderboard.
+#
+#   bash tests/bots_cli_test.sh build/hoard
+set -u
+HOARD=$(realpath "${1:?usage: bots_cli_test.sh PATH_TO_HOARD}")
+REPO=$(realpath "$(dirname "$0")/..")
+PY=/usr/bin/python3
+WORK=$(mktemp -d)
+trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
+source "$(dirname "$0")/cli_checks.sh"
+cd "$WORK"
+
+if [ ! -d "$REPO/bots/node/node_modules/@grpc/grpc-js" ]; then
+  echo "FAIL the Node SDK's packages are not installed (run: bash scripts/setup.sh)"
+  exit 1
+fi
+
+PY_RANDOM="$PY $REPO/bots/python/examples/random_bot.py"
+PY_VILLAGE="$PY $REPO/bots/python/examples/village_bot.py"
+NODE_RANDOM="node $REPO/bots/node/examples/random-bot.js"
+CPP_RANDOM="$HOARD bot --quiet"
+
+# conforms NAME COMMAND [FLAGS...]: check-bot passes the bot, every check.
+conforms() {
+  local name=$1 command=$2
+  shift 2
+  "$HOARD" check-bot --command "$command" --bot-log "$WORK/$name.log" "$@" >"$WORK/$name.out" 2>&1
+  local got=$?
+  check "check-bot passes $name" "$WORK/$name.out" [ "$got" -eq 0 ]
+  check "$name: every check passed" "$WORK/$name.out" \
+    bash -c "! grep -q '^FAIL' '$WORK/$name.out' && grep -q 'the bot conforms' '$WORK/$name.out'"
+}
+
+conforms py-random "$PY_RANDOM" --game village --game dragons_gold
+check "py-random survived the cut by reconnecting" "$WORK/py-random.log" \
+  grep -q "1 reconnects" "$WORK/py-random.log"
+conforms py-village "$PY_VILLAGE"
+conforms node-random "$NODE_RANDOM" --game village --game dragons_gold
+check "node-random survived the cut by reconnecting" "$WORK/node-random.log" \
+  grep -q "1 reconnects" "$WORK/node-random.log"
+conforms cpp-random "$CPP_RANDOM"
+check "the checker reports the registration, each game, the cut and the conduct" \
+  "$WORK/py-random.out" bash -c "grep -q '^PASS  registers' '$WORK/py-random.out' &&
+    grep -q '^PASS  plays village' '$WORK/py-random.out' &&
+    grep -q '^PASS  plays dragons_gold' '$WORK/py-random.out' &&
+    grep -q '^PASS  several matches at once' '$WORK/py-random.out' &&
+    grep -qE '^PASS  survives a reconnect +connection cut in the middle of match' '$WORK/py-random.out' &&
+    grep -q '^PASS  answers in time' '$WORK/py-random.out' &&
+    grep -q '^PASS  legal answers' '$WORK/py-random.out'"
+
+# The SDKs repair what a bot's own function gets wrong.
+FAST=(--decision-ms 500 --bank-ms 0)
+for sdk in "py:$PY $REPO/tests/bots/sdk_bot.py" "node:node $REPO/tests/bots/sdk-bot.js"; do
+  lang=${sdk%%:*}
+  command=${sdk#*:}
+  conforms "$lang-sdk-illegal" "$command illegal" "${FAST[@]}"
+  check "$lang SDK: illegal decisions are refused, then answered again legally" \
+    "$WORK/$lang-sdk-illegal.out" \
+    grep -qE '^PASS  legal answers +[0-9]+ answers were refused as illegal, and the bot answered each again' \
+    "$WORK/$lang-sdk-illegal.out"
+  conforms "$lang-sdk-slow" "$command slow" "${FAST[@]}"
+  check "$lang SDK: a decision too slow for its deadline gets the default action in time" \
+    "$WORK/$lang-sdk-slow.log" grep -q "no decision in time for request" "$WORK/$lang-sdk-slow.log"
+  conforms "$lang-sdk-crash" "$command crash" "${FAST[@]}"
+  check "$lang SDK: a crashing decision is logged and the default action played" \
+    "$WORK/$lang-sdk-crash.log" grep -q "this bot fails on purpose" "$WORK/$lang-sdk-crash.log"
+done
+
+# Broken bots fail, with the reason.
+"$HOARD" check-bot --command "$PY $REPO/tests/bots/broken_bot.py illegal" "${FAST[@]}" \
+  >"$WORK/illegal.out" 2>&1
+check "check-bot fails a bot that always answers illegally (exit 1)" "$WORK/illegal.out" [ $? -eq 1 ]
+check "and says its illegal answers were not recovered from" "$WORK/illegal.out" \
+  grep -qE '^FAIL  legal answers +[0-9]+ answers were refused as illegal, and the bot did not recover' \
+  "$WORK/illegal.out"
+check "and that it forfeited" "$WORK/illegal.out" \
+  grep -qE '^FAIL  plays village +forfeited match' "$WORK/illegal.out"
+"$HOARD" check-bot --command "$PY $REPO/tests/bots/broken_bot.py silent" "${FAST[@]}" \
+  >"$WORK/silent.out" 2>&1
+check "check-bot fails a bot that never answers (exit 1)" "$WORK/silent.out" [ $? -eq 1 ]
+check "and says its decisions timed out" "$WORK/silent.out" \
+  grep -qE '^FAIL  answers in time +[0-9]+ decisions timed out' "$WORK/silent.out"
+"$HOARD" check-bot --command "/bin/false" --connect-timeout-ms 3000 >"$WORK/dead.out" 2>&1
+check "check-bot fails a bot that exits at once, saying so" "$WORK/dead.out" \
+  grep -qE '^FAIL  registers +the bot exited with status 1 before registering' "$WORK/dead.out"
+expect_error "check-bot needs a bot" 2 "give either --command CMD or --bot NAME" \
+  -- "$HOARD" check-bot
+expect_error "check-bot refuses an unknown game" 2 "unknown game 'chess'" \
+  -- "$HOARD" check-bot --command "$PY_RANDOM" --game chess
+
+# A round-robin across languages: launched Python, Node and C++ bots and a
+# built-in one play village to the end, stored in SQLite, with a leaderboard.
+"$HOARD" tournament --db "$WORK/cross.db" --bot-logs "$WORK/logs" --game village --players 3 \
+  --participant "py-village=command:$PY_VILLAGE" --participant "py-random=command:$PY_RANDOM" \
+  --participant "node-random=command:$NODE_RANDOM" --participant "cpp-random=command:$CPP_RANDOM" \
+  --participant "builtin-random=builtin:random" --quiet >"$WORK/cross.out" 2>"$WORK/cross.err"
+check "the cross-language round-robin finishes" "$WORK/cross.err" [ $? -eq 0 ]
+check "it stored all 30 matches (5 bots, 3 a match, every seat order)" "$WORK/cross.out" \
+  grep -q "FINISHED, 30 of 30 matches stored" "$WORK/cross.out"
+seats=$("$PY" -c 'import sqlite3,sys; print(" ".join(f"{p}={n}" for p, n in sqlite3.connect(
+  sys.argv[1]).execute("SELECT player, COUNT(*) FROM seats GROUP BY player ORDER BY player")))' \
+  "$WORK/cross.db" 2>&1)
+echo "$seats" >"$WORK/seats"
+check "SQLite holds 18 finished seats of each bot, in every language" "$WORK/seats" \
+  [ "$seats" = "bot:cpp-random=18 bot:node-random=18 bot:py-random=18 bot:py-village=18 builtin:builtin-random=18" ]
+for bot in py-village py-random node-random cpp-random builtin-random; do
+  check "the leaderboard ranks $bot over its 18 matches" "$WORK/cross.out" \
+    grep -qE "^[1-5] +$bot +[-+][0-9]+ \[.*\] .* 18 " "$WORK/cross.out"
+done
+"$HOARD" leaderboard --db "$WORK/cross.db" --game village >"$WORK/board" 2>&1
+check "hoard leaderboard shows the same five bots" "$WORK/board" \
+  [ "$(grep -cE '^[1-5] +(py|node|cpp|builtin)-' "$WORK/board")" -eq 5 ]
+
+finish
