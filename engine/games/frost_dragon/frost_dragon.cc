@@ -30,9 +30,7 @@ int Get(std::uint64_t code, int shift, int width) {
 
 // The jokers of one kind the rules put in the deck: the first `count` ids
 // from `first`.
-CardSet JokersOf(int first, int count) {
-  return ((CardSet{1} << count) - 1) << first;
-}
+CardSet JokersOf(int first, int count) { return ((CardSet{1} << count) - 1) << first; }
 
 // What a seat may play now: the cards, and the cards an ally may count as.
 struct Playable {
@@ -384,7 +382,9 @@ void FrostDragonState::Play(Seat seat, const Move& move) {
   p.hands[seat] &= ~Bit(move.card);
   p.played |= Bit(move.card);
   const CardKind kind = KindOf(move.card);
-  const int as = kind == CardKind::kKingdom ? move.card : kind == CardKind::kAlly ? move.as : kNoCard;
+  const int as = kind == CardKind::kKingdom ? move.card
+                 : kind == CardKind::kAlly  ? move.as
+                                            : kNoCard;
   Challenge& c = p.challenge;
   c.cards[c.size++] = {seat, move.card, as};
   if (c.lead_kingdom == kNoKingdom && as != kNoCard) {
@@ -410,7 +410,7 @@ Seat FrostDragonState::ChallengeWinner() const {
     const PlayedCard& played = c.cards[i];
     if (played.as == kNoCard) continue;  // a Treasure joker cannot win
     const int kingdom = KingdomOf(played.as);
-    const int strength = kingdom == p.trump              ? 100 + RankOf(played.as)
+    const int strength = kingdom == p.trump          ? 100 + RankOf(played.as)
                          : kingdom == c.lead_kingdom ? RankOf(played.as)
                                                      : -1;
     if (strength >= 0 && strength >= best) {  // a later copy beats an earlier
@@ -665,10 +665,10 @@ std::unique_ptr<View> FrostDragonState::ViewFor(Seat observer) const {
 }
 
 std::string FrostDragonView::ToString() const {
-  std::string out = absl::StrCat("quest ", quest, ", Fate seat ", fate, ", trump ",
-                                 trump == kNoKingdom ? "not named" : KingdomName(trump),
-                                 trump_led ? " (led)" : "", ", ", hand_size, " cards each, ",
-                                 PhaseName(phase));
+  std::string out =
+      absl::StrCat("quest ", quest, ", Fate seat ", fate, ", trump ",
+                   trump == kNoKingdom ? "not named" : KingdomName(trump),
+                   trump_led ? " (led)" : "", ", ", hand_size, " cards each, ", PhaseName(phase));
   if (phase != Phase::kOver) absl::StrAppend(&out, ", seat ", to_act, " to act");
   if (final_quest) absl::StrAppend(&out, ", the final quest");
   absl::StrAppend(&out, "\ncards in the match ", cards_in_match, ", out of play ", out_of_play,
@@ -676,10 +676,9 @@ std::string FrostDragonView::ToString() const {
   absl::StrAppend(&out, "played this quest: ", CardsText(played), "\n");
   if (challenge.size > 0) absl::StrAppend(&out, "challenge ", ChallengeText(challenge), "\n");
   if (last_challenge.size > 0) {
-    absl::StrAppend(&out, "last challenge ", ChallengeText(last_challenge), ", won by ",
-                    last_challenge.winner < 0 ? "nobody"
-                                              : absl::StrCat("seat ", last_challenge.winner),
-                    "\n");
+    absl::StrAppend(
+        &out, "last challenge ", ChallengeText(last_challenge), ", won by ",
+        last_challenge.winner < 0 ? "nobody" : absl::StrCat("seat ", last_challenge.winner), "\n");
   }
   for (std::size_t s = 0; s < players.size(); ++s) {
     const Adventurer& a = players[s].adventurer;
@@ -713,9 +712,9 @@ std::string FrostDragonView::Summary() const {
   if (challenge.size > 0) {
     table = absl::StrCat(" | challenge ", ChallengeText(challenge));
   } else if (last_challenge.size > 0 && phase == Phase::kPlay) {
-    table = absl::StrCat(" | last won by ",
-                         last_challenge.winner < 0 ? "nobody"
-                                                   : absl::StrCat("seat ", last_challenge.winner));
+    table = absl::StrCat(" | last won by ", last_challenge.winner < 0
+                                                ? "nobody"
+                                                : absl::StrCat("seat ", last_challenge.winner));
   }
   return absl::StrCat("quest ", quest, " ", PhaseName(phase), ", trump ",
                       trump == kNoKingdom ? "-" : KingdomName(trump), table, " | spaces ",
@@ -759,14 +758,13 @@ std::string FrostDragonState::ToString() const {
     absl::StrAppend(&out, absl::Hex(cards));
     out += ',';
   };
-  for (int v : {rules_.ally_jokers, rules_.treasure_jokers, rules_.dragon_jokers,
-                rules_.max_quests, int{rules_.trump_every_quest}}) {
+  for (int v : {rules_.ally_jokers, rules_.treasure_jokers, rules_.dragon_jokers, rules_.max_quests,
+                int{rules_.trump_every_quest}}) {
     num(v);
   }
   out += '|';
   for (int v : {p.num_players, p.quest, p.fate, p.trump, int{p.trump_led}, p.hand_size,
-                static_cast<int>(p.phase), p.to_act, int{p.final_quest},
-                static_cast<int>(p.end)}) {
+                static_cast<int>(p.phase), p.to_act, int{p.final_quest}, static_cast<int>(p.end)}) {
     num(v);
   }
   mask(p.out_of_play);
@@ -851,8 +849,8 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   auto number = [&](const std::string& name, int low, int high, int* out) -> absl::Status {
     const std::string value = OptionValue(info, config, name);
     if (!absl::SimpleAtoi(value, out) || *out < low || *out > high) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " must be a number from ", low,
-                                                     " to ", high, ", not '", value, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " must be a number from ", low, " to ", high, ", not '", value, "'"));
     }
     return absl::OkStatus();
   };
@@ -892,11 +890,13 @@ class FrostDragonGame final : public Game {
     info_.max_players = kMaxPlayers;
     info_.ruleset_version = "1";
     info_.options = {
-        {"ally_jokers", "4", "ally jokers in the deck: Leprechaun, Rogue, Fairy, Imp, the first n (0 to 4)"},
+        {"ally_jokers", "4",
+         "ally jokers in the deck: Leprechaun, Rogue, Fairy, Imp, the first n (0 to 4)"},
         {"treasure_jokers", "2", "Treasure jokers in the deck (0 to 4)"},
         {"dragon_jokers", "2", "Dragon jokers in the deck (0 to 4)"},
         {"max_quests", "20", "quests before the match ends regardless (1 to 100)"},
-        {"trump", "every_quest", "every_quest: each Fate names trump; once: the first Fate's trump holds for the match"},
+        {"trump", "every_quest",
+         "every_quest: each Fate names trump; once: the first Fate's trump holds for the match"},
     };
     // Each quest: the trump, a boast each, and every dealt card (at most
     // 54, with three players).

@@ -77,13 +77,23 @@ inline constexpr int kNoKingdom = -1;
 
 using CardSet = std::uint64_t;
 
+// The four kingdoms (the rulebook does not name them).
+enum Kingdom : int { kMountain = 0, kForest, kRiver, kGlacier };
+// The first joker of each kind (the others follow it).
+inline constexpr int kLeprechaun = kFirstAlly;
+inline constexpr int kRogue = kFirstAlly + 1;
+inline constexpr int kFairy = kFirstAlly + 2;
+inline constexpr int kImp = kFirstAlly + 3;
+inline constexpr int kTreasureJoker = kFirstTreasure;
+inline constexpr int kDragonJoker = kFirstDragon;
+
 enum class CardKind : int { kKingdom = 0, kAlly, kTreasure, kDragon };
 
 constexpr CardKind KindOf(int card) {
-  return card < kFirstAlly        ? CardKind::kKingdom
-         : card < kFirstTreasure  ? CardKind::kAlly
-         : card < kFirstDragon    ? CardKind::kTreasure
-                                  : CardKind::kDragon;
+  return card < kFirstAlly       ? CardKind::kKingdom
+         : card < kFirstTreasure ? CardKind::kAlly
+         : card < kFirstDragon   ? CardKind::kTreasure
+                                 : CardKind::kDragon;
 }
 constexpr int KingdomCard(int kingdom, int rank) {
   return kingdom * kNumRanks + (rank - kLowestRank);
@@ -99,9 +109,7 @@ constexpr CardSet KingdomCards(int kingdom) {
 inline constexpr CardSet kAllKingdomCards = (CardSet{1} << kNumKingdomCards) - 1;
 inline constexpr CardSet kJokers = ~kAllKingdomCards;
 
-// The four kingdoms (the rulebook does not name them): Mountain, Forest,
-// River, Glacier.
-absl::string_view KingdomName(int kingdom);
+absl::string_view KingdomName(int kingdom);  // "Mountain", ...
 // "Q of Forest", "10 of Glacier", "Leprechaun", "Treasure joker",
 // "Dragon joker".
 std::string CardName(int card);
@@ -110,6 +118,7 @@ std::string CardShort(int card);
 
 // Cards dealt to each adventurer by player count (the rulebook's chart).
 inline constexpr std::array<int, kMaxPlayers + 1> kHandSizeChart = {0, 0, 14, 18, 13};
+inline constexpr int kMaxHandSize = 18;
 
 // ---- The map -------------------------------------------------------------
 //
@@ -140,10 +149,10 @@ inline constexpr int kNumActionSpaces = 5;
 
 struct ActionSpace {
   ActionSpaceKind kind;
-  int space;       // the A space
+  int space;  // the A space
   Effect effect;
-  int to;          // the B space, or -1
-  int jump_to;     // the C space, or -1
+  int to;       // the B space, or -1
+  int jump_to;  // the C space, or -1
   // Only an adventurer who reached their boast marker this quest triggers
   // it (the helpful spaces); the penalty spaces catch everyone.
   bool needs_boast;
@@ -182,10 +191,10 @@ inline constexpr int kEatenPenalty = 100;
 inline constexpr int kMaxQuestsLimit = 100;
 
 struct Rules {
-  int ally_jokers = 4;      // Leprechaun, Rogue, Fairy, Imp: the first n
+  int ally_jokers = 4;  // Leprechaun, Rogue, Fairy, Imp: the first n
   int treasure_jokers = 2;
   int dragon_jokers = 2;
-  int max_quests = 20;      // the quest cap
+  int max_quests = 20;            // the quest cap
   bool trump_every_quest = true;  // false: the first Fate's trump holds
   bool operator==(const Rules&) const = default;
   // Every card of the deck under these rules.
