@@ -446,14 +446,14 @@ void FrostDragonState::FinishChallenge() {
       Win(winner);
     }
   }
-  p.last_challenge = c;
   // A challenge of Treasure jokers alone has no winner: its leader leads again.
   const Seat leader = winner >= 0 ? winner : c.leader;
+  p.last_challenge = c;
+  p.challenge = Challenge{.leader = leader};
   if (p.hands[leader] == 0) {
     ResolveBoasts();
     return;
   }
-  p.challenge = Challenge{.leader = leader};
   p.to_act = leader;
 }
 
