@@ -899,7 +899,7 @@ class FrostDragonGame final : public Game {
          "every_quest: each Fate names trump; once: the first Fate's trump holds for the match"},
     };
     // Each quest: the trump, a boast each, and every dealt card (at most
-    // 54, with three players).
+    // 54, with three players, of the 64 card ids).
     info_.max_actions = kMaxQuestsLimit * (1 + kMaxPlayers + kNumCardIds);
   }
 

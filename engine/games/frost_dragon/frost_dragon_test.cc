@@ -104,6 +104,27 @@ TEST(FrostDragonTest, RandomMatchesEnd) {
   }
 }
 
+TEST(FrostDragonTest, OptionsSetTheDeckAndBadValuesAreRefused) {
+  std::unique_ptr<State> state = *FrostDragon().NewMatch(
+      {.num_players = 2,
+       .seed = 1,
+       .options = {{"ally_jokers", "1"}, {"treasure_jokers", "0"}, {"dragon_jokers", "4"}}});
+  const Rules& rules = static_cast<FrostDragonState&>(*state).rules();
+  EXPECT_EQ(rules.Deck(), kAllKingdomCards | Bit(kLeprechaun) | Bit(kDragonJoker) |
+                              Bit(kDragonJoker + 1) | Bit(kDragonJoker + 2) |
+                              Bit(kDragonJoker + 3));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"treasure_jokers", "5"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("treasure_jokers must be a number from 0 to 4, not '5'")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"max_quests", "0"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_quests")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"trump", "never"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("trump must be 'every_quest' or 'once'")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 5}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2 to 4 players")));
+}
+
 TEST(FrostDragonTest, TheFateNamesTrumpThenTheDealFollowsTheChart) {
   for (int players = 2; players <= 4; ++players) {
     std::unique_ptr<State> state = *FrostDragon().NewMatch({.num_players = players, .seed = 3});
