@@ -41,6 +41,7 @@ struct Playable {
 // Lowers a standing to one number: further first, then more threat, and the
 // Frost Dragon's victims below every survivor. Threat stays below 10, so
 // the key is 10 × space + threat.
+static_assert(kThreatLimit <= 10, "threat must fit in the standing key's last digit");
 int StandingKey(const Adventurer& a, bool eaten) {
   return 10 * a.space + a.threat - (eaten ? 10 * kEatenPenalty : 0);
 }
