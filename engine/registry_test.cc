@@ -20,8 +20,9 @@ TEST(RegistryTest, FindsVillage) {
 }
 
 TEST(RegistryTest, UnknownGameNamesTheKnownOnes) {
-  EXPECT_THAT(FindGame("chess"), StatusIs(absl::StatusCode::kNotFound,
-                                          HasSubstr("unknown game 'chess' (known: dragons_gold, village)")));
+  EXPECT_THAT(FindGame("chess"),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("unknown game 'chess' (known: dragons_gold, frost_dragon, village)")));
 }
 
 TEST(RegistryTest, BadPlayerCountAndUnknownOptionAreRefused) {

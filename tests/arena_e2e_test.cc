@@ -94,9 +94,47 @@ class ArenaE2eTest : public ::testing::Test {
     return Get(id);
   }
 
+  // Registers a bot per strategy (named PREFIX-0, PREFIX-1, ...), seats
+  // them in that order in a match of `game`, and waits until it is over.
+  // The bots, and so their strategies, live as long as the test.
+  v1::GetMatchResponse PlayRegisteredBots(const std::string& game, std::uint64_t seed,
+                                          const std::string& prefix,
+                                          std::vector<std::unique_ptr<bots::Strategy>> strategies) {
+    std::vector<std::unique_ptr<bots::BotClient>> clients;
+    std::vector<std::thread> threads;
+    v1::CreateMatchRequest request;
+    request.set_game(game);
+    request.set_seed(seed);
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+      const std::string name = absl::StrCat(prefix, "-", i);
+      clients.push_back(std::make_unique<bots::BotClient>(
+          channel_, bots::ClientOptions{.name = name, .key = "k", .stop_after_matches = 1},
+          std::move(strategies[i])));
+      threads.emplace_back([client = clients.back().get()] { EXPECT_THAT(client->Run(), IsOk()); });
+      request.add_seats()->set_bot(name);
+    }
+    v1::CreateMatchResponse created;
+    for (int i = 0; i < 500; ++i) {  // until every bot has registered
+      grpc::ClientContext context;
+      if (stub_->CreateMatch(&context, request, &created).ok()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (created.match_id().empty()) {
+      ADD_FAILURE() << "no " << game << " match could be created";
+      for (auto& client : clients) client->Stop();
+      for (std::thread& t : threads) t.join();
+      return {};
+    }
+    v1::GetMatchResponse finished = AwaitFinished(created.match_id());
+    for (std::thread& t : threads) t.join();
+    for (auto& client : clients) finished_bots_.push_back(std::move(client));
+    return finished;
+  }
+
   std::unique_ptr<service::ArenaServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Arena::Stub> stub_;
+  std::vector<std::unique_ptr<bots::BotClient>> finished_bots_;
 };
 
 // A bot stream driven by hand.
@@ -365,31 +403,16 @@ class NotingStrategy final : public bots::Strategy {
 };
 
 TEST_F(ArenaE2eTest, FourRandomBotsFinishADragonsGoldMatchWithNegotiations) {
-  std::vector<std::unique_ptr<bots::BotClient>> clients;
+  std::vector<std::unique_ptr<bots::Strategy>> owned;
   std::vector<NotingStrategy*> strategies;
-  std::vector<std::thread> threads;
-  v1::CreateMatchRequest request;
-  request.set_game("dragons_gold");
-  request.set_seed(3);
   for (int i = 0; i < 4; ++i) {
-    const std::string name = absl::StrCat("dragon-", i);
     auto strategy = std::make_unique<NotingStrategy>(i + 1);
     strategies.push_back(strategy.get());
-    clients.push_back(std::make_unique<bots::BotClient>(
-        channel_, bots::ClientOptions{.name = name, .key = "k", .stop_after_matches = 1},
-        std::move(strategy)));
-    threads.emplace_back([client = clients.back().get()] { EXPECT_THAT(client->Run(), IsOk()); });
-    request.add_seats()->set_bot(name);
+    owned.push_back(std::move(strategy));
   }
-  v1::CreateMatchResponse created;
-  for (int i = 0; i < 500; ++i) {  // until every bot has registered
-    grpc::ClientContext context;
-    if (stub_->CreateMatch(&context, request, &created).ok()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_FALSE(created.match_id().empty());
-  const v1::GetMatchResponse finished = AwaitFinished(created.match_id());
-  for (std::thread& t : threads) t.join();
+  const v1::GetMatchResponse finished =
+      PlayRegisteredBots("dragons_gold", /*seed=*/3, "dragon", std::move(owned));
+  ASSERT_EQ(finished.match().status(), v1::MATCH_STATUS_FINISHED);
   int proposals = 0, votes = 0;
   for (const v1::RecordedAction& action : finished.record().actions()) {
     if (action.text().rfind("propose", 0) == 0) ++proposals;
@@ -408,6 +431,62 @@ TEST_F(ArenaE2eTest, FourRandomBotsFinishADragonsGoldMatchWithNegotiations) {
     EXPECT_EQ(seat.illegal_answers(), 0);
     EXPECT_EQ(seat.timeouts(), 0);
   }
+}
+
+// Answers at random, and checks that each Frost Dragon's Treasure view shows
+// the seat its own hand and no other.
+class HandCheckingStrategy final : public bots::Strategy {
+ public:
+  explicit HandCheckingStrategy(std::uint64_t seed) : random_(seed) {}
+  v1::Answer Decide(const v1::DecisionRequest& request) override {
+    const v1::FrostDragonView& view = request.view().frost_dragon();
+    for (const v1::FrostDragonPlayer& player : view.players()) {
+      const bool own = player.seat() == request.seat();
+      if (player.hand_size() != (own ? player.cards_held() : 0)) ++bad_views;
+    }
+    ++decisions;
+    return random_.Decide(request);
+  }
+  std::atomic<int> decisions{0};
+  std::atomic<int> bad_views{0};
+
+ private:
+  bots::RandomStrategy random_;
+};
+
+TEST_F(ArenaE2eTest, FourRandomBotsFinishAFrostDragonMatch) {
+  std::vector<std::unique_ptr<bots::Strategy>> owned;
+  std::vector<HandCheckingStrategy*> strategies;
+  for (int i = 0; i < 4; ++i) {
+    auto strategy = std::make_unique<HandCheckingStrategy>(i + 1);
+    strategies.push_back(strategy.get());
+    owned.push_back(std::move(strategy));
+  }
+  const v1::GetMatchResponse finished =
+      PlayRegisteredBots("frost_dragon", /*seed=*/3, "frost", std::move(owned));
+  ASSERT_EQ(finished.match().status(), v1::MATCH_STATUS_FINISHED);
+  int trumps = 0, boasts = 0, allies = 0;
+  for (const v1::RecordedAction& action : finished.record().actions()) {
+    if (action.text().rfind("name ", 0) == 0) ++trumps;
+    if (action.text().rfind("boast ", 0) == 0) ++boasts;
+    if (action.text().find(" as the ") != std::string::npos) ++allies;
+  }
+  EXPECT_GT(trumps, 1) << "several quests were played";
+  EXPECT_EQ(boasts, 4 * trumps) << "each Fate named trump and everyone boasted";
+  EXPECT_GT(allies, 0) << "ally jokers were played as named cards";
+  int decisions = 0;
+  for (const HandCheckingStrategy* s : strategies) {
+    EXPECT_EQ(s->bad_views, 0);
+    decisions += s->decisions;
+  }
+  EXPECT_EQ(decisions, finished.record().actions_size());
+  int winners = 0;
+  for (const v1::SeatInfo& seat : finished.match().seats()) {
+    EXPECT_EQ(seat.illegal_answers(), 0);
+    EXPECT_EQ(seat.timeouts(), 0);
+    winners += seat.rank() == 1;
+  }
+  EXPECT_GE(winners, 1);
 }
 
 // Drops the stream once, after a few decisions.

@@ -85,6 +85,12 @@ if grep -q "^dragons_gold — Dragon's Gold" "$WORK/games" &&
 else
   fail "games lists dragons_gold and its options" "$WORK/games"
 fi
+if grep -q "^frost_dragon — Frost Dragon's Treasure" "$WORK/games" &&
+    grep -q "option dragon_jokers (default 2)" "$WORK/games"; then
+  pass "games lists frost_dragon and its options"
+else
+  fail "games lists frost_dragon and its options" "$WORK/games"
+fi
 
 # A Dragon's Gold match between built-in bots, with its record verified.
 if "$HOARD" play --game dragons_gold --players 4 --seed 5 --record "$WORK/dg.json" \
@@ -96,6 +102,16 @@ else
   fail "a Dragon's Gold match plays, negotiates and verifies" "$WORK/dg"
 fi
 
+# A Frost Dragon's Treasure match between built-in bots, with its record verified.
+if "$HOARD" play --game frost_dragon --players 3 --seed 5 --record "$WORK/fd.json" \
+      >"$WORK/fd" 2>&1 && grep -q "name .* trump" "$WORK/fd" && grep -q "boast" "$WORK/fd" &&
+    [ "$(grep -cE '^ +[1-3] +[0-2] +random ' "$WORK/fd")" -eq 3 ] &&
+    "$HOARD" replay verify "$WORK/fd.json" >"$WORK/fd.verify" 2>&1; then
+  pass "a Frost Dragon's Treasure match plays, boasts and verifies"
+else
+  fail "a Frost Dragon's Treasure match plays, boasts and verifies" "$WORK/fd"
+fi
+
 # Bad input: one line naming the problem, a non-zero exit, never a crash.
 printf '{"format": "hoard.match_record.v1", "actions": [' >"$WORK/corrupt.json"
 expect_error "a corrupt record" 1 "corrupt.json: not a match record" \
@@ -105,7 +121,7 @@ expect_error "a record of random bytes" 1 "not a match record" \
   -- "$HOARD" replay verify "$WORK/noise.json"
 expect_error "a missing record" 1 "cannot open" \
   -- "$HOARD" replay verify "$WORK/none.json"
-expect_error "an unknown game" 2 "unknown game 'chess' (known: dragons_gold, village)" \
+expect_error "an unknown game" 2 "unknown game 'chess' (known: dragons_gold, frost_dragon, village)" \
   -- "$HOARD" play --game chess
 expect_error "a bad player count" 2 "village is played by 2 to 5 players, not 6" \
   -- "$HOARD" play --players 6
