@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <utility>
@@ -612,6 +613,9 @@ class SqliteStore final : public MatchStore {
           .Bind(8, std::int64_t{seat.forfeited() ? 1 : 0});
       if (row.Step() != SQLITE_DONE) return Error("storing a seat");
     }
+    // An aborted match keeps no record: it never finished, and its deal may
+    // be played again.
+    if (match.status() == hoard::v1::MATCH_STATUS_ABORTED) return absl::OkStatus();
     Statement insert_record(statements_, "INSERT INTO match_records (match_id, record) VALUES (?, ?)");
     if (!insert_record.ok()) return Error("storing a record");
     insert_record.Bind(1, match.match_id()).BindBlob(2, record.SerializeAsString());
@@ -668,6 +672,61 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& p
   auto store = std::make_unique<SqliteStore>(db, path);
   if (absl::Status status = store->Migrate(); !status.ok()) return status;
   return std::unique_ptr<MatchStore>(std::move(store));
+}
+
+absl::Status BackupSqlite(const std::string& source, const std::string& target) {
+  if (std::filesystem::exists(target)) {
+    return absl::AlreadyExistsError(absl::StrCat(target, " exists; back up to a new file"));
+  }
+  if (!std::filesystem::exists(source)) {
+    return absl::NotFoundError(absl::StrCat("no database at ", source));
+  }
+  // Closes both connections however the copy ends.
+  struct Connections {
+    sqlite3* from = nullptr;
+    sqlite3* to = nullptr;
+    ~Connections() {
+      sqlite3_close_v2(from);
+      sqlite3_close_v2(to);
+    }
+  } db;
+  if (sqlite3_open_v2(source.c_str(), &db.from, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    return absl::UnavailableError(absl::StrCat("cannot open ", source, ": ",
+                                               sqlite3_errmsg(db.from)));
+  }
+  if (sqlite3_open_v2(target.c_str(), &db.to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                      nullptr) != SQLITE_OK) {
+    return absl::UnavailableError(absl::StrCat("cannot create ", target, ": ",
+                                               sqlite3_errmsg(db.to)));
+  }
+  sqlite3_busy_timeout(db.from, 5000);
+  sqlite3_backup* backup = sqlite3_backup_init(db.to, "main", db.from, "main");
+  if (backup == nullptr) {
+    return absl::UnavailableError(absl::StrCat("cannot back up ", source, ": ",
+                                               sqlite3_errmsg(db.to)));
+  }
+  // 256 pages a step; a writer in between restarts the copy, which is fine.
+  int step = SQLITE_OK;
+  while ((step = sqlite3_backup_step(backup, 256)) == SQLITE_OK || step == SQLITE_BUSY ||
+         step == SQLITE_LOCKED) {
+    if (step != SQLITE_OK) sqlite3_sleep(10);
+  }
+  sqlite3_backup_finish(backup);
+  if (step != SQLITE_DONE) {
+    return absl::UnavailableError(absl::StrCat("backing up ", source, " failed: ",
+                                               sqlite3_errstr(step)));
+  }
+  sqlite3_stmt* check = nullptr;
+  std::string verdict = "no answer";
+  if (sqlite3_prepare_v2(db.to, "PRAGMA integrity_check", -1, &check, nullptr) == SQLITE_OK &&
+      sqlite3_step(check) == SQLITE_ROW) {
+    verdict = reinterpret_cast<const char*>(sqlite3_column_text(check, 0));
+  }
+  sqlite3_finalize(check);
+  if (verdict != "ok") {
+    return absl::DataLossError(absl::StrCat("the copy ", target, " fails its check: ", verdict));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace hoard::db

@@ -85,7 +85,8 @@ class MatchStore {
   virtual ~MatchStore() = default;
 
   // Stores a finished match with its seats (and the bots that held them)
-  // and its record, in one transaction: all of it or none. kAlreadyExists if
+  // and its record, in one transaction: all of it or none. A match with
+  // status ABORTED is stored without its record (`record` is ignored). kAlreadyExists if
   // the id, or the tournament slot, is stored. Sequence 0 takes the next
   // free one and, if the match has no id, names it "m<sequence>". A seat's
   // bot is its player with the "bot:" or "builtin:" prefix dropped, split
@@ -145,6 +146,13 @@ class MatchStore {
 // one that lives in memory), in WAL mode, and brings its schema up to date
 // with the numbered migrations.
 absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& path);
+
+// Copies the database at `source` to a new file `target` with SQLite's online
+// backup: a consistent snapshot, taken while a server may keep writing to
+// `source` (in steps, so the writer is never held up for long). Then checks
+// the copy (PRAGMA integrity_check). kAlreadyExists if `target` exists,
+// kNotFound if `source` does not, kDataLoss if the copy fails its check.
+absl::Status BackupSqlite(const std::string& source, const std::string& target);
 
 }  // namespace hoard::db
 

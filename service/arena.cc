@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
@@ -162,6 +163,9 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   std::vector<std::pair<engine::Seat, std::shared_ptr<Connection>>> to_attach;
   {
     absl::MutexLock lock(&mu_);
+    if (shutting_down_) {
+      return absl::UnavailableError("the server is shutting down and starts no new matches");
+    }
     if (running_ >= limits_.max_running_matches) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "the server already runs ", running_, " matches, its limit"));
@@ -209,6 +213,16 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     // Seated under the lock: no registration can move the bot in between.
     for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
   }
+  if (events_) {
+    std::vector<std::string> players;
+    const hoard::v1::Match described = match->Describe();
+    for (const hoard::v1::SeatInfo& seat : described.seats()) {
+      players.push_back(seat.player());
+    }
+    events_("match_started", {{"match", response.match_id()},
+                              {"game", request.game()},
+                              {"seats", absl::StrJoin(players, ",")}});
+  }
   match->Start();
   return response;
 }
@@ -226,8 +240,13 @@ void Arena::OnMatchFinished(const std::string& match_id) {
   }
   const bool store = store_ != nullptr && hooks.store;
   const hoard::v1::Match described = match->Describe();
+  // An aborted match has no record (nor scores): only its summary is kept.
   hoard::v1::MatchRecord record;
-  if (store || hooks.on_finished) record = engine::RecordToProto(*match->Record());
+  if (store || hooks.on_finished) {
+    if (std::optional<engine::MatchRecord> full = match->Record()) {
+      record = engine::RecordToProto(*full);
+    }
+  }
   if (store) {
     const absl::Status stored = store_->SaveFinished(match->sequence(), described, record);
     if (!stored.ok()) {
@@ -236,7 +255,47 @@ void Arena::OnMatchFinished(const std::string& match_id) {
     }
   }
   ReleaseFinished(match_id, described);
+  if (events_) {
+    const bool aborted = described.status() == hoard::v1::MATCH_STATUS_ABORTED;
+    std::vector<std::string> ranks, faults;
+    for (const hoard::v1::SeatInfo& seat : described.seats()) {
+      ranks.push_back(absl::StrCat(seat.rank()));
+      if (seat.timeouts() > 0 || seat.illegal_answers() > 0 || seat.forfeited()) {
+        faults.push_back(absl::StrCat("seat", seat.seat(), ":", seat.timeouts(), "t/",
+                                      seat.illegal_answers(), "i",
+                                      seat.forfeited() ? "/forfeit" : ""));
+      }
+    }
+    LogFields fields = {{"match", match_id},
+                        {"game", described.game()},
+                        {"actions", absl::StrCat(described.actions())}};
+    if (!aborted) fields.push_back({"ranks", absl::StrJoin(ranks, ",")});
+    if (!faults.empty()) fields.push_back({"faults", absl::StrJoin(faults, ",")});
+    fields.push_back({"stored", store ? "yes" : "no"});
+    events_(aborted ? "match_aborted" : "match_finished", fields);
+  }
   if (hooks.on_finished) hooks.on_finished(described, record);
+}
+
+void Arena::BeginShutdown() {
+  absl::MutexLock lock(&mu_);
+  shutting_down_ = true;
+}
+
+int Arena::AbortRunning() {
+  std::vector<std::shared_ptr<HostedMatch>> running;
+  {
+    absl::ReaderMutexLock lock(&mu_);
+    for (const auto& [sequence, match] : matches_) {
+      if (!match->IsOver()) running.push_back(match);
+    }
+  }
+  // Each abort ends in OnMatchFinished, which takes mu_: not held here.
+  int aborted = 0;
+  for (const std::shared_ptr<HostedMatch>& match : running) {
+    if (match->Abort()) ++aborted;
+  }
+  return aborted;
 }
 
 void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described) {
@@ -401,8 +460,15 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
           "the first message of a Play stream must be a hello (register or join)");
     }
     switch (message.hello().identity_case()) {
-      case hoard::v1::Hello::kRegister:
-        return Register(connection, message.hello().register_());
+      case hoard::v1::Hello::kRegister: {
+        absl::Status registered = Register(connection, message.hello().register_());
+        if (events_) {
+          LogFields fields = {{"bot", message.hello().register_().name()}};
+          if (!registered.ok()) fields.push_back({"refused", std::string(registered.message())});
+          events_(registered.ok() ? "bot_connected" : "bot_refused", fields);
+        }
+        return registered;
+      }
       case hoard::v1::Hello::kJoin:
         return Join(connection, message.hello().join());
       case hoard::v1::Hello::IDENTITY_NOT_SET:
@@ -586,6 +652,9 @@ void Arena::OnStreamClosed(const std::shared_ptr<Connection>& connection) {
     }
   }
   for (const auto& match : held) match->Detach(connection.get());
+  if (events_ && !connection->bot().empty()) {
+    events_("bot_disconnected", {{"bot", connection->bot()}});
+  }
 }
 
 int Arena::running_matches() const {

@@ -27,6 +27,7 @@
 #include "db/store.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/connection.h"
+#include "service/event_log.h"
 #include "service/match.h"
 #include "service/timer.h"
 
@@ -68,6 +69,10 @@ class Arena {
   // Call before serving.
   absl::Status UseStore(std::unique_ptr<db::MatchStore> store);
 
+  // Reports matches starting and ending and bots coming and going (see
+  // service/event_log.h). Call before serving.
+  void SetEventSink(EventSink sink) { events_ = std::move(sink); }
+
   hoard::v1::ListGamesResponse ListGames() const;
   absl::StatusOr<hoard::v1::CreateMatchResponse> CreateMatch(
       const hoard::v1::CreateMatchRequest& request, MatchHooks hooks = {});
@@ -96,6 +101,13 @@ class Arena {
 
   int running_matches() const;
 
+  // Stopping the server. After BeginShutdown, CreateMatch refuses new
+  // matches (kUnavailable); running ones go on. AbortRunning then aborts
+  // every match still running (HostedMatch::Abort), stores each as aborted
+  // (without a record) and returns how many it aborted.
+  void BeginShutdown();
+  int AbortRunning();
+
  private:
   struct RegisteredBot {
     std::string key;
@@ -120,6 +132,7 @@ class Arena {
   std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
 
   const ArenaLimits limits_;
+  EventSink events_;
   std::unique_ptr<db::MatchStore> store_;
   // Declared first, destroyed last: matches cancel their timers as they go.
   // ~Arena stops its thread before any match is destroyed.
@@ -135,6 +148,7 @@ class Arena {
   std::map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, MatchHooks> hooks_ ABSL_GUARDED_BY(mu_);
   int running_ ABSL_GUARDED_BY(mu_) = 0;
+  bool shutting_down_ ABSL_GUARDED_BY(mu_) = false;
   int finished_ ABSL_GUARDED_BY(mu_) = 0;
   std::map<std::string, RegisteredBot> bots_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, TokenTarget> tokens_ ABSL_GUARDED_BY(mu_);

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -312,6 +313,7 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     const ServerOptions& options) {
   std::unique_ptr<ArenaServer> server(new ArenaServer());
   server->arena_ = std::make_unique<Arena>(options.limits);
+  server->arena_->SetEventSink(options.events);
   if (!options.db_path.empty()) {
     absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenSqliteStore(options.db_path);
     if (!store.ok()) return store.status();
@@ -367,6 +369,21 @@ std::shared_ptr<grpc::Channel> ArenaServer::InProcessChannel() {
 }
 
 void ArenaServer::Wait() { server_->Wait(); }
+
+ArenaServer::StopReport ArenaServer::Stop(absl::Duration grace) {
+  StopReport report;
+  arena_->BeginShutdown();
+  if (manager_) manager_->StopAll();
+  report.running_at_stop = arena_->running_matches();
+  const absl::Time deadline = absl::Now() + grace;
+  while (arena_->running_matches() > 0 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  report.aborted = arena_->AbortRunning();
+  manager_.reset();  // its runners see their matches end, and stop
+  Shutdown();
+  return report;
+}
 
 void ArenaServer::Shutdown() {
   if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));

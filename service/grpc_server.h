@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "service/arena.h"
 #include "tournament/runner.h"
 
@@ -41,6 +42,8 @@ struct ServerOptions {
   // How tournaments run by this server log (their launched bots' output
   // directory, warnings). Tournaments need a database (db_path).
   tournament::RunnerOptions tournament_runner;
+  // Where the arena reports its events (service/event_log.h); none if empty.
+  EventSink events;
   // More services to serve beside the arena (not owned; must outlive it).
   std::vector<grpc::Service*> extra_services;
 };
@@ -60,6 +63,16 @@ class ArenaServer {
   // Blocks until Shutdown() is called from another thread.
   void Wait();
   void Shutdown();
+
+  struct StopReport {
+    int running_at_stop = 0;  // matches running when Stop began
+    int aborted = 0;          // of those, aborted after the grace period
+  };
+  // A graceful stop: no new matches or tournaments start, running matches
+  // get up to `grace` to finish, those still running are aborted (and
+  // stored as aborted), tournaments stop (they resume on the next start),
+  // and the server shuts down. The database closes with the server.
+  StopReport Stop(absl::Duration grace);
 
  private:
   ArenaServer() = default;

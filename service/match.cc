@@ -252,7 +252,9 @@ hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
     if (seat < 0) {
       return Refusal(
           answer, absl::StatusCode::kFailedPrecondition,
-          outcomes_[id - 1] == Outcome::kTimedOut
+          aborted_ && outcomes_[id - 1] == Outcome::kOpen
+              ? absl::StrCat("match ", id_, " was aborted (the server is stopping)")
+          : outcomes_[id - 1] == Outcome::kTimedOut
               ? absl::StrCat("request ", id,
                              " timed out before this answer; the default "
                              "action was played")
@@ -404,6 +406,29 @@ void HostedMatch::Finish() {
   final_scores_ = state_->Scores();
   final_ranks_ = FinalRanks();
   finish_to_notify_ = true;
+  AnnounceEnd();
+}
+
+bool HostedMatch::Abort() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (finished_) return false;
+    for (SeatState& seat : seats_) {
+      if (!seat.pending) continue;
+      timers_->Cancel(seat.pending->timer);
+      seat.pending.reset();
+    }
+    finished_ = true;
+    aborted_ = true;
+    finished_unix_ms_ = absl::ToUnixMillis(absl::Now());
+    finish_to_notify_ = true;
+    AnnounceEnd();
+  }
+  NotifyIfFinished();
+  return true;
+}
+
+void HostedMatch::AnnounceEnd() {
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
   event.set_step(steps_);
@@ -486,14 +511,16 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
   match.set_match_id(id_);
   match.set_game(game_.info().id);
   match.set_ruleset_version(game_.info().ruleset_version);
-  match.set_status(finished_ ? hoard::v1::MATCH_STATUS_FINISHED
-                           : hoard::v1::MATCH_STATUS_RUNNING);
+  match.set_status(aborted_    ? hoard::v1::MATCH_STATUS_ABORTED
+                   : finished_ ? hoard::v1::MATCH_STATUS_FINISHED
+                               : hoard::v1::MATCH_STATUS_RUNNING);
+  const bool scored = finished_ && !aborted_;
   match.set_actions(steps_);
   match.mutable_time_control()->set_decision_ms(time_control_.decision_ms);
   match.mutable_time_control()->set_bank_ms(time_control_.bank_ms);
   match.mutable_time_control()->set_max_strikes(time_control_.max_strikes);
   match.mutable_options()->insert(config_.options.begin(), config_.options.end());
-  if (finished_) match.set_seed(config_.seed);
+  if (scored) match.set_seed(config_.seed);
   match.set_started_unix_ms(started_unix_ms_);
   match.set_finished_unix_ms(finished_unix_ms_);
   for (std::size_t i = 0; i < seats_.size(); ++i) {
@@ -503,7 +530,7 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
     seat->set_player(PlayerLabel(s.player));
     seat->set_connected(s.player.kind == SeatPlayer::Kind::kBuiltin ||
                         (s.connection != nullptr && s.connection->open()));
-    if (finished_) {
+    if (scored) {
       seat->set_score(final_scores_[i]);
       seat->set_rank(final_ranks_[i]);
     }
@@ -518,7 +545,7 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
 
 std::optional<engine::MatchRecord> HostedMatch::Record() const {
   absl::MutexLock lock(&mu_);
-  if (!finished_) return std::nullopt;
+  if (!finished_ || aborted_) return std::nullopt;
   if (!record_) {
     engine::MatchRecorder recorder(game_.info(), config_, seat_names_, *initial_);
     std::unique_ptr<engine::State> replay = initial_->Clone();

@@ -108,14 +108,22 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   // Sends a snapshot, then every event until the match ends.
   void Watch(std::shared_ptr<EventOutbox> watcher);
 
+  // Ends the match unfinished (the server is stopping). Open requests are
+  // withdrawn and everyone is told it ended with status ABORTED. It gives
+  // out no score, rank, seed or record: it never finished, and its deal may
+  // be played again (a tournament replays the slot). False (and nothing
+  // done) if it was over already.
+  bool Abort();
+
   const std::string& id() const { return id_; }
   std::int64_t sequence() const { return sequence_; }
   const std::string& game_id() const;
   // True when a seat is played by the registered bot `name`.
   bool HasBot(const std::string& name) const;
+  // True once the match has finished or was aborted.
   bool IsOver() const;
   hoard::v1::Match Describe() const;
-  // The full record, once the match is over.
+  // The full record, once the match has finished (never for an aborted one).
   std::optional<engine::MatchRecord> Record() const;
 
  private:
@@ -156,6 +164,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void Play(engine::Seat seat, engine::Action action, bool by_default)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Finish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Tells the seats and spectators that the match has ended.
+  void AnnounceEnd() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Publish(hoard::v1::MatchEvent event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void PublishFault(engine::Seat seat, hoard::v1::SeatFault::Kind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -183,6 +193,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   std::vector<std::string> seat_names_;
   std::vector<engine::RecordedAction> actions_ ABSL_GUARDED_BY(mu_);
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  // Ended by Abort() (finished_ is set too).
+  bool aborted_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<double> final_scores_ ABSL_GUARDED_BY(mu_);
   std::vector<int> final_ranks_ ABSL_GUARDED_BY(mu_);
   // Built on the first Record() after the end.

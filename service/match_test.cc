@@ -189,6 +189,50 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   EXPECT_THAT(match.Record()->ranks, ::testing::ElementsAre(1, 2));
 }
 
+TEST(HostedMatchTest, AnAbortedMatchEndsWithoutScoresSeedOrRecord) {
+  BidGame game;
+  NoCodec codec;
+  TimerQueue timers;
+  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
+                   .config = {.num_players = 2, .seed = 77}};
+  setup.seats.resize(2);
+  int finished = 0;
+  auto match = std::make_shared<HostedMatch>(std::move(setup),
+                                             *game.NewMatch({.num_players = 2}), &timers,
+                                             [&] { ++finished; });
+  Recorder seat0, seat1;
+  auto watcher = std::make_shared<Recorder>();
+  auto connection0 = std::make_shared<Connection>(&seat0);
+  auto connection1 = std::make_shared<Connection>(&seat1);
+  match->Watch(watcher);
+  match->Start();
+  match->Attach(0, connection0);
+  match->Attach(1, connection1);
+  const hoard::v1::DecisionRequest request0 = FirstRequest(seat0);
+  ASSERT_TRUE(match->Answer(connection0.get(), ByIndex(request0, 2)).accepted());
+
+  EXPECT_TRUE(match->Abort());
+  EXPECT_TRUE(match->IsOver());
+  EXPECT_EQ(finished, 1);
+  const hoard::v1::Match described = match->Describe();
+  EXPECT_EQ(described.status(), hoard::v1::MATCH_STATUS_ABORTED);
+  EXPECT_EQ(described.seed(), 0u);  // the deal stays secret
+  for (const hoard::v1::SeatInfo& seat : described.seats()) EXPECT_EQ(seat.rank(), 0);
+  EXPECT_FALSE(match->Record().has_value());
+  // Seats and spectators are told, and seat 1's open request is withdrawn.
+  ASSERT_TRUE(seat1.messages.back().has_event());
+  EXPECT_EQ(seat1.messages.back().event().finished().match().status(),
+            hoard::v1::MATCH_STATUS_ABORTED);
+  EXPECT_TRUE(watcher->closed);
+  const hoard::v1::AnswerResult late =
+      match->Answer(connection1.get(), ByIndex(FirstRequest(seat1), 0));
+  EXPECT_FALSE(late.accepted());
+  EXPECT_THAT(late.reason(), ::testing::HasSubstr("aborted"));
+  // Aborting again, or a finished match, does nothing.
+  EXPECT_FALSE(match->Abort());
+  EXPECT_EQ(finished, 1);
+}
+
 // Multiples of three (engine/testing/multiples_of_three.h) has no wire
 // messages; its number travels in a village buy's stall, which is all a
 // typed answer needs here.

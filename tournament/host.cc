@@ -1,10 +1,14 @@
 #include "tournament/host.h"
 
 #include <future>
+#include <map>
 #include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "engine/check.h"
+#include "engine/status_macros.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "service/arena.h"
@@ -38,12 +42,20 @@ class InProcess final : public MatchHost {
     absl::StatusOr<hoard::v1::CreateMatchResponse> created =
         arena_->CreateMatch(request, std::move(hooks));
     if (!created.ok()) return created.status();
-    return finished.get();
+    FinishedMatch result = finished.get();
+    if (result.match.status() != hoard::v1::MATCH_STATUS_FINISHED) {
+      return absl::AbortedError(absl::StrCat("match ", result.match.match_id(),
+                                             " was aborted: the server is stopping"));
+    }
+    return result;
   }
 
   absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() override { return arena_->ListBots(); }
 
-  std::string bot_address() const override { return address_; }
+  std::vector<std::string> bot_addresses() const override {
+    if (address_.empty()) return {};
+    return {address_};
+  }
 
  private:
   service::Arena* const arena_;
@@ -112,14 +124,77 @@ class Remote final : public MatchHost {
     return response;
   }
 
-  std::string bot_address() const override { return address_; }
+  std::vector<std::string> bot_addresses() const override { return {address_}; }
 
  private:
   std::unique_ptr<hoard::v1::Arena::Stub> stub_;
   const std::string address_;
 };
 
+class Spread final : public MatchHost {
+ public:
+  explicit Spread(std::vector<std::unique_ptr<MatchHost>> hosts)
+      : hosts_(std::move(hosts)), in_flight_(hosts_.size(), 0) {}
+
+  absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) override {
+    std::size_t chosen = 0;
+    {
+      absl::MutexLock lock(&mu_);
+      for (std::size_t i = 1; i < hosts_.size(); ++i) {
+        if (in_flight_[i] < in_flight_[chosen]) chosen = i;
+      }
+      ++in_flight_[chosen];
+    }
+    absl::StatusOr<FinishedMatch> played = hosts_[chosen]->Play(request);
+    absl::MutexLock lock(&mu_);
+    --in_flight_[chosen];
+    return played;
+  }
+
+  absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() override {
+    // name -> the bot as the first host has it, and on how many hosts it is
+    // connected.
+    std::map<std::string, std::pair<hoard::v1::BotInfo, std::size_t>> bots;
+    for (const std::unique_ptr<MatchHost>& host : hosts_) {
+      ASSIGN_OR_RETURN(hoard::v1::ListBotsResponse listed, host->ListBots());
+      for (const hoard::v1::BotInfo& bot : listed.bots()) {
+        auto [it, added] = bots.try_emplace(bot.name(), bot, 0);
+        if (!added) {
+          it->second.first.set_running_matches(it->second.first.running_matches() +
+                                               bot.running_matches());
+        }
+        if (bot.connected()) ++it->second.second;
+      }
+    }
+    hoard::v1::ListBotsResponse response;
+    for (auto& [name, bot] : bots) {
+      bot.first.set_connected(bot.second == hosts_.size());
+      *response.add_bots() = std::move(bot.first);
+    }
+    return response;
+  }
+
+  std::vector<std::string> bot_addresses() const override {
+    std::vector<std::string> all;
+    for (const std::unique_ptr<MatchHost>& host : hosts_) {
+      for (std::string& address : host->bot_addresses()) all.push_back(std::move(address));
+    }
+    return all;
+  }
+
+ private:
+  const std::vector<std::unique_ptr<MatchHost>> hosts_;
+  absl::Mutex mu_;
+  std::vector<int> in_flight_ ABSL_GUARDED_BY(mu_);
+};
+
 }  // namespace
+
+std::unique_ptr<MatchHost> SpreadHost(std::vector<std::unique_ptr<MatchHost>> hosts) {
+  HOARD_CHECK(!hosts.empty(), "SpreadHost needs a host");
+  if (hosts.size() == 1) return std::move(hosts.front());
+  return std::make_unique<Spread>(std::move(hosts));
+}
 
 std::unique_ptr<MatchHost> InProcessHost(service::Arena* arena, std::string bot_address) {
   return std::make_unique<InProcess>(arena, std::move(bot_address));

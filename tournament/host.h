@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "hoard/v1/arena.pb.h"
@@ -40,8 +41,9 @@ class MatchHost {
   // bot already plays all the matches it accepts (try again later).
   virtual absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) = 0;
   virtual absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() = 0;
-  // host:port where bots connect to play here; empty when none can.
-  virtual std::string bot_address() const = 0;
+  // host:port where bots connect to play here — one per server behind the
+  // host, and a bot plays on all of them; empty when none can.
+  virtual std::vector<std::string> bot_addresses() const = 0;
 };
 
 // The arena of this process. Built-in bots play inside it without the
@@ -52,6 +54,13 @@ std::unique_ptr<MatchHost> InProcessHost(service::Arena* arena, std::string bot_
 // A server over gRPC at `address` (bots connect to the same address).
 std::unique_ptr<MatchHost> RemoteHost(std::shared_ptr<grpc::Channel> channel,
                                       std::string address);
+
+// Several hosts as one: each match goes to the host with the fewest of this
+// host's matches in flight (the first of them on a tie), so the load spreads
+// evenly. A bot counts as connected only when it is connected to every host,
+// since any of its matches may go to any of them; bots connect to every
+// host's addresses. REQUIRES: at least one host.
+std::unique_ptr<MatchHost> SpreadHost(std::vector<std::unique_ptr<MatchHost>> hosts);
 
 }  // namespace hoard::tournament
 

@@ -17,16 +17,23 @@ TournamentManager::TournamentManager(db::MatchStore* store, MatchHost* host,
     : store_(store), host_(host), defaults_(std::move(defaults)) {}
 
 TournamentManager::~TournamentManager() {
+  StopAll();
   std::vector<std::thread> threads;
   {
     absl::MutexLock lock(&mu_);
-    closing_ = true;
     for (auto& [id, running] : running_) {
-      running->runner->Cancel(hoard::v1::TOURNAMENT_STATUS_STOPPED);
       if (running->thread.joinable()) threads.push_back(std::move(running->thread));
     }
   }
   for (std::thread& thread : threads) thread.join();
+}
+
+void TournamentManager::StopAll() {
+  absl::MutexLock lock(&mu_);
+  closing_ = true;
+  for (auto& [id, running] : running_) {
+    running->runner->Cancel(hoard::v1::TOURNAMENT_STATUS_STOPPED);
+  }
 }
 
 absl::Status TournamentManager::ResumeUnfinished() {

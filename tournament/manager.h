@@ -39,8 +39,14 @@ class TournamentManager {
  public:
   // `store` and `host` must outlive the manager.
   TournamentManager(db::MatchStore* store, MatchHost* host, RunnerOptions defaults = {});
-  // Cancels what runs and waits for it (matches in flight finish first).
+  // Stops every running tournament (StopAll) and waits for its runner
+  // (matches in flight end first).
   ~TournamentManager();
+
+  // The server is going down: every running tournament stops scheduling
+  // and ends STOPPED (it resumes when the server comes back), and no new
+  // one starts. Does not wait; matches in flight end as the arena ends them.
+  void StopAll();
 
   // Resumes the tournaments the store holds as running or stopped (by a
   // server that went down). Call once.

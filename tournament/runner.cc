@@ -172,19 +172,15 @@ void TournamentRunner::PrepareParticipants() {
       for (int p : schedule_[index].seats) needed.insert(p);
     }
   }
-  std::map<int, LaunchedBot*> launched;
+  // A launched bot runs once for each server behind the host.
+  const std::vector<std::string> addresses = host_->bot_addresses();
+  std::map<int, std::vector<LaunchedBot*>> launched;
   for (int p : needed) {
     const Participant& participant = spec.participants(p);
     if (!participant.has_command()) continue;
-    if (host_->bot_address().empty()) {
+    if (addresses.empty()) {
       unavailable_[p] = "this host takes no bots over the network";
       continue;
-    }
-    std::string log;
-    if (!options_.bot_log_dir.empty()) {
-      std::error_code ignored;
-      std::filesystem::create_directories(options_.bot_log_dir, ignored);
-      log = absl::StrCat(options_.bot_log_dir, "/", participant.name(), ".log");
     }
     absl::StatusOr<std::string> key =
         store_->LaunchKey(ParticipantLabel(participant), service::RandomToken());
@@ -192,19 +188,28 @@ void TournamentRunner::PrepareParticipants() {
       unavailable_[p] = std::string(key.status().message());
       continue;
     }
-    absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
-        participant.command(),
-        {{"HOARD_SERVER", host_->bot_address()},
-         {"HOARD_BOT_NAME", ParticipantLabel(participant)},
-         {"HOARD_BOT_KEY", *key},
-         {"HOARD_MAX_MATCHES", absl::StrCat(spec.concurrency())}},
-        log);
-    if (!bot.ok()) {
-      unavailable_[p] = std::string(bot.status().message());
-      continue;
+    for (std::size_t i = 0; i < addresses.size(); ++i) {
+      std::string log;
+      if (!options_.bot_log_dir.empty()) {
+        std::error_code ignored;
+        std::filesystem::create_directories(options_.bot_log_dir, ignored);
+        log = absl::StrCat(options_.bot_log_dir, "/", participant.name(),
+                           i == 0 ? "" : absl::StrCat("-", i + 1), ".log");
+      }
+      absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
+          participant.command(),
+          {{"HOARD_SERVER", addresses[i]},
+           {"HOARD_BOT_NAME", ParticipantLabel(participant)},
+           {"HOARD_BOT_KEY", *key},
+           {"HOARD_MAX_MATCHES", absl::StrCat(spec.concurrency())}},
+          log);
+      if (!bot.ok()) {
+        unavailable_[p] = std::string(bot.status().message());
+        break;
+      }
+      launched[p].push_back(bot->get());
+      launched_.push_back(*std::move(bot));
     }
-    launched[p] = bot->get();
-    launched_.push_back(*std::move(bot));
   }
 
   // Wait for every non-built-in participant to be connected.
@@ -229,16 +234,22 @@ void TournamentRunner::PrepareParticipants() {
       }
     }
     for (auto it = waiting.begin(); it != waiting.end();) {
-      auto bot = launched.find(*it);
       std::optional<std::string> exit;
-      if (bot != launched.end()) exit = bot->second->Exited();
+      const LaunchedBot* exited = nullptr;
+      if (auto bots = launched.find(*it); bots != launched.end()) {
+        for (LaunchedBot* bot : bots->second) {
+          if ((exit = bot->Exited())) {
+            exited = bot;
+            break;
+          }
+        }
+      }
       if (exit) {
         unavailable_[*it] = absl::StrCat(
             "participant '", spec.participants(*it).name(), "' ", *exit,
             " before it connected (command: ", spec.participants(*it).command(),
-            bot->second->log_path().empty() ? ")"
-                                            : absl::StrCat("; output: ",
-                                                           bot->second->log_path(), ")"));
+            exited->log_path().empty() ? ")"
+                                       : absl::StrCat("; output: ", exited->log_path(), ")"));
         it = waiting.erase(it);
       } else {
         ++it;
@@ -250,13 +261,14 @@ void TournamentRunner::PrepareParticipants() {
   for (int p : waiting) {
     const Participant& participant = spec.participants(p);
     std::string why = absl::StrCat("participant '", participant.name(), "' did not connect to ",
-                                   host_->bot_address(), " within ",
+                                   absl::StrJoin(addresses, " and "), " within ",
                                    spec.fault_policy().start_timeout_ms(), " ms");
     if (participant.has_command()) {
-      auto bot = launched.find(p);
+      auto bots = launched.find(p);
       absl::StrAppend(&why, " (command: ", participant.command());
-      if (bot != launched.end() && !bot->second->log_path().empty()) {
-        absl::StrAppend(&why, "; output: ", bot->second->log_path());
+      if (bots != launched.end() && !bots->second.empty() &&
+          !bots->second.front()->log_path().empty()) {
+        absl::StrAppend(&why, "; output: ", bots->second.front()->log_path());
       }
       absl::StrAppend(&why, ")");
     } else {

@@ -24,6 +24,8 @@ int RunMatch(const std::vector<std::string>& args);
 int RunTournament(const std::vector<std::string>& args);
 int RunLeaderboard(const std::vector<std::string>& args);
 int RunRatings(const std::vector<std::string>& args);
+int RunHealth(const std::vector<std::string>& args);
+int RunBackup(const std::vector<std::string>& args);
 int RunCheckBot(const std::vector<std::string>& args);
 
 // Prints "hoard: <message>" on stderr and returns `exit_code`.

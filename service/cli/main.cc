@@ -19,6 +19,8 @@ constexpr char kUsage[] =
     "  replay verify  re-simulate a match record and check that it matches\n"
     "  games          list the games, their player counts and options\n"
     "  serve          serve the arena over gRPC for bots in any language\n"
+    "  health         ask a server whether it is serving (for health checks)\n"
+    "  backup         copy a database safely while it is in use\n"
     "  bot            connect a built-in strategy to a server as a bot\n"
     "  match          create, show and list matches on a server\n"
     "  tournament     run (or resume) a tournament and print its leaderboard\n"
@@ -52,6 +54,8 @@ int main(int argc, char** argv) {
   if (command == "tournament") return hoard::cli::RunTournament(args);
   if (command == "leaderboard") return hoard::cli::RunLeaderboard(args);
   if (command == "ratings") return hoard::cli::RunRatings(args);
+  if (command == "health") return hoard::cli::RunHealth(args);
+  if (command == "backup") return hoard::cli::RunBackup(args);
   if (command == "check-bot") return hoard::cli::RunCheckBot(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +

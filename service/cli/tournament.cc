@@ -38,7 +38,10 @@ const std::vector<FlagSpec>& TournamentFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"config", "FILE", "the tournament spec (text format or JSON; default: the embedded one)"},
       {"db", "FILE", "SQLite database for results (default hoard.db)"},
-      {"server", "HOST:PORT", "play on this Hoard server (default: one inside this process)"},
+      {"server", "HOST:PORT",
+       "play on this Hoard server (default: one inside this process); repeat it to spread the "
+       "matches over several servers",
+       true},
       {"listen", "HOST:PORT",
        "where the inner server takes external bots (default 127.0.0.1:0, any free port)"},
       {"fresh", "", "start a new tournament even if this spec was run before"},
@@ -288,9 +291,12 @@ int RunTournament(const std::vector<std::string>& args) {
     if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
     own_store = *std::move(opened);
     store = own_store.get();
-    const std::string address = parsed->Get("server", "");
-    host = tournament::RemoteHost(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()),
-                                  address);
+    std::vector<std::unique_ptr<tournament::MatchHost>> servers;
+    for (const std::string& address : parsed->flags.at("server")) {
+      servers.push_back(tournament::RemoteHost(
+          grpc::CreateChannel(address, grpc::InsecureChannelCredentials()), address));
+    }
+    host = tournament::SpreadHost(std::move(servers));
   } else if (external) {
     service::ServerOptions options;
     options.listen = parsed->Get("listen", "127.0.0.1:0");
