@@ -20,10 +20,12 @@ absl::Status Illegal(absl::string_view why) {
 // The kinds from the most valuable down; equal values in table order.
 constexpr std::array<int, kNumAssetKinds> ByValue() {
   std::array<int, kNumAssetKinds> order{};
-  int next = 0;
-  for (int value = 9; value >= 0; --value) {
-    for (int kind = 0; kind < kNumAssetKinds; ++kind) {
-      if (kAssetValues[kind] == value) order[next++] = kind;
+  for (int kind = 0; kind < kNumAssetKinds; ++kind) order[kind] = kind;
+  // An insertion sort: stable, so equal values keep the table's order.
+  for (int i = 1; i < kNumAssetKinds; ++i) {
+    for (int j = i;
+         j > 0 && kAssetValues[order[j - 1]] < kAssetValues[order[j]]; --j) {
+      std::swap(order[j - 1], order[j]);
     }
   }
   return order;
@@ -687,10 +689,9 @@ class HedoniaGame final : public Game {
     info_.options = {
         {"end", "hands_empty",
          "hands_empty (draws stop when the deck is empty; play goes on until "
-         "every card is "
-         "offered) or deck_empty (the match ends at the first reveal the deck "
-         "cannot refill "
-         "every hand after; cards left in hand are not scored)"},
+         "every card is offered) or deck_empty (the match ends once a reveal "
+         "leaves the deck unable to refill every hand; cards left in hand are "
+         "not scored)"},
     };
     // Every round each player offers one card and claims once: each card of
     // the deck is offered at most once, with one claim per offer.
