@@ -21,7 +21,7 @@ TEST(RegistryTest, FindsVillage) {
 
 TEST(RegistryTest, UnknownGameNamesTheKnownOnes) {
   EXPECT_THAT(FindGame("chess"), StatusIs(absl::StatusCode::kNotFound,
-                                          HasSubstr("unknown game 'chess' (known: dragons_gold, village)")));
+                                          HasSubstr("unknown game 'chess' (known: dragons_gold, hedonia, village)")));
 }
 
 TEST(RegistryTest, BadPlayerCountAndUnknownOptionAreRefused) {
