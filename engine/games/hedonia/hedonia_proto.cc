@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/codec.h"
+#include "engine/status_macros.h"
 #include "hoard/v1/arena.pb.h"
 
 namespace hoard::engine::hedonia {
@@ -67,16 +68,7 @@ class HedoniaCodec final : public GameCodec {
 
   absl::StatusOr<Action> ActionFromProto(
       const hoard::v1::Action& action) const override {
-    if (action.game_case() != hoard::v1::Action::kHedonia) {
-      return absl::InvalidArgumentError(
-          action.game_case() == hoard::v1::Action::GAME_NOT_SET
-              ? "the action names no game: set its 'hedonia' field"
-              : absl::StrCat("the action is for another game ('",
-                             action.GetDescriptor()
-                                 ->FindFieldByNumber(action.game_case())
-                                 ->name(),
-                             "'); this match plays hedonia"));
-    }
+    RETURN_IF_ERROR(CheckActionGame(action, "hedonia"));
     return FromProto(action.hedonia());
   }
 };
