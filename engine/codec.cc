@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/check.h"
+#include "hoard/v1/arena.pb.h"
 
 namespace hoard::engine {
 namespace {
@@ -16,6 +17,22 @@ std::map<std::string, std::unique_ptr<GameCodec>>& Codecs() {
 }
 
 }  // namespace
+
+absl::Status CheckActionGame(const hoard::v1::Action& action,
+                             absl::string_view id) {
+  if (action.game_case() == hoard::v1::Action::GAME_NOT_SET) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the action names no game: set its '", id, "' field"));
+  }
+  const std::string& branch =
+      action.GetDescriptor()->FindFieldByNumber(action.game_case())->name();
+  if (branch != id) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the action is for another game ('", branch,
+                     "'); this match plays ", id));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<const GameCodec*> FindCodec(absl::string_view id) {
   auto it = Codecs().find(std::string(id));

@@ -42,6 +42,12 @@ class GameCodec {
   }
 };
 
+// OK when `action` is of game `id` (its oneof branch named `id` is set);
+// otherwise kInvalidArgument saying which branch to set, or which game the
+// action is for. The first step of every ActionFromProto.
+absl::Status CheckActionGame(const hoard::v1::Action& action,
+                             absl::string_view id);
+
 // The codec of game `id`, or kNotFound.
 absl::StatusOr<const GameCodec*> FindCodec(absl::string_view id);
 

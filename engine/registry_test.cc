@@ -22,7 +22,7 @@ TEST(RegistryTest, FindsVillage) {
 TEST(RegistryTest, UnknownGameNamesTheKnownOnes) {
   EXPECT_THAT(FindGame("chess"),
               StatusIs(absl::StatusCode::kNotFound,
-                       HasSubstr("unknown game 'chess' (known: dragons_gold, frost_dragon, village)")));
+                       HasSubstr("unknown game 'chess' (known: dragons_gold, frost_dragon, hedonia, village)")));
 }
 
 TEST(RegistryTest, BadPlayerCountAndUnknownOptionAreRefused) {

@@ -3,11 +3,17 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <set>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -17,6 +23,7 @@
 #include "engine/record_json.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
@@ -164,6 +171,8 @@ class RawBot {
     Send(hello);
   }
   bool NextAny(ServerMessage* out) { return stream_->Read(out); }
+  // Ends the stream from this side; a read blocked on it returns false.
+  void Cancel() { context_.TryCancel(); }
   // The next message of the given kind (others are skipped); false at the end.
   bool Next(ServerMessage::KindCase kind, ServerMessage* out) {
     while (stream_->Read(out)) {
@@ -487,6 +496,229 @@ TEST_F(ArenaE2eTest, FourRandomBotsFinishAFrostDragonMatch) {
     winners += seat.rank() == 1;
   }
   EXPECT_GE(winners, 1);
+}
+
+// The messages of several bot streams in one queue, each with its seat: one
+// reader thread per stream pushes, the test pops.
+class Inbox {
+ public:
+  void Push(int seat, ServerMessage message) {
+    std::lock_guard<std::mutex> lock(mu_);
+    messages_.emplace_back(seat, std::move(message));
+    arrived_.notify_all();
+  }
+  // The next message, or false if none comes within `timeout`.
+  bool Pop(std::pair<int, ServerMessage>* out, std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!arrived_.wait_for(lock, timeout, [&] { return !messages_.empty(); })) return false;
+    *out = std::move(messages_.front());
+    messages_.pop_front();
+    return true;
+  }
+  bool HasFrom(int seat) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [from, message] : messages_) {
+      if (from == seat) return true;
+    }
+    return false;
+  }
+  // Reads `bot` into the inbox, tagged `seat`, until its stream ends.
+  std::thread Read(RawBot* bot, int seat) {
+    return std::thread([this, bot, seat] {
+      ServerMessage message;
+      while (bot->NextAny(&message)) Push(seat, message);
+    });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable arrived_;
+  std::deque<std::pair<int, ServerMessage>> messages_;
+};
+
+v1::BotMessage ClaimAnswer(const v1::DecisionRequest& request, v1::HedoniaSide side) {
+  v1::BotMessage answer;
+  answer.mutable_answer()->set_match_id(request.match_id());
+  answer.mutable_answer()->set_request_id(request.request_id());
+  answer.mutable_answer()->mutable_action()->mutable_hedonia()->mutable_claim()->set_side(side);
+  return answer;
+}
+
+// Hedonia's claims are one sealed decision: every seat is asked at once (the
+// test answers no claim before all four requests are in, so a server asking
+// one seat after another would stall it), and a seat that has claimed
+// changes nothing anyone else can see until the last claim is in.
+TEST_F(ArenaE2eTest, HedoniaClaimsAreAskedOfEverySeatAtOnceAndStaySealed) {
+  constexpr int kSeats = 4;
+  constexpr auto kPatience = std::chrono::seconds(20);
+  v1::CreateMatchRequest request;
+  request.set_game("hedonia");
+  request.set_seed(5);
+  request.mutable_time_control()->set_decision_ms(60000);
+  for (int i = 0; i < kSeats; ++i) request.add_seats()->set_open(true);
+  v1::CreateMatchResponse created;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->CreateMatch(&context, request, &created).ok());
+  }
+  // A spectator's account of the whole match, kept for the end.
+  grpc::ClientContext watch_context;
+  v1::WatchMatchRequest watch;
+  watch.set_match_id(created.match_id());
+  auto events = stub_->WatchMatch(&watch_context, watch);
+  std::vector<v1::MatchEvent> seen;
+  std::thread spectator([&] {
+    v1::MatchEvent event;
+    while (events->Read(&event)) {
+      seen.push_back(event);
+      if (event.has_finished()) break;
+    }
+  });
+
+  Inbox inbox;
+  std::vector<std::unique_ptr<RawBot>> bots;
+  std::vector<std::thread> readers;
+  std::vector<RawBot*> seat_bot(kSeats);
+  // However the test ends, the streams close and their readers finish.
+  struct StopReading {
+    std::function<void()> stop;
+    ~StopReading() { stop(); }
+  } stop_reading{[&] {
+    for (auto& bot : bots) bot->Cancel();
+    watch_context.TryCancel();
+    for (std::thread& reader : readers) reader.join();
+    if (spectator.joinable()) spectator.join();
+  }};
+  for (int seat = 0; seat < kSeats; ++seat) {
+    bots.push_back(std::make_unique<RawBot>(stub_.get()));
+    seat_bot[seat] = bots.back().get();
+    seat_bot[seat]->Join(created.match_id(), created.seat_tokens(seat).token());
+    readers.push_back(inbox.Read(seat_bot[seat], seat));
+  }
+
+  engine::Rng rng(9);
+  std::vector<std::pair<int, v1::DecisionRequest>> claims;  // in order of arrival
+  std::vector<v1::HedoniaSide> first_claims(kSeats, v1::HEDONIA_SIDE_UNSPECIFIED);
+  std::set<int> checked_reveal;  // seats whose round-2 view showed round 1's claims
+  std::set<int> finished;
+  int claim_rounds = 0;
+  while (finished.size() < kSeats) {
+    std::pair<int, ServerMessage> message;
+    ASSERT_TRUE(inbox.Pop(&message, kPatience))
+        << "stalled after " << claim_rounds << " claim rounds with " << claims.size()
+        << " claim requests in";
+    const int seat = message.first;
+    const ServerMessage& m = message.second;
+    if (m.has_answer_result()) {
+      EXPECT_TRUE(m.answer_result().accepted()) << m.answer_result().reason();
+      continue;
+    }
+    if (m.has_event() && m.event().has_finished()) finished.insert(seat);
+    if (!m.has_decision()) continue;
+    const v1::DecisionRequest& decision = m.decision();
+    const v1::HedoniaView& view = decision.view().hedonia();
+    if (view.round() == 2 && checked_reveal.insert(seat).second) {
+      ASSERT_EQ(view.last_reveal().claims_size(), kSeats);
+      for (int s = 0; s < kSeats; ++s) EXPECT_EQ(view.last_reveal().claims(s), first_claims[s]);
+    }
+    if (view.phase() == v1::HEDONIA_PHASE_OFFER) {
+      seat_bot[seat]->Send(Answer(decision, static_cast<int>(rng.Uniform(
+                                                decision.legal_actions_size()))));
+      continue;
+    }
+    ASSERT_EQ(view.phase(), v1::HEDONIA_PHASE_CLAIM);
+    EXPECT_EQ(view.own_claim(), v1::HEDONIA_SIDE_UNSPECIFIED);
+    claims.emplace_back(seat, decision);
+    if (static_cast<int>(claims.size()) < kSeats) continue;
+    // Every seat has its claim request, and no claim is answered yet.
+    ++claim_rounds;
+    for (const auto& [s, claim] : claims) EXPECT_EQ(claim.view().hedonia().round(), claim_rounds);
+    if (claim_rounds > 1) {
+      for (const auto& [s, claim] : claims) {
+        seat_bot[s]->Send(Answer(claim, static_cast<int>(rng.Uniform(2))));
+      }
+      claims.clear();
+      continue;
+    }
+    // Round 1, by hand. The seat asked first answers first.
+    for (int s = 0; s < kSeats; ++s) {
+      first_claims[s] = s % 2 == 0 ? v1::HEDONIA_SIDE_LEFT : v1::HEDONIA_SIDE_RIGHT;
+    }
+    const int first = claims[0].first;
+    seat_bot[first]->Send(ClaimAnswer(claims[0].second, first_claims[first]));
+    for (;;) {  // its acknowledgement (and those of the last offers)
+      std::pair<int, ServerMessage> result;
+      ASSERT_TRUE(inbox.Pop(&result, kPatience));
+      ASSERT_TRUE(result.second.has_answer_result()) << result.second.DebugString();
+      EXPECT_TRUE(result.second.answer_result().accepted());
+      if (result.second.answer_result().request_id() == claims[0].second.request_id()) break;
+    }
+    // Another seat reconnects and is sent its request again, with the view
+    // as it is now: the same as before the first claim.
+    const int second = claims[1].first;
+    bots.push_back(std::make_unique<RawBot>(stub_.get()));
+    seat_bot[second] = bots.back().get();
+    seat_bot[second]->Join(created.match_id(), created.seat_tokens(second).token());
+    readers.push_back(inbox.Read(seat_bot[second], second));
+    for (;;) {
+      std::pair<int, ServerMessage> resent;
+      ASSERT_TRUE(inbox.Pop(&resent, kPatience));
+      if (!resent.second.has_decision()) continue;  // seated, acknowledgements
+      ASSERT_EQ(resent.first, second);
+      EXPECT_TRUE(resent.second.decision().resent());
+      EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+          resent.second.decision().view(), claims[1].second.view()))
+          << "seat " << second << " sees a change after seat " << first << " claimed:\n"
+          << resent.second.decision().view().DebugString();
+      claims[1].second = resent.second.decision();
+      break;
+    }
+    for (int i = 1; i < kSeats; ++i) {
+      const auto& [s, claim] = claims[i];
+      if (i == kSeats - 1) {
+        // Nothing reached the first seat while the others claimed.
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        EXPECT_FALSE(inbox.HasFrom(first)) << "seat " << first << " heard of a claim";
+      }
+      seat_bot[s]->Send(ClaimAnswer(claim, first_claims[s]));
+    }
+    claims.clear();
+  }
+  EXPECT_EQ(claim_rounds, 60 / kSeats);
+  EXPECT_EQ(checked_reveal.size(), static_cast<std::size_t>(kSeats));
+  spectator.join();  // it stops at the match's end
+
+  // The spectator saw each claim of round 1 sealed (no action, and no claim
+  // in the view until the last was in), then all four revealed.
+  std::vector<v1::MatchEvent> claim_events;
+  for (const v1::MatchEvent& event : seen) {
+    if (event.has_action_taken() && (!event.action_taken().has_action() ||
+                                     event.action_taken().action().hedonia().has_claim())) {
+      claim_events.push_back(event);
+    }
+  }
+  ASSERT_GE(claim_events.size(), 2u * kSeats);
+  for (int i = 0; i < kSeats; ++i) {
+    const v1::MatchEvent& sealed = claim_events[i];
+    EXPECT_FALSE(sealed.action_taken().has_action());
+    EXPECT_EQ(sealed.action_taken().text(), "answered (sealed)");
+    EXPECT_EQ(sealed.view().hedonia().own_claim(), v1::HEDONIA_SIDE_UNSPECIFIED);
+    if (i < kSeats - 1) {  // the last one's view is after the reveal
+      EXPECT_EQ(sealed.view().hedonia().phase(), v1::HEDONIA_PHASE_CLAIM);
+      EXPECT_FALSE(sealed.view().hedonia().has_last_reveal());
+    }
+    const v1::MatchEvent& revealed = claim_events[kSeats + i];
+    EXPECT_EQ(revealed.action_taken().seat(), sealed.action_taken().seat());
+    EXPECT_EQ(revealed.action_taken().action().hedonia().claim().side(),
+              first_claims[revealed.action_taken().seat()]);
+    EXPECT_EQ(revealed.view().hedonia().last_reveal().claims_size(), kSeats);
+  }
+
+  const v1::GetMatchResponse done = AwaitFinished(created.match_id());
+  for (const v1::SeatInfo& info : done.match().seats()) EXPECT_EQ(info.illegal_answers(), 0);
+  absl::StatusOr<engine::MatchRecord> record = engine::RecordFromProto(done.record());
+  ASSERT_THAT(record, IsOk());
+  EXPECT_THAT(engine::VerifyRecord(*record), IsOk());
 }
 
 // Drops the stream once, after a few decisions.

@@ -112,6 +112,23 @@ else
   fail "a Frost Dragon's Treasure match plays, boasts and verifies" "$WORK/fd"
 fi
 
+# Hedonia: listed with its option; a match with sealed claims verifies.
+if grep -q "^hedonia — Hedonia" "$WORK/games" &&
+    grep -q "option end (default hands_empty)" "$WORK/games"; then
+  pass "games lists hedonia and its options"
+else
+  fail "games lists hedonia and its options" "$WORK/games"
+fi
+if "$HOARD" play --game hedonia --players 5 --seed 5 --record "$WORK/hd.json" \
+      >"$WORK/hd" 2>&1 && grep -q "claim left" "$WORK/hd" &&
+    grep -q "round 12 claims" "$WORK/hd" &&
+    [ "$(grep -cE '^ +[1-5] +[0-4] +random ' "$WORK/hd")" -eq 5 ] &&
+    "$HOARD" replay verify "$WORK/hd.json" >"$WORK/hd.verify" 2>&1; then
+  pass "a Hedonia match plays twelve rounds of claims and verifies"
+else
+  fail "a Hedonia match plays twelve rounds of claims and verifies" "$WORK/hd"
+fi
+
 # Bad input: one line naming the problem, a non-zero exit, never a crash.
 printf '{"format": "hoard.match_record.v1", "actions": [' >"$WORK/corrupt.json"
 expect_error "a corrupt record" 1 "corrupt.json: not a match record" \
@@ -121,7 +138,7 @@ expect_error "a record of random bytes" 1 "not a match record" \
   -- "$HOARD" replay verify "$WORK/noise.json"
 expect_error "a missing record" 1 "cannot open" \
   -- "$HOARD" replay verify "$WORK/none.json"
-expect_error "an unknown game" 2 "unknown game 'chess' (known: dragons_gold, frost_dragon, village)" \
+expect_error "an unknown game" 2 "unknown game 'chess' (known: dragons_gold, frost_dragon, hedonia, village)" \
   -- "$HOARD" play --game chess
 expect_error "a bad player count" 2 "village is played by 2 to 5 players, not 6" \
   -- "$HOARD" play --players 6

@@ -343,16 +343,7 @@ class DragonsGoldCodec final : public GameCodec {
 
   absl::StatusOr<Action> ActionFromProto(
       const hoard::v1::Action& action) const override {
-    if (action.game_case() != hoard::v1::Action::kDragonsGold) {
-      return absl::InvalidArgumentError(
-          action.game_case() == hoard::v1::Action::GAME_NOT_SET
-              ? "the action names no game: set its 'dragons_gold' field"
-              : absl::StrCat("the action is for another game ('",
-                             action.GetDescriptor()
-                                 ->FindFieldByNumber(action.game_case())
-                                 ->name(),
-                             "'); this match plays dragons_gold"));
-    }
+    RETURN_IF_ERROR(CheckActionGame(action, "dragons_gold"));
     return FromProto(action.dragons_gold());
   }
 

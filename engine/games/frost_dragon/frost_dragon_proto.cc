@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/codec.h"
+#include "engine/status_macros.h"
 #include "hoard/v1/arena.pb.h"
 
 namespace hoard::engine::frost_dragon {
@@ -105,14 +106,7 @@ class FrostDragonCodec final : public GameCodec {
   }
 
   absl::StatusOr<Action> ActionFromProto(const hoard::v1::Action& action) const override {
-    if (action.game_case() != hoard::v1::Action::kFrostDragon) {
-      return absl::InvalidArgumentError(
-          action.game_case() == hoard::v1::Action::GAME_NOT_SET
-              ? "the action names no game: set its 'frost_dragon' field"
-              : absl::StrCat("the action is for another game ('",
-                             action.GetDescriptor()->FindFieldByNumber(action.game_case())->name(),
-                             "'); this match plays frost_dragon"));
-    }
+    RETURN_IF_ERROR(CheckActionGame(action, "frost_dragon"));
     return FromProto(action.frost_dragon());
   }
 };

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/codec.h"
+#include "engine/status_macros.h"
 #include "hoard/v1/arena.pb.h"
 
 namespace hoard::engine::village {
@@ -72,16 +73,7 @@ class VillageCodec final : public GameCodec {
 
   absl::StatusOr<Action> ActionFromProto(
       const hoard::v1::Action& action) const override {
-    if (action.game_case() != hoard::v1::Action::kVillage) {
-      return absl::InvalidArgumentError(
-          action.game_case() == hoard::v1::Action::GAME_NOT_SET
-              ? "the action names no game: set its 'village' field"
-              : absl::StrCat("the action is for another game ('",
-                             action.GetDescriptor()
-                                 ->FindFieldByNumber(action.game_case())
-                                 ->name(),
-                             "'); this match plays village"));
-    }
+    RETURN_IF_ERROR(CheckActionGame(action, "village"));
     return FromProto(action.village());
   }
 };

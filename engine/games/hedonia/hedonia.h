@@ -1,0 +1,293 @@
+#ifndef HOARD_ENGINE_GAMES_HEDONIA_HEDONIA_H_
+#define HOARD_ENGINE_GAMES_HEDONIA_HEDONIA_H_
+
+// Hedonia (game id "hedonia", 3–6 players).
+//
+// The King hands 60 disputed assets back to the houses, one offer at a time.
+// Each player holds five cards; the rest form the face-down unreleased deck.
+// Every round has an active player, one seat on from the last round's in
+// the direction of play. Starting with them and going round in the direction
+// of play, each player offers one card from their hand, face up, to the
+// neighbour the direction of play leads to. Then every player claims at
+// once, sealed, either the card on their left or the card on their right
+// (one is the card they offered, the other the card offered to them). A
+// card claimed from both sides is shared (each side scores half its value
+// at the end), a card claimed from one side goes to that player's treasury,
+// and an unclaimed card goes to the King's treasury. Then everyone draws a
+// card while the deck has one for each of them.
+//
+// Two kinds act the moment one player claims them: a Red Snatcher snatches
+// the most valuable card of the other player beside it, and a Misdirection
+// reverses the direction of play. The other nine kinds act when the match
+// is over, kind by kind in a fixed order, each player in turn starting from
+// the next active player: they score for packs and rarity, raid carrots,
+// destroy, fetch from the King's treasury, grab, slay and curse. A player's
+// score is their treasury's value after all that, their powers' points and
+// half the value of every shared card beside them; halves are kept exact.
+//
+// Seats are numbered clockwise: seat s + 1 sits on seat s's left. Gap g is
+// the place between seat g and seat g + 1 (mod the player count): it lies on
+// seat g's left and on seat g + 1's right. Play starts clockwise, so each
+// card is first offered into the gap on its offerer's left.
+//
+// docs/rules/hedonia.md states the rules as implemented, with the asset
+// table and every gap in the rulebook and how Hoard fills it.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/game.h"
+#include "engine/rng.h"
+
+namespace hoard::engine::hedonia {
+
+// ---- Assets ---------------------------------------------------------------
+// The nine kinds that act at the end come first, in the order they act.
+enum Asset : int {
+  kSnorkelPig = 0,
+  kBeardedHopper,
+  kMagicCarrot,
+  kDoomSnail,
+  kRoyalPoofin,
+  kVeryRareEgg,
+  kGrungle,
+  kDeathslayer,
+  kCursedSushi,
+  kRedSnatcher,   // acts at once, when one player claims it
+  kMisdirection,  // acts at once, when one player claims it
+};
+inline constexpr int kNumAssetKinds = 11;
+inline constexpr int kNumEndKinds = 9;  // kSnorkelPig .. kCursedSushi
+
+// How many cards of each kind, indexed by Asset.
+using AssetCounts = std::array<std::int8_t, kNumAssetKinds>;
+
+inline constexpr int kNumAssets = 60;
+// The deck: how many cards of each kind (60 in all).
+inline constexpr std::array<int, kNumAssetKinds> kAssetCounts = {
+    8, 6, 7, 5, 5, 4, 6, 4, 6, 5, 4};
+// Each card's printed value, the points it scores in a treasury (half of it
+// to each side when shared).
+inline constexpr std::array<int, kNumAssetKinds> kAssetValues = {
+    1, 2, 1, 1, 2, 1, 2, 2, 3, 1, 2};
+
+// The powers' numbers (docs/rules/hedonia.md has the whole table).
+// Snorkel Pigs: each scores this much more per other pig of its owner.
+inline constexpr int kPigPackBonus = 1;
+// Magic Carrots: each scores this much more if its owner holds a Bearded
+// Hopper.
+inline constexpr int kFedCarrotBonus = 3;
+// Very Rare Eggs: each scores this much more per egg of the deck that is
+// not in a treasury.
+inline constexpr int kEggRarityBonus = 2;
+// Deathslayers: the points for each monster slain.
+inline constexpr int kSlayBonus = 3;
+// Cursed Sushi: an owner of this many or more scores kSushiCurse less for
+// each of them.
+inline constexpr int kSushiCurseFrom = 2;
+inline constexpr int kSushiCurse = 5;
+
+absl::string_view AssetName(int asset);        // "Snorkel Pig", ...
+absl::string_view AssetNamePlural(int asset);  // "Snorkel Pigs", ...
+
+// The kind of the most valuable card among `counts` (the highest printed
+// value; among equal values the kind first in the table), or -1 if none.
+int MostValuable(const AssetCounts& counts);
+
+int Total(const AssetCounts& counts);
+
+// ---- Rules (the configurable decisions) ------------------------------------
+enum class EndRule : std::int8_t {
+  // Draws stop when the deck is empty; play goes on until every hand is
+  // empty, so every card is offered (option end=hands_empty, the default).
+  kHandsEmpty = 0,
+  // The match ends at the first reveal after which the deck cannot give
+  // every player a card; the cards still in hand are not scored
+  // (end=deck_empty).
+  kDeckEmpty = 1,
+};
+
+struct Rules {
+  EndRule end = EndRule::kHandsEmpty;
+  bool operator==(const Rules&) const = default;
+};
+
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
+                                      const MatchConfig& config);
+
+// ---- The table
+// ---------------------------------------------------------------
+inline constexpr int kMinPlayers = 3;
+inline constexpr int kMaxPlayers = 6;
+inline constexpr int kHandSize = 5;
+
+enum class Phase : std::int8_t {
+  kOffer = 0,  // the offerer offers a card from their hand
+  kClaim,      // every player claims left or right, sealed
+  kOver,
+};
+
+// A claim: the card on the player's left or on their right.
+enum class Side : std::int8_t { kNone = 0, kLeft, kRight };
+
+inline constexpr int kClockwise = 1;
+inline constexpr int kCounterclockwise = -1;
+
+struct Position {
+  int num_players = 0;
+  // The unreleased deck; deck[deck_size - 1] is its top.
+  std::array<std::int8_t, kNumAssets> deck{};
+  int deck_size = 0;
+  // By seat.
+  std::array<AssetCounts, kMaxPlayers> hands{};
+  std::array<AssetCounts, kMaxPlayers> treasuries{};
+  // By gap: the shared cards lying between seat g and seat g + 1.
+  std::array<AssetCounts, kMaxPlayers> shared{};
+  AssetCounts king{};
+  int round = 1;
+  Seat active = 0;
+  int direction = kClockwise;  // kClockwise (seat + 1) or kCounterclockwise
+  Phase phase = Phase::kOffer;
+  int offers_made = 0;  // this round
+  // By gap: the card offered into it this round, or -1.
+  std::array<std::int8_t, kMaxPlayers> table{-1, -1, -1, -1, -1, -1};
+  // By seat: the sealed claims of this round.
+  std::array<Side, kMaxPlayers> claims{};
+  // The last reveal, public: the cards by gap (-1: none) and the claims by
+  // seat.
+  std::array<std::int8_t, kMaxPlayers> last_table{-1, -1, -1, -1, -1, -1};
+  std::array<Side, kMaxPlayers> last_claims{};
+  bool operator==(const Position&) const = default;
+};
+
+// The seat `steps` seats from `seat` in direction `direction`.
+Seat SeatAt(Seat seat, int steps, int direction, int num_players);
+// The gap a player offers into: the one on their left when play goes
+// clockwise, on their right otherwise.
+int OfferGap(Seat seat, int direction, int num_players);
+// The gap on a player's left or right.
+int GapOn(Seat seat, Side side, int num_players);
+
+// ---- Actions
+// ------------------------------------------------------------------- An
+// offer's code is the kind offered (0 to 10); the two claims have codes of
+// their own. Identical cards are one action.
+Action OfferAction(int asset);
+Action ClaimAction(Side side);  // REQUIRES: side is kLeft or kRight
+inline constexpr std::uint64_t kClaimLeftCode = 16;
+inline constexpr std::uint64_t kClaimRightCode = 17;
+// The kind an offer names, or nullopt for any other code.
+std::optional<int> OfferedAsset(Action action);
+// The side a claim names, or nullopt for any other code.
+std::optional<Side> ClaimedSide(Action action);
+
+// ---- Scoring
+// ------------------------------------------------------------------- The end
+// of the match worked out: the treasuries after every power has acted, the
+// points the powers scored, and each seat's score.
+struct Reckoning {
+  std::array<AssetCounts, kMaxPlayers> treasuries{};
+  std::array<int, kMaxPlayers> power_points{};
+  // The final score in half points (a shared card's half values stay exact).
+  std::array<int, kMaxPlayers> score_halves{};
+};
+
+// ---- The view
+// --------------------------------------------------------------------
+struct PlayerView {
+  int hand_size = 0;
+  // Known for the observer's own seat, and for every seat once over.
+  std::optional<AssetCounts> hand;
+  AssetCounts treasury{};
+  bool operator==(const PlayerView&) const = default;
+};
+
+struct HedoniaView final : ComparableView<HedoniaView> {
+  Seat observer = kSpectator;
+  Rules rules;
+  int round = 1;
+  int rounds = 0;  // how many rounds the match lasts
+  Phase phase = Phase::kOffer;
+  Seat active = 0;
+  int direction = kClockwise;
+  Seat offerer = -1;  // in the offer phase: who offers now
+  int deck_size = 0;
+  std::vector<PlayerView> players;  // by seat
+  std::vector<int> table;  // by gap: the card offered this round, or -1
+  std::vector<AssetCounts> shared;  // by gap
+  AssetCounts king{};
+  // The observer's own claim this round; never another seat's.
+  Side own_claim = Side::kNone;
+  // The last reveal: the cards by gap (-1: none) and every claim by seat.
+  std::vector<int> last_table;
+  std::vector<Side> last_claims;
+  // Once over: the treasuries after the powers acted, the powers' points
+  // and the scores; empty until then.
+  std::vector<AssetCounts> final_treasuries;
+  std::vector<int> power_points;
+  std::vector<double> scores;
+
+  bool operator==(const HedoniaView&) const = default;
+  std::string ToString() const override;
+  std::string Summary() const override;
+};
+
+// ---- The state
+// ---------------------------------------------------------------------
+class HedoniaState final : public State {
+ public:
+  // A new match: the 60 assets shuffled, five dealt to each player, the
+  // first active player drawn, play clockwise.
+  static std::unique_ptr<HedoniaState> Deal(const Rules& rules, int num_players,
+                                            Rng& rng);
+  // A position set up by hand, for tests: any cards in any place (not
+  // necessarily all 60). REQUIRES: 3 <= num_players <= 6, and the position
+  // is one the rules could reach in its phase.
+  static std::unique_ptr<HedoniaState> ForTesting(Position position,
+                                                  Rules rules = {});
+
+  int num_players() const override { return position_.num_players; }
+  Seats SeatsToAct() const override;
+  using State::LegalActions;
+  void LegalActions(Seat seat, std::vector<Action>* out) const override;
+  absl::Status Apply(Seat seat, Action action) override;
+  bool IsOver() const override { return position_.phase == Phase::kOver; }
+  std::vector<double> Scores() const override;
+  std::vector<int> Ranks() const override;
+  std::unique_ptr<View> ViewFor(Seat observer) const override;
+  std::string ActionToString(Seat seat, Action action) const override;
+  std::string ToString() const override;
+  std::vector<Zone> Zones() const override;
+  std::unique_ptr<State> Clone() const override;
+  std::unique_ptr<State> ResampleHidden(Seat observer, Rng& rng) const override;
+
+  const Position& position() const { return position_; }
+  const Rules& rules() const { return rules_; }
+  // Who offers now (in the offer phase).
+  Seat Offerer() const;
+  // How many rounds a match of these rules and players lasts.
+  int Rounds() const;
+  // The powers worked out on the treasuries as they stand: at the end, the
+  // final result. Activation starts with the next active player.
+  Reckoning Reckon() const;
+
+ private:
+  HedoniaState(const Rules& rules, const Position& position);
+  // Resolves the sealed claims, then draws and starts the next round or
+  // ends the match.
+  void Reveal();
+
+  Rules rules_;
+  Position position_;
+};
+
+}  // namespace hoard::engine::hedonia
+
+#endif  // HOARD_ENGINE_GAMES_HEDONIA_HEDONIA_H_
