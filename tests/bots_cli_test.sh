@@ -36,11 +36,11 @@ conforms() {
     bash -c "! grep -q '^FAIL' '$WORK/$name.out' && grep -q 'the bot conforms' '$WORK/$name.out'"
 }
 
-conforms py-random "$PY_RANDOM" --game village --game dragons_gold
+conforms py-random "$PY_RANDOM" --game village --game dragons_gold --game frost_dragon --game hedonia
 check "py-random survived the cut by reconnecting" "$WORK/py-random.log" \
   grep -q "1 reconnects" "$WORK/py-random.log"
 conforms py-village "$PY_VILLAGE"
-conforms node-random "$NODE_RANDOM" --game village --game dragons_gold
+conforms node-random "$NODE_RANDOM" --game village --game dragons_gold --game frost_dragon --game hedonia
 check "node-random survived the cut by reconnecting" "$WORK/node-random.log" \
   grep -q "1 reconnects" "$WORK/node-random.log"
 conforms cpp-random "$CPP_RANDOM"
