@@ -1,5 +1,7 @@
 #include "service/grpc_server.h"
 
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -9,6 +11,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/tournament.grpc.pb.h"
+#include "engine/status_macros.h"
 #include "tournament/host.h"
 #include "tournament/manager.h"
 #include "service/write_queue.h"
@@ -309,6 +312,30 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
                       std::string(status.message()));
 }
 
+namespace {
+
+absl::StatusOr<std::string> ReadPem(const std::string& path, const char* what) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  if (path.empty() || !file.good() || text.str().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("TLS needs the server's ", what, ": cannot read '", path, "'"));
+  }
+  return text.str();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> TlsCredentials(
+    const std::string& cert_path, const std::string& key_path) {
+  ASSIGN_OR_RETURN(std::string cert, ReadPem(cert_path, "certificate (--tls-cert)"));
+  ASSIGN_OR_RETURN(std::string key, ReadPem(key_path, "private key (--tls-key)"));
+  grpc::SslServerCredentialsOptions options;
+  options.pem_key_cert_pairs.push_back({std::move(key), std::move(cert)});
+  return grpc::SslServerCredentials(options);
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     const ServerOptions& options) {
   std::unique_ptr<ArenaServer> server(new ArenaServer());
@@ -325,9 +352,12 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
   server->tournament_service_ = std::make_unique<TournamentServiceImpl>(nullptr);
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
+  if (!options.tls_cert_path.empty() || !options.tls_key_path.empty()) {
+    ASSIGN_OR_RETURN(credentials, TlsCredentials(options.tls_cert_path, options.tls_key_path));
+  }
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                           &server->port_);
+  builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.RegisterService(server->service_.get());
   builder.RegisterService(server->tournament_service_.get());

@@ -30,6 +30,10 @@ namespace hoard::service {
 struct ServerOptions {
   // host:port to listen on; port 0 picks a free one (see ArenaServer::port).
   std::string listen = "127.0.0.1:50051";
+  // TLS: PEM files of the server's certificate (chain) and private key.
+  // Both empty: plaintext.
+  std::string tls_cert_path;
+  std::string tls_key_path;
   // The largest message a client may send.
   int max_message_bytes = 1 << 20;
   // The SQLite database that keeps finished matches; empty: none (they are

@@ -5,8 +5,9 @@
 # aborted (no record, no seed); finished matches stay stored; the database is
 # intact; the event log (JSON lines, configured from the environment) names
 # every match; and a server started again on the same database serves them
-# all. Also: hoard health, an online backup, and one tournament runner
-# spreading its matches over two servers.
+# all. Also: hoard health, an online backup, TLS (the hoard program and the
+# Python and Node SDKs), and one tournament runner spreading its matches over
+# two servers.
 #
 #   bash tests/operations_cli_test.sh build/hoard
 set -u
@@ -118,6 +119,46 @@ check "and a finished one still has its record" "$WORK/record" grep -q '"format"
 next=$(create --seats builtin:random,builtin:random)
 check "new matches are numbered after the stored ones" "$WORK/serve.log" [ "$next" = m10 ]
 kill -TERM "$PID"; wait "$PID"
+
+# TLS: a server with a certificate; clients that trust it (HOARD_TLS_CA) get
+# through — the hoard program and bots in Python and Node — plaintext ones
+# do not.
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+  -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+  -keyout "$WORK/key.pem" -out "$WORK/cert.pem" >/dev/null 2>&1
+: >"$WORK/tls.out"
+"$HOARD" serve --listen 127.0.0.1:0 --tls-cert "$WORK/cert.pem" --tls-key "$WORK/key.pem" \
+  >"$WORK/tls.out" 2>"$WORK/tls.log" &
+TLS_PID=$!
+for _ in $(seq 1 100); do
+  TLS_SERVER=$(sed -n 's/^hoard: serving on //p' "$WORK/tls.out"); [ -n "$TLS_SERVER" ] && break
+  sleep 0.05
+done
+HOARD_TLS_CA="$WORK/cert.pem" "$HOARD" health --server "$TLS_SERVER" >"$WORK/tls.health" 2>&1
+check "over TLS, hoard health trusts the server's certificate" "$WORK/tls.health" \
+  grep -q "is serving" "$WORK/tls.health"
+"$HOARD" health --server "$TLS_SERVER" --timeout-ms 1000 >"$WORK/plain.health" 2>&1
+check "a plaintext client does not get through" "$WORK/plain.health" [ $? -eq 1 ]
+HOARD_TLS_CA="$WORK/cert.pem" HOARD_SERVER=$TLS_SERVER HOARD_BOT_KEY=k HOARD_BOT_NAME=py-tls \
+  "$PY" "$REPO/bots/python/examples/random_bot.py" --quiet --matches 1 &
+HOARD_TLS_CA="$WORK/cert.pem" HOARD_SERVER="localhost:${TLS_SERVER##*:}" HOARD_BOT_KEY=k HOARD_BOT_NAME=node-tls \
+  node "$REPO/bots/node/examples/random-bot.js" --quiet --matches 1 &
+for _ in $(seq 1 100); do
+  HOARD_TLS_CA="$WORK/cert.pem" "$HOARD" match create --server "$TLS_SERVER" \
+    --seats bot:py-tls,bot:node-tls,builtin:random >"$WORK/tls.match" 2>&1 && break
+  sleep 0.1
+done
+for _ in $(seq 1 100); do
+  HOARD_TLS_CA="$WORK/cert.pem" "$HOARD" match list --server "$TLS_SERVER" >"$WORK/tls.list" 2>&1
+  grep -q "MATCH_STATUS_FINISHED" "$WORK/tls.list" && break
+  sleep 0.1
+done
+check "Python and Node bots play a match over TLS" "$WORK/tls.list" \
+  bash -c "grep -q 'MATCH_STATUS_FINISHED' '$WORK/tls.list' && grep -q 'bot:py-tls' '$WORK/tls.list' &&
+           grep -q 'bot:node-tls' '$WORK/tls.list' && ! grep -q 'illegal [1-9]' '$WORK/tls.list'"
+expect_error "TLS needs both files" 2 "TLS needs both --tls-cert and --tls-key" \
+  -- "$HOARD" serve --listen 127.0.0.1:0 --tls-cert "$WORK/cert.pem"
+kill -TERM "$TLS_PID"; wait "$TLS_PID"
 
 # Several servers behind one runner: the matches spread over both, and the
 # launched bots play on each.

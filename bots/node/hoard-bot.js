@@ -18,6 +18,7 @@
 
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const { parseArgs } = require('util');
 const grpc = require('@grpc/grpc-js');
@@ -71,7 +72,8 @@ function makeAnswer(request, choice) {
 
 class BotClient {
   // options: server, and either name + key (+ maxMatches) or matchId + seatToken;
-  // matches (stop after that many have ended; 0 never), describeActions, log.
+  // matches (stop after that many have ended; 0 never), describeActions, log,
+  // tlsCa (a PEM file of CAs to trust: TLS; unset: plaintext).
   constructor(decide, options) {
     const registers = Boolean(options.name || options.key);
     if (registers === Boolean(options.matchId || options.seatToken)) {
@@ -92,7 +94,11 @@ class BotClient {
 
   // Plays until done or stopped; rejects with the status if refused for good.
   async run() {
-    const client = new this.protocol.Arena(this.options.server, grpc.credentials.createInsecure());
+    // TLS when given the certificate authorities to trust (a PEM file).
+    const credentials = this.options.tlsCa
+      ? grpc.credentials.createSsl(fs.readFileSync(this.options.tlsCa))
+      : grpc.credentials.createInsecure();
+    const client = new this.protocol.Arena(this.options.server, credentials);
     let failures = 0;
     try {
       while (!this.stopping) {
@@ -263,6 +269,7 @@ const HELP = `flags (each defaults to its environment variable):
   --match ID          or join one seat of this match...
   --token TOKEN       ...with this seat token
   --matches N         stop after N matches have ended (default: never)
+  --tls-ca FILE       connect with TLS, trusting the CAs in this PEM file ($HOARD_TLS_CA)
   --quiet             print nothing but errors`;
 
 // Runs `decide` as a bot configured by command-line flags and HOARD_*
@@ -278,7 +285,8 @@ function run(decide, { argv = process.argv.slice(2), describeActions = false } =
     ({ values } = parseArgs({ args: argv, options: {
       server: { type: 'string' }, name: { type: 'string' }, key: { type: 'string' },
       'max-matches': { type: 'string' }, match: { type: 'string' }, token: { type: 'string' },
-      matches: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+      matches: { type: 'string' }, 'tls-ca': { type: 'string' }, quiet: { type: 'boolean' },
+      help: { type: 'boolean' },
     } }));
   } catch (error) {
     usage(error.message);
@@ -297,6 +305,7 @@ function run(decide, { argv = process.argv.slice(2), describeActions = false } =
     server: values.server || env.HOARD_SERVER || '127.0.0.1:50051',
     maxMatches: number(values['max-matches'] || env.HOARD_MAX_MATCHES || '1', 'max-matches'),
     matches: number(values.matches || '0', 'matches'),
+    tlsCa: values['tls-ca'] || env.HOARD_TLS_CA || '',
     describeActions,
     log: values.quiet ? () => {} : (line) => process.stderr.write(`${program}: ${line}\n`),
   };

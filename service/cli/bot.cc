@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "bots/client.h"
 #include "grpcpp/grpcpp.h"
+#include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 
@@ -93,8 +94,9 @@ int RunBot(const std::vector<std::string>& args) {
     options.log = [](const std::string& line) { std::cout << "hoard bot: " << line << std::endl; };
   }
   const std::string server = FlagOrEnv(*parsed, "server", "HOARD_SERVER", "127.0.0.1:50051");
-  bots::BotClient client(grpc::CreateChannel(server, grpc::InsecureChannelCredentials()),
-                         options, *std::move(strategy));
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
+  if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+  bots::BotClient client(*channel, options, *std::move(strategy));
   if (absl::Status status = client.Run(); !status.ok()) {
     return Fail(kExitFailure, absl::StrCat(server, ": ", status.message()));
   }

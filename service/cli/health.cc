@@ -9,6 +9,7 @@
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/byte_buffer.h"
+#include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 
@@ -68,7 +69,9 @@ int RunHealth(const std::vector<std::string>& args) {
       parsed->Get("server", env != nullptr && *env != '\0' ? env : "127.0.0.1:50051");
   const std::string service = parsed->Get("service", "");
 
-  grpc::GenericStub stub(grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
+  if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+  grpc::GenericStub stub(*channel);
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeout_ms));
   const std::string request_bytes = EncodeRequest(service);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/tournament.grpc.pb.h"
+#include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "service/cli/json.h"
@@ -85,8 +86,9 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   absl::StatusOr<hoard::v1::HeadToHeadTable> table = hoard::v1::HeadToHeadTable();
   if (parsed->Has("server")) {
     const std::string server = parsed->Get("server", "");
-    auto stub = hoard::v1::Tournaments::NewStub(
-        grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
+    if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+    auto stub = hoard::v1::Tournaments::NewStub(*channel);
     hoard::v1::Leaderboard response;
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));

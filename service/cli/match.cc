@@ -9,6 +9,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
+#include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 
@@ -126,8 +127,9 @@ int RunMatch(const std::vector<std::string>& args) {
   }
   const std::vector<std::string>& words = parsed->positionals;
   const std::string server = parsed->Get("server", "127.0.0.1:50051");
-  auto stub = hoard::v1::Arena::NewStub(
-      grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
+  if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+  auto stub = hoard::v1::Arena::NewStub(*channel);
   if (words.size() == 1 && words[0] == "create") return Create(*parsed, *stub, server);
   if (words.size() == 2 && words[0] == "get") {
     hoard::v1::GetMatchRequest request;

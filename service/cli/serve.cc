@@ -25,6 +25,8 @@ const std::vector<FlagSpec>& ServeFlags() {
        "tournaments need one)"},
       {"bot-logs", "DIR",
        "where bots that tournaments launch write their output (default: discarded)"},
+      {"tls-cert", "FILE", "serve TLS with this certificate (PEM; with --tls-key)"},
+      {"tls-key", "FILE", "the certificate's private key (PEM)"},
       {"max-matches", "N", "matches running at once (default 20000)"},
       {"max-matches-per-bot", "N", "matches one registered bot plays at once (default 1000)"},
       {"max-message-bytes", "N", "largest message a client may send (default 1048576)"},
@@ -89,6 +91,11 @@ int RunServe(const std::vector<std::string>& args) {
   options.events = log.Sink();
   options.listen = parsed->Get("listen", options.listen);
   options.db_path = parsed->Get("db", "");
+  options.tls_cert_path = parsed->Get("tls-cert", "");
+  options.tls_key_path = parsed->Get("tls-key", "");
+  if (options.tls_cert_path.empty() != options.tls_key_path.empty()) {
+    return Fail(kExitUsage, "TLS needs both --tls-cert and --tls-key");
+  }
   options.tournament_runner.bot_log_dir = parsed->Get("bot-logs", "");
   options.tournament_runner.on_warning = [&log](const std::string& line) {
     log.Write("tournament_warning", {{"message", line}});

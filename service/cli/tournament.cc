@@ -19,6 +19,7 @@
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
 #include "service/arena.h"
+#include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "service/cli/json.h"
@@ -293,8 +294,9 @@ int RunTournament(const std::vector<std::string>& args) {
     store = own_store.get();
     std::vector<std::unique_ptr<tournament::MatchHost>> servers;
     for (const std::string& address : parsed->flags.at("server")) {
-      servers.push_back(tournament::RemoteHost(
-          grpc::CreateChannel(address, grpc::InsecureChannelCredentials()), address));
+      absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(address);
+      if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+      servers.push_back(tournament::RemoteHost(*channel, address));
     }
     host = tournament::SpreadHost(std::move(servers));
   } else if (external) {

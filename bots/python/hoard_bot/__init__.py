@@ -41,6 +41,9 @@ def _parser(description):
     parser.add_argument("--token", default="", help="...with this seat token")
     parser.add_argument("--matches", type=int, default=0,
                         help="stop after this many matches have ended (default: never)")
+    parser.add_argument("--tls-ca", default=env("HOARD_TLS_CA", ""),
+                        help="connect with TLS, trusting the certificate authorities in this "
+                             "PEM file (default $HOARD_TLS_CA; plaintext if unset)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     return parser
 
@@ -70,7 +73,7 @@ def run(decide, argv=None, description=None, describe_actions=False):
     client = BotClient(decide, server=args.server, name=args.name, key=args.key,
                        match_id=args.match, seat_token=args.token,
                        max_matches=args.max_matches, matches=args.matches,
-                       describe_actions=describe_actions, log=log)
+                       describe_actions=describe_actions, log=log, tls_ca=args.tls_ca)
     signal.signal(signal.SIGTERM, lambda *_: client.stop())
     try:
         client.run()

@@ -114,11 +114,17 @@ class BotClient:
     """Plays as a bot until `matches` matches have ended (0: until stopped)."""
 
     def __init__(self, decide, *, server, name="", key="", match_id="", seat_token="",
-                 max_matches=1, matches=0, describe_actions=False, reconnect=True, log=None):
+                 max_matches=1, matches=0, describe_actions=False, reconnect=True, log=None,
+                 tls_ca=""):
         if bool(name or key) == bool(match_id or seat_token):
             raise ValueError("give either a name and key, or a match id and seat token")
         self._decide = decide
         self._server = server
+        # TLS when given the certificate authorities to trust (a PEM file).
+        self._credentials = None
+        if tls_ca:
+            with open(tls_ca, "rb") as pem:
+                self._credentials = grpc.ssl_channel_credentials(root_certificates=pem.read())
         self._name, self._key = name, key
         self._match_id, self._seat_token = match_id, seat_token
         self._max_matches = max(1, max_matches)
@@ -184,7 +190,9 @@ class BotClient:
     def _play_once(self):
         """One stream's life: None when done, else (status code, details)."""
         stream = _Stream(self._hello())
-        with grpc.insecure_channel(self._server) as channel:
+        channel = grpc.secure_channel(self._server, self._credentials) if self._credentials \
+            else grpc.insecure_channel(self._server)
+        with channel:
             call = arena_pb2_grpc.ArenaStub(channel).Play(stream.messages())
             with self._lock:
                 if self._stopping:
