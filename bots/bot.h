@@ -19,6 +19,8 @@
 
 namespace hoard::bots {
 
+class Sampler;
+
 class Bot {
  public:
   virtual ~Bot() = default;
@@ -46,13 +48,24 @@ class FirstBot final : public Bot {
                         std::span<const engine::Action> legal) override;
 };
 
-// The names MakeBot accepts for `game`.
+// The built-in bots of `game`: "first", "random", and where the game has
+// them "heuristic" (its own rules of thumb, bots/games/) and "mcts" (the
+// search bot of bots/mcts.h with its default budget).
 std::vector<std::string> BuiltinBotNames(const engine::Game& game);
 
+// The iterations "mcts" searches per decision.
+inline constexpr int kDefaultMctsIterations = 1000;
+
 // A built-in bot by name, seeded; kNotFound names the bots that exist.
+// Besides BuiltinBotNames(game), "mcts-N" searches N iterations per decision
+// (1 to 1000000; reproducible from the seed) and "mcts-Nms" N milliseconds
+// (1 to 600000; not reproducible).
 absl::StatusOr<std::unique_ptr<Bot>> MakeBot(absl::string_view name,
                                              const engine::Game& game,
                                              std::uint64_t seed);
+
+// The sampler of `game` (bots/sampler.h), or nullptr if it has none.
+const Sampler* SamplerFor(const engine::Game& game);
 
 }  // namespace hoard::bots
 

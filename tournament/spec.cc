@@ -166,7 +166,8 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
     }
     switch (p.player_case()) {
       case Participant::kBuiltin:
-        if (std::find(builtins.begin(), builtins.end(), p.builtin()) == builtins.end()) {
+        if (absl::StatusOr<std::unique_ptr<bots::Bot>> bot = bots::MakeBot(p.builtin(), game, 1);
+            !bot.ok()) {
           return FieldError(absl::StrCat(field, ".builtin"),
                             absl::StrCat("no built-in bot '", p.builtin(), "' for ", info.id,
                                          " (built-in bots: ", absl::StrJoin(builtins, ", "),
