@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "bots/local_match.h"
+#include "bots/sampler.h"
 #include "engine/record.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
@@ -15,6 +20,7 @@ namespace {
 
 using ::hoard::testing::IsOk;
 using ::hoard::testing::StatusIs;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 const engine::Game& Village() { return **engine::FindGame("village"); }
@@ -22,7 +28,70 @@ const engine::Game& Village() { return **engine::FindGame("village"); }
 TEST(BotTest, UnknownBotsAreNamed) {
   EXPECT_THAT(MakeBot("genius", Village(), 1),
               StatusIs(absl::StatusCode::kNotFound,
-                       HasSubstr("unknown bot 'genius' for village (built-in bots: first, random)")));
+                       HasSubstr("unknown bot 'genius' for village (built-in bots: first, "
+                                 "random, heuristic, mcts; mcts-N searches N iterations a "
+                                 "decision, mcts-Nms N milliseconds)")));
+}
+
+TEST(BotTest, EveryGameHasAHeuristicAndASearchBot) {
+  for (const engine::Game* game : engine::AllGames()) {
+    EXPECT_THAT(BuiltinBotNames(*game), ElementsAre("first", "random", "heuristic", "mcts"))
+        << game->info().id;
+    EXPECT_NE(SamplerFor(*game), nullptr) << game->info().id;
+  }
+}
+
+TEST(BotTest, SearchBudgetsAreNamedInIterationsOrMilliseconds) {
+  for (const char* name : {"mcts", "mcts-1", "mcts-250", "mcts-1000000", "mcts-5ms",
+                           "mcts-600000ms"}) {
+    EXPECT_THAT(MakeBot(name, Village(), 1), IsOk()) << name;
+  }
+  for (const char* name : {"mcts-0", "mcts-", "mcts-x", "mcts--5", "mcts-+5", "mcts-1000001",
+                           "mcts-0ms", "mcts-600001ms", "mcts-5s", "mctsx", "MCTS"}) {
+    EXPECT_THAT(MakeBot(name, Village(), 1), StatusIs(absl::StatusCode::kNotFound, HasSubstr(name)))
+        << name;
+  }
+}
+
+// A bot is given a View and its legal actions, never the State (the
+// interface has no way to pass one)...
+static_assert(std::is_same_v<decltype(&Bot::Choose),
+                             engine::Action (Bot::*)(const engine::View&,
+                                                     std::span<const engine::Action>)>);
+
+// ...and what it decides depends on nothing else: the same bot, seeded the
+// same, given the views of two matches that differ only in what the seat
+// cannot see, makes the same choices. Hidden cards that leaked into a bot any
+// other way would split them.
+TEST(BotTest, BuiltinBotsDecideFromTheSeatsViewAlone) {
+  for (const engine::Game* game : engine::AllGames()) {
+    const int n = game->info().min_players == 2 ? 3 : game->info().min_players;
+    for (std::string name : BuiltinBotNames(*game)) {
+      if (name == "mcts") name = "mcts-40";  // the same search, quicker
+      std::unique_ptr<Bot> real = *MakeBot(name, *game, 11);
+      std::unique_ptr<Bot> twin = *MakeBot(name, *game, 11);
+      engine::Rng rng(3);
+      std::unique_ptr<engine::State> state = *game->NewMatch({.num_players = n, .seed = 8});
+      int decisions = 0, hidden_differed = 0;
+      for (int step = 0; !state->IsOver(); ++step) {
+        const engine::Seat seat = state->SeatsToAct()[0];
+        const std::vector<engine::Action> legal = state->LegalActions(seat);
+        engine::Action action = legal[rng.Uniform(legal.size())];
+        if (step % 5 == 0) {
+          std::unique_ptr<engine::State> other = state->ResampleHidden(seat, rng);
+          if (other->ToString() != state->ToString()) ++hidden_differed;
+          const engine::Action mine = real->Choose(*state->ViewFor(seat), legal);
+          ASSERT_EQ(mine, twin->Choose(*other->ViewFor(seat), legal))
+              << game->info().id << " " << name << " step " << step;
+          action = mine;
+          ++decisions;
+        }
+        ASSERT_THAT(state->Apply(seat, action), IsOk());
+      }
+      EXPECT_GT(decisions, 5) << game->info().id << " " << name;
+      EXPECT_GT(hidden_differed, decisions / 2) << game->info().id << " " << name;
+    }
+  }
 }
 
 TEST(BotTest, RandomBotPicksLegalActionsReproducibly) {

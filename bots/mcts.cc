@@ -120,6 +120,7 @@ engine::Action MctsBot::Choose(const engine::View& view,
     if (it == root.edge_of.end()) continue;
     const Edge& e = root.edges[it->second];
     const double mean = e.visits > 0 ? e.reward / e.visits : 0;
+    stats_.root.push_back({.action = action, .visits = e.visits, .mean = mean});
     if (e.visits > best_visits || (e.visits == best_visits && mean > best_mean)) {
       best = action;
       best_visits = e.visits;

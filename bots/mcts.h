@@ -54,8 +54,15 @@ struct MctsOptions {
 
 // What the last decision's search did.
 struct SearchStats {
+  // One of the seat's own actions at the root, as the search ended.
+  struct RootAction {
+    engine::Action action;
+    int visits = 0;
+    double mean = 0;  // the average reward when it was tried
+  };
   int iterations = 0;
   int nodes = 0;
+  std::vector<RootAction> root;
   // Determinizations the sampler refused (a sampler bug); the decision then
   // falls back to the default action if no iteration ran.
   int sample_errors = 0;

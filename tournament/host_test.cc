@@ -72,7 +72,9 @@ TEST(SpreadHostTest, ABotIsConnectedOnlyWhenConnectedToEveryServer) {
   std::vector<std::string> connected;
   for (const hoard::v1::BotInfo& bot : bots->bots()) {
     if (bot.connected()) connected.push_back(bot.name());
-    if (bot.name() == "both") EXPECT_EQ(bot.running_matches(), 5);
+    if (bot.name() == "both") {
+      EXPECT_EQ(bot.running_matches(), 5);
+    }
   }
   EXPECT_THAT(connected, ElementsAre("both"));
   EXPECT_THAT(spread->bot_addresses(), ElementsAre("a:1", "b:2"));

@@ -89,7 +89,7 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
                       participants { name: "a" builtin: "random" }
                       participants { name: "b" builtin: "genius" })pb",
                  "participants[1].builtin: no built-in bot 'genius' for village "
-                 "(built-in bots: first, random)");
+                 "(built-in bots: first, random, heuristic, mcts)");
   ExpectRejected(R"pb(game: "village"
                       participants { name: "a" builtin: "random" }
                       participants { name: "a" builtin: "random" })pb",
