@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <numeric>
 #include <span>
 #include <utility>
 
@@ -18,14 +19,15 @@ using engine::Seat;
 using engine::View;
 namespace dg = engine::dragons_gold;
 
-constexpr int kBagTotal = 126;  // the sum of dg::kBagContents
-constexpr int kObjectTotal = 24;
+constexpr int kBagTotal = std::accumulate(dg::kBagContents.begin(), dg::kBagContents.end(), 0);
+constexpr int kObjectTotal = std::accumulate(dg::kObjectDeck.begin(), dg::kObjectDeck.end(), 0);
 
 absl::Status Bad(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("not a view of a Dragon's Gold match: ", what));
 }
 
-int Total(const std::array<int, 9>& counts) {
+// Tokens or objects alike (TokenCounts and ObjectCounts are one type).
+int Total(const dg::TokenCounts& counts) {
   int total = 0;
   for (int c : counts) total += c;
   return total;
