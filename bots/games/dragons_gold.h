@@ -12,7 +12,15 @@
 
 namespace hoard::bots::dragons_gold {
 
+// Values tokens by what they add to its own estimated score (majorities
+// weighed against what the others may hold), slays what it can take alone,
+// and builds its own proposals when it is to propose. Ties go to `seed`.
 std::unique_ptr<Bot> MakeHeuristicBot(std::uint64_t seed);
+
+// Deals the tokens and objects a seat has not seen among the bag, the
+// object deck and the other screens and hands, the pile from the dragons
+// not face up (the view does not say which were slain), and draws each
+// sealed vote given among accept and reject.
 std::unique_ptr<Sampler> MakeSampler();
 
 }  // namespace hoard::bots::dragons_gold
