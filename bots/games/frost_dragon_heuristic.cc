@@ -259,13 +259,14 @@ double ScorePlay(const Table& t, const Move& move) {
     }
   }
   const Adventurer& me = v.players[t.me].adventurer;
-  const double won = (kind == CardKind::kDragon ? 0 : WinWorth(me)) + fd::kTreasureBonus * treasures;
+  const double won =
+      (kind == CardKind::kDragon ? 0 : WinWorth(me)) + fd::kTreasureBonus * treasures;
   // What another seat's win costs me: its gain, shared among my rivals.
   double theirs = 0;
   if (winner >= 0 && winner != t.me) {
     const bool dragon = std::any_of(played.begin(), played.end(), [](const fd::PlayedCard& p) {
-                          return fd::KindOf(p.card) == CardKind::kDragon;
-                        });
+      return fd::KindOf(p.card) == CardKind::kDragon;
+    });
     theirs = (dragon ? 0 : WinWorth(v.players[winner].adventurer));
   } else {
     for (engine::Seat s = 0; s < t.n; ++s) {
@@ -290,8 +291,7 @@ class FrostDragonHeuristic final : public Bot {
 
   engine::Action Choose(const engine::View& view, std::span<const engine::Action> legal) override {
     const auto* v = dynamic_cast<const FrostDragonView*>(&view);
-    if (v == nullptr || v->observer < 0 ||
-        v->observer >= static_cast<int>(v->players.size())) {
+    if (v == nullptr || v->observer < 0 || v->observer >= static_cast<int>(v->players.size())) {
       return legal[0];
     }
     const std::optional<Move> first = Move::Decode(legal[0]);

@@ -45,7 +45,8 @@ namespace fd = engine::frost_dragon;
 int Count(CardSet cards) { return std::popcount(cards); }
 
 absl::Status Bad(absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("not a Frost Dragon's Treasure seat's view: ", why));
+  return absl::InvalidArgumentError(
+      absl::StrCat("not a Frost Dragon's Treasure seat's view: ", why));
 }
 
 absl::StatusOr<const FrostDragonView*> SeatView(const engine::View& view) {
@@ -154,7 +155,8 @@ class FrostDragonSampler final : public Sampler {
       return Bad("a quest, hand size or leftover count out of range");
     }
     const bool dealt = v.phase == Phase::kBoast || v.phase == Phase::kPlay;
-    if (auto s = CheckChallenge(v.challenge, n, v.phase == Phase::kPlay ? n - 1 : 0, "the challenge");
+    if (auto s =
+            CheckChallenge(v.challenge, n, v.phase == Phase::kPlay ? n - 1 : 0, "the challenge");
         !s.ok()) {
       return s;
     }
@@ -165,7 +167,8 @@ class FrostDragonSampler final : public Sampler {
       return Bad("a card removed or played that the deck does not hold");
     }
     if (v.cards_in_match != Count(deck & ~v.removed)) {
-      return Bad(absl::StrCat(v.cards_in_match, " cards in the match, but the deck less the removed holds ",
+      return Bad(absl::StrCat(v.cards_in_match,
+                              " cards in the match, but the deck less the removed holds ",
                               Count(deck & ~v.removed)));
     }
     const fd::PlayerView& mine = v.players[me];
@@ -241,7 +244,8 @@ class FrostDragonSampler final : public Sampler {
 
     std::array<int, fd::kNumCardIds> pool;
     int size = 0;
-    for (CardSet cards = unseen; cards != 0; cards &= cards - 1) pool[size++] = std::countr_zero(cards);
+    for (CardSet cards = unseen; cards != 0; cards &= cards - 1)
+      pool[size++] = std::countr_zero(cards);
     rng.Shuffle(std::span<int>(pool.data(), size));
 
     unsigned void_kingdoms = 0;

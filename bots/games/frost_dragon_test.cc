@@ -77,7 +77,8 @@ fd::PlayedCard Played(engine::Seat seat, int card) {
 
 TEST(FrostDragonSamplerTest, NamesTheObserverAndRefusesSpectators) {
   const std::unique_ptr<Sampler> sampler = MakeSampler();
-  const FrostDragonState state(fd::Rules{}, ThreeInChallenges({C(0, 2)}, {C(0, 3), C(0, 4)}, {}, 0));
+  const FrostDragonState state(fd::Rules{},
+                               ThreeInChallenges({C(0, 2)}, {C(0, 3), C(0, 4)}, {}, 0));
   EXPECT_EQ(*sampler->Observer(*state.ViewFor(1)), 1);
   EXPECT_THAT(sampler->Observer(*state.ViewFor(engine::kSpectator)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("spectator")));
@@ -87,9 +88,9 @@ TEST(FrostDragonSamplerTest, NeverDealsASeenCardIntoAHiddenPlace) {
   // Seat 0 holds three cards, has seen two played (and one removed by a
   // dragon earlier in the quest); the rest is hidden.
   const std::vector<int> mine = {C(fd::kGlacier, 14), fd::kLeprechaun, C(fd::kRiver, 5)};
-  Position p = ThreeInChallenges(
-      mine, {C(0, 2), C(0, 3), C(1, 4), C(1, 5), C(2, 6), C(2, 7)},
-      {Played(1, C(fd::kMountain, 9)), Played(2, fd::kTreasureJoker)}, 0);
+  Position p =
+      ThreeInChallenges(mine, {C(0, 2), C(0, 3), C(1, 4), C(1, 5), C(2, 6), C(2, 7)},
+                        {Played(1, C(fd::kMountain, 9)), Played(2, fd::kTreasureJoker)}, 0);
   p.removed = fd::Bit(C(fd::kForest, 14));
   p.played |= p.removed;
   p.out_of_play &= ~p.removed;
@@ -141,7 +142,8 @@ TEST(FrostDragonSamplerTest, KeepsALeadKingdomOutOfAHandThatShowedItHasNone) {
 }
 
 TEST(FrostDragonSamplerTest, RefusesAViewNoMatchCouldShow) {
-  const FrostDragonState state(fd::Rules{}, ThreeInChallenges({C(0, 2)}, {C(0, 3), C(0, 4)}, {}, 0));
+  const FrostDragonState state(fd::Rules{},
+                               ThreeInChallenges({C(0, 2)}, {C(0, 3), C(0, 4)}, {}, 0));
   const std::unique_ptr<Sampler> sampler = MakeSampler();
   engine::Rng rng(1);
   FrostDragonView view = static_cast<const FrostDragonView&>(*state.ViewFor(0));
@@ -154,19 +156,23 @@ TEST(FrostDragonSamplerTest, RefusesAViewNoMatchCouldShow) {
 
   FrostDragonView negative = view;
   negative.players[2].hand_size = -3;
-  EXPECT_THAT(sampler->Sample(negative, rng), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(sampler->Sample(negative, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
 
   FrostDragonView no_seats = view;
   no_seats.players.clear();
-  EXPECT_THAT(sampler->Sample(no_seats, rng), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(sampler->Sample(no_seats, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
 
   FrostDragonView off_map = view;
   off_map.players[1].adventurer.space = 99;
-  EXPECT_THAT(sampler->Sample(off_map, rng), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(sampler->Sample(off_map, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
 
   FrostDragonView shown_twice = view;
   shown_twice.played |= *view.players[0].hand;
-  EXPECT_THAT(sampler->Sample(shown_twice, rng), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(sampler->Sample(shown_twice, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
 }
 
 // ---------------------------------------------------------------- Heuristic
@@ -180,16 +186,17 @@ Move Decide(const Position& p, engine::Seat seat, std::uint64_t seed = 1) {
 }
 
 TEST(FrostDragonHeuristicTest, ShortOfItsMarkerTakesTheChallengeWithItsCheapestWinner) {
-  Position p = ThreeInChallenges({C(fd::kMountain, 2), C(fd::kMountain, 10), C(fd::kMountain, 13)},
-                                 {C(1, 2), C(1, 3), C(1, 4), C(1, 5)},
-                                 {Played(1, C(fd::kMountain, 5)), Played(2, C(fd::kMountain, 9))}, 0);
+  Position p =
+      ThreeInChallenges({C(fd::kMountain, 2), C(fd::kMountain, 10), C(fd::kMountain, 13)},
+                        {C(1, 2), C(1, 3), C(1, 4), C(1, 5)},
+                        {Played(1, C(fd::kMountain, 5)), Played(2, C(fd::kMountain, 9))}, 0);
   EXPECT_EQ(Decide(p, 0).card, C(fd::kMountain, 10));
 }
 
 TEST(FrostDragonHeuristicTest, AtNineThreatPastItsMarkerDucks) {
-  Position p = ThreeInChallenges({C(fd::kMountain, 3), C(fd::kMountain, 13)},
-                                 {C(1, 2), C(1, 3), C(1, 4), C(1, 5)},
-                                 {Played(1, C(fd::kMountain, 5)), Played(2, C(fd::kMountain, 9))}, 0);
+  Position p = ThreeInChallenges(
+      {C(fd::kMountain, 3), C(fd::kMountain, 13)}, {C(1, 2), C(1, 3), C(1, 4), C(1, 5)},
+      {Played(1, C(fd::kMountain, 5)), Played(2, C(fd::kMountain, 9))}, 0);
   p.adventurers[0].boast = 0;
   p.adventurers[0].marker = 0;
   p.adventurers[0].reached_marker = true;
@@ -210,8 +217,9 @@ TEST(FrostDragonHeuristicTest, AtNineThreatTakesATreasureWithItsDragon) {
 
 TEST(FrostDragonHeuristicTest, NamesAnAllyTheAceOfTrumpToWin) {
   // Void in Mountain, short of its marker, last to play.
-  Position p = ThreeInChallenges({fd::kRogue, C(fd::kRiver, 2)}, {C(1, 2), C(1, 3), C(1, 4), C(1, 5)},
-                                 {Played(1, C(fd::kMountain, 5)), Played(2, C(fd::kGlacier, 9))}, 0);
+  Position p =
+      ThreeInChallenges({fd::kRogue, C(fd::kRiver, 2)}, {C(1, 2), C(1, 3), C(1, 4), C(1, 5)},
+                        {Played(1, C(fd::kMountain, 5)), Played(2, C(fd::kGlacier, 9))}, 0);
   const Move move = Decide(p, 0);
   EXPECT_EQ(move.card, fd::kRogue);
   EXPECT_EQ(fd::KingdomOf(move.as), fd::kGlacier);
@@ -240,8 +248,10 @@ int Boast(const std::vector<int>& hand) {
 
 TEST(FrostDragonHeuristicTest, BoastsWhatItsHandCanWin) {
   std::vector<int> trumps;
-  for (int rank = 14; rank > 0 && trumps.size() < 10; --rank) trumps.push_back(C(fd::kGlacier, rank));
-  trumps.insert(trumps.end(), {fd::kLeprechaun, fd::kRogue, C(fd::kMountain, 14), C(fd::kRiver, 14)});
+  for (int rank = 14; rank > 0 && trumps.size() < 10; --rank)
+    trumps.push_back(C(fd::kGlacier, rank));
+  trumps.insert(trumps.end(),
+                {fd::kLeprechaun, fd::kRogue, C(fd::kMountain, 14), C(fd::kRiver, 14)});
   EXPECT_GE(Boast(trumps), 9);
   std::vector<int> weak;
   for (int rank = 2; weak.size() < 14; ++rank) {
