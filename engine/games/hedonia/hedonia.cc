@@ -181,6 +181,14 @@ std::unique_ptr<HedoniaState> HedoniaState::ForTesting(Position position,
   return std::unique_ptr<HedoniaState>(new HedoniaState(rules, position));
 }
 
+std::unique_ptr<HedoniaState> HedoniaState::FromPosition(
+    const Rules& rules, const Position& position) {
+  HOARD_CHECK(position.num_players >= kMinPlayers &&
+                  position.num_players <= kMaxPlayers,
+              "Hedonia seats 3 to 6 players");
+  return std::unique_ptr<HedoniaState>(new HedoniaState(rules, position));
+}
+
 Seat HedoniaState::Offerer() const {
   const Position& p = position_;
   return SeatAt(p.active, p.offers_made, p.direction, p.num_players);

@@ -252,6 +252,11 @@ class HedoniaState final : public State {
   // is one the rules could reach in its phase.
   static std::unique_ptr<HedoniaState> ForTesting(Position position,
                                                   Rules rules = {});
+  // A match at `position` under `rules`, as the search's sampler rebuilds
+  // one from a seat's view (bots/games/hedonia_sampler.cc). REQUIRES: the
+  // same as ForTesting; the caller has checked the position.
+  static std::unique_ptr<HedoniaState> FromPosition(const Rules& rules,
+                                                    const Position& position);
 
   int num_players() const override { return position_.num_players; }
   Seats SeatsToAct() const override;
