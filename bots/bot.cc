@@ -99,7 +99,9 @@ absl::StatusOr<std::unique_ptr<Bot>> MakeBot(absl::string_view name,
     }
     if (std::optional<MctsOptions> options = ParseMcts(name); options.has_value()) {
       if (const Sampler* sampler = SamplerFor(game); sampler != nullptr) {
-        return std::make_unique<MctsBot>(*sampler, *options, seed);
+        // The heuristic plays the search's rollouts, from its own seed.
+        return std::make_unique<MctsBot>(*sampler, *options, seed,
+                                         bots->heuristic(seed ^ 0x9e3779b97f4a7c15ULL));
       }
     }
   }

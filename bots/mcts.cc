@@ -62,8 +62,28 @@ std::vector<double> MatchRewards(const engine::State& over) {
   return rewards;
 }
 
-MctsBot::MctsBot(const Sampler& sampler, MctsOptions options, std::uint64_t seed)
-    : sampler_(sampler), options_(options), rng_(seed) {}
+MctsBot::MctsBot(const Sampler& sampler, MctsOptions options, std::uint64_t seed,
+                 std::unique_ptr<Bot> rollout_policy)
+    : sampler_(sampler),
+      options_(options),
+      rollout_policy_(std::move(rollout_policy)),
+      rng_(seed) {}
+
+void MctsBot::Rollout(engine::State& state) {
+  while (!state.IsOver()) {
+    const engine::Seat seat = state.SeatsToAct()[0];
+    state.LegalActions(seat, &legal_);
+    engine::Action action = legal_[0];
+    if (legal_.size() > 1) {
+      const bool random =
+          rollout_policy_ == nullptr ||
+          static_cast<double>(rng_.Uniform(1u << 20)) < options_.rollout_randomness * (1u << 20);
+      action = random ? legal_[rng_.Uniform(legal_.size())]
+                      : rollout_policy_->Choose(*state.ViewFor(seat), legal_);
+    }
+    if (!state.Apply(seat, action).ok()) return;
+  }
+}
 
 int MctsBot::NewNode(engine::Seat seat) {
   nodes_.emplace_back();
@@ -200,12 +220,8 @@ void MctsBot::Iterate(engine::State& state, engine::Seat root_seat) {
     }
   }
 
-  // Past the tree: uniformly random to the end.
-  while (!state.IsOver()) {
-    const engine::Seat seat = state.SeatsToAct()[0];
-    state.LegalActions(seat, &legal_);
-    if (!state.Apply(seat, legal_[rng_.Uniform(legal_.size())]).ok()) return;
-  }
+  Rollout(state);
+  if (!state.IsOver()) return;  // a sampler bug: learn nothing
 
   const std::vector<double> rewards = MatchRewards(state);
   for (const auto& [n, e] : path) {

@@ -50,6 +50,9 @@ struct MctsOptions {
   int time_ms = 0;
   // The exploration constant of the upper confidence bound.
   double exploration = 0.7;
+  // With a rollout policy: the share of rollout actions taken at random
+  // instead, so that playouts vary.
+  double rollout_randomness = 0.1;
 };
 
 // What the last decision's search did.
@@ -70,8 +73,10 @@ struct SearchStats {
 
 class MctsBot final : public Bot {
  public:
-  // `sampler` must outlive the bot.
-  MctsBot(const Sampler& sampler, MctsOptions options, std::uint64_t seed);
+  // `sampler` must outlive the bot. Without `rollout_policy` playouts are
+  // uniformly random.
+  MctsBot(const Sampler& sampler, MctsOptions options, std::uint64_t seed,
+          std::unique_ptr<Bot> rollout_policy = nullptr);
 
   engine::Action Choose(const engine::View& view,
                         std::span<const engine::Action> legal) override;
@@ -97,8 +102,12 @@ class MctsBot final : public Bot {
   // The index of `action`'s edge in `node`, added if new.
   int EdgeFor(Node& node, engine::Action action);
 
+  // Plays `state` out to its end.
+  void Rollout(engine::State& state);
+
   const Sampler& sampler_;
   MctsOptions options_;
+  std::unique_ptr<Bot> rollout_policy_;
   engine::Rng rng_;
   std::vector<Node> nodes_;
   SearchStats stats_;
