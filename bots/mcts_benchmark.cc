@@ -4,7 +4,9 @@
 //   build/bots/mcts_benchmark
 //   build/bots/mcts_benchmark --benchmark_filter=village
 //
-// Each benchmark iteration is one decision of the "mcts-200" bot (200
+// Each benchmark iteration is one decision of a 200-iteration search with
+// uniformly random rollouts (the built-in "mcts" bot rolls out with the
+// game's heuristic instead, which costs more per iteration) (200
 // iterations: a determinization from the sampler, a walk down the tree and a
 // random playout to the end) at one of 64 positions taken from seeded random
 // matches, every 8th step, where the seat to act has a choice. Reported:
