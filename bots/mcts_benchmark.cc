@@ -5,12 +5,12 @@
 //   build/bots/mcts_benchmark --benchmark_filter=village
 //
 // Each benchmark iteration is one decision of a 200-iteration search with
-// uniformly random rollouts (the built-in "mcts" bot rolls out with the
-// game's heuristic instead, which costs more per iteration) (200
-// iterations: a determinization from the sampler, a walk down the tree and a
-// random playout to the end) at one of 64 positions taken from seeded random
-// matches, every 8th step, where the seat to act has a choice. Reported:
-// iterations/s (the search's speed) and decisions/s at this budget.
+// uniformly random rollouts (each iteration: a determinization from the
+// sampler, a walk down the tree and a random playout to the end) at one of
+// 64 positions taken from seeded random matches, every 8th step, where the
+// seat to act has a choice. The built-in "mcts" bot rolls out with the game's
+// heuristic instead, which costs more per iteration. Reported: iterations/s
+// (the search's speed) and decisions/s at this budget.
 
 #include <memory>
 #include <string>
