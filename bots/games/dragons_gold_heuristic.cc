@@ -79,6 +79,12 @@ class Valuer {
     for (int k = 0; k < dg::kNumTokenKinds; ++k) {
       unseen_share_[k] = std::max(0, unseen[k]) / static_cast<double>(unseen_total);
     }
+    // Rollouts value thousands of screens per decision: the majority terms
+    // and the seat's own score are worked out once.
+    for (int c = 0; c < dg::kNumGemColors; ++c) {
+      for (int m = 0; m < kMajorityTable; ++m) majority_term_[c][m] = MajorityTermOf(c, m);
+    }
+    own_score_ = Score(own_);
   }
 
   const TokenCounts& own() const { return own_; }
@@ -98,8 +104,7 @@ class Valuer {
     for (int c = 0; c < dg::kNumGemColors; ++c) {
       const int m = h[dg::kFirstGem + c];
       if (m == 0) continue;
-      const double lead = m - rival_[c] - (advanced ? 0.5 : 0.0);
-      score += majority_ / (1.0 + std::exp(-1.3 * lead));
+      score += m < kMajorityTable ? majority_term_[c][m] : MajorityTermOf(c, m);
     }
     return score;
   }
@@ -108,7 +113,7 @@ class Valuer {
   double Gain(const TokenCounts& gain) const {
     TokenCounts h = own_;
     for (int k = 0; k < dg::kNumTokenKinds; ++k) h[k] += gain[k];
-    return Score(h) - Score(own_);
+    return Score(h) - own_score_;
   }
   // What one token of `kind` adds, or (negative) what losing one costs.
   double Marginal(int kind, int delta = 1) const {
@@ -130,7 +135,23 @@ class Valuer {
   const dg::DragonsGoldView& view_;
   Seat me_;
   TokenCounts own_{};
+  // What holding `m` gems of colour `c` adds by the chance of its majority.
+  double MajorityTermOf(int c, int m) const {
+    const double lead = m - rival_[c] - (view_.rules.advanced_scoring ? 0.5 : 0.0);
+    return majority_ / (1.0 + std::exp(-1.3 * lead));
+  }
+
+  // Every count of one colour the bag can give (larger counts are worked out).
+  static constexpr int kMajorityTable = [] {
+    int most = 0;
+    for (int c = 0; c < dg::kNumGemColors; ++c) {
+      most = std::max(most, dg::kBagContents[dg::kFirstGem + c]);
+    }
+    return most + 1;
+  }();
   std::array<double, dg::kNumGemColors> rival_{};
+  std::array<std::array<double, kMajorityTable>, dg::kNumGemColors> majority_term_{};
+  double own_score_ = 0;
   std::array<double, dg::kNumTokenKinds> unseen_share_{};
   double majority_ = 0;
 };
