@@ -54,9 +54,10 @@ class Checker {
   // Why a launched bot has stopped, or empty.
   std::string Exited();
 
-  // Starts a match of `game` with the bot in seat 0 and random bots in the
-  // others; calls `done` when it ends.
-  absl::StatusOr<std::string> StartMatch(const std::string& game, int index);
+  // Starts a match of `game` with the bot in seat 0 and built-in `opponent`
+  // bots in the others; calls `done` when it ends.
+  absl::StatusOr<std::string> StartMatch(const std::string& game, int index,
+                                         const std::string& opponent = "random");
   // Waits for the match `id` to end; its summary, or nullopt on time-out.
   std::optional<Match> AwaitFinished(const std::string& id, absl::Duration timeout);
   // The bot's seat of a finished match, counted into conduct_.
@@ -123,13 +124,14 @@ std::optional<absl::Duration> Checker::AwaitConnected(absl::Duration timeout) {
   }
 }
 
-absl::StatusOr<std::string> Checker::StartMatch(const std::string& game, int index) {
+absl::StatusOr<std::string> Checker::StartMatch(const std::string& game, int index,
+                                                const std::string& opponent) {
   const engine::GameInfo& info = (*engine::FindGame(game))->info();
   hoard::v1::CreateMatchRequest request;
   request.set_game(game);
   request.add_seats()->set_bot(name_);
   for (int seat = 1; seat < std::max(info.min_players, 3); ++seat) {
-    request.add_seats()->set_builtin("random");
+    request.add_seats()->set_builtin(opponent);
   }
   request.set_seed(options_.seed + static_cast<std::uint64_t>(index));
   request.mutable_time_control()->set_decision_ms(options_.decision_ms);
@@ -223,7 +225,9 @@ void Checker::CheckSeveralAtOnce() {
 
 void Checker::CheckReconnect() {
   const std::string name = "survives a reconnect";
-  absl::StatusOr<std::string> id = StartMatch(options_.games.front(), 200);
+  // Opponents that think 20 ms a move keep the match going long enough to
+  // be cut in its middle, however fast the bot answers.
+  absl::StatusOr<std::string> id = StartMatch(options_.games.front(), 200, "mcts-20ms");
   if (!id.ok()) return Report(name, false, absl::StrCat("no match: ", id.status().message()));
   // Cut the connection once the bot is in the middle of the match.
   const absl::Time give_up = absl::Now() + absl::Seconds(10);
