@@ -1,35 +1,37 @@
 #!/usr/bin/python3
 """Checks docker-compose.yml and its Dockerfiles as far as can be done without
-a Docker engine: Debian's docker-compose accepts the file; every Dockerfile
-builds on debian:12 in two stages, copies only paths that exist and runs an
-entrypoint that exists; every command and flag the services use parses (the
-real `hoard` binary, Python and Node are asked); the runtime packages exist in
-Debian; and ports, addresses, volumes and bot names agree across services.
+a Docker engine: scripts/compose-secrets.sh makes the secrets' files; Debian's
+docker-compose accepts the file with them; every Dockerfile builds on
+debian:12 in two stages, copies only paths that exist and runs an entrypoint
+that exists; every command and flag the services use parses (the real `hoard`
+binary, Python and Node are asked); the runtime packages exist in Debian;
+ports, addresses, volumes and bot names agree across services; no token or
+key is written in the file, each comes from a secret; and the accounts
+service's commands, run against a real server with the secrets' files, give
+the bots accounts they register with.
 
     /usr/bin/python3 tests/compose_test.py build/hoard
 """
+import atexit
+import json
 import os
 import re
 import shlex
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
+import time
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
 
 HOARD = os.path.realpath(sys.argv[1]) if len(sys.argv) > 1 else sys.exit(
     "usage: compose_test.py PATH_TO_HOARD")
 REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f"\n     {detail}" if detail else ""))
 
 
 def run(command, **kwargs):
@@ -42,17 +44,71 @@ def help_flags(*command):
     return set(re.findall(r"(--[a-z][a-z0-9-]*)", result.stdout)) if result.returncode == 0 else None
 
 
+WORK = tempfile.mkdtemp(prefix="compose_test.")
+atexit.register(shutil.rmtree, WORK, True)
+# Each secret of docker-compose.yml and its file in the secrets directory.
+SECRET_FILES = {"hoard_admin_token": "admin-token", "py_bot_key": "py-bot-key",
+                "node_bot_key": "node-bot-key"}
+ADMIN_TOKEN = "/run/secrets/hoard_admin_token"
+
+
+# ---- scripts/compose-secrets.sh ------------------------------------------------
+def secret_files(directory):
+    """What the script made in directory: {file name: (mode, contents)}, or None."""
+    if not os.path.isdir(directory):
+        return None
+    return {name: (stat.S_IMODE(os.stat(os.path.join(directory, name)).st_mode),
+                   open(os.path.join(directory, name)).read())
+            for name in os.listdir(directory)}
+
+
+SECRETS = os.path.join(WORK, "secrets")
+made = run(["bash", "scripts/compose-secrets.sh", SECRETS])
+check("compose-secrets.sh DIR runs", made.returncode == 0, made.stderr)
+files = secret_files(SECRETS) or {}
+check("compose-secrets.sh: DIR has mode 700",
+      os.path.isdir(SECRETS) and stat.S_IMODE(os.stat(SECRETS).st_mode) == 0o700)
+check("compose-secrets.sh: it makes admin-token, py-bot-key and node-bot-key",
+      set(files) == set(SECRET_FILES.values()), sorted(files))
+# 644 in a directory of mode 700: only the owner reaches them on the host, and
+# the containers' own users (hoard, nobody) can read the mounted files, which
+# keep their host owner and mode.
+check("compose-secrets.sh: each file has mode 644 (the directory guards them)",
+      files and all(mode == 0o644 for mode, _ in files.values()),
+      {name: oct(mode) for name, (mode, _) in files.items()})
+check("compose-secrets.sh: each file holds 32 random hex digits, each its own",
+      files and all(re.fullmatch(r"[0-9a-f]{32}\n", text) for _, text in files.values())
+      and len({text for _, text in files.values()}) == len(files), files)
+check("compose-secrets.sh: it says what it made",
+      all(f"made {os.path.join(SECRETS, name)}" in made.stdout for name in SECRET_FILES.values()),
+      made.stdout)
+again = run(["bash", "scripts/compose-secrets.sh", SECRETS])
+check("compose-secrets.sh: run again, it leaves the files as they are",
+      again.returncode == 0 and secret_files(SECRETS) == files
+      and "made " + SECRETS not in again.stdout, again.stdout + again.stderr)
+from_env = os.path.join(WORK, "from-env")
+by_env = run(["bash", "scripts/compose-secrets.sh"], env={**os.environ, "HOARD_SECRETS": from_env})
+check("compose-secrets.sh: with no DIR it uses $HOARD_SECRETS, as docker-compose.yml does",
+      by_env.returncode == 0 and set(secret_files(from_env) or {}) == set(SECRET_FILES.values()),
+      by_env.stdout + by_env.stderr)
+secret_values = [text.strip() for _, text in files.values()]
+
 # ---- docker-compose itself -------------------------------------------------
+raw_text = open(os.path.join(REPO, "docker-compose.yml")).read()
+raw = yaml.safe_load(raw_text)
 config = run(["docker-compose", "-f", "docker-compose.yml", "config"],
-             env={**os.environ, "PY_BOT_KEY": "", "NODE_BOT_KEY": ""})
-check("docker-compose config accepts docker-compose.yml", config.returncode == 0, config.stderr)
+             env={**os.environ, "HOARD_SECRETS": SECRETS})
+check("docker-compose config accepts docker-compose.yml with the secrets compose-secrets.sh made",
+      config.returncode == 0, config.stderr)
 if config.returncode != 0:
     sys.exit(1)
 compose = yaml.safe_load(config.stdout)
 services = compose["services"]
-check("it defines the server, the Python and Node bots and the tournament runner",
-      set(services) == {"server", "python-bot", "node-bot", "tournament"}, sorted(services))
-server, runner = services["server"], services["tournament"]
+check("it defines the server, the bots' accounts, the Python and Node bots and the "
+      "tournament runner",
+      set(services) == {"server", "accounts", "python-bot", "node-bot", "tournament"},
+      sorted(services))
+server, runner, accounts = services["server"], services["tournament"], services["accounts"]
 
 # ---- Dockerfiles -----------------------------------------------------------
 def parse_dockerfile(path):
@@ -148,7 +204,7 @@ for name in ("python-bot", "node-bot"):
     check(f"{name}: it connects to {address}", env.get("HOARD_SERVER") == address, env)
     check(f"{name}: it waits for a healthy server",
           services[name]["depends_on"]["server"]["condition"] == "service_healthy")
-    check(f"{name}: it has a name and a key", env.get("HOARD_BOT_NAME") and env.get("HOARD_BOT_KEY"))
+    check(f"{name}: it has a name", env.get("HOARD_BOT_NAME"))
 check("tournament: it plays on the server", options["--server"] == address, options)
 
 
@@ -177,5 +233,172 @@ bots = sorted(services[n]["environment"]["HOARD_BOT_NAME"] for n in ("python-bot
 check("the league's registered participants are the bots the services register",
       sorted(registered) == bots, (registered, bots))
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+
+# ---- secrets: no token or key in the file ------------------------------------
+def service_secrets(service):
+    return {s["source"] if isinstance(s, dict) else s for s in service.get("secrets", [])}
+
+
+declared_secrets = compose.get("secrets") or {}
+check("the secrets hoard_admin_token, py_bot_key and node_bot_key are declared",
+      set(declared_secrets) == set(SECRET_FILES), sorted(declared_secrets))
+check("each secret is a file of the secrets directory ($HOARD_SECRETS)",
+      all(os.path.realpath(declared_secrets.get(name, {}).get("file", ""))
+          == os.path.realpath(os.path.join(SECRETS, file)) for name, file in SECRET_FILES.items()),
+      declared_secrets)
+raw_secrets = raw.get("secrets") or {}
+check("the secrets directory is ./secrets unless $HOARD_SECRETS names another",
+      all(raw_secrets.get(name, {}).get("file") == "${HOARD_SECRETS:-./secrets}/" + file
+          for name, file in SECRET_FILES.items()), raw_secrets)
+check("the file interpolates no variable but HOARD_SECRETS (no key from the environment)",
+      set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", raw_text.replace("$$", ""))) <= {"HOARD_SECRETS"},
+      re.findall(r"\$\{?[A-Za-z_][A-Za-z0-9_]*", raw_text.replace("$$", "")))
+check("the file holds no token or key: no long hex string, no placeholder key",
+      not re.search(r"[0-9a-fA-F]{16,}|change-me", raw_text))
+check("no secret's value appears in docker-compose config's output",
+      not any(value in config.stdout for value in secret_values))
+SECRET_NAMES = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD")
+for name, service in services.items():
+    env = service.get("environment") or {}
+    named = {v: env[v] for v in env if SECRET_NAMES.search(v)}
+    check(f"{name}: no key or token in its environment, only files of /run/secrets/",
+          all(v.endswith("_FILE") and str(value).startswith("/run/secrets/")
+              for v, value in named.items()), named)
+    used = set(re.findall(r"/run/secrets/([A-Za-z0-9_.-]+)", json.dumps(service)))
+    check(f"{name}: every /run/secrets/ file it reads is a secret it is given",
+          used <= service_secrets(service) and service_secrets(service) <= set(declared_secrets),
+          (sorted(used), sorted(service_secrets(service))))
+
+check("server: it reads its admin tokens from the secret (HOARD_SERVE_ADMIN_TOKEN_FILE)",
+      environment.get("HOARD_SERVE_ADMIN_TOKEN_FILE") == ADMIN_TOKEN
+      and "hoard_admin_token" in service_secrets(server), environment)
+check("tournament: it sends the admin token of the secret (--token-file)",
+      options.get("--token-file") == ADMIN_TOKEN and "hoard_admin_token" in service_secrets(runner),
+      options)
+bot_secret = {}  # bot name -> the secret holding its key
+for name in ("python-bot", "node-bot"):
+    service = services[name]
+    env = service["environment"]
+    key_file = env.get("HOARD_BOT_KEY_FILE", "")
+    secret = key_file[len("/run/secrets/"):]
+    bot_secret[env.get("HOARD_BOT_NAME")] = secret
+    check(f"{name}: it reads its key from its secret (HOARD_BOT_KEY_FILE), not HOARD_BOT_KEY",
+          "HOARD_BOT_KEY" not in env and key_file.startswith("/run/secrets/")
+          and service_secrets(service) == {secret} and secret in declared_secrets, env)
+    check(f"{name}: it starts once the accounts are made",
+          service["depends_on"].get("accounts", {}).get("condition")
+          == "service_completed_successfully", service["depends_on"])
+check("each bot has a secret of its own, not the admin token's",
+      len(set(bot_secret.values())) == 2 and "hoard_admin_token" not in bot_secret.values(),
+      bot_secret)
+
+# ---- the accounts service ------------------------------------------------------
+check("accounts: it runs the server's image", accounts.get("image") == server.get("image"))
+check("accounts: a shell runs its script", accounts.get("entrypoint") == ["/bin/sh", "-c"]
+      and len(accounts.get("command", [])) == 1, (accounts.get("entrypoint"), accounts.get("command")))
+check("accounts: it waits for a healthy server and runs once",
+      accounts.get("depends_on", {}).get("server", {}).get("condition") == "service_healthy"
+      and accounts.get("restart") == "no", (accounts.get("depends_on"), accounts.get("restart")))
+script = accounts.get("command", [""])[0].replace("$$", "$")  # compose's escape of $
+syntax = run(["sh", "-n", "-c", script])
+check("accounts: its script is valid sh", syntax.returncode == 0, syntax.stderr)
+bots_flags = help_flags(HOARD, "bots") or set()
+made_accounts = {}
+for line in script.splitlines():
+    words = shlex.split(line)
+    if not words or words[0] != "hoard":
+        continue
+    redirects = [w for w in words if w.startswith(">")]
+    words = [w for w in words if not w.startswith(">")]
+    flags = {w for w in words if w.startswith("--")}
+    check(f"accounts: '{' '.join(words[:4])}' is hoard bots add with flags hoard bots --help lists",
+          words[1:3] == ["bots", "add"] and len(words) > 3 and flags <= bots_flags,
+          (words, sorted(flags - bots_flags)))
+    bot = words[3] if len(words) > 3 else ""
+    values = {w: words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--key", "--server",
+                                                                           "--token-file")}
+    made_accounts[bot] = values
+    check(f"accounts: {bot}: on the server, with the admin token of the secret, "
+          "replacing the key of an account made by an earlier start",
+          values.get("--server") == address and values.get("--token-file") == ADMIN_TOKEN
+          and "--replace" in flags, words)
+    check(f"accounts: {bot}: the key is read from the secret its bot reads",
+          values.get("--key") == f"$(cat /run/secrets/{bot_secret.get(bot)})", values.get("--key"))
+    check(f"accounts: {bot}: the key it is given is not printed", redirects == [">/dev/null"],
+          redirects)
+check("accounts: it makes an account for each bot service, and only those",
+      sorted(made_accounts) == bots, (sorted(made_accounts), bots))
+
+# ---- the accounts' commands, on a real server with the secrets' files --------------
+# The script as the containers run it, with the secrets' files of SECRETS in
+# place of /run/secrets and a server of this test's in place of server:50051.
+bin_dir = os.path.join(WORK, "bin")
+os.makedirs(bin_dir)
+os.symlink(HOARD, os.path.join(bin_dir, "hoard"))
+local_env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+             "HOARD_STATE_DIR": os.path.join(WORK, "state")}
+for variable in ("HOARD_TOKEN", "HOARD_BOT_KEY", "HOARD_BOT_KEY_FILE", "HOARD_TLS_CA"):
+    local_env.pop(variable, None)
+
+
+def local(text, live):
+    for secret, file in SECRET_FILES.items():
+        text = text.replace(f"/run/secrets/{secret}", os.path.join(SECRETS, file))
+    return text.replace(address, live)
+
+
+serving = subprocess.Popen(
+    [HOARD, "serve", "--listen", "127.0.0.1:0", "--admin-token-file",
+     os.path.join(SECRETS, SECRET_FILES["hoard_admin_token"])],
+    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=WORK, env=local_env)
+atexit.register(serving.kill)
+first = serving.stdout.readline()
+live = first.rsplit(" ", 1)[-1].strip() if first.startswith("hoard: serving on ") else ""
+check("a server reading the admin token file compose-secrets.sh made starts", live, first)
+if live:
+    outputs = ""
+    for start in ("first", "second"):
+        result = run(["sh", "-c", local(script, live)], env=local_env)
+        outputs += result.stdout + result.stderr
+        check(f"accounts: its script succeeds on the {start} start", result.returncode == 0,
+              result.stdout + result.stderr)
+    check("accounts: its output holds no key or token",
+          not any(value in outputs for value in secret_values), outputs)
+
+    def bot_list():
+        result = run([HOARD, "bots", "list", "--server", live, "--token-file",
+                      os.path.join(SECRETS, SECRET_FILES["hoard_admin_token"])], env=local_env)
+        return {line.split()[0]: line.split()[1] for line in result.stdout.splitlines() if line.split()}
+
+    check("accounts: the server has each bot's account", set(bots) <= set(bot_list()), bot_list())
+    entrypoints = {"python-bot": ["/usr/bin/python3", "bots/python/examples/random_bot.py"],
+                   "node-bot": ["node", "bots/node/examples/random-bot.js"]}
+    for name, entrypoint in entrypoints.items():
+        env = {**local_env, **{v: local(str(value), live)
+                               for v, value in services[name]["environment"].items()}}
+        bot = env["HOARD_BOT_NAME"]
+        process = subprocess.Popen(entrypoint + ["--quiet"], cwd=REPO, env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        state, deadline = None, time.monotonic() + 20
+        while time.monotonic() < deadline and process.poll() is None:
+            state = bot_list().get(bot)
+            if state == "connected":
+                break
+            time.sleep(0.2)
+        exited = process.poll()
+        process.terminate()
+        try:
+            _, errors = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            _, errors = process.communicate()
+        check(f"{name}: with its environment it registers as {bot}, its key read from "
+              "HOARD_BOT_KEY_FILE", state == "connected" and exited is None,
+              f"state {state}, exit {exited}: {errors.strip()}")
+serving.terminate()
+try:
+    serving.wait(timeout=15)
+except subprocess.TimeoutExpired:
+    serving.kill()
+
+finish()

@@ -264,13 +264,26 @@ class BotClient {
 const HELP = `flags (each defaults to its environment variable):
   --server HOST:PORT  the Hoard server ($HOARD_SERVER, else 127.0.0.1:50051)
   --name NAME         register as this bot ($HOARD_BOT_NAME)
-  --key KEY           the bot's key ($HOARD_BOT_KEY; the first registration sets it)
+  --key KEY           the key of the bot's account ($HOARD_BOT_KEY, else the contents
+                      of the file $HOARD_BOT_KEY_FILE)
   --max-matches N     matches to play at once ($HOARD_MAX_MATCHES, else 1)
   --match ID          or join one seat of this match...
   --token TOKEN       ...with this seat token
   --matches N         stop after N matches have ended (default: never)
   --tls-ca FILE       connect with TLS, trusting the CAs in this PEM file ($HOARD_TLS_CA)
   --quiet             print nothing but errors`;
+
+// The key in the file $HOARD_BOT_KEY_FILE names, without surrounding whitespace.
+function readKeyFile(file, usage) {
+  let key;
+  try {
+    key = fs.readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    usage(`cannot read $HOARD_BOT_KEY_FILE ${file}: ${error.code || error.message}`);
+  }
+  if (!key) usage(`$HOARD_BOT_KEY_FILE ${file} is empty`);
+  return key;
+}
 
 // Runs `decide` as a bot configured by command-line flags and HOARD_*
 // variables; exits the process (0 done, 1 refused by the server, 2 bad flags).
@@ -315,8 +328,12 @@ function run(decide, { argv = process.argv.slice(2), describeActions = false } =
   } else {
     Object.assign(options, { name: values.name || env.HOARD_BOT_NAME || '',
                              key: values.key || env.HOARD_BOT_KEY || '' });
+    if (!options.key && env.HOARD_BOT_KEY_FILE) {
+      options.key = readKeyFile(env.HOARD_BOT_KEY_FILE, usage);
+    }
     if (!options.name || !options.key) {
-      usage('give --name and --key (or $HOARD_BOT_NAME and $HOARD_BOT_KEY), or --match and --token');
+      usage('give --name and --key (or $HOARD_BOT_NAME and $HOARD_BOT_KEY or ' +
+            '$HOARD_BOT_KEY_FILE), or --match and --token');
     }
   }
   const client = new BotClient(decide, options);

@@ -33,8 +33,8 @@ def _parser(description):
     parser.add_argument("--name", default=env("HOARD_BOT_NAME", ""),
                         help="register as this bot (default $HOARD_BOT_NAME)")
     parser.add_argument("--key", default=env("HOARD_BOT_KEY", ""),
-                        help="the bot's key (default $HOARD_BOT_KEY; the first registration "
-                             "of a name sets it)")
+                        help="the key of the bot's account (default $HOARD_BOT_KEY, else the "
+                             "contents of the file $HOARD_BOT_KEY_FILE)")
     parser.add_argument("--max-matches", type=int, default=int(env("HOARD_MAX_MATCHES") or 1),
                         help="matches to play at once (default $HOARD_MAX_MATCHES, else 1)")
     parser.add_argument("--match", default="", help="or join one seat of this match...")
@@ -46,6 +46,18 @@ def _parser(description):
                              "PEM file (default $HOARD_TLS_CA; plaintext if unset)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     return parser
+
+
+def _read_key_file(parser, path):
+    """The key in the file $HOARD_BOT_KEY_FILE names, without surrounding whitespace."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            key = file.read().strip()
+    except OSError as error:
+        parser.error(f"cannot read $HOARD_BOT_KEY_FILE {path}: {error.strerror or error}")
+    if not key:
+        parser.error(f"$HOARD_BOT_KEY_FILE {path} is empty")
+    return key
 
 
 def run(decide, argv=None, description=None, describe_actions=False):
@@ -61,9 +73,12 @@ def run(decide, argv=None, description=None, describe_actions=False):
         args.name = args.key = ""
         if not (args.match and args.token):
             parser.error("joining a seat needs both --match and --token")
-    elif not (args.name and args.key):
-        parser.error("give --name and --key (or $HOARD_BOT_NAME and $HOARD_BOT_KEY), "
-                     "or --match and --token")
+    else:
+        if not args.key and os.environ.get("HOARD_BOT_KEY_FILE"):
+            args.key = _read_key_file(parser, os.environ["HOARD_BOT_KEY_FILE"])
+        if not (args.name and args.key):
+            parser.error("give --name and --key (or $HOARD_BOT_NAME and $HOARD_BOT_KEY or "
+                         "$HOARD_BOT_KEY_FILE), or --match and --token")
     program = os.path.basename(sys.argv[0]) or "bot"
 
     def log(line):
