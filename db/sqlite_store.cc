@@ -109,6 +109,17 @@ constexpr const char* kMigrations[] = {
         (CASE WHEN version = '' THEN name ELSE name || '@' || version END))
       WHERE player LIKE 'bot:%' OR player LIKE 'builtin:%';
     )sql",
+    // 4: bot accounts, their keys kept only as salted hashes. Launched bots
+    // get a fresh key at each launch, so the keys kept in clear go.
+    R"sql(
+    CREATE TABLE bot_accounts (
+      name TEXT PRIMARY KEY,      -- name or name@version
+      key_hash TEXT NOT NULL,     -- scrypt$N$r$p$salt$hash
+      launched INTEGER NOT NULL,  -- 1: made for a bot a tournament launches
+      created_at_ms INTEGER NOT NULL
+    );
+    DROP TABLE launch_keys;
+    )sql",
 };
 
 constexpr const char* kNowMs = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -234,9 +245,16 @@ class SqliteStore final : public MatchStore {
         !s.ok()) {
       return s;
     }
-    Statement current(statements_, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-    if (!current.ok() || current.Step() != SQLITE_ROW) return Error("reading the schema version");
-    const std::int64_t version = current.Int(0);
+    std::int64_t version = 0;
+    {
+      // Reset before the migrations run: a table cannot be dropped while a
+      // statement reads.
+      Statement current(statements_, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+      if (!current.ok() || current.Step() != SQLITE_ROW) {
+        return Error("reading the schema version");
+      }
+      version = current.Int(0);
+    }
     const std::int64_t known = static_cast<std::int64_t>(std::size(kMigrations));
     if (version > known) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -394,17 +412,42 @@ class SqliteStore final : public MatchStore {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<std::string> LaunchKey(const std::string& bot, const std::string& fresh) override {
+  absl::Status PutBotAccount(const BotAccount& account) override {
     absl::MutexLock lock(&mu_);
-    Statement insert(statements_, "INSERT OR IGNORE INTO launch_keys (bot, key) VALUES (?, ?)");
-    if (!insert.ok()) return Error("storing a key");
-    insert.Bind(1, bot).Bind(2, fresh);
-    if (insert.Step() != SQLITE_DONE) return Error("storing a key");
-    Statement select(statements_, "SELECT key FROM launch_keys WHERE bot = ?");
-    if (!select.ok()) return Error("reading a key");
-    select.Bind(1, bot);
-    if (select.Step() != SQLITE_ROW) return Error("reading a key");
-    return select.Text(0);
+    Statement upsert(statements_,
+                     absl::StrCat("INSERT INTO bot_accounts (name, key_hash, launched, "
+                                  "created_at_ms) VALUES (?, ?, ?, ", kNowMs,
+                                  ") ON CONFLICT (name) DO UPDATE SET key_hash = "
+                                  "excluded.key_hash, launched = excluded.launched"));
+    if (!upsert.ok()) return Error("storing a bot account");
+    upsert.Bind(1, account.name)
+        .Bind(2, account.key_hash)
+        .Bind(3, static_cast<std::int64_t>(account.launched));
+    if (upsert.Step() != SQLITE_DONE) return Error("storing a bot account");
+    return absl::OkStatus();
+  }
+
+  absl::Status DeleteBotAccount(const std::string& name) override {
+    absl::MutexLock lock(&mu_);
+    Statement remove(statements_, "DELETE FROM bot_accounts WHERE name = ?");
+    if (!remove.ok()) return Error("deleting a bot account");
+    remove.Bind(1, name);
+    if (remove.Step() != SQLITE_DONE) return Error("deleting a bot account");
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::vector<BotAccount>> BotAccounts() override {
+    absl::MutexLock lock(&mu_);
+    Statement select(statements_,
+                     "SELECT name, key_hash, launched FROM bot_accounts ORDER BY name");
+    if (!select.ok()) return Error("reading bot accounts");
+    std::vector<BotAccount> accounts;
+    for (int step = select.Step(); step != SQLITE_DONE; step = select.Step()) {
+      if (step != SQLITE_ROW) return Error("reading bot accounts");
+      accounts.push_back(
+          {.name = select.Text(0), .key_hash = select.Text(1), .launched = select.Int(2) != 0});
+    }
+    return accounts;
   }
 
   absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {

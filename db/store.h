@@ -74,6 +74,16 @@ struct RatedMatch {
   std::vector<RatedSeat> seats;    // seats held by bots (open seats left out)
 };
 
+// A bot's account: what lets it register. The key is kept only as a salted
+// hash (service/auth.h).
+struct BotAccount {
+  std::string name;  // name or name@version
+  std::string key_hash;
+  // Made by a tournament for a bot it launches (it is given a fresh key at
+  // each launch), rather than by an admin or an open registration.
+  bool launched = false;
+};
+
 // Which matches a rating snapshot covers.
 struct RatingScope {
   std::string game;
@@ -121,11 +131,15 @@ class MatchStore {
   virtual absl::StatusOr<std::vector<StoredTournament>> ListTournaments() = 0;
   virtual absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
                                            const std::string& error) = 0;
-  // The key a bot the runner launches registers with: the one this store
-  // keeps for `bot` (name@version), else `fresh`, kept from now on. A server
-  // keeps a name's first key, so a bot launched again must use it again.
-  virtual absl::StatusOr<std::string> LaunchKey(const std::string& bot,
-                                                const std::string& fresh) = 0;
+  // ---- Bot accounts
+  // Stores the account, replacing one of the same name (its key hash and
+  // kind; the creation time stays).
+  virtual absl::Status PutBotAccount(const BotAccount& account) = 0;
+  // Deletes the account of `name`, if there is one.
+  virtual absl::Status DeleteBotAccount(const std::string& name) = 0;
+  // Every account, by name.
+  virtual absl::StatusOr<std::vector<BotAccount>> BotAccounts() = 0;
+
   // The schedule indexes of the tournament's stored matches.
   virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
 

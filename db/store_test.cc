@@ -161,11 +161,20 @@ TEST(StoreTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {
   EXPECT_THAT(*store->List(0, 10, {.tournament_id = id + 1}), ::testing::IsEmpty());
 }
 
-TEST(StoreTest, ALaunchedBotKeepsItsFirstKey) {
+TEST(StoreTest, BotAccountsAreStoredReplacedAndDeleted) {
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
-  EXPECT_EQ(*store->LaunchKey("alice@2", "first"), "first");
-  EXPECT_EQ(*store->LaunchKey("alice@2", "second"), "first");
-  EXPECT_EQ(*store->LaunchKey("alice", "third"), "third");
+  ASSERT_THAT(store->PutBotAccount({.name = "alice@2", .key_hash = "h1"}), IsOk());
+  ASSERT_THAT(store->PutBotAccount({.name = "bob", .key_hash = "h2", .launched = true}), IsOk());
+  ASSERT_THAT(store->PutBotAccount({.name = "alice@2", .key_hash = "h3"}), IsOk());
+  std::vector<BotAccount> accounts = *store->BotAccounts();
+  ASSERT_THAT(accounts, ::testing::SizeIs(2));
+  EXPECT_EQ(accounts[0].name, "alice@2");
+  EXPECT_EQ(accounts[0].key_hash, "h3");
+  EXPECT_FALSE(accounts[0].launched);
+  EXPECT_TRUE(accounts[1].launched);
+  ASSERT_THAT(store->DeleteBotAccount("alice@2"), IsOk());
+  ASSERT_THAT(store->DeleteBotAccount("nobody"), IsOk());
+  EXPECT_THAT(*store->BotAccounts(), ::testing::SizeIs(1));
 }
 
 TEST(StoreTest, RatingSnapshotsFollowTheScopeVersion) {
@@ -221,7 +230,8 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "UPDATE seats SET bot_id = NULL; DELETE FROM bots; "
-                         "DROP TABLE launch_keys; DELETE FROM schema_migrations WHERE version = 3",
+                         "DROP TABLE bot_accounts; "
+                         "DELETE FROM schema_migrations WHERE version >= 3",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);

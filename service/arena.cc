@@ -23,14 +23,6 @@ constexpr int kMaxKeyLength = 256;
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
 
-// Equal-time comparison, so a key cannot be guessed from response times.
-bool SameSecret(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= a[i] ^ b[i];
-  return diff == 0;
-}
-
 absl::Status CheckName(const std::string& name) {
   if (name.empty() || name.size() > kMaxNameLength) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -41,43 +33,46 @@ absl::Status CheckName(const std::string& name) {
   if (at == 0 || at + 1 == name.size() ||
       (at != std::string::npos && name.find('@', at + 1) != std::string::npos)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "bot name '", name, "' may hold one '@' between a name and a version"));
+        "bot name '", Clip(name), "' may hold one '@' between a name and a version"));
   }
   for (char c : name) {
     if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' &&
         c != '-' && c != '.' && c != '@') {
       return absl::InvalidArgumentError(absl::StrCat(
-          "bot name '", name, "' may only use letters, digits, '_', '-', '.' and one '@'"));
+          "bot name '", Clip(name), "' may only use letters, digits, '_', '-', '.' and one '@'"));
     }
   }
   return absl::OkStatus();
 }
 
-std::uint64_t RandomSeed() {
-  std::uint64_t seed = 0;
-  while (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
-  }
-  return seed;
-}
-
 }  // namespace
 
-std::string RandomToken() {
-  unsigned char bytes[16];
-  std::size_t got = 0;
-  while (got < sizeof(bytes)) {
-    const ssize_t n = getrandom(bytes + got, sizeof(bytes) - got, 0);
-    if (n > 0) got += static_cast<std::size_t>(n);
+absl::Status CheckClientStrings(const std::string& game,
+                                const google::protobuf::Map<std::string, std::string>& options) {
+  constexpr std::size_t kMaxId = 64, kMaxValue = 256, kMaxOptions = 64;
+  if (game.size() > kMaxId) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a game id has at most ", kMaxId, " characters, not '", Clip(game), "'"));
   }
-  std::string token;
-  for (unsigned char byte : bytes) absl::StrAppendFormat(&token, "%02x", byte);
-  return token;
+  if (options.size() > kMaxOptions) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a match takes at most ", kMaxOptions, " options, not ", options.size()));
+  }
+  for (const auto& [name, value] : options) {
+    if (name.size() > kMaxId || value.size() > kMaxValue) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "option '", Clip(name), "': names have at most ", kMaxId,
+          " characters and values at most ", kMaxValue));
+    }
+  }
+  return absl::OkStatus();
 }
 
-Arena::Arena(ArenaLimits limits) : limits_(limits) {}
+Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {}
 
 absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store) {
   ASSIGN_OR_RETURN(const std::int64_t last, store->LastSequence());
+  RETURN_IF_ERROR(accounts_.UseStore(store.get()));
   absl::MutexLock lock(&mu_);
   store_ = std::move(store);
   next_sequence_ = std::max(next_sequence_, last + 1);
@@ -111,10 +106,11 @@ hoard::v1::ListGamesResponse Arena::ListGames() const {
 }
 
 absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
-    const hoard::v1::CreateMatchRequest& request, MatchHooks hooks) {
+    const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
   if (request.game().empty()) {
     return absl::InvalidArgumentError("the request names no game");
   }
+  RETURN_IF_ERROR(CheckClientStrings(request.game(), request.options()));
   ASSIGN_OR_RETURN(const engine::Game* game, engine::FindGame(request.game()));
   ASSIGN_OR_RETURN(const engine::GameCodec* codec, engine::FindCodec(request.game()));
   ASSIGN_OR_RETURN(TimeControl time_control, TimeControlFrom(request.time_control()));
@@ -123,6 +119,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   setup.game = game;
   setup.codec = codec;
   setup.time_control = time_control;
+  setup.sealed = request.sealed();
   setup.config.num_players = request.seats_size();
   setup.config.seed = request.seed() != 0 ? request.seed() : RandomSeed();
   setup.config.options.insert(request.options().begin(), request.options().end());
@@ -168,17 +165,26 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     }
     if (running_ >= limits_.max_running_matches) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "the server already runs ", running_, " matches, its limit"));
+          "the server already runs ", running_, " matches, its limit (--max-matches)"));
+    }
+    if (!creator.empty() && running_by_creator_[creator] >= limits_.max_matches_per_creator) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "this token already runs ", running_by_creator_[creator],
+          " matches, its limit (--max-matches-per-creator)"));
     }
     for (const auto& [name, seats] : bot_seats) {
       auto it = bots_.find(name);
       if (it == bots_.end()) {
-        return absl::NotFoundError(absl::StrCat("no bot is registered as '", name, "'"));
+        if (!accounts_.Exists(name)) {
+          return absl::NotFoundError(absl::StrCat("no bot account '", Clip(name), "'"));
+        }
+        // Not connected now: its seats wait for it.
+        it = bots_.emplace(name, RegisteredBot{}).first;
       }
       if (it->second.running >= it->second.max_matches) {
         return absl::ResourceExhaustedError(absl::StrCat(
             "bot '", name, "' already plays ", it->second.running,
-            " matches, its limit"));
+            " matches, its limit (--max-matches-per-bot, or the max_matches it registered with)"));
       }
     }
     const std::int64_t sequence = next_sequence_++;
@@ -209,6 +215,10 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     matches_[sequence] = match;
     by_id_[id] = match;
     if (hooks.on_finished || !hooks.store) hooks_[id] = std::move(hooks);
+    if (!creator.empty()) {
+      creator_of_[id] = creator;
+      ++running_by_creator_[creator];
+    }
     ++running_;
     // Seated under the lock: no registration can move the bot in between.
     for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
@@ -219,9 +229,11 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     for (const hoard::v1::SeatInfo& seat : described.seats()) {
       players.push_back(seat.player());
     }
-    events_("match_started", {{"match", response.match_id()},
-                              {"game", request.game()},
-                              {"seats", absl::StrJoin(players, ",")}});
+    LogFields fields = {{"match", response.match_id()},
+                        {"game", request.game()},
+                        {"seats", absl::StrJoin(players, ",")}};
+    if (!creator.empty()) fields.push_back({"creator", creator});
+    events_("match_started", fields);
   }
   match->Start();
   return response;
@@ -247,11 +259,13 @@ void Arena::OnMatchFinished(const std::string& match_id) {
       record = engine::RecordToProto(*full);
     }
   }
+  bool stored = false;
   if (store) {
-    const absl::Status stored = store_->SaveFinished(match->sequence(), described, record);
-    if (!stored.ok()) {
+    const absl::Status saved = store_->SaveFinished(match->sequence(), described, record);
+    stored = saved.ok();
+    if (!saved.ok()) {
       std::cerr << "hoard: match " << match_id << " finished but was not stored: "
-                << stored.message() << std::endl;
+                << saved.message() << std::endl;
     }
   }
   ReleaseFinished(match_id, described);
@@ -271,7 +285,7 @@ void Arena::OnMatchFinished(const std::string& match_id) {
                         {"actions", absl::StrCat(described.actions())}};
     if (!aborted) fields.push_back({"ranks", absl::StrJoin(ranks, ",")});
     if (!faults.empty()) fields.push_back({"faults", absl::StrJoin(faults, ",")});
-    fields.push_back({"stored", store ? "yes" : "no"});
+    fields.push_back({"stored", stored ? "yes" : "no"});
     events_(aborted ? "match_aborted" : "match_finished", fields);
   }
   if (hooks.on_finished) hooks.on_finished(described, record);
@@ -301,12 +315,17 @@ int Arena::AbortRunning() {
 void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described) {
   absl::MutexLock lock(&mu_);
   --running_;
-  ++finished_;
+  if (auto it = creator_of_.find(match_id); it != creator_of_.end()) {
+    if (--running_by_creator_[it->second] <= 0) running_by_creator_.erase(it->second);
+    creator_of_.erase(it);
+  }
   std::set<std::string> counted;
   for (const hoard::v1::SeatInfo& seat : described.seats()) {
     if (seat.player().rfind("bot:", 0) == 0 && counted.insert(seat.player()).second) {
       auto it = bots_.find(seat.player().substr(4));
-      if (it != bots_.end()) --it->second.running;
+      if (it == bots_.end()) continue;
+      --it->second.running;
+      if (it->second.running <= 0 && it->second.connection == nullptr) bots_.erase(it);
     }
   }
   // Its seat tokens join nothing any more, and no stream holds it.
@@ -316,30 +335,94 @@ void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match&
   }
   for (auto& [connection, held] : held_) held.erase(match_id);
   watchers_.erase(match_id);
-  // Forget the oldest finished matches beyond the limit.
-  for (auto it = matches_.begin();
-       finished_ > limits_.max_finished_matches && it != matches_.end();) {
-    if (it->second->IsOver()) {
+  // With a store, finished matches are read from it; without, the newest
+  // are kept in memory.
+  // Only matches released here go: another may have ended and still be on
+  // its way to this function.
+  const std::size_t keep = store_ != nullptr ? 0 : limits_.max_finished_in_memory;
+  if (auto it = by_id_.find(match_id); it != by_id_.end()) {
+    finished_.push_back(it->second->sequence());
+  }
+  while (finished_.size() > keep) {
+    if (auto it = matches_.find(finished_.front()); it != matches_.end()) {
       by_id_.erase(it->second->id());
-      it = matches_.erase(it);
-      --finished_;
-    } else {
-      ++it;
+      matches_.erase(it);
     }
+    finished_.pop_front();
   }
 }
 
 hoard::v1::ListBotsResponse Arena::ListBots() const {
   hoard::v1::ListBotsResponse response;
+  const std::vector<std::string> names = accounts_.Names();
   absl::ReaderMutexLock lock(&mu_);
-  for (const auto& [name, bot] : bots_) {
+  for (const std::string& name : names) {
     hoard::v1::BotInfo* info = response.add_bots();
     info->set_name(name);
+    auto it = bots_.find(name);
+    if (it == bots_.end()) continue;
+    const RegisteredBot& bot = it->second;
     info->set_connected(bot.connection != nullptr && bot.connection->open());
     info->set_running_matches(bot.running);
     info->set_max_matches(bot.max_matches);
   }
   return response;
+}
+
+absl::StatusOr<hoard::v1::AddBotResponse> Arena::AddBot(const hoard::v1::AddBotRequest& request,
+                                                        bool launched) {
+  RETURN_IF_ERROR(CheckName(request.name()));
+  if (request.key().size() > kMaxKeyLength) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a bot key has at most ", kMaxKeyLength, " characters"));
+  }
+  hoard::v1::AddBotResponse response;
+  response.set_name(request.name());
+  response.set_key(request.key().empty() ? RandomToken() : request.key());
+  RETURN_IF_ERROR(accounts_.Add(request.name(), response.key(), request.replace(), launched));
+  // A stream that registered with the old key speaks for the bot no more.
+  DisconnectBot(request.name(), absl::UnauthenticatedError(absl::StrCat(
+                                    "bot '", request.name(), "' was given a new key")));
+  if (events_) events_("bot_added", {{"bot", request.name()}});
+  return response;
+}
+
+absl::StatusOr<hoard::v1::RevokeBotResponse> Arena::RevokeBot(
+    const hoard::v1::RevokeBotRequest& request) {
+  RETURN_IF_ERROR(accounts_.Remove(request.name()));
+  hoard::v1::RevokeBotResponse response;
+  response.set_name(request.name());
+  response.set_streams_closed(DisconnectBot(
+      request.name(),
+      absl::UnauthenticatedError(absl::StrCat("bot '", request.name(), "' was revoked"))));
+  if (events_) events_("bot_revoked", {{"bot", request.name()}});
+  return response;
+}
+
+int Arena::DisconnectBot(const std::string& name, const absl::Status& why) {
+  std::shared_ptr<Connection> connection;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = bots_.find(name);
+    if (it == bots_.end() || it->second.connection == nullptr) return 0;
+    connection = it->second.connection;
+  }
+  connection->End(why);
+  OnStreamClosed(connection);
+  return 1;
+}
+
+void Arena::ExpectHello(const std::shared_ptr<Connection>& connection) {
+  std::weak_ptr<Connection> weak = connection;
+  const int timeout_ms = limits_.hello_timeout_ms;
+  timers_.Schedule(SteadyClock::now() + std::chrono::milliseconds(timeout_ms),
+                   [weak, timeout_ms] {
+                     std::shared_ptr<Connection> connection = weak.lock();
+                     if (connection && !connection->identified()) {
+                       connection->End(absl::DeadlineExceededError(absl::StrCat(
+                           "no hello within ", timeout_ms, " ms (--hello-timeout-ms)")));
+                     }
+                   });
 }
 
 std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
@@ -348,33 +431,50 @@ std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
   return it == by_id_.end() ? nullptr : it->second;
 }
 
+bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store) {
+  if (!match.sealed()) return true;
+  if (match.tournament_id() == 0 || store == nullptr) return false;
+  absl::StatusOr<std::optional<db::StoredTournament>> tournament =
+      store->GetTournament(match.tournament_id());
+  return tournament.ok() && tournament->has_value() &&
+         ((*tournament)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
+          (*tournament)->status == hoard::v1::TOURNAMENT_STATUS_CANCELLED);
+}
+
+bool Arena::Unsealed(const hoard::v1::Match& match) const {
+  return SealLifted(match, store_.get());
+}
+
 absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
-    const hoard::v1::GetMatchRequest& request) const {
-  std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
-  if (!match && store_ != nullptr) {
-    ASSIGN_OR_RETURN(std::optional<db::StoredMatch> stored, store_->Get(request.match_id()));
+    const hoard::v1::GetMatchRequest& request, bool admin) const {
+  hoard::v1::GetMatchResponse response;
+  if (std::shared_ptr<HostedMatch> match = FindMatch(request.match_id())) {
+    *response.mutable_match() = match->Describe();
+    if (std::optional<engine::MatchRecord> record = match->Record()) {
+      *response.mutable_record() = engine::RecordToProto(*record);
+    }
+  } else {
+    std::optional<db::StoredMatch> stored;
+    if (store_ != nullptr) {
+      ASSIGN_OR_RETURN(stored, store_->Get(request.match_id()));
+    }
+    if (!stored) {
+      return absl::NotFoundError(absl::StrCat("no match '", Clip(request.match_id()), "'"));
+    }
     ASSIGN_OR_RETURN(std::optional<hoard::v1::MatchRecord> record,
                      store_->GetRecord(request.match_id()));
-    if (stored) {
-      hoard::v1::GetMatchResponse response;
-      *response.mutable_match() = std::move(stored->match);
-      if (record) *response.mutable_record() = std::move(*record);
-      return response;
-    }
+    *response.mutable_match() = std::move(stored->match);
+    if (record) *response.mutable_record() = std::move(*record);
   }
-  if (!match) {
-    return absl::NotFoundError(absl::StrCat("no match '", request.match_id(), "'"));
-  }
-  hoard::v1::GetMatchResponse response;
-  *response.mutable_match() = match->Describe();
-  if (std::optional<engine::MatchRecord> record = match->Record()) {
-    *response.mutable_record() = engine::RecordToProto(*record);
+  if (!admin && !Unsealed(response.match())) {
+    response.mutable_match()->clear_seed();
+    response.clear_record();
   }
   return response;
 }
 
 absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
-    const hoard::v1::ListMatchesRequest& request) const {
+    const hoard::v1::ListMatchesRequest& request, bool admin) const {
   if (request.page_size() < 0) {
     return absl::InvalidArgumentError("page_size must not be negative");
   }
@@ -385,7 +485,7 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
   if (!request.page_token().empty() &&
       !absl::SimpleAtoi(request.page_token(), &after)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("page_token '", request.page_token(), "' is not one this server gave"));
+        absl::StrCat("page_token '", Clip(request.page_token()), "' is not one this server gave"));
   }
   std::vector<std::pair<std::int64_t, std::shared_ptr<HostedMatch>>> candidates;
   {
@@ -421,6 +521,7 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
       response.set_next_page_token(absl::StrCat(std::prev(page.find(sequence))->first));
       break;
     }
+    if (!admin && !Unsealed(match)) match.clear_seed();
     *response.add_matches() = std::move(match);
   }
   return response;
@@ -430,7 +531,7 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
                                std::shared_ptr<EventOutbox> watcher) {
   std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
   if (!match) {
-    return absl::NotFoundError(absl::StrCat("no match '", request.match_id(), "'"));
+    return absl::NotFoundError(absl::StrCat("no match '", Clip(request.match_id()), "'"));
   }
   {
     absl::MutexLock lock(&mu_);
@@ -463,7 +564,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       case hoard::v1::Hello::kRegister: {
         absl::Status registered = Register(connection, message.hello().register_());
         if (events_) {
-          LogFields fields = {{"bot", message.hello().register_().name()}};
+          LogFields fields = {{"bot", Clip(message.hello().register_().name())}};
           if (!registered.ok()) fields.push_back({"refused", std::string(registered.message())});
           events_(registered.ok() ? "bot_connected" : "bot_refused", fields);
         }
@@ -483,7 +584,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       std::shared_ptr<HostedMatch> match = FindMatch(answer.match_id());
       if (!match) {
         SendError(connection,
-                  absl::NotFoundError(absl::StrCat("no match '", answer.match_id(), "'")),
+                  absl::NotFoundError(absl::StrCat("no match '", Clip(answer.match_id()), "'")),
                   answer.match_id());
         return absl::OkStatus();
       }
@@ -519,7 +620,7 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   RETURN_IF_ERROR(CheckName(request.name()));
   if (request.key().empty() || request.key().size() > kMaxKeyLength) {
     return absl::UnauthenticatedError(absl::StrCat(
-        "registering bot '", request.name(), "' needs a key of 1 to ",
+        "registering bot '", Clip(request.name()), "' needs a key of 1 to ",
         kMaxKeyLength, " characters"));
   }
   if (request.max_matches() < 0) {
@@ -528,20 +629,22 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   const int max_matches =
       std::min(request.max_matches() == 0 ? 1 : request.max_matches(),
                limits_.max_matches_per_bot);
+  // The key is checked (slowly, the first time) before any lock is taken.
+  if (absl::Status checked = accounts_.Check(request.name(), request.key()); !checked.ok()) {
+    if (!limits_.open_registration || accounts_.Exists(request.name())) return checked;
+    // Open registration: the first registration of a name makes its account.
+    absl::Status added = accounts_.Add(request.name(), request.key(), /*replace=*/false,
+                                       /*launched=*/false);
+    if (added.code() == absl::StatusCode::kAlreadyExists) {
+      RETURN_IF_ERROR(accounts_.Check(request.name(), request.key()));  // another stream won
+    } else if (!added.ok()) {
+      return added;
+    }
+  }
   // All under the arena's lock, so that no other registration, match or
   // closing stream can come between choosing the seats and taking them.
   absl::MutexLock lock(&mu_);
-  auto found = bots_.find(request.name());
-  if (found == bots_.end()) {
-    if (static_cast<int>(bots_.size()) >= limits_.max_registered_bots) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the server already knows ", bots_.size(), " bots, its limit"));
-    }
-    found = bots_.emplace(request.name(), RegisteredBot{.key = request.key()}).first;
-  } else if (!SameSecret(found->second.key, request.key())) {
-    return absl::UnauthenticatedError(
-        absl::StrCat("wrong key for bot '", request.name(), "'"));
-  }
+  auto found = bots_.try_emplace(request.name()).first;
   RegisteredBot& bot = found->second;
   bot.max_matches = max_matches;
   const std::shared_ptr<Connection> replaced = std::exchange(bot.connection, connection);
@@ -599,7 +702,7 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
     target = it->second;
     if (!request.match_id().empty() && request.match_id() != target.match_id) {
       return absl::PermissionDeniedError(absl::StrCat(
-          "this seat token is not for match '", request.match_id(), "'"));
+          "this seat token is not for match '", Clip(request.match_id()), "'"));
     }
     auto found = by_id_.find(target.match_id);
     if (found == by_id_.end()) {
@@ -648,6 +751,7 @@ void Arena::OnStreamClosed(const std::shared_ptr<Connection>& connection) {
       auto bot = bots_.find(connection->bot());
       if (bot != bots_.end() && bot->second.connection == connection) {
         bot->second.connection.reset();
+        if (bot->second.running <= 0) bots_.erase(bot);
       }
     }
   }

@@ -13,6 +13,7 @@
 // that says which.
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
 #include "hoard/v1/arena.pb.h"
+#include "service/auth.h"
 #include "service/connection.h"
 #include "service/event_log.h"
 #include "service/match.h"
@@ -36,15 +38,22 @@ namespace hoard::service {
 struct ArenaLimits {
   // Matches running at once.
   int max_running_matches = 20000;
+  // Running matches one creator (an admin token) may have made.
+  int max_matches_per_creator = 1000;
   // Matches one registered bot may play at once (a bot may ask for fewer).
   int max_matches_per_bot = 1000;
   // Spectator streams per match.
   int max_watchers_per_match = 64;
-  // Finished matches kept for GetMatch and ListMatches; the oldest go first.
-  int max_finished_matches = 100000;
-  // Bot names the server remembers (each registration of a new name adds
-  // one).
-  int max_registered_bots = 100000;
+  // Finished matches kept in memory for GetMatch and ListMatches when there
+  // is no store (the oldest go first); with a store they are read from it.
+  int max_finished_in_memory = 1000;
+  // Bot accounts the server keeps.
+  int max_bot_accounts = 10000;
+  // A Play stream that has not said hello by then is closed.
+  int hello_timeout_ms = 10000;
+  // Not a limit but its absence: a registration under an unknown name makes
+  // its account (with the key it gives) instead of being refused.
+  bool open_registration = false;
 };
 
 // What an in-process caller of CreateMatch may ask for beside the request.
@@ -74,12 +83,16 @@ class Arena {
   void SetEventSink(EventSink sink) { events_ = std::move(sink); }
 
   hoard::v1::ListGamesResponse ListGames() const;
+  // `creator` names who asks (Principal::name), for the per-creator limit;
+  // empty for the process itself (its tournaments), which it does not bind.
   absl::StatusOr<hoard::v1::CreateMatchResponse> CreateMatch(
-      const hoard::v1::CreateMatchRequest& request, MatchHooks hooks = {});
+      const hoard::v1::CreateMatchRequest& request, MatchHooks hooks = {},
+      const std::string& creator = "");
+  // `admin`: the reader sees sealed matches' seeds and records too.
   absl::StatusOr<hoard::v1::GetMatchResponse> GetMatch(
-      const hoard::v1::GetMatchRequest& request) const;
+      const hoard::v1::GetMatchRequest& request, bool admin = false) const;
   absl::StatusOr<hoard::v1::ListMatchesResponse> ListMatches(
-      const hoard::v1::ListMatchesRequest& request) const;
+      const hoard::v1::ListMatchesRequest& request, bool admin = false) const;
   // Streams the match's events to `watcher` until it ends.
   absl::Status WatchMatch(const hoard::v1::WatchMatchRequest& request,
                           std::shared_ptr<EventOutbox> watcher);
@@ -94,7 +107,18 @@ class Arena {
   // The Play stream has ended: its seats wait for a reconnect.
   void OnStreamClosed(const std::shared_ptr<Connection>& connection);
 
+  // Every bot account, with whether it is connected and what it plays.
   hoard::v1::ListBotsResponse ListBots() const;
+  // Bot accounts (admin). A replaced key or a revoked account ends the
+  // bot's streams.
+  absl::StatusOr<hoard::v1::AddBotResponse> AddBot(const hoard::v1::AddBotRequest& request,
+                                                   bool launched = false);
+  absl::StatusOr<hoard::v1::RevokeBotResponse> RevokeBot(
+      const hoard::v1::RevokeBotRequest& request);
+  BotAccounts& accounts() { return accounts_; }
+
+  // A new Play stream: closed if it has not said hello in time.
+  void ExpectHello(const std::shared_ptr<Connection>& connection);
 
   // The store given to UseStore, or null.
   db::MatchStore* store() const { return store_.get(); }
@@ -110,7 +134,6 @@ class Arena {
 
  private:
   struct RegisteredBot {
-    std::string key;
     int max_matches = 1;
     std::shared_ptr<Connection> connection;
     int running = 0;
@@ -127,12 +150,18 @@ class Arena {
   void SendError(const std::shared_ptr<Connection>& connection,
                  const absl::Status& status, const std::string& match_id);
   void OnMatchFinished(const std::string& match_id);
+  // Ends the registered bot's stream, if it has one, with `why`; its seats
+  // wait for a reconnect. Returns how many streams it ended (0 or 1).
+  int DisconnectBot(const std::string& name, const absl::Status& why);
+  // Whether a non-admin may see the seed and record of `match`.
+  bool Unsealed(const hoard::v1::Match& match) const;
   // Frees what a finished match held: its bots' places, tokens, streams.
   void ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described);
   std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
 
   const ArenaLimits limits_;
   EventSink events_;
+  BotAccounts accounts_;
   std::unique_ptr<db::MatchStore> store_;
   // Declared first, destroyed last: matches cancel their timers as they go.
   // ~Arena stops its thread before any match is destroyed.
@@ -147,9 +176,14 @@ class Arena {
       ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, MatchHooks> hooks_ ABSL_GUARDED_BY(mu_);
+  // Who created each running match, and how many each creator runs.
+  std::map<std::string, std::string> creator_of_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, int> running_by_creator_ ABSL_GUARDED_BY(mu_);
   int running_ ABSL_GUARDED_BY(mu_) = 0;
   bool shutting_down_ ABSL_GUARDED_BY(mu_) = false;
-  int finished_ ABSL_GUARDED_BY(mu_) = 0;
+  // Finished matches still kept in memory, oldest first (by sequence).
+  std::deque<std::int64_t> finished_ ABSL_GUARDED_BY(mu_);
+  // Bots connected or playing; forgotten when neither (their accounts stay).
   std::map<std::string, RegisteredBot> bots_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, TokenTarget> tokens_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::vector<std::string>> tokens_of_ ABSL_GUARDED_BY(mu_);
@@ -157,8 +191,22 @@ class Arena {
   std::map<const Connection*, std::set<std::string>> held_ ABSL_GUARDED_BY(mu_);
 };
 
-// 128 random bits from the operating system, as 32 hex digits.
-std::string RandomToken();
+// Client strings that reach the engine, bounded first: a game id and option
+// names of at most 64 characters, values of at most 256, at most 64 options.
+// kInvalidArgument (quoting at most 64 characters) otherwise.
+absl::Status CheckClientStrings(const std::string& game,
+                                const google::protobuf::Map<std::string, std::string>& options);
+
+// Client strings that reach the engine, bounded first: a game id and option
+// names of at most 64 characters, values of at most 256, at most 64 options.
+// kInvalidArgument (quoting at most 64 characters) otherwise.
+absl::Status CheckClientStrings(const std::string& game,
+                                const google::protobuf::Map<std::string, std::string>& options);
+
+// Whether a non-admin may see the seed and record of `match` (a match of
+// `store`'s): always, unless it is sealed — then once its tournament is
+// FINISHED or CANCELLED, and never for a sealed match of no tournament.
+bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store);
 
 }  // namespace hoard::service
 

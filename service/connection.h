@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/outgoing.h"
@@ -26,6 +27,8 @@ class Outbox {
  public:
   virtual ~Outbox() = default;
   virtual void Send(OutgoingMessage message) = 0;
+  // Ends the stream with `status` once what is queued is written.
+  virtual void End(const absl::Status& status) { (void)status; }
 };
 
 class EventOutbox {
@@ -46,6 +49,13 @@ class Connection {
   void Send(OutgoingMessage message) {
     absl::MutexLock lock(&mu_);
     if (outbox_ != nullptr) outbox_->Send(std::move(message));
+  }
+
+  // Ends the stream from the server's side (a revoked bot, no hello in
+  // time); the transport then reports it closed.
+  void End(const absl::Status& status) {
+    absl::MutexLock lock(&mu_);
+    if (outbox_ != nullptr) outbox_->End(status);
   }
 
   // The stream has ended: nothing more is sent.

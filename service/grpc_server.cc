@@ -9,6 +9,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/support/server_interceptor.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/tournament.grpc.pb.h"
 #include "engine/status_macros.h"
@@ -19,21 +20,34 @@
 namespace hoard::service {
 namespace {
 
-class PlayReactor final
-    : public grpc::ServerBidiReactor<hoard::v1::BotMessage, hoard::v1::ServerMessage>,
-      public Outbox {
+// A bot's Play stream. Its messages travel as raw bytes, parsed and
+// serialized here, so that bytes which are no BotMessage get a clear
+// INVALID_ARGUMENT instead of a silent end of the stream.
+class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>,
+                          public Outbox {
  public:
-  explicit PlayReactor(Arena* arena)
-      : arena_(arena), connection_(std::make_shared<Connection>(this)), writes_(this) {
+  PlayReactor(Arena* arena, std::size_t max_queued_bytes)
+      : arena_(arena),
+        connection_(std::make_shared<Connection>(this)),
+        writes_(this, max_queued_bytes) {
+    arena_->ExpectHello(connection_);
     StartRead(&incoming_);
   }
 
   void Send(OutgoingMessage message) override {
-    if (!writes_.Push(std::move(message))) {
+    grpc::ByteBuffer bytes;
+    bool own = false;
+    if (!grpc::SerializationTraits<hoard::v1::ServerMessage>::Serialize(*message, &bytes, &own)
+             .ok() ||
+        !writes_.Push(std::move(bytes))) {
       writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                  "the bot reads its stream too slowly"),
+                                  "the bot reads its stream too slowly (--max-queued-bytes)"),
                      /*abandon_queue=*/true);
     }
+  }
+
+  void End(const absl::Status& status) override {
+    writes_.Finish(ToGrpcStatus(status), /*abandon_queue=*/false);
   }
 
   void OnReadDone(bool ok) override {
@@ -41,7 +55,15 @@ class PlayReactor final
       Close(grpc::Status::OK, /*abandon_queue=*/false);
       return;
     }
-    const absl::Status status = arena_->OnBotMessage(connection_, incoming_);
+    hoard::v1::BotMessage message;
+    if (!grpc::SerializationTraits<hoard::v1::BotMessage>::Deserialize(&incoming_, &message)
+             .ok()) {
+      Close(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                         "the stream sent bytes that are no hoard.v1.BotMessage"),
+            /*abandon_queue=*/false);
+      return;
+    }
+    const absl::Status status = arena_->OnBotMessage(connection_, message);
     if (!status.ok()) {
       Close(ToGrpcStatus(status), /*abandon_queue=*/false);
       return;
@@ -68,8 +90,42 @@ class PlayReactor final
 
   Arena* const arena_;
   const std::shared_ptr<Connection> connection_;
-  hoard::v1::BotMessage incoming_;
-  WriteQueue<PlayReactor, OutgoingMessage> writes_;
+  grpc::ByteBuffer incoming_;
+  WriteQueue<PlayReactor, grpc::ByteBuffer> writes_;
+};
+
+// Unary requests that are no message of their method: gRPC answers them
+// UNIMPLEMENTED (or INTERNAL) with no message, which no handler here ever
+// does; they get INVALID_ARGUMENT saying what is wrong.
+class MalformedRequests final : public grpc::experimental::Interceptor {
+ public:
+  explicit MalformedRequests(const char* method) : method_(method == nullptr ? "" : method) {}
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const grpc::Status status = methods->GetSendStatus();
+      if ((status.error_code() == grpc::StatusCode::UNIMPLEMENTED ||
+           status.error_code() == grpc::StatusCode::INTERNAL) &&
+          status.error_message().empty() && method_.rfind("/hoard.v1.", 0) == 0) {
+        methods->ModifySendStatus(grpc::Status(
+            grpc::StatusCode::INVALID_ARGUMENT,
+            absl::StrCat("the request is not a valid message for ", method_)));
+      }
+    }
+    methods->Proceed();
+  }
+
+ private:
+  const std::string method_;
+};
+
+class MalformedRequestsFactory final
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    return new MalformedRequests(info->method());
+  }
 };
 
 // What a producer (a match, a tournament) holds for a server stream: it
@@ -107,11 +163,12 @@ class RelayedStream : public grpc::ServerWriteReactor<Message> {
  public:
   using StreamRelay = Relay<Sink, RelayedStream, Message>;
 
-  RelayedStream() : relay_(std::make_shared<StreamRelay>(this)), writes_(this) {}
+  explicit RelayedStream(std::size_t max_queued_bytes)
+      : relay_(std::make_shared<StreamRelay>(this)), writes_(this, max_queued_bytes) {}
   void Push(const Message& message) {
     if (!writes_.Push(message)) {
       writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                  "the client reads its stream too slowly"),
+                                  "the client reads its stream too slowly (--max-queued-bytes)"),
                      true);
     }
   }
@@ -138,8 +195,9 @@ class RelayedStream : public grpc::ServerWriteReactor<Message> {
 
 class WatchReactor final : public RelayedStream<EventOutbox, hoard::v1::MatchEvent> {
  public:
-  WatchReactor(Arena* arena, const hoard::v1::WatchMatchRequest& request)
-      : arena_(arena), match_id_(request.match_id()) {
+  WatchReactor(Arena* arena, const hoard::v1::WatchMatchRequest& request,
+               std::size_t max_queued_bytes)
+      : RelayedStream(max_queued_bytes), arena_(arena), match_id_(request.match_id()) {
     const absl::Status status = arena->WatchMatch(request, relay_);
     watching_ = status.ok();
     if (!status.ok()) Refuse(status);
@@ -170,11 +228,54 @@ class TournamentWatchReactor final
     : public RelayedStream<tournament::TournamentWatcher, hoard::v1::Tournament> {
  public:
   TournamentWatchReactor(tournament::TournamentManager* manager,
-                         const hoard::v1::WatchTournamentRequest& request) {
-    const absl::Status status = manager->Watch(request, relay_);
+                         const hoard::v1::WatchTournamentRequest& request, bool admin,
+                         std::size_t max_queued_bytes)
+      : RelayedStream(max_queued_bytes) {
+    const absl::Status status = manager->Watch(request, relay_, admin);
     if (!status.ok()) Refuse(status);
   }
 };
+
+// A server stream refused before it starts.
+template <typename Message>
+grpc::ServerWriteReactor<Message>* Refused(const absl::Status& status) {
+  class Refusal final : public grpc::ServerWriteReactor<Message> {
+   public:
+    explicit Refusal(const absl::Status& status) { this->Finish(ToGrpcStatus(status)); }
+    void OnDone() override { delete this; }
+  };
+  return new Refusal(status);
+}
+
+// What a call needs of its caller.
+enum class Need { kRead, kAdmin };
+
+// Who is calling, if they may: the caller of `context` checked for `need`
+// (`rpc` names the call in refusals).
+absl::StatusOr<Principal> Caller(const Authenticator& auth,
+                                 const grpc::CallbackServerContext* context, Need need,
+                                 absl::string_view rpc) {
+  std::optional<absl::string_view> authorization;
+  const auto& metadata = context->client_metadata();
+  if (auto it = metadata.find("authorization"); it != metadata.end()) {
+    authorization = absl::string_view(it->second.data(), it->second.size());
+  }
+  absl::StatusOr<Principal> who = auth.Identify(authorization);
+  if (!who.ok()) return who.status();
+  absl::Status allowed = need == Need::kAdmin ? auth.CheckAdmin(*who, rpc) : auth.CheckRead(*who);
+  if (!allowed.ok()) return allowed;
+  return who;
+}
+
+// A unary call: its caller checked, then `handler(principal)` answered.
+template <typename Response, typename Handler>
+grpc::ServerUnaryReactor* Serve(const Authenticator& auth, grpc::CallbackServerContext* context,
+                                Need need, absl::string_view rpc, Response* response,
+                                Handler handler) {
+  absl::StatusOr<Principal> who = Caller(auth, context, need, rpc);
+  if (!who.ok()) return Reply(context, absl::StatusOr<Response>(who.status()), response);
+  return Reply(context, absl::StatusOr<Response>(handler(*who)), response);
+}
 
 }  // namespace
 
@@ -182,134 +283,192 @@ class TournamentWatchReactor final
 // fails with FAILED_PRECONDITION saying so.
 class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackService {
  public:
-  explicit TournamentServiceImpl(tournament::TournamentManager* manager) : manager_(manager) {}
+  TournamentServiceImpl(const Authenticator* auth, std::size_t max_queued_bytes)
+      : auth_(*auth), max_queued_bytes_(max_queued_bytes) {}
   // Set once, before the server takes calls.
   void SetManager(tournament::TournamentManager* manager) { manager_ = manager; }
 
   grpc::ServerUnaryReactor* CreateTournament(grpc::CallbackServerContext* context,
                                              const hoard::v1::CreateTournamentRequest* request,
                                              hoard::v1::Tournament* response) override {
-    if (manager_ == nullptr) return NoDatabase(context);
-    return Reply(context, manager_->Create(*request), response);
+    return Serve(auth_, context, Need::kAdmin, "CreateTournament", response,
+                 [&](const Principal& who) -> absl::StatusOr<hoard::v1::Tournament> {
+                   RETURN_IF_ERROR(HaveDatabase());
+                   return manager_->Create(*request, who.name);
+                 });
   }
   grpc::ServerUnaryReactor* GetTournament(grpc::CallbackServerContext* context,
                                           const hoard::v1::GetTournamentRequest* request,
                                           hoard::v1::Tournament* response) override {
-    if (manager_ == nullptr) return NoDatabase(context);
-    return Reply(context, manager_->Get(*request), response);
+    return Serve(auth_, context, Need::kRead, "GetTournament", response,
+                 [&](const Principal& who) -> absl::StatusOr<hoard::v1::Tournament> {
+                   RETURN_IF_ERROR(HaveDatabase());
+                   return manager_->Get(*request, who.is_admin());
+                 });
   }
   grpc::ServerUnaryReactor* ListTournaments(grpc::CallbackServerContext* context,
                                             const hoard::v1::ListTournamentsRequest*,
                                             hoard::v1::ListTournamentsResponse* response) override {
-    if (manager_ == nullptr) return NoDatabase(context);
-    return Reply(context, manager_->List(), response);
+    return Serve(auth_, context, Need::kRead, "ListTournaments", response,
+                 [&](const Principal& who) -> absl::StatusOr<hoard::v1::ListTournamentsResponse> {
+                   RETURN_IF_ERROR(HaveDatabase());
+                   return manager_->List(who.is_admin());
+                 });
   }
   grpc::ServerWriteReactor<hoard::v1::Tournament>* WatchTournament(
       grpc::CallbackServerContext* context,
       const hoard::v1::WatchTournamentRequest* request) override {
-    if (manager_ == nullptr) {
-      class Refusal final : public grpc::ServerWriteReactor<hoard::v1::Tournament> {
-       public:
-        Refusal() { Finish(NoDatabaseStatus()); }
-        void OnDone() override { delete this; }
-      };
-      (void)context;
-      return new Refusal();
-    }
-    return new TournamentWatchReactor(manager_, *request);
+    absl::StatusOr<Principal> who = Caller(auth_, context, Need::kRead, "WatchTournament");
+    if (!who.ok()) return Refused<hoard::v1::Tournament>(who.status());
+    if (absl::Status s = HaveDatabase(); !s.ok()) return Refused<hoard::v1::Tournament>(s);
+    return new TournamentWatchReactor(manager_, *request, who->is_admin(), max_queued_bytes_);
   }
   grpc::ServerUnaryReactor* CancelTournament(grpc::CallbackServerContext* context,
                                              const hoard::v1::CancelTournamentRequest* request,
                                              hoard::v1::Tournament* response) override {
-    if (manager_ == nullptr) return NoDatabase(context);
-    return Reply(context, manager_->Cancel(*request), response);
+    return Serve(auth_, context, Need::kAdmin, "CancelTournament", response,
+                 [&](const Principal&) -> absl::StatusOr<hoard::v1::Tournament> {
+                   RETURN_IF_ERROR(HaveDatabase());
+                   return manager_->Cancel(*request);
+                 });
   }
   grpc::ServerUnaryReactor* GetLeaderboard(grpc::CallbackServerContext* context,
                                            const hoard::v1::GetLeaderboardRequest* request,
                                            hoard::v1::Leaderboard* response) override {
-    if (manager_ == nullptr) return NoDatabase(context);
-    return Reply(context, manager_->GetLeaderboard(*request), response);
+    return Serve(auth_, context, Need::kRead, "GetLeaderboard", response,
+                 [&](const Principal&) -> absl::StatusOr<hoard::v1::Leaderboard> {
+                   RETURN_IF_ERROR(HaveDatabase());
+                   return manager_->GetLeaderboard(*request);
+                 });
   }
   grpc::ServerUnaryReactor* ListResults(grpc::CallbackServerContext* context,
                                         const hoard::v1::ListResultsRequest* request,
                                         hoard::v1::ListResultsResponse* response) override {
-    if (manager_ == nullptr) return NoDatabase(context);
-    return Reply(context, manager_->ListResults(*request), response);
+    return Serve(auth_, context, Need::kRead, "ListResults", response,
+                 [&](const Principal& who) -> absl::StatusOr<hoard::v1::ListResultsResponse> {
+                   RETURN_IF_ERROR(HaveDatabase());
+                   return manager_->ListResults(*request, who.is_admin());
+                 });
   }
   grpc::ServerUnaryReactor* GetHeadToHead(grpc::CallbackServerContext* context,
                                           const hoard::v1::GetHeadToHeadRequest* request,
                                           hoard::v1::HeadToHeadTable* response) override {
-    if (manager_ == nullptr) return NoDatabase(context);
-    return Reply(context, manager_->GetHeadToHead(*request), response);
+    return Serve(auth_, context, Need::kRead, "GetHeadToHead", response,
+                 [&](const Principal&) -> absl::StatusOr<hoard::v1::HeadToHeadTable> {
+                   RETURN_IF_ERROR(HaveDatabase());
+                   return manager_->GetHeadToHead(*request);
+                 });
   }
 
  private:
-  static grpc::Status NoDatabaseStatus() {
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "this server keeps no tournaments: start it with --db FILE");
-  }
-  static grpc::ServerUnaryReactor* NoDatabase(grpc::CallbackServerContext* context) {
-    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    reactor->Finish(NoDatabaseStatus());
-    return reactor;
+  absl::Status HaveDatabase() const {
+    if (manager_ != nullptr) return absl::OkStatus();
+    return absl::FailedPreconditionError(
+        "this server keeps no tournaments: start it with --db FILE");
   }
 
-  tournament::TournamentManager* manager_;
+  const Authenticator& auth_;
+  const std::size_t max_queued_bytes_;
+  tournament::TournamentManager* manager_ = nullptr;
 };
 
-class ArenaServiceImpl final : public hoard::v1::Arena::CallbackService {
- public:
-  explicit ArenaServiceImpl(Arena* arena) : arena_(arena) {}
+// hoard.v1.Arena on the callback API, Play taking raw bytes (PlayReactor).
+// Each method is named, so a method added to the service and not here fails
+// to compile where this class overrides it.
+using ArenaCallbackService = hoard::v1::Arena::WithRawCallbackMethod_Play<
+    hoard::v1::Arena::WithCallbackMethod_CreateMatch<
+        hoard::v1::Arena::WithCallbackMethod_GetMatch<
+            hoard::v1::Arena::WithCallbackMethod_ListMatches<
+                hoard::v1::Arena::WithCallbackMethod_WatchMatch<
+                    hoard::v1::Arena::WithCallbackMethod_ListGames<
+                        hoard::v1::Arena::WithCallbackMethod_ListBots<
+                            hoard::v1::Arena::WithCallbackMethod_AddBot<
+                                hoard::v1::Arena::WithCallbackMethod_RevokeBot<
+                                    hoard::v1::Arena::Service>>>>>>>>>;
 
-  grpc::ServerBidiReactor<hoard::v1::BotMessage, hoard::v1::ServerMessage>* Play(
+class ArenaServiceImpl final : public ArenaCallbackService {
+ public:
+  ArenaServiceImpl(Arena* arena, const Authenticator* auth, std::size_t max_queued_bytes)
+      : arena_(arena), auth_(*auth), max_queued_bytes_(max_queued_bytes) {}
+
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Play(
       grpc::CallbackServerContext*) override {
-    return new PlayReactor(arena_);
+    // A bot proves who it is in its hello.
+    return new PlayReactor(arena_, max_queued_bytes_);
   }
 
   grpc::ServerUnaryReactor* CreateMatch(grpc::CallbackServerContext* context,
                                         const hoard::v1::CreateMatchRequest* request,
                                         hoard::v1::CreateMatchResponse* response) override {
-    return Reply(context, arena_->CreateMatch(*request), response);
+    return Serve(auth_, context, Need::kAdmin, "CreateMatch", response,
+                 [&](const Principal& who) { return arena_->CreateMatch(*request, {}, who.name); });
   }
 
   grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
                                      const hoard::v1::GetMatchRequest* request,
                                      hoard::v1::GetMatchResponse* response) override {
-    return Reply(context, arena_->GetMatch(*request), response);
+    return Serve(auth_, context, Need::kRead, "GetMatch", response,
+                 [&](const Principal& who) { return arena_->GetMatch(*request, who.is_admin()); });
   }
 
   grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
                                         const hoard::v1::ListMatchesRequest* request,
                                         hoard::v1::ListMatchesResponse* response) override {
-    return Reply(context, arena_->ListMatches(*request), response);
+    return Serve(auth_, context, Need::kRead, "ListMatches", response, [&](const Principal& who) {
+      return arena_->ListMatches(*request, who.is_admin());
+    });
   }
 
   grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
                                       const hoard::v1::ListGamesRequest*,
                                       hoard::v1::ListGamesResponse* response) override {
-    return Reply(context, absl::StatusOr<hoard::v1::ListGamesResponse>(arena_->ListGames()),
-                 response);
+    return Serve(auth_, context, Need::kRead, "ListGames", response, [&](const Principal&) {
+      return absl::StatusOr<hoard::v1::ListGamesResponse>(arena_->ListGames());
+    });
   }
 
   grpc::ServerUnaryReactor* ListBots(grpc::CallbackServerContext* context,
                                      const hoard::v1::ListBotsRequest*,
                                      hoard::v1::ListBotsResponse* response) override {
-    return Reply(context, absl::StatusOr<hoard::v1::ListBotsResponse>(arena_->ListBots()),
-                 response);
+    return Serve(auth_, context, Need::kRead, "ListBots", response, [&](const Principal&) {
+      return absl::StatusOr<hoard::v1::ListBotsResponse>(arena_->ListBots());
+    });
+  }
+
+  grpc::ServerUnaryReactor* AddBot(grpc::CallbackServerContext* context,
+                                   const hoard::v1::AddBotRequest* request,
+                                   hoard::v1::AddBotResponse* response) override {
+    return Serve(auth_, context, Need::kAdmin, "AddBot", response,
+                 [&](const Principal&) { return arena_->AddBot(*request); });
+  }
+
+  grpc::ServerUnaryReactor* RevokeBot(grpc::CallbackServerContext* context,
+                                      const hoard::v1::RevokeBotRequest* request,
+                                      hoard::v1::RevokeBotResponse* response) override {
+    return Serve(auth_, context, Need::kAdmin, "RevokeBot", response,
+                 [&](const Principal&) { return arena_->RevokeBot(*request); });
   }
 
   grpc::ServerWriteReactor<hoard::v1::MatchEvent>* WatchMatch(
-      grpc::CallbackServerContext*, const hoard::v1::WatchMatchRequest* request) override {
-    return new WatchReactor(arena_, *request);
+      grpc::CallbackServerContext* context, const hoard::v1::WatchMatchRequest* request) override {
+    absl::StatusOr<Principal> who = Caller(auth_, context, Need::kRead, "WatchMatch");
+    if (!who.ok()) return Refused<hoard::v1::MatchEvent>(who.status());
+    return new WatchReactor(arena_, *request, max_queued_bytes_);
   }
 
  private:
   Arena* const arena_;
+  const Authenticator& auth_;
+  const std::size_t max_queued_bytes_;
 };
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
-                      std::string(status.message()));
+  // A backstop: messages quote client strings clipped, but never send more
+  // than this.
+  constexpr std::size_t kMaxMessage = 1024;
+  std::string message(status.message().substr(0, kMaxMessage));
+  if (status.message().size() > kMaxMessage) message.replace(kMaxMessage - 3, 3, "...");
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::move(message));
 }
 
 namespace {
@@ -348,8 +507,16 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
       return status;
     }
   }
-  server->service_ = std::make_unique<ArenaServiceImpl>(server->arena_.get());
-  server->tournament_service_ = std::make_unique<TournamentServiceImpl>(nullptr);
+  server->tokens_.Set(options.admin_tokens, options.read_tokens);
+  server->auth_ = std::make_unique<Authenticator>(
+      &server->tokens_, &server->arena_->accounts(), options.private_reads);
+  server->catalog_path_ = options.catalog_path;
+  if (!options.catalog_path.empty()) RETURN_IF_ERROR(server->catalog_.Load(options.catalog_path));
+  const std::size_t queued = static_cast<std::size_t>(options.max_queued_bytes);
+  server->service_ =
+      std::make_unique<ArenaServiceImpl>(server->arena_.get(), server->auth_.get(), queued);
+  server->tournament_service_ =
+      std::make_unique<TournamentServiceImpl>(server->auth_.get(), queued);
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
@@ -357,24 +524,33 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     ASSIGN_OR_RETURN(credentials, TlsCredentials(options.tls_cert_path, options.tls_key_path));
   }
   grpc::ServerBuilder builder;
+  // A port in use is an error, not a port shared with another server.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(std::make_unique<MalformedRequestsFactory>());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.RegisterService(server->service_.get());
   builder.RegisterService(server->tournament_service_.get());
   for (grpc::Service* service : options.extra_services) builder.RegisterService(service);
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", options.listen,
-                     " (is the address valid and the port free?)"));
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", options.listen, ": the port is in use or the address is not valid"));
   }
   if (options.serve_tournaments && server->arena_->store() != nullptr) {
     // Tournaments play on this server's arena; bots they launch connect to
     // it over loopback.
     server->host_ = tournament::InProcessHost(
         server->arena_.get(), absl::StrCat(LoopbackHost(options.listen), ":", server->port_));
+    tournament::RunnerOptions runner = options.tournament_runner;
+    tournament::BotCatalogFile* catalog = &server->catalog_;
+    runner.catalog = [catalog](const std::string& name) { return catalog->Find(name); };
+    tournament::ManagerPolicy policy = options.tournament_policy;
+    policy.accounts = &server->arena_->accounts();
     server->manager_ = std::make_unique<tournament::TournamentManager>(
-        server->arena_->store(), server->host_.get(), options.tournament_runner);
+        server->arena_->store(), server->host_.get(), std::move(runner), policy);
     server->tournament_service_->SetManager(server->manager_.get());
     if (absl::Status s = server->manager_->ResumeUnfinished(); !s.ok()) return s;
   }
@@ -399,6 +575,15 @@ std::shared_ptr<grpc::Channel> ArenaServer::InProcessChannel() {
 }
 
 void ArenaServer::Wait() { server_->Wait(); }
+
+void ArenaServer::SetTokens(std::vector<std::string> admin, std::vector<std::string> read) {
+  tokens_.Set(std::move(admin), std::move(read));
+}
+
+absl::Status ArenaServer::ReloadCatalog() {
+  if (catalog_path_.empty()) return absl::OkStatus();
+  return catalog_.Load(catalog_path_);
+}
 
 ArenaServer::StopReport ArenaServer::Stop(absl::Duration grace) {
   StopReport report;

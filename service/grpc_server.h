@@ -11,6 +11,9 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "service/arena.h"
+#include "service/auth.h"
+#include "tournament/catalog.h"
+#include "tournament/manager.h"
 #include "tournament/runner.h"
 
 namespace grpc {
@@ -22,7 +25,6 @@ class Status;
 
 namespace hoard::tournament {
 class MatchHost;
-class TournamentManager;
 }  // namespace hoard::tournament
 
 namespace hoard::service {
@@ -37,9 +39,22 @@ struct ServerOptions {
   // The largest message a client may send.
   int max_message_bytes = 1 << 20;
   // The SQLite database that keeps finished matches; empty: none (they are
-  // kept in memory only, up to limits.max_finished_matches).
+  // kept in memory only, up to limits.max_finished_in_memory).
   std::string db_path;
   ArenaLimits limits;
+  // Who may do what (docs/security.md). Admin tokens: none means no call is
+  // an admin's. Read tokens matter with private_reads: then every read
+  // needs a read token, a bot's credentials or an admin token.
+  std::vector<std::string> admin_tokens;
+  std::vector<std::string> read_tokens;
+  bool private_reads = false;
+  // The catalog of bots the server's tournaments may launch (a
+  // hoard.v1.BotCatalog in text format); empty: none.
+  std::string catalog_path;
+  // Bytes queued for a stream that reads too slowly before it is ended.
+  int max_queued_bytes = 8 << 20;
+  // Tournaments' size and count per creator (accounts are the arena's).
+  tournament::ManagerPolicy tournament_policy;
   // Serve hoard.v1.Tournaments and resume the tournaments the database holds
   // as running (needs db_path). `hoard tournament` runs its own instead.
   bool serve_tournaments = true;
@@ -62,6 +77,10 @@ class ArenaServer {
   // The port actually bound.
   int port() const { return port_; }
   Arena& arena() { return *arena_; }
+  // New tokens for calls from now on (a rotation).
+  void SetTokens(std::vector<std::string> admin, std::vector<std::string> read);
+  // Reads the catalog file again; on error the old catalog stays.
+  absl::Status ReloadCatalog();
   // A channel to this server that skips the network.
   std::shared_ptr<grpc::Channel> InProcessChannel();
   // Blocks until Shutdown() is called from another thread.
@@ -82,6 +101,10 @@ class ArenaServer {
   ArenaServer() = default;
 
   std::unique_ptr<Arena> arena_;
+  TokenSet tokens_;
+  std::unique_ptr<Authenticator> auth_;
+  std::string catalog_path_;
+  tournament::BotCatalogFile catalog_;
   std::unique_ptr<class ArenaServiceImpl> service_;
   std::unique_ptr<class TournamentServiceImpl> tournament_service_;
   std::unique_ptr<tournament::MatchHost> host_;

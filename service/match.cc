@@ -63,6 +63,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       codec_(*setup.codec),
       config_(std::move(setup.config)),
       time_control_(setup.time_control),
+      sealed_(setup.sealed),
       timers_(timers),
       on_finished_(std::move(on_finished)),
       state_(std::move(state)),
@@ -433,6 +434,7 @@ void HostedMatch::AnnounceEnd() {
   event.set_match_id(id_);
   event.set_step(steps_);
   *event.mutable_finished()->mutable_match() = DescribeLocked();
+  if (sealed_) event.mutable_finished()->mutable_match()->clear_seed();
   Publish(event);
   hoard::v1::ServerMessage message;
   *message.mutable_event() = event;
@@ -521,6 +523,7 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
   match.mutable_time_control()->set_max_strikes(time_control_.max_strikes);
   match.mutable_options()->insert(config_.options.begin(), config_.options.end());
   if (scored) match.set_seed(config_.seed);
+  match.set_sealed(sealed_);
   match.set_started_unix_ms(started_unix_ms_);
   match.set_finished_unix_ms(finished_unix_ms_);
   for (std::size_t i = 0; i < seats_.size(); ++i) {

@@ -76,6 +76,8 @@ struct MatchSetup {
   engine::MatchConfig config;
   TimeControl time_control;
   std::vector<SeatPlayer> seats;
+  // The seed stays out of events even after the end (Match.sealed).
+  bool sealed = false;
 };
 
 // Create with std::make_shared: time-outs hold the match weakly.
@@ -180,6 +182,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const engine::GameCodec& codec_;
   const engine::MatchConfig config_;
   const TimeControl time_control_;
+  const bool sealed_;
   TimerQueue* const timers_;
   const std::function<void()> on_finished_;
 

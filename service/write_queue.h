@@ -10,13 +10,15 @@
 #include <utility>
 
 #include "absl/synchronization/mutex.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
 #include "service/outgoing.h"
 
 namespace hoard::service {
 
-// Messages waiting to be written to a slow reader before it is dropped.
-inline constexpr std::size_t kMaxQueuedMessages = 4096;
+// Bytes waiting to be written to a slow reader before it is dropped, unless
+// the server says otherwise (--max-queued-bytes).
+inline constexpr std::size_t kDefaultMaxQueuedBytes = 8 << 20;
 
 template <typename Message>
 const Message* Pointer(const Message& message) {
@@ -26,18 +28,29 @@ inline const hoard::v1::ServerMessage* Pointer(const OutgoingMessage& message) {
   return message.get();
 }
 
+// Bytes a queued message takes on the wire.
+template <typename Message>
+std::size_t WireSize(const Message& message) {
+  return Pointer(message)->ByteSizeLong();
+}
+inline std::size_t WireSize(const grpc::ByteBuffer& bytes) { return bytes.Length(); }
+
 // Writes queued messages one at a time, then finishes the call once asked
 // to and every queued message is out. Shared by the streaming reactors.
 template <typename Reactor, typename Message>
 class WriteQueue {
  public:
-  explicit WriteQueue(Reactor* reactor) : reactor_(reactor) {}
+  WriteQueue(Reactor* reactor, std::size_t max_bytes) : reactor_(reactor), max_bytes_(max_bytes) {}
 
-  // False if the queue is full (the caller should finish the call).
+  // False if the message would take the queue past its bytes (the caller
+  // should finish the call).
   bool Push(Message message) {
+    const std::size_t size = WireSize(message);
     absl::MutexLock lock(&mu_);
     if (finishing_) return true;
-    if (queue_.size() >= kMaxQueuedMessages) return false;
+    if (queued_bytes_ + size > max_bytes_ && !queue_.empty()) return false;
+    queued_bytes_ += size;
+    sizes_.push_back(size);
     queue_.push_back(std::move(message));
     if (!writing_) {
       writing_ = true;
@@ -49,6 +62,8 @@ class WriteQueue {
   void OnWriteDone(bool ok) {
     absl::MutexLock lock(&mu_);
     queue_.pop_front();
+    queued_bytes_ -= sizes_.front();
+    sizes_.pop_front();
     if (ok && !queue_.empty() && !abandoned_) {
       reactor_->StartWrite(Pointer(queue_.front()));
       return;
@@ -83,8 +98,11 @@ class WriteQueue {
   }
 
   Reactor* const reactor_;
+  const std::size_t max_bytes_;
   absl::Mutex mu_;
   std::deque<Message> queue_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::size_t> sizes_ ABSL_GUARDED_BY(mu_);  // of each queued message
+  std::size_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   bool finishing_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;

@@ -8,6 +8,8 @@ set -u
 HOARD=${1:?usage: arena_cli_test.sh HOARD MINIMAL_BOT}
 MINIMAL=${2:?usage: arena_cli_test.sh HOARD MINIMAL_BOT}
 WORK=$(mktemp -d)
+# Servers keep their admin token here, where this test's clients find it.
+export HOARD_STATE_DIR="$WORK/state"
 passed=0
 failed=0
 pass() { passed=$((passed + 1)); echo "ok   $1"; }

@@ -28,6 +28,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "hoard/v1/arena.grpc.pb.h"
+#include "service/client_auth.h"
 #include "service/grpc_server.h"
 
 namespace hoard {
@@ -37,18 +38,27 @@ using ::hoard::testing::IsOk;
 using ::testing::HasSubstr;
 using v1::ServerMessage;
 
+// The admin token of the tests' servers.
+constexpr char kAdmin[] = "e2e-admin-token";
+
+std::shared_ptr<grpc::Channel> AdminChannelTo(int port) {
+  return service::AuthorizedChannel(absl::StrCat("127.0.0.1:", port),
+                                    grpc::InsecureChannelCredentials(), kAdmin);
+}
+
 class ArenaE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     service::ServerOptions options;
     options.listen = "127.0.0.1:0";
     options.limits.max_matches_per_bot = 3;
+    options.limits.open_registration = true;  // the tests' bots name themselves
+    options.admin_tokens = {kAdmin};
     absl::StatusOr<std::unique_ptr<service::ArenaServer>> server =
         service::ArenaServer::Start(options);
     ASSERT_THAT(server, IsOk());
     server_ = *std::move(server);
-    channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
-                                   grpc::InsecureChannelCredentials());
+    channel_ = AdminChannelTo(server_->port());
     stub_ = v1::Arena::NewStub(channel_);
   }
 
@@ -893,9 +903,9 @@ TEST_F(ArenaE2eTest, LimitsAreResourceExhaustedWithAReason) {
   service::ServerOptions options;
   options.listen = "127.0.0.1:0";
   options.limits.max_running_matches = 1;
+  options.admin_tokens = {kAdmin};
   std::unique_ptr<service::ArenaServer> small = *service::ArenaServer::Start(options);
-  auto stub = v1::Arena::NewStub(grpc::CreateChannel(
-      absl::StrCat("127.0.0.1:", small->port()), grpc::InsecureChannelCredentials()));
+  auto stub = v1::Arena::NewStub(AdminChannelTo(small->port()));
   v1::CreateMatchRequest request;
   request.set_game("village");
   request.add_seats()->set_open(true);
@@ -918,11 +928,11 @@ TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
   service::ServerOptions options;
   options.listen = "127.0.0.1:0";
   options.db_path = db;
+  options.admin_tokens = {kAdmin};
   std::string first_id;
   {
     std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(options);
-    auto stub = v1::Arena::NewStub(grpc::CreateChannel(
-        absl::StrCat("127.0.0.1:", server->port()), grpc::InsecureChannelCredentials()));
+    auto stub = v1::Arena::NewStub(AdminChannelTo(server->port()));
     v1::CreateMatchRequest request;
     request.set_game("village");
     request.add_seats()->set_builtin("random");
@@ -934,8 +944,7 @@ TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
   }
   // A new server on the same database still knows the match, record and all.
   std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(options);
-  auto stub = v1::Arena::NewStub(grpc::CreateChannel(
-      absl::StrCat("127.0.0.1:", server->port()), grpc::InsecureChannelCredentials()));
+  auto stub = v1::Arena::NewStub(AdminChannelTo(server->port()));
   v1::GetMatchRequest get;
   get.set_match_id(first_id);
   v1::GetMatchResponse got;

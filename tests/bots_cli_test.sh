@@ -11,6 +11,8 @@ HOARD=$(realpath "${1:?usage: bots_cli_test.sh PATH_TO_HOARD}")
 REPO=$(realpath "$(dirname "$0")/..")
 PY=/usr/bin/python3
 WORK=$(mktemp -d)
+# Servers keep their admin token here, where this test's clients find it.
+export HOARD_STATE_DIR="$WORK/state"
 trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
 source "$(dirname "$0")/cli_checks.sh"
 cd "$WORK"

@@ -15,6 +15,8 @@ HOARD=$(realpath "${1:?usage: operations_cli_test.sh PATH_TO_HOARD}")
 REPO=$(realpath "$(dirname "$0")/..")
 PY=/usr/bin/python3
 WORK=$(mktemp -d)
+# Servers keep their admin token here, where this test's clients find it.
+export HOARD_STATE_DIR="$WORK/state"
 trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
 source "$(dirname "$0")/cli_checks.sh"
 cd "$WORK"
@@ -39,7 +41,10 @@ start_server
 "$HOARD" health --server "$SERVER" >"$WORK/health" 2>&1
 check "hoard health says the server is serving" "$WORK/health" grep -q "is serving" "$WORK/health"
 
-# A bot that registers and never answers keeps its matches running.
+# A bot that registers and never answers keeps its matches running. Its
+# account is made with the admin token the server keeps in HOARD_STATE_DIR.
+"$HOARD" bots add silent --key k --server "$SERVER" >"$WORK/add" 2>&1
+check "an admin adds the bot's account" "$WORK/add" grep -q "^bot silent key k$" "$WORK/add"
 HOARD_SERVER=$SERVER HOARD_BOT_NAME=silent HOARD_BOT_KEY=k HOARD_MAX_MATCHES=10 \
   "$PY" "$REPO/tests/bots/broken_bot.py" silent >/dev/null 2>&1 &
 for _ in $(seq 1 100); do
@@ -139,6 +144,9 @@ check "over TLS, hoard health trusts the server's certificate" "$WORK/tls.health
   grep -q "is serving" "$WORK/tls.health"
 "$HOARD" health --server "$TLS_SERVER" --timeout-ms 1000 >"$WORK/plain.health" 2>&1
 check "a plaintext client does not get through" "$WORK/plain.health" [ $? -eq 1 ]
+for bot in py-tls node-tls; do
+  HOARD_TLS_CA="$WORK/cert.pem" "$HOARD" bots add "$bot" --key k --server "$TLS_SERVER" >/dev/null
+done
 HOARD_TLS_CA="$WORK/cert.pem" HOARD_SERVER=$TLS_SERVER HOARD_BOT_KEY=k HOARD_BOT_NAME=py-tls \
   "$PY" "$REPO/bots/python/examples/random_bot.py" --quiet --matches 1 &
 HOARD_TLS_CA="$WORK/cert.pem" HOARD_SERVER="localhost:${TLS_SERVER##*:}" HOARD_BOT_KEY=k HOARD_BOT_NAME=node-tls \

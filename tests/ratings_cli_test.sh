@@ -7,6 +7,8 @@ set -u
 HOARD=${1:?usage: ratings_cli_test.sh PATH_TO_HOARD}
 PY=/usr/bin/python3
 WORK=$(mktemp -d)
+# Servers keep their admin token here, where this test's clients find it.
+export HOARD_STATE_DIR="$WORK/state"
 trap 'rm -rf "$WORK"' EXIT
 source "$(dirname "$0")/cli_checks.sh"
 

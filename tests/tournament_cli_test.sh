@@ -8,6 +8,8 @@ set -u
 HOARD=$(realpath "${1:?usage: tournament_cli_test.sh PATH_TO_HOARD}")
 PY=/usr/bin/python3
 WORK=$(mktemp -d)
+# Servers keep their admin token here, where this test's clients find it.
+export HOARD_STATE_DIR="$WORK/state"
 trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
 source "$(dirname "$0")/cli_checks.sh"
 cd "$WORK"

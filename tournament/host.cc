@@ -52,6 +52,18 @@ class InProcess final : public MatchHost {
 
   absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() override { return arena_->ListBots(); }
 
+  absl::Status ProvisionBot(const std::string& name, const std::string& key) override {
+    if (arena_->accounts().IsLaunched(name) == false) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the name '", name, "' belongs to a bot account of its own, not to a launched bot"));
+    }
+    hoard::v1::AddBotRequest request;
+    request.set_name(name);
+    request.set_key(key);
+    request.set_replace(true);
+    return arena_->AddBot(request, /*launched=*/true).status();
+  }
+
   std::vector<std::string> bot_addresses() const override {
     if (address_.empty()) return {};
     return {address_};
@@ -124,6 +136,17 @@ class Remote final : public MatchHost {
     return response;
   }
 
+  absl::Status ProvisionBot(const std::string& name, const std::string& key) override {
+    grpc::ClientContext context;
+    hoard::v1::AddBotRequest request;
+    request.set_name(name);
+    request.set_key(key);
+    request.set_replace(true);
+    hoard::v1::AddBotResponse response;
+    return FromGrpc(stub_->AddBot(&context, request, &response),
+                    absl::StrCat("making the account of bot '", name, "' on ", address_));
+  }
+
   std::vector<std::string> bot_addresses() const override { return {address_}; }
 
  private:
@@ -172,6 +195,13 @@ class Spread final : public MatchHost {
       *response.add_bots() = std::move(bot.first);
     }
     return response;
+  }
+
+  absl::Status ProvisionBot(const std::string& name, const std::string& key) override {
+    for (const std::unique_ptr<MatchHost>& host : hosts_) {
+      if (absl::Status s = host->ProvisionBot(name, key); !s.ok()) return s;
+    }
+    return absl::OkStatus();
   }
 
   std::vector<std::string> bot_addresses() const override {

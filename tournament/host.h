@@ -41,6 +41,10 @@ class MatchHost {
   // bot already plays all the matches it accepts (try again later).
   virtual absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) = 0;
   virtual absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() = 0;
+  // Gives the bot account `name` the key `key` (making the account if need
+  // be), for a bot the runner launches. kFailedPrecondition if the name
+  // belongs to an account that was not made for a launch.
+  virtual absl::Status ProvisionBot(const std::string& name, const std::string& key) = 0;
   // host:port where bots connect to play here — one per server behind the
   // host, and a bot plays on all of them; empty when none can.
   virtual std::vector<std::string> bot_addresses() const = 0;

@@ -33,8 +33,17 @@ class FakeHost final : public MatchHost {
     for (const hoard::v1::BotInfo& bot : bots_) *response.add_bots() = bot;
     return response;
   }
+  absl::Status ProvisionBot(const std::string& name, const std::string&) override {
+    absl::MutexLock lock(&mu_);
+    provisioned_.push_back(name);
+    return absl::OkStatus();
+  }
   std::vector<std::string> bot_addresses() const override { return {address_}; }
 
+  std::vector<std::string> provisioned() {
+    absl::MutexLock lock(&mu_);
+    return provisioned_;
+  }
   void Release() {
     absl::MutexLock lock(&mu_);
     released_ = true;
@@ -50,6 +59,7 @@ class FakeHost final : public MatchHost {
   absl::Mutex mu_;
   bool released_ ABSL_GUARDED_BY(mu_) = false;
   int played_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<std::string> provisioned_ ABSL_GUARDED_BY(mu_);
 };
 
 hoard::v1::BotInfo Bot(const std::string& name, bool connected, int running) {
@@ -101,6 +111,20 @@ TEST(SpreadHostTest, MatchesGoToTheServerWithFewestInFlight) {
   host_a->Release();
   host_b->Release();
   for (std::thread& player : players) player.join();
+}
+
+TEST(SpreadHostTest, ALaunchedBotGetsItsAccountOnEveryServer) {
+  auto a = std::make_unique<FakeHost>("a:1", std::vector<hoard::v1::BotInfo>{});
+  auto b = std::make_unique<FakeHost>("b:2", std::vector<hoard::v1::BotInfo>{});
+  FakeHost* host_a = a.get();
+  FakeHost* host_b = b.get();
+  std::vector<std::unique_ptr<MatchHost>> hosts;
+  hosts.push_back(std::move(a));
+  hosts.push_back(std::move(b));
+  std::unique_ptr<MatchHost> spread = SpreadHost(std::move(hosts));
+  ASSERT_TRUE(spread->ProvisionBot("greedy@2", "k").ok());
+  EXPECT_THAT(host_a->provisioned(), ElementsAre("greedy@2"));
+  EXPECT_THAT(host_b->provisioned(), ElementsAre("greedy@2"));
 }
 
 TEST(SpreadHostTest, OneHostIsThatHost) {

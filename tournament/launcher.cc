@@ -58,7 +58,7 @@ std::string ShellCommand(const std::string& command) {
 
 absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
     const std::string& command, const std::map<std::string, std::string>& env,
-    const std::string& log_path) {
+    const std::string& log_path, const std::string& working_directory) {
   // Everything the child needs is prepared before fork: after it, only
   // async-signal-safe calls.
   std::vector<std::string> entries;
@@ -99,6 +99,11 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
     dup2(out, STDERR_FILENO);
     const int null_in = open("/dev/null", O_RDONLY);
     if (null_in >= 0) dup2(null_in, STDIN_FILENO);
+    if (!working_directory.empty() && chdir(working_directory.c_str()) != 0) {
+      static constexpr char kNoDirectory[] = "hoard: cannot enter the bot's working directory\n";
+      (void)!write(STDERR_FILENO, kNoDirectory, sizeof(kNoDirectory) - 1);
+      _exit(127);
+    }
     execve(sh, argv, envp.data());
     _exit(127);
   }

@@ -29,10 +29,11 @@ class LaunchedBot {
   // Runs ShellCommand(command) through /bin/sh -c with the
   // runner's environment plus
   // `env`; stdout and stderr go to `log_path` (appended; /dev/null if
-  // empty). kInternal if the process cannot be started.
+  // empty), in `working_directory` (empty: the runner's). kInternal if the
+  // process cannot be started.
   static absl::StatusOr<std::unique_ptr<LaunchedBot>> Start(
       const std::string& command, const std::map<std::string, std::string>& env,
-      const std::string& log_path);
+      const std::string& log_path, const std::string& working_directory = "");
   ~LaunchedBot();  // Stop()
 
   // A description of how the process ended, or nullopt while it runs.

@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/registry.h"
+#include "service/arena.h"
 #include "tournament/leaderboard.h"
 #include "tournament/spec.h"
 
@@ -12,9 +13,47 @@ namespace hoard::tournament {
 
 using hoard::v1::Tournament;
 
+namespace {
+
+bool Over(const Tournament& tournament) {
+  return tournament.status() == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
+         tournament.status() == hoard::v1::TOURNAMENT_STATUS_CANCELLED;
+}
+
+// The tournament as a reader who is no admin may see it: no commands, and
+// no seed until it is over.
+Tournament Shown(Tournament tournament, bool admin) {
+  if (admin) return tournament;
+  for (hoard::v1::Participant& participant :
+       *tournament.mutable_spec()->mutable_participants()) {
+    if (participant.has_command()) participant.clear_command();
+  }
+  if (!Over(tournament)) tournament.mutable_spec()->clear_seed();
+  return tournament;
+}
+
+absl::StatusOr<Tournament> Shown(absl::StatusOr<Tournament> tournament, bool admin) {
+  if (!tournament.ok()) return tournament;
+  return Shown(*std::move(tournament), admin);
+}
+
+// Forwards to a watcher what a non-admin may see.
+class ShownWatcher final : public TournamentWatcher {
+ public:
+  explicit ShownWatcher(std::shared_ptr<TournamentWatcher> inner) : inner_(std::move(inner)) {}
+  void Send(const Tournament& tournament) override { inner_->Send(Shown(tournament, false)); }
+  void Close() override { inner_->Close(); }
+  bool open() const override { return inner_->open(); }
+
+ private:
+  const std::shared_ptr<TournamentWatcher> inner_;
+};
+
+}  // namespace
+
 TournamentManager::TournamentManager(db::MatchStore* store, MatchHost* host,
-                                     RunnerOptions defaults)
-    : store_(store), host_(host), defaults_(std::move(defaults)) {}
+                                     RunnerOptions defaults, ManagerPolicy policy)
+    : store_(store), host_(host), defaults_(std::move(defaults)), policy_(policy) {}
 
 TournamentManager::~TournamentManager() {
   StopAll();
@@ -48,8 +87,22 @@ absl::Status TournamentManager::ResumeUnfinished() {
   return absl::OkStatus();
 }
 
-void TournamentManager::Start(std::int64_t id) {
+void TournamentManager::Reap() {
+  for (auto it = running_.begin(); it != running_.end();) {
+    if (!it->second->done) {
+      ++it;
+      continue;
+    }
+    // Done is set as the runner's thread ends: it takes mu_ no more.
+    if (it->second->thread.joinable()) it->second->thread.join();
+    it = running_.erase(it);
+  }
+}
+
+void TournamentManager::Start(std::int64_t id, const std::string& creator) {
+  Reap();
   auto running = std::make_unique<Running>();
+  running->creator = creator;
   RunnerOptions options = defaults_;
   options.on_progress = [this, id](const Tournament& tournament) {
     Broadcast(id, tournament, /*last=*/false);
@@ -91,43 +144,104 @@ void TournamentManager::Broadcast(std::int64_t id, const Tournament& tournament,
   }
 }
 
+absl::Status TournamentManager::CheckNetworkSpec(const hoard::v1::TournamentSpec& spec) const {
+  for (int i = 0; i < spec.participants_size(); ++i) {
+    const hoard::v1::Participant& p = spec.participants(i);
+    const std::string field = absl::StrCat("participants[", i, "]");
+    const std::string label = ParticipantLabel(p);
+    if (p.has_command()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, ".command: a tournament created over the network cannot run a command; "
+                 "name a bot of the server's catalog (catalog: NAME)"));
+    }
+    if (p.has_catalog()) {
+      if (!defaults_.catalog || !defaults_.catalog(p.catalog())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            field, ".catalog: no bot '", service::Clip(p.catalog()), "' in the server's catalog"));
+      }
+      if (policy_.accounts != nullptr && policy_.accounts->IsLaunched(label) == false) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            field, ".name: '", service::Clip(label),
+            "' is the name of a bot account of its own; a catalog participant needs another"));
+      }
+    }
+    if (p.has_registered() && policy_.accounts != nullptr && !policy_.accounts->Exists(label)) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ": no bot account '",
+                                                     service::Clip(label),
+                                                     "' (an admin adds it with 'hoard bots add ",
+                                                     service::Clip(label), "')"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Tournament> TournamentManager::Create(
-    const hoard::v1::CreateTournamentRequest& request) {
-  absl::StatusOr<hoard::v1::TournamentSpec> spec = Normalize(request.spec());
+    const hoard::v1::CreateTournamentRequest& request, const std::string& creator) {
+  hoard::v1::TournamentSpec asked = request.spec();
+  if (absl::Status s = CheckNetworkSpec(asked); !s.ok()) return s;
+  // A seed nobody chose is one nobody can know.
+  while (asked.seed() == 0) asked.set_seed(service::RandomSeed());
+  absl::StatusOr<hoard::v1::TournamentSpec> spec = Normalize(asked);
   if (!spec.ok()) return spec.status();
+  absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(*spec));
+  if (!size.ok()) return size.status();
+  if (*size > policy_.max_tournament_matches) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the tournament would play ", *size, " matches; this server plays at most ",
+        policy_.max_tournament_matches, " in one (--max-tournament-matches)"));
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    if (closing_) return absl::UnavailableError("the server is shutting down");
+    int mine = 0;
+    for (const auto& [id, running] : running_) {
+      if (!running->done && !creator.empty() && running->creator == creator) ++mine;
+    }
+    if (!creator.empty() && mine >= policy_.max_tournaments_per_creator) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "this token already runs ", mine,
+          " tournaments, its limit (--max-tournaments-per-creator)"));
+    }
+  }
   bool resumed = false;
   absl::StatusOr<std::int64_t> id = CreateOrResume(*store_, *spec, /*fresh=*/true, &resumed);
   if (!id.ok()) return id.status();
   {
     absl::MutexLock lock(&mu_);
     if (closing_) return absl::UnavailableError("the server is shutting down");
-    Start(*id);
+    Start(*id, creator);
   }
   hoard::v1::GetTournamentRequest get;
   get.set_id(*id);
-  return Get(get);
+  return Get(get, /*admin=*/true);
 }
 
-absl::StatusOr<Tournament> TournamentManager::Get(const hoard::v1::GetTournamentRequest& request) {
+absl::StatusOr<Tournament> TournamentManager::Get(const hoard::v1::GetTournamentRequest& request,
+                                                   bool admin) {
   {
     absl::MutexLock lock(&mu_);
+    Reap();
     auto it = running_.find(request.id());
     if (it != running_.end() && !it->second->done) {
       Tournament live = it->second->runner->Current();
-      if (live.id() != 0) return live;  // else not loaded yet: the store knows
+      if (live.id() != 0) return Shown(std::move(live), admin);  // else the store knows
     }
   }
-  return LoadTournament(*store_, request.id());
+  return Shown(LoadTournament(*store_, request.id()), admin);
 }
 
-absl::StatusOr<hoard::v1::ListTournamentsResponse> TournamentManager::List() {
+absl::StatusOr<hoard::v1::ListTournamentsResponse> TournamentManager::List(bool admin) {
+  {
+    absl::MutexLock lock(&mu_);
+    Reap();
+  }
   absl::StatusOr<std::vector<db::StoredTournament>> all = store_->ListTournaments();
   if (!all.ok()) return all.status();
   hoard::v1::ListTournamentsResponse response;
   for (const db::StoredTournament& t : *all) {
     hoard::v1::GetTournamentRequest get;
     get.set_id(t.id);
-    absl::StatusOr<Tournament> tournament = Get(get);
+    absl::StatusOr<Tournament> tournament = Get(get, admin);
     if (!tournament.ok()) return tournament.status();
     *response.add_tournaments() = *std::move(tournament);
   }
@@ -135,7 +249,8 @@ absl::StatusOr<hoard::v1::ListTournamentsResponse> TournamentManager::List() {
 }
 
 absl::Status TournamentManager::Watch(const hoard::v1::WatchTournamentRequest& request,
-                                      std::shared_ptr<TournamentWatcher> watcher) {
+                                      std::shared_ptr<TournamentWatcher> watcher, bool admin) {
+  if (!admin) watcher = std::make_shared<ShownWatcher>(std::move(watcher));
   {
     absl::MutexLock lock(&mu_);
     auto it = running_.find(request.id());
@@ -153,7 +268,8 @@ absl::Status TournamentManager::Watch(const hoard::v1::WatchTournamentRequest& r
   }
   hoard::v1::GetTournamentRequest get;
   get.set_id(request.id());
-  absl::StatusOr<Tournament> tournament = Get(get);
+  // The watcher shows what its reader may see.
+  absl::StatusOr<Tournament> tournament = Get(get, /*admin=*/true);
   if (!tournament.ok()) return tournament.status();
   watcher->Send(*tournament);
   watcher->Close();
@@ -177,7 +293,7 @@ absl::StatusOr<Tournament> TournamentManager::Cancel(
   }
   hoard::v1::GetTournamentRequest get;
   get.set_id(request.id());
-  absl::StatusOr<Tournament> tournament = Get(get);
+  absl::StatusOr<Tournament> tournament = Get(get, /*admin=*/true);
   if (!tournament.ok()) return tournament.status();
   if (tournament->status() == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
       tournament->status() == hoard::v1::TOURNAMENT_STATUS_STOPPED) {
@@ -239,7 +355,7 @@ absl::StatusOr<hoard::v1::HeadToHeadTable> TournamentManager::GetHeadToHead(
 }
 
 absl::StatusOr<hoard::v1::ListResultsResponse> TournamentManager::ListResults(
-    const hoard::v1::ListResultsRequest& request) {
+    const hoard::v1::ListResultsRequest& request, bool admin) {
   int page_size = request.page_size() == 0 ? 100 : request.page_size();
   if (page_size < 1 || page_size > 1000) {
     return absl::InvalidArgumentError(
@@ -258,7 +374,9 @@ absl::StatusOr<hoard::v1::ListResultsResponse> TournamentManager::ListResults(
   if (!page.ok()) return page.status();
   hoard::v1::ListResultsResponse response;
   for (int i = 0; i < static_cast<int>(page->size()) && i < page_size; ++i) {
-    *response.add_matches() = (*page)[i].match;
+    hoard::v1::Match* match = response.add_matches();
+    *match = (*page)[i].match;
+    if (!admin && !service::SealLifted(*match, store_)) match->clear_seed();
   }
   if (static_cast<int>(page->size()) > page_size) {
     response.set_next_page_token(absl::StrCat((*page)[page_size - 1].sequence));

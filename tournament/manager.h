@@ -20,6 +20,7 @@
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
 #include "hoard/v1/tournament.pb.h"
+#include "service/auth.h"
 #include "tournament/host.h"
 #include "tournament/runner.h"
 
@@ -35,10 +36,23 @@ class TournamentWatcher {
   virtual bool open() const = 0;
 };
 
+// What the manager lets its callers ask for.
+struct ManagerPolicy {
+  // Matches in one tournament's schedule.
+  int max_tournament_matches = 100000;
+  // Running tournaments one creator (an admin token) may have made.
+  int max_tournaments_per_creator = 16;
+  // The server's bot accounts: a registered participant needs one. Null:
+  // not checked.
+  const service::BotAccounts* accounts = nullptr;
+};
+
 class TournamentManager {
  public:
-  // `store` and `host` must outlive the manager.
-  TournamentManager(db::MatchStore* store, MatchHost* host, RunnerOptions defaults = {});
+  // `store` and `host` (and policy.accounts) must outlive the manager.
+  // defaults.catalog resolves catalog participants.
+  TournamentManager(db::MatchStore* store, MatchHost* host, RunnerOptions defaults = {},
+                    ManagerPolicy policy = {});
   // Stops every running tournament (StopAll) and waits for its runner
   // (matches in flight end first).
   ~TournamentManager();
@@ -52,16 +66,25 @@ class TournamentManager {
   // server that went down). Call once.
   absl::Status ResumeUnfinished();
 
-  absl::StatusOr<hoard::v1::Tournament> Create(const hoard::v1::CreateTournamentRequest& request);
-  absl::StatusOr<hoard::v1::Tournament> Get(const hoard::v1::GetTournamentRequest& request);
-  absl::StatusOr<hoard::v1::ListTournamentsResponse> List();
+  // A tournament asked for over the network by `creator` (an admin's
+  // Principal::name): its participants may not carry a command (catalog
+  // ones name the server's catalog), registered ones need an account, seed
+  // 0 picks a random seed, and the policy's limits hold.
+  absl::StatusOr<hoard::v1::Tournament> Create(const hoard::v1::CreateTournamentRequest& request,
+                                               const std::string& creator = "");
+  // Reads. Unless `admin`, commands are left out and the seed too until
+  // the tournament is over.
+  absl::StatusOr<hoard::v1::Tournament> Get(const hoard::v1::GetTournamentRequest& request,
+                                            bool admin = false);
+  absl::StatusOr<hoard::v1::ListTournamentsResponse> List(bool admin = false);
   absl::Status Watch(const hoard::v1::WatchTournamentRequest& request,
-                     std::shared_ptr<TournamentWatcher> watcher);
+                     std::shared_ptr<TournamentWatcher> watcher, bool admin = false);
   absl::StatusOr<hoard::v1::Tournament> Cancel(const hoard::v1::CancelTournamentRequest& request);
   absl::StatusOr<hoard::v1::Leaderboard> GetLeaderboard(
       const hoard::v1::GetLeaderboardRequest& request);
+  // Unless `admin`, sealed matches of unfinished tournaments without seeds.
   absl::StatusOr<hoard::v1::ListResultsResponse> ListResults(
-      const hoard::v1::ListResultsRequest& request);
+      const hoard::v1::ListResultsRequest& request, bool admin = false);
   absl::StatusOr<hoard::v1::HeadToHeadTable> GetHeadToHead(
       const hoard::v1::GetHeadToHeadRequest& request);
 
@@ -71,8 +94,15 @@ class TournamentManager {
     std::vector<std::shared_ptr<TournamentWatcher>> watchers;
     std::thread thread;
     bool done = false;
+    // Who created it (empty: resumed, or made in process).
+    std::string creator;
   };
-  void Start(std::int64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Start(std::int64_t id, const std::string& creator = "")
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Releases the runners of tournaments that have ended.
+  void Reap() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The checks of Create that the spec alone cannot make.
+  absl::Status CheckNetworkSpec(const hoard::v1::TournamentSpec& spec) const;
   void Broadcast(std::int64_t id, const hoard::v1::Tournament& tournament, bool last);
   // The game of a leaderboard request: its own, or its tournament's.
   absl::StatusOr<db::RatingScope> ScopeOf(const std::string& game, std::int64_t tournament_id);
@@ -80,6 +110,7 @@ class TournamentManager {
   db::MatchStore* const store_;
   MatchHost* const host_;
   const RunnerOptions defaults_;
+  const ManagerPolicy policy_;
   absl::Mutex mu_;
   std::map<std::int64_t, std::unique_ptr<Running>> running_ ABSL_GUARDED_BY(mu_);
   bool closing_ ABSL_GUARDED_BY(mu_) = false;

@@ -162,6 +162,17 @@ void TournamentRunner::Report() {
   options_.on_progress(Current());
 }
 
+namespace {
+
+// How a launched participant was started, for messages: its catalog entry's
+// name (a catalog's commands stay on the server) or its command.
+std::string LaunchedAs(const Participant& participant) {
+  if (participant.has_catalog()) return absl::StrCat("catalog bot: ", participant.catalog());
+  return absl::StrCat("command: ", participant.command());
+}
+
+}  // namespace
+
 void TournamentRunner::PrepareParticipants() {
   const TournamentSpec& spec = spec_;
   // Only the participants that still have matches to play.
@@ -177,15 +188,30 @@ void TournamentRunner::PrepareParticipants() {
   std::map<int, std::vector<LaunchedBot*>> launched;
   for (int p : needed) {
     const Participant& participant = spec.participants(p);
-    if (!participant.has_command()) continue;
+    if (!participant.has_command() && !participant.has_catalog()) continue;
     if (addresses.empty()) {
       unavailable_[p] = "this host takes no bots over the network";
       continue;
     }
-    absl::StatusOr<std::string> key =
-        store_->LaunchKey(ParticipantLabel(participant), service::RandomToken());
-    if (!key.ok()) {
-      unavailable_[p] = std::string(key.status().message());
+    hoard::v1::CatalogBot launch;
+    if (participant.has_catalog()) {
+      std::optional<hoard::v1::CatalogBot> entry;
+      if (options_.catalog) entry = options_.catalog(participant.catalog());
+      if (!entry) {
+        unavailable_[p] = absl::StrCat("participant '", participant.name(), "': no bot '",
+                                       participant.catalog(), "' in the server's catalog");
+        continue;
+      }
+      launch = *std::move(entry);
+    } else {
+      launch.set_command(participant.command());
+    }
+    // A fresh key at every launch: the account is made for it, or re-keyed.
+    const std::string key = service::RandomToken();
+    if (absl::Status provisioned = host_->ProvisionBot(ParticipantLabel(participant), key);
+        !provisioned.ok()) {
+      unavailable_[p] = absl::StrCat("participant '", participant.name(),
+                                     "': ", provisioned.message());
       continue;
     }
     for (std::size_t i = 0; i < addresses.size(); ++i) {
@@ -196,13 +222,14 @@ void TournamentRunner::PrepareParticipants() {
         log = absl::StrCat(options_.bot_log_dir, "/", participant.name(),
                            i == 0 ? "" : absl::StrCat("-", i + 1), ".log");
       }
-      absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
-          participant.command(),
-          {{"HOARD_SERVER", addresses[i]},
-           {"HOARD_BOT_NAME", ParticipantLabel(participant)},
-           {"HOARD_BOT_KEY", *key},
-           {"HOARD_MAX_MATCHES", absl::StrCat(spec.concurrency())}},
-          log);
+      std::map<std::string, std::string> env(launch.environment().begin(),
+                                             launch.environment().end());
+      env["HOARD_SERVER"] = addresses[i];
+      env["HOARD_BOT_NAME"] = ParticipantLabel(participant);
+      env["HOARD_BOT_KEY"] = key;
+      env["HOARD_MAX_MATCHES"] = absl::StrCat(spec.concurrency());
+      absl::StatusOr<std::unique_ptr<LaunchedBot>> bot =
+          LaunchedBot::Start(launch.command(), env, log, launch.working_directory());
       if (!bot.ok()) {
         unavailable_[p] = std::string(bot.status().message());
         break;
@@ -247,7 +274,7 @@ void TournamentRunner::PrepareParticipants() {
       if (exit) {
         unavailable_[*it] = absl::StrCat(
             "participant '", spec.participants(*it).name(), "' ", *exit,
-            " before it connected (command: ", spec.participants(*it).command(),
+            " before it connected (", LaunchedAs(spec.participants(*it)),
             exited->log_path().empty() ? ")"
                                        : absl::StrCat("; output: ", exited->log_path(), ")"));
         it = waiting.erase(it);
@@ -263,9 +290,9 @@ void TournamentRunner::PrepareParticipants() {
     std::string why = absl::StrCat("participant '", participant.name(), "' did not connect to ",
                                    absl::StrJoin(addresses, " and "), " within ",
                                    spec.fault_policy().start_timeout_ms(), " ms");
-    if (participant.has_command()) {
+    if (participant.has_command() || participant.has_catalog()) {
       auto bots = launched.find(p);
-      absl::StrAppend(&why, " (command: ", participant.command());
+      absl::StrAppend(&why, " (", LaunchedAs(participant));
       if (bots != launched.end() && !bots->second.empty() &&
           !bots->second.front()->log_path().empty()) {
         absl::StrAppend(&why, "; output: ", bots->second.front()->log_path());
@@ -408,6 +435,9 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
   request.set_game(spec.game());
   request.mutable_options()->insert(spec.options().begin(), spec.options().end());
   request.set_seed(match.seed);
+  // Its deal derives from the tournament's seed (and a duplicate block's
+  // other matches replay it): secret until the tournament is over.
+  request.set_sealed(true);
   *request.mutable_time_control() = spec.time_control();
   for (int p : match.seats) {
     const Participant& participant = spec.participants(p);

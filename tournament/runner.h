@@ -65,6 +65,9 @@ struct RunnerOptions {
   std::function<void(const std::string&)> on_warning;
   // Directory for launched bots' output (<name>.log); empty: discarded.
   std::string bot_log_dir;
+  // The entry of the server's catalog that a `catalog` participant names,
+  // or nullopt; unset: no catalog.
+  std::function<std::optional<hoard::v1::CatalogBot>(const std::string&)> catalog;
   // What this run uses instead of the stored spec's values (which leave
   // the tournament's identity alone): 0 / unset keep the stored ones.
   int concurrency = 0;

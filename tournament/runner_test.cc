@@ -13,6 +13,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "service/arena.h"
+#include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
@@ -224,7 +225,10 @@ TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeou
 TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
   const std::string db = TempDb("runner_grpc.db");
   std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
-      {.listen = "127.0.0.1:0", .db_path = db, .serve_tournaments = false});
+      {.listen = "127.0.0.1:0",
+       .db_path = db,
+       .limits = {.open_registration = true},
+       .serve_tournaments = false});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
   std::unique_ptr<MatchHost> host = InProcessHost(&server->arena(), address);
   std::vector<std::unique_ptr<bots::BotClient>> clients;
@@ -261,10 +265,11 @@ TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
 
 TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
   std::unique_ptr<service::ArenaServer> server =
-      *service::ArenaServer::Start({.listen = "127.0.0.1:0"});
+      *service::ArenaServer::Start({.listen = "127.0.0.1:0", .admin_tokens = {"runner-admin"}});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
   std::unique_ptr<MatchHost> host = RemoteHost(
-      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()), address);
+      service::AuthorizedChannel(address, grpc::InsecureChannelCredentials(), "runner-admin"),
+      address);
   std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(TempDb("runner_remote.db"));
   const TournamentSpec spec = Spec(R"pb(
     game: "village" players_per_match: 2 rounds: 3

@@ -18,6 +18,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
+#include "service/arena.h"
 #include "service/match.h"
 
 namespace hoard::tournament {
@@ -117,6 +118,9 @@ std::string ParticipantLabel(const Participant& participant) {
 absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   TournamentSpec spec = input;
   if (spec.game().empty()) return FieldError("game", "missing (see 'hoard games')");
+  if (absl::Status s = service::CheckClientStrings(spec.game(), spec.options()); !s.ok()) {
+    return absl::InvalidArgumentError(s.message());
+  }
   absl::StatusOr<const engine::Game*> found = engine::FindGame(spec.game());
   if (!found.ok()) return FieldError("game", found.status().message());
   const engine::Game& game = **found;
@@ -185,8 +189,11 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
           return FieldError(absl::StrCat(field, ".command"), "is empty");
         }
         break;
+      case Participant::kCatalog:
+        if (p.catalog().empty()) return FieldError(absl::StrCat(field, ".catalog"), "is empty");
+        break;
       case Participant::PLAYER_NOT_SET:
-        return FieldError(field, "says neither builtin, registered nor command");
+        return FieldError(field, "says neither builtin, registered, command nor catalog");
     }
   }
 

@@ -101,7 +101,7 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
   ExpectRejected(R"pb(game: "village"
                       participants { name: "a" builtin: "random" }
                       participants { name: "b" })pb",
-                 "participants[1]: says neither builtin, registered nor command");
+                 "participants[1]: says neither builtin, registered, command nor catalog");
   ExpectRejected(std::string(kFourBots) + R"pb(options { key: "dragons" value: "2" })pb",
                  "options: village has no option 'dragons'");
   ExpectRejected(std::string(kFourBots) + R"pb(options { key: "hand_size" value: "40" })pb",

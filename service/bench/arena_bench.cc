@@ -24,6 +24,7 @@
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/bench.grpc.pb.h"
+#include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "service/write_queue.h"
 
@@ -80,7 +81,7 @@ class Samples {
 
 class EchoReactor final : public grpc::ServerBidiReactor<hoard::v1::Ping, hoard::v1::Ping> {
  public:
-  EchoReactor() : writes_(this) { StartRead(&ping_); }
+  EchoReactor() : writes_(this, kDefaultMaxQueuedBytes) { StartRead(&ping_); }
   void OnReadDone(bool ok) override {
     if (!ok) {
       writes_.Finish(grpc::Status::OK, false);
@@ -342,6 +343,10 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
   options.listen = "127.0.0.1:0";
   options.limits.max_running_matches = 1000000;
   options.limits.max_matches_per_bot = 1000000;
+  options.limits.max_matches_per_creator = 1000000;
+  options.limits.open_registration = true;  // the bench's bots name themselves
+  const std::string token = RandomToken();
+  options.admin_tokens = {token};
   if (extra != nullptr) options.extra_services.push_back(extra);
   absl::StatusOr<std::unique_ptr<ArenaServer>> server = ArenaServer::Start(options);
   if (!server.ok()) return server.status();
@@ -349,8 +354,8 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
   rig.server = *std::move(server);
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(64 << 20);
-  rig.channel = grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", rig.server->port()),
-                                          grpc::InsecureChannelCredentials(), args);
+  rig.channel = AuthorizedChannel(absl::StrCat("127.0.0.1:", rig.server->port()),
+                                  grpc::InsecureChannelCredentials(), token, args);
   rig.stub = hoard::v1::Arena::NewStub(rig.channel);
   return rig;
 }

@@ -6,14 +6,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
+#include "service/client_auth.h"
 
 namespace hoard::cli {
 
-absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& address) {
+namespace {
+
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> Credentials() {
   const char* ca = std::getenv("HOARD_TLS_CA");
-  if (ca == nullptr || *ca == '\0') {
-    return grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
-  }
+  if (ca == nullptr || *ca == '\0') return grpc::InsecureChannelCredentials();
   std::ifstream file(ca);
   std::stringstream pem;
   pem << file.rdbuf();
@@ -23,7 +24,31 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& 
   }
   grpc::SslCredentialsOptions options;
   options.pem_root_certs = pem.str();
-  return grpc::CreateChannel(address, grpc::SslCredentials(options));
+  return grpc::SslCredentials(options);
+}
+
+// Whether `address` is a server on this machine.
+bool IsLoopback(const std::string& address) {
+  const std::string host = address.substr(0, address.rfind(':'));
+  return host == "localhost" || host.rfind("127.", 0) == 0 || host == "[::1]";
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& address) {
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
+  if (!credentials.ok()) return credentials.status();
+  return grpc::CreateChannel(address, *credentials);
+}
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
+                                                            const std::string& token_file) {
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
+  if (!credentials.ok()) return credentials.status();
+  absl::StatusOr<std::string> token =
+      service::ClientToken(token_file, /*local_server=*/IsLoopback(address));
+  if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
+  return service::AuthorizedChannel(address, *credentials, *token);
 }
 
 }  // namespace hoard::cli

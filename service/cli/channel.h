@@ -20,6 +20,13 @@ namespace hoard::cli {
 // plaintext otherwise. kInvalidArgument if that file cannot be read.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& address);
 
+// The same, and every call carries the token service::ClientToken finds
+// (docs/security.md): --token-file, $HOARD_TOKEN, or — for a server on this
+// machine only (a loopback address) — the admin token its server keeps in
+// the state directory. kInvalidArgument if the token file cannot be read.
+absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
+                                                            const std::string& token_file);
+
 }  // namespace hoard::cli
 
 #endif  // HOARD_SERVICE_CLI_CHANNEL_H_

@@ -19,6 +19,7 @@ int RunReplay(const std::vector<std::string>& args);
 int RunGames(const std::vector<std::string>& args);
 int RunServe(const std::vector<std::string>& args);
 int RunBot(const std::vector<std::string>& args);
+int RunBots(const std::vector<std::string>& args);
 int RunBench(const std::vector<std::string>& args);
 int RunMatch(const std::vector<std::string>& args);
 int RunTournament(const std::vector<std::string>& args);

@@ -24,6 +24,8 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"system", "NAME", "rank by ml (default), elo or openskill"},
       {"db", "FILE", "read this database (default hoard.db)"},
       {"server", "HOST:PORT", "ask this server instead of reading a database"},
+      {"token-file", "FILE",
+       "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
       {"head-to-head", "", "print the head-to-head table too"},
       {"json", "", "print JSON"},
       {"csv", "", "print CSV"},
@@ -86,7 +88,8 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   absl::StatusOr<hoard::v1::HeadToHeadTable> table = hoard::v1::HeadToHeadTable();
   if (parsed->Has("server")) {
     const std::string server = parsed->Get("server", "");
-    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+        AdminChannel(server, parsed->Get("token-file", ""));
     if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
     auto stub = hoard::v1::Tournaments::NewStub(*channel);
     hoard::v1::Leaderboard response;

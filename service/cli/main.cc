@@ -22,6 +22,7 @@ constexpr char kUsage[] =
     "  health         ask a server whether it is serving (for health checks)\n"
     "  backup         copy a database safely while it is in use\n"
     "  bot            connect a built-in strategy to a server as a bot\n"
+    "  bots           add, list and revoke a server's bot accounts (admin)\n"
     "  match          create, show and list matches on a server\n"
     "  tournament     run (or resume) a tournament and print its leaderboard\n"
     "  leaderboard    ratings of the bots of a game or tournament\n"
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
   if (command == "games") return hoard::cli::RunGames(args);
   if (command == "serve") return hoard::cli::RunServe(args);
   if (command == "bot") return hoard::cli::RunBot(args);
+  if (command == "bots") return hoard::cli::RunBots(args);
   if (command == "bench") return hoard::cli::RunBench(args);
   if (command == "match") return hoard::cli::RunMatch(args);
   if (command == "tournament") return hoard::cli::RunTournament(args);
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
   if (command == "check-bot") return hoard::cli::RunCheckBot(args);
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
-                              "' (commands: play, replay, games, serve, bot, match, tournament, "
-                              "leaderboard, ratings, bench; see 'hoard help')");
+                              "' (commands: play, replay, games, serve, health, backup, bot, "
+                              "bots, match, tournament, leaderboard, ratings, check-bot, bench; "
+                              "see 'hoard help')");
 }

@@ -19,6 +19,8 @@ namespace {
 const std::vector<FlagSpec>& MatchFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"server", "HOST:PORT", "the Hoard server (default 127.0.0.1:50051)"},
+      {"token-file", "FILE",
+       "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
       {"game", "ID", "create: the game (default village)"},
       {"seats", "A,B,...", "create: per seat open, builtin:NAME or bot:NAME"},
       {"option", "NAME=VALUE", "create: a game option (repeatable)", true},
@@ -127,7 +129,8 @@ int RunMatch(const std::vector<std::string>& args) {
   }
   const std::vector<std::string>& words = parsed->positionals;
   const std::string server = parsed->Get("server", "127.0.0.1:50051");
-  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+      AdminChannel(server, parsed->Get("token-file", ""));
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   auto stub = hoard::v1::Arena::NewStub(*channel);
   if (words.size() == 1 && words[0] == "create") return Create(*parsed, *stub, server);

@@ -7,8 +7,11 @@
 #include <thread>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "engine/status_macros.h"
+#include "service/auth.h"
 #include "service/event_log.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
@@ -27,8 +30,35 @@ const std::vector<FlagSpec>& ServeFlags() {
        "where bots that tournaments launch write their output (default: discarded)"},
       {"tls-cert", "FILE", "serve TLS with this certificate (PEM; with --tls-key)"},
       {"tls-key", "FILE", "the certificate's private key (PEM)"},
+      {"admin-token-file", "FILE",
+       "admin tokens, one a line (default: one made in the state directory); re-read on "
+       "SIGHUP"},
+      {"state-dir", "DIR",
+       "where a made admin (or read) token is kept (default $HOARD_STATE_DIR, else "
+       "$XDG_STATE_HOME/hoard, else ~/.local/state/hoard)"},
+      {"open-registration", "",
+       "a bot registering under an unknown name gets an account (default: an admin adds "
+       "accounts)"},
+      {"private", "", "reads need a token too (a read token, a bot's or an admin's)"},
+      {"read-token-file", "FILE",
+       "read tokens, one a line (with --private; default: one made in the state directory)"},
+      {"catalog", "FILE",
+       "the bots server-side tournaments may launch (hoard.v1.BotCatalog, text format); "
+       "re-read on SIGHUP"},
       {"max-matches", "N", "matches running at once (default 20000)"},
+      {"max-matches-per-creator", "N",
+       "running matches one admin token may have created (default 1000)"},
+      {"max-tournaments-per-creator", "N",
+       "running tournaments one admin token may have created (default 16)"},
+      {"max-tournament-matches", "N", "matches in one tournament (default 100000)"},
       {"max-matches-per-bot", "N", "matches one registered bot plays at once (default 1000)"},
+      {"max-bot-accounts", "N", "bot accounts the server keeps (default 10000)"},
+      {"hello-timeout-ms", "MS",
+       "a Play stream that has not said hello by then is closed (default 10000)"},
+      {"max-queued-bytes", "N",
+       "bytes queued for a stream that reads too slowly before it is ended (default 8388608)"},
+      {"max-finished-in-memory", "N",
+       "finished matches kept in memory without --db (default 1000)"},
       {"max-message-bytes", "N", "largest message a client may send (default 1048576)"},
       {"shutdown-grace-ms", "MS",
        "on SIGTERM/SIGINT, time running matches get to finish before they are aborted "
@@ -46,6 +76,19 @@ std::string EnvironmentName(const std::string& flag) {
   return name;
 }
 
+// HOST:PORT with a port from 0 to 65535 (0: any free port).
+absl::Status CheckListenAddress(const std::string& listen) {
+  const std::size_t colon = listen.rfind(':');
+  int port = -1;
+  if (colon == std::string::npos || colon == 0 ||
+      !absl::SimpleAtoi(listen.substr(colon + 1), &port) || port < 0 || port > 65535 ||
+      listen.substr(colon + 1).find_first_not_of("0123456789") != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--listen needs HOST:PORT with a port from 0 to 65535, not '", listen, "'"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int RunServe(const std::vector<std::string>& args) {
@@ -60,9 +103,15 @@ int RunServe(const std::vector<std::string>& args) {
                  "matches get --shutdown-grace-ms to finish, the rest are aborted (stored as\n"
                  "aborted), tournaments stop to resume at the next start, and the database\n"
                  "is closed.\n\n"
+                 "Who may do what (docs/security.md): admins (a token from\n"
+                 "--admin-token-file, or one made in the state directory) create matches,\n"
+                 "tournaments and bot accounts; bots play with their account's name and key;\n"
+                 "anyone reads, unless --private. SIGHUP re-reads the token files and the\n"
+                 "catalog.\n\n"
                  "Every flag may come from the environment instead: HOARD_SERVE_ and the\n"
                  "flag's name in capitals, '-' as '_' (HOARD_SERVE_LISTEN=0.0.0.0:50051,\n"
-                 "HOARD_SERVE_DB=/data/hoard.db). A flag on the command line wins.\n\n"
+                 "HOARD_SERVE_DB=/data/hoard.db; a flag without a value takes true or\n"
+                 "false). A flag on the command line wins.\n\n"
               << FlagsHelp(ServeFlags());
     return kExitOk;
   }
@@ -71,10 +120,20 @@ int RunServe(const std::vector<std::string>& args) {
                                 parsed->positionals[0] + "'");
   }
   for (const FlagSpec& spec : ServeFlags()) {
-    if (spec.value_name.empty() || parsed->Has(spec.name)) continue;
-    if (const char* value = std::getenv(EnvironmentName(spec.name).c_str());
-        value != nullptr && *value != '\0') {
+    if (spec.name == "help" || parsed->Has(spec.name)) continue;
+    const std::string variable = EnvironmentName(spec.name);
+    const char* value = std::getenv(variable.c_str());
+    if (value == nullptr || *value == '\0') continue;
+    if (!spec.value_name.empty()) {
       parsed->flags[spec.name] = {value};
+      continue;
+    }
+    const std::string yes = absl::AsciiStrToLower(value);
+    if (yes == "1" || yes == "true" || yes == "yes") {
+      parsed->flags[spec.name] = {};
+    } else if (yes != "0" && yes != "false" && yes != "no") {
+      return Fail(kExitUsage, absl::StrCat(variable, " is true, yes, 1, false, no or 0, not '",
+                                           value, "'"));
     }
   }
   absl::StatusOr<service::LogFormat> log_format =
@@ -90,6 +149,9 @@ int RunServe(const std::vector<std::string>& args) {
   service::ServerOptions options;
   options.events = log.Sink();
   options.listen = parsed->Get("listen", options.listen);
+  if (absl::Status valid = CheckListenAddress(options.listen); !valid.ok()) {
+    return Fail(kExitUsage, std::string(valid.message()));
+  }
   options.db_path = parsed->Get("db", "");
   options.tls_cert_path = parsed->Get("tls-cert", "");
   options.tls_key_path = parsed->Get("tls-key", "");
@@ -103,11 +165,50 @@ int RunServe(const std::vector<std::string>& args) {
   for (const auto& [flag, target] :
        std::vector<std::pair<std::string, int*>>{
            {"max-matches", &options.limits.max_running_matches},
+           {"max-matches-per-creator", &options.limits.max_matches_per_creator},
+           {"max-tournaments-per-creator",
+            &options.tournament_policy.max_tournaments_per_creator},
+           {"max-tournament-matches", &options.tournament_policy.max_tournament_matches},
            {"max-matches-per-bot", &options.limits.max_matches_per_bot},
+           {"max-bot-accounts", &options.limits.max_bot_accounts},
+           {"hello-timeout-ms", &options.limits.hello_timeout_ms},
+           {"max-queued-bytes", &options.max_queued_bytes},
+           {"max-finished-in-memory", &options.limits.max_finished_in_memory},
            {"max-message-bytes", &options.max_message_bytes}}) {
     if (absl::Status status = ReadIntFlag(*parsed, flag, 1, 1000000000, target); !status.ok()) {
       return Fail(kExitUsage, std::string(status.message()));
     }
+  }
+  options.limits.open_registration = parsed->Has("open-registration");
+  options.private_reads = parsed->Has("private");
+  options.catalog_path = parsed->Get("catalog", "");
+
+  // Who may do what: the operator's tokens, or ones made in the state
+  // directory (where clients on this machine find them).
+  const std::string state_dir = parsed->Get("state-dir", service::DefaultStateDir());
+  const std::string admin_file = parsed->Get("admin-token-file", "");
+  const std::string read_file = parsed->Get("read-token-file", "");
+  std::vector<std::string> made;  // log lines about made tokens
+  auto load_tokens = [&]() -> absl::Status {
+    if (!admin_file.empty()) {
+      ASSIGN_OR_RETURN(options.admin_tokens, service::ReadTokenFile(admin_file));
+    } else {
+      ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(state_dir, "admin-token"));
+      options.admin_tokens = {token};
+      made.push_back("admin-token");
+    }
+    options.read_tokens.clear();
+    if (!read_file.empty()) {
+      ASSIGN_OR_RETURN(options.read_tokens, service::ReadTokenFile(read_file));
+    } else if (options.private_reads) {
+      ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(state_dir, "read-token"));
+      options.read_tokens = {token};
+      made.push_back("read-token");
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status loaded = load_tokens(); !loaded.ok()) {
+    return Fail(kExitFailure, std::string(loaded.message()));
   }
 
   // Block the stop signals in every thread; one thread waits for them.
@@ -115,6 +216,7 @@ int RunServe(const std::vector<std::string>& args) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   absl::StatusOr<std::unique_ptr<service::ArenaServer>> server =
@@ -125,10 +227,29 @@ int RunServe(const std::vector<std::string>& args) {
   std::cout << "hoard: serving on " << address << std::endl;
   log.Write("server_started", {{"listen", address},
                                {"db", options.db_path.empty() ? "none" : options.db_path}});
+  for (const std::string& name : made) {
+    // Where the token is, never the token.
+    log.Write(name == "admin-token" ? "admin_token" : "read_token",
+              {{"file", absl::StrCat(state_dir, "/", name)}});
+  }
 
   std::thread stopper([&] {
     int signal = 0;
-    sigwait(&stop_signals, &signal);
+    // SIGHUP re-reads the token files and the catalog; the others stop.
+    while (sigwait(&stop_signals, &signal) == 0 && signal == SIGHUP) {
+      made.clear();
+      if (absl::Status loaded = load_tokens(); !loaded.ok()) {
+        log.Write("reload_failed", {{"error", std::string(loaded.message())}});
+      } else {
+        (*server)->SetTokens(options.admin_tokens, options.read_tokens);
+        log.Write("tokens_reloaded",
+                  {{"admin_tokens", absl::StrCat(options.admin_tokens.size())},
+                   {"read_tokens", absl::StrCat(options.read_tokens.size())}});
+      }
+      if (absl::Status catalog = (*server)->ReloadCatalog(); !catalog.ok()) {
+        log.Write("reload_failed", {{"error", std::string(catalog.message())}});
+      }
+    }
     log.Write("server_stopping", {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"},
                                   {"running_matches",
                                    absl::StrCat((*server)->arena().running_matches())},

@@ -43,6 +43,8 @@ const std::vector<FlagSpec>& TournamentFlags() {
        "play on this Hoard server (default: one inside this process); repeat it to spread the "
        "matches over several servers",
        true},
+      {"token-file", "FILE",
+       "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
       {"listen", "HOST:PORT",
        "where the inner server takes external bots (default 127.0.0.1:0, any free port)"},
       {"fresh", "", "start a new tournament even if this spec was run before"},
@@ -294,7 +296,8 @@ int RunTournament(const std::vector<std::string>& args) {
     store = own_store.get();
     std::vector<std::unique_ptr<tournament::MatchHost>> servers;
     for (const std::string& address : parsed->flags.at("server")) {
-      absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(address);
+      absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+          AdminChannel(address, parsed->Get("token-file", ""));
       if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
       servers.push_back(tournament::RemoteHost(*channel, address));
     }
@@ -304,6 +307,8 @@ int RunTournament(const std::vector<std::string>& args) {
     options.listen = parsed->Get("listen", "127.0.0.1:0");
     options.db_path = db_path;
     options.serve_tournaments = false;
+    // The operator's own server: registered participants claim their names.
+    options.limits.open_registration = true;
     absl::StatusOr<std::unique_ptr<service::ArenaServer>> started =
         service::ArenaServer::Start(options);
     if (!started.ok()) return Fail(kExitFailure, std::string(started.status().message()));

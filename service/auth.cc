@@ -1,0 +1,421 @@
+#include "service/auth.h"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "engine/status_macros.h"
+
+namespace hoard::service {
+namespace {
+
+// scrypt's parameters for new hashes: 16 MiB and ~40 ms a key, the scrypt
+// paper's choice for interactive logins. Stored in each hash, so they may
+// grow later.
+constexpr std::uint64_t kScryptN = 16384;
+constexpr std::uint64_t kScryptR = 8;
+constexpr std::uint64_t kScryptP = 1;
+constexpr std::size_t kSaltBytes = 16;
+constexpr std::size_t kHashBytes = 32;
+// At most this many keys are hashed at once (each takes 128·N·r bytes).
+constexpr int kConcurrentHashes = 2;
+// At most this many registrations' keys are checked at once; more are
+// refused (UNAVAILABLE: try again).
+constexpr int kConcurrentChecks = 2;
+
+void RandomBytes(unsigned char* out, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = getrandom(out + got, size - got, 0);
+    if (n > 0) got += static_cast<std::size_t>(n);
+  }
+}
+
+std::string Sha256(absl::string_view data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(),
+         digest);
+  return std::string(reinterpret_cast<const char*>(digest), sizeof(digest));
+}
+
+// Bounds the memory that concurrent registrations spend on hashing.
+absl::Mutex hash_mu;
+int hashing ABSL_GUARDED_BY(hash_mu) = 0;
+
+std::optional<std::string> Scrypt(absl::string_view key, absl::string_view salt,
+                                  std::uint64_t n, std::uint64_t r,
+                                  std::uint64_t p) {
+  {
+    absl::MutexLock lock(&hash_mu);
+    hash_mu.Await(absl::Condition(
+        +[](int* busy) { return *busy < kConcurrentHashes; }, &hashing));
+    ++hashing;
+  }
+  std::string out(kHashBytes, '\0');
+  const int ok =
+      EVP_PBE_scrypt(key.data(), key.size(),
+                     reinterpret_cast<const unsigned char*>(salt.data()),
+                     salt.size(), n, r, p, /*maxmem=*/256ull << 20,
+                     reinterpret_cast<unsigned char*>(out.data()), out.size());
+  absl::MutexLock lock(&hash_mu);
+  --hashing;
+  if (ok != 1) return std::nullopt;
+  return out;
+}
+
+// A digest that recognises a key that matched before, cheaply. Keyed with
+// this process's own random bytes, so it is worth nothing outside it.
+std::string Remembered(absl::string_view key) {
+  static const std::string* const pepper = [] {
+    auto* bytes = new std::string(16, '\0');
+    RandomBytes(reinterpret_cast<unsigned char*>(bytes->data()), bytes->size());
+    return bytes;
+  }();
+  return Sha256(absl::StrCat(*pepper, key));
+}
+
+}  // namespace
+
+std::string RandomToken() {
+  unsigned char bytes[16];
+  RandomBytes(bytes, sizeof(bytes));
+  std::string token;
+  for (unsigned char byte : bytes) absl::StrAppendFormat(&token, "%02x", byte);
+  return token;
+}
+
+std::uint64_t RandomSeed() {
+  std::uint64_t seed = 0;
+  RandomBytes(reinterpret_cast<unsigned char*>(&seed), sizeof(seed));
+  return seed;
+}
+
+std::string Fingerprint(absl::string_view token) {
+  return absl::BytesToHexString(Sha256(token)).substr(0, 8);
+}
+
+std::string Clip(absl::string_view text) {
+  constexpr std::size_t kMax = 64;
+  if (text.size() <= kMax) return std::string(text);
+  return absl::StrCat(text.substr(0, kMax - 3), "...");
+}
+
+bool SameSecret(absl::string_view a, absl::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= a[i] ^ b[i];
+  return diff == 0;
+}
+
+std::string HashKey(absl::string_view key) {
+  std::string salt(kSaltBytes, '\0');
+  RandomBytes(reinterpret_cast<unsigned char*>(salt.data()), salt.size());
+  std::optional<std::string> hash =
+      Scrypt(key, salt, kScryptN, kScryptR, kScryptP);
+  // scrypt fails only for parameters out of range, and these are fixed.
+  if (!hash) std::abort();
+  return absl::StrCat("scrypt$", kScryptN, "$", kScryptR, "$", kScryptP, "$",
+                      absl::Base64Escape(salt), "$", absl::Base64Escape(*hash));
+}
+
+bool KeyMatches(absl::string_view key, absl::string_view hash) {
+  std::vector<absl::string_view> parts = absl::StrSplit(hash, '$');
+  std::uint64_t n = 0, r = 0, p = 0;
+  std::string salt, expected;
+  if (parts.size() != 6 || parts[0] != "scrypt" ||
+      !absl::SimpleAtoi(parts[1], &n) || !absl::SimpleAtoi(parts[2], &r) ||
+      !absl::SimpleAtoi(parts[3], &p) ||
+      !absl::Base64Unescape(parts[4], &salt) ||
+      !absl::Base64Unescape(parts[5], &expected) || expected.empty() ||
+      n > (1u << 20) || r > 32 || p > 16) {
+    return false;
+  }
+  std::optional<std::string> actual = Scrypt(key, salt, n, r, p);
+  if (!actual) return false;
+  actual->resize(expected.size());
+  return SameSecret(*actual, expected);
+}
+
+absl::StatusOr<std::vector<std::string>> ReadTokenFile(
+    const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    return absl::NotFoundError(
+        absl::StrCat("cannot read the token file ", path));
+  std::vector<std::string> tokens;
+  std::string line;
+  while (std::getline(in, line)) {
+    const absl::string_view token = absl::StripAsciiWhitespace(line);
+    if (token.empty() || token[0] == '#') continue;
+    tokens.emplace_back(token);
+  }
+  if (tokens.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the token file ", path, " holds no token"));
+  }
+  return tokens;
+}
+
+std::string DefaultStateDir() {
+  if (const char* dir = std::getenv("HOARD_STATE_DIR");
+      dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  if (const char* dir = std::getenv("XDG_STATE_HOME");
+      dir != nullptr && *dir != '\0') {
+    return absl::StrCat(dir, "/hoard");
+  }
+  const char* home = std::getenv("HOME");
+  return absl::StrCat(home != nullptr && *home != '\0' ? home : ".",
+                      "/.local/state/hoard");
+}
+
+absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir,
+                                            const std::string& name) {
+  const std::string path = absl::StrCat(dir, "/", name);
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot make the state directory ", dir, ": ", error.message()));
+  }
+  ::chmod(dir.c_str(), 0700);
+  // O_EXCL: of two servers starting at once, one writes and both read it.
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    const std::string line = RandomToken() + "\n";
+    const bool written = ::write(fd, line.data(), line.size()) ==
+                         static_cast<ssize_t>(line.size());
+    ::close(fd);
+    if (!written)
+      return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  }
+  absl::StatusOr<std::vector<std::string>> tokens = ReadTokenFile(path);
+  if (!tokens.ok()) return absl::UnavailableError(tokens.status().message());
+  return tokens->front();
+}
+
+// ---- BotAccounts
+
+absl::Status BotAccounts::UseStore(db::MatchStore* store) {
+  absl::StatusOr<std::vector<db::BotAccount>> stored = store->BotAccounts();
+  if (!stored.ok()) return stored.status();
+  absl::MutexLock lock(&mu_);
+  store_ = store;
+  for (db::BotAccount& account : *stored) {
+    accounts_[account.name] = {.key_hash = std::move(account.key_hash),
+                               .launched = account.launched};
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BotAccounts::Add(const std::string& name, const std::string& key,
+                              bool replace, bool launched) {
+  {
+    // The cheap refusals first: the hash is paid only for an account made.
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckRoom(name, replace));
+  }
+  // Hashed outside the lock: the slow part holds up no one.
+  const std::string hash = HashKey(key);
+  absl::MutexLock lock(&mu_);
+  RETURN_IF_ERROR(CheckRoom(name, replace));
+  if (store_ != nullptr) {
+    RETURN_IF_ERROR(store_->PutBotAccount(
+        {.name = name, .key_hash = hash, .launched = launched}));
+  }
+  accounts_[name] = {.key_hash = hash, .launched = launched};
+  return absl::OkStatus();
+}
+
+absl::Status BotAccounts::CheckRoom(const std::string& name,
+                                    bool replace) const {
+  const bool exists = accounts_.contains(name);
+  if (exists && !replace) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("bot '", name, "' already has an account"));
+  }
+  if (!exists && static_cast<int>(accounts_.size()) >= max_accounts_) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the server already keeps ", accounts_.size(),
+                     " bot accounts, its limit (--max-bot-accounts)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BotAccounts::Remove(const std::string& name) {
+  absl::MutexLock lock(&mu_);
+  auto it = accounts_.find(name);
+  if (it == accounts_.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("no bot account '", Clip(name), "'"));
+  }
+  if (store_ != nullptr) {
+    if (absl::Status s = store_->DeleteBotAccount(name); !s.ok()) return s;
+  }
+  accounts_.erase(it);
+  return absl::OkStatus();
+}
+
+absl::Status BotAccounts::Check(const std::string& name,
+                                const std::string& key) {
+  const std::string remembered = Remembered(key);
+  std::string hash;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = accounts_.find(name);
+    if (it == accounts_.end()) {
+      return absl::UnauthenticatedError(absl::StrCat(
+          "no bot account '", Clip(name),
+          "': an admin adds it with 'hoard bots add ", Clip(name), "'"));
+    }
+    if (!it->second.verified.empty() &&
+        SameSecret(it->second.verified, remembered)) {
+      return absl::OkStatus();
+    }
+    hash = it->second.key_hash;
+    // A slow check holds a thread of the server: a few run at a time, and
+    // the rest are told to come back rather than kept waiting.
+    if (checking_ >= kConcurrentChecks) {
+      return absl::UnavailableError(
+          "the server is checking other bots' keys: register again in a "
+          "moment");
+    }
+    ++checking_;
+  }
+  const bool matches = KeyMatches(key, hash);
+  absl::MutexLock lock(&mu_);
+  --checking_;
+  if (!matches) {
+    return absl::UnauthenticatedError(
+        absl::StrCat("wrong key for bot '", Clip(name), "'"));
+  }
+  auto it = accounts_.find(name);
+  // Unless the account changed while the key was checked.
+  if (it != accounts_.end() && it->second.key_hash == hash) {
+    it->second.verified = remembered;
+  }
+  return absl::OkStatus();
+}
+
+bool BotAccounts::Exists(const std::string& name) const {
+  absl::MutexLock lock(&mu_);
+  return accounts_.contains(name);
+}
+
+std::optional<bool> BotAccounts::IsLaunched(const std::string& name) const {
+  absl::MutexLock lock(&mu_);
+  auto it = accounts_.find(name);
+  if (it == accounts_.end()) return std::nullopt;
+  return it->second.launched;
+}
+
+std::vector<std::string> BotAccounts::Names() const {
+  absl::MutexLock lock(&mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, account] : accounts_) names.push_back(name);
+  return names;
+}
+
+// ---- TokenSet and Authenticator
+
+void TokenSet::Set(std::vector<std::string> admin,
+                   std::vector<std::string> read) {
+  absl::MutexLock lock(&mu_);
+  admin_ = std::move(admin);
+  read_ = std::move(read);
+}
+
+std::optional<Principal> TokenSet::Find(absl::string_view token) const {
+  absl::MutexLock lock(&mu_);
+  // Every token is compared, so the time taken tells nothing.
+  bool admin = false, read = false;
+  for (const std::string& known : admin_) admin |= SameSecret(known, token);
+  for (const std::string& known : read_) read |= SameSecret(known, token);
+  if (admin)
+    return Principal{Principal::Role::kAdmin,
+                     absl::StrCat("admin:", Fingerprint(token))};
+  if (read)
+    return Principal{Principal::Role::kReader,
+                     absl::StrCat("reader:", Fingerprint(token))};
+  return std::nullopt;
+}
+
+int TokenSet::admin_count() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(admin_.size());
+}
+
+absl::StatusOr<Principal> Authenticator::Identify(
+    std::optional<absl::string_view> authorization) const {
+  if (!authorization) return Principal{};
+  absl::string_view value = absl::StripAsciiWhitespace(*authorization);
+  if (!absl::ConsumePrefix(&value, "Bearer ") &&
+      !absl::ConsumePrefix(&value, "bearer ")) {
+    return absl::UnauthenticatedError(
+        "the authorization metadata must be 'Bearer TOKEN' (or 'Bearer "
+        "NAME:KEY' for a bot)");
+  }
+  value = absl::StripAsciiWhitespace(value);
+  if (std::optional<Principal> known = tokens_->Find(value)) return *known;
+  // A bot's credentials: its name (which holds no ':') and key.
+  const std::size_t colon = value.find(':');
+  if (colon != absl::string_view::npos && accounts_ != nullptr) {
+    const std::string name(value.substr(0, colon));
+    if (absl::Status s =
+            accounts_->Check(name, std::string(value.substr(colon + 1)));
+        !s.ok()) {
+      return s;
+    }
+    return Principal{Principal::Role::kBot, name};
+  }
+  return absl::UnauthenticatedError("the token is not one this server accepts");
+}
+
+absl::Status Authenticator::CheckRead(const Principal& who) const {
+  if (!private_reads_ || who.role != Principal::Role::kPublic)
+    return absl::OkStatus();
+  return absl::UnauthenticatedError(
+      "this server is private: reads need a token (metadata authorization: "
+      "Bearer TOKEN)");
+}
+
+absl::Status Authenticator::CheckAdmin(const Principal& who,
+                                       absl::string_view what) const {
+  switch (who.role) {
+    case Principal::Role::kAdmin:
+      return absl::OkStatus();
+    case Principal::Role::kPublic:
+      return absl::UnauthenticatedError(absl::StrCat(
+          what,
+          " needs the admin token (metadata authorization: Bearer TOKEN)"));
+    case Principal::Role::kBot:
+      return absl::PermissionDeniedError(
+          absl::StrCat("bot '", Clip(who.name), "' may not call ", what,
+                       ": it needs the admin token"));
+    case Principal::Role::kReader:
+      break;
+  }
+  return absl::PermissionDeniedError(absl::StrCat(
+      "a read token may not call ", what, ": it needs the admin token"));
+}
+
+}  // namespace hoard::service

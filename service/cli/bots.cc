@@ -1,0 +1,102 @@
+// hoard bots add|list|revoke: bot accounts on a server (admin).
+
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "grpcpp/grpcpp.h"
+#include "hoard/v1/arena.grpc.pb.h"
+#include "service/cli/channel.h"
+#include "service/cli/commands.h"
+#include "service/cli/flags.h"
+
+namespace hoard::cli {
+namespace {
+
+const std::vector<FlagSpec>& BotsFlags() {
+  static const auto* specs = new std::vector<FlagSpec>{
+      {"server", "HOST:PORT", "the Hoard server (default 127.0.0.1:50051)"},
+      {"token-file", "FILE",
+       "the admin token (default $HOARD_TOKEN, else a local server's admin "
+       "token)"},
+      {"key", "KEY", "add: the account's key (default: the server makes one)"},
+      {"replace", "",
+       "add: give an existing account a new key (its streams are closed)"},
+      {"help", "", "show this help"},
+  };
+  return *specs;
+}
+
+int FailWith(const grpc::Status& status, const std::string& server) {
+  return Fail(kExitFailure, absl::StrCat(server, ": ", status.error_message(),
+                                         " (code ", status.error_code(), ")"));
+}
+
+}  // namespace
+
+int RunBots(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BotsFlags());
+  if (!parsed.ok())
+    return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help")) {
+    std::cout << "usage: hoard bots add NAME [--key KEY] [--replace]\n"
+                 "       hoard bots list\n"
+                 "       hoard bots revoke NAME\n\n"
+                 "Manages the bot accounts of a Hoard server (needs its admin "
+                 "token). A bot\n"
+                 "registers with its account's name and key; add prints the "
+                 "key, which the\n"
+                 "server keeps only as a salted hash. revoke deletes the "
+                 "account and closes\n"
+                 "its streams.\n\n"
+              << FlagsHelp(BotsFlags());
+    return kExitOk;
+  }
+  const std::vector<std::string>& words = parsed->positionals;
+  const std::string server = parsed->Get("server", "127.0.0.1:50051");
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+      AdminChannel(server, parsed->Get("token-file", ""));
+  if (!channel.ok())
+    return Fail(kExitUsage, std::string(channel.status().message()));
+  auto stub = hoard::v1::Arena::NewStub(*channel);
+  grpc::ClientContext context;
+  if (words.size() == 2 && words[0] == "add") {
+    hoard::v1::AddBotRequest request;
+    request.set_name(words[1]);
+    request.set_key(parsed->Get("key", ""));
+    request.set_replace(parsed->Has("replace"));
+    hoard::v1::AddBotResponse response;
+    const grpc::Status status = stub->AddBot(&context, request, &response);
+    if (!status.ok()) return FailWith(status, server);
+    std::cout << "bot " << response.name() << " key " << response.key() << "\n";
+    return kExitOk;
+  }
+  if (words.size() == 1 && words[0] == "list") {
+    hoard::v1::ListBotsResponse response;
+    const grpc::Status status = stub->ListBots(&context, {}, &response);
+    if (!status.ok()) return FailWith(status, server);
+    for (const hoard::v1::BotInfo& bot : response.bots()) {
+      std::cout << absl::StrFormat(
+          "%-24s %-12s %d running, at most %d\n", bot.name(),
+          bot.connected() ? "connected" : "disconnected", bot.running_matches(),
+          bot.max_matches());
+    }
+    return kExitOk;
+  }
+  if (words.size() == 2 && words[0] == "revoke") {
+    hoard::v1::RevokeBotRequest request;
+    request.set_name(words[1]);
+    hoard::v1::RevokeBotResponse response;
+    const grpc::Status status = stub->RevokeBot(&context, request, &response);
+    if (!status.ok()) return FailWith(status, server);
+    std::cout << "bot " << response.name() << " revoked ("
+              << response.streams_closed() << " stream"
+              << (response.streams_closed() == 1 ? "" : "s") << " closed)\n";
+    return kExitOk;
+  }
+  return Fail(
+      kExitUsage,
+      "usage: hoard bots add NAME|list|revoke NAME [flags] (see --help)");
+}
+
+}  // namespace hoard::cli

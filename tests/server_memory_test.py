@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""The server's memory stays flat: finished matches are served from the
+database rather than kept, and a cancelled tournament's runner is released.
+
+    /usr/bin/python3 tests/server_memory_test.py build/hoard
+
+A real `hoard serve --db` plays HOARD_MEMORY_MATCHES matches (default 10000)
+created over gRPC; its resident memory after all of them must be within 10%
+of what it was after the first fifth. Then six tournaments of 100,000
+matches each are created and cancelled; the memory after the sixth must be
+within 10% of what it was after the second (the first warms up). Prints one
+line per check and a closing 'N passed, M failed'.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "bots", "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import grpc  # noqa: E402
+from checks import check, finish  # noqa: E402
+from hoard_bot.stubs import arena_pb2, arena_pb2_grpc  # noqa: E402
+from hoard_bot.stubs import tournament_pb2, tournament_pb2_grpc  # noqa: E402
+
+HOARD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else sys.exit(
+    "usage: server_memory_test.py PATH_TO_HOARD")
+MATCHES = int(os.environ.get("HOARD_MEMORY_MATCHES", "10000"))
+ADMIN = (("authorization", "Bearer memory-test-admin"),)
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="hoard-memory-")
+    tokens = os.path.join(work, "admin-tokens")
+    with open(tokens, "w") as f:
+        f.write("memory-test-admin\n")
+    server = subprocess.Popen(
+        [HOARD, "serve", "--listen", "127.0.0.1:0", "--db", os.path.join(work, "hoard.db"),
+         "--admin-token-file", tokens, "--state-dir", os.path.join(work, "state")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        address = server.stdout.readline().split()[-1]
+        channel = grpc.insecure_channel(address)
+        arena = arena_pb2_grpc.ArenaStub(channel)
+        tournaments = tournament_pb2_grpc.TournamentsStub(channel)
+        finished_matches(server.pid, arena)
+        cancelled_tournaments(server.pid, tournaments)
+        channel.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        shutil.rmtree(work, ignore_errors=True)
+    finish()
+
+
+def finished_matches(pid, arena):
+    request = arena_pb2.CreateMatchRequest(
+        game="village", seats=[arena_pb2.SeatSpec(builtin="random")] * 3)
+    warm = max(1, MATCHES // 5)
+    first = None
+    started = time.monotonic()
+    for i in range(MATCHES):
+        created = arena.CreateMatch(request, metadata=ADMIN, timeout=60)
+        first = first or created.match_id
+        if i + 1 == warm:
+            after_warm = rss_kib(pid)
+    after_all = rss_kib(pid)
+    print(f"     {MATCHES} matches in {time.monotonic() - started:.1f} s; resident memory "
+          f"{after_warm} KiB after {warm}, {after_all} KiB after {MATCHES}")
+    check(f"memory stays within 10% over {MATCHES} finished matches",
+          after_all <= after_warm * 1.10, f"{after_warm} KiB -> {after_all} KiB")
+    got = arena.GetMatch(arena_pb2.GetMatchRequest(match_id=first), timeout=30)
+    check("the first match is still served, record and all, from the database",
+          got.match.status == arena_pb2.MATCH_STATUS_FINISHED and got.HasField("record"),
+          got.match)
+    listed = arena.ListMatches(arena_pb2.ListMatchesRequest(page_size=500), timeout=30)
+    check("listing pages through the stored matches",
+          len(listed.matches) == 500 and listed.next_page_token, len(listed.matches))
+
+
+def cancelled_tournaments(pid, tournaments):
+    spec = tournament_pb2.TournamentSpec(
+        game="village", players_per_match=2, rounds=50000, concurrency=2,
+        participants=[tournament_pb2.Participant(name="a", builtin="random"),
+                      tournament_pb2.Participant(name="b", builtin="first")])
+    sizes = []
+    for cycle in range(6):
+        spec.seed = cycle + 1
+        created = tournaments.CreateTournament(
+            tournament_pb2.CreateTournamentRequest(spec=spec), metadata=ADMIN, timeout=60)
+        tournaments.CancelTournament(tournament_pb2.CancelTournamentRequest(id=created.id),
+                                     metadata=ADMIN, timeout=60)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            got = tournaments.GetTournament(tournament_pb2.GetTournamentRequest(id=created.id),
+                                            timeout=30)
+            if got.status == tournament_pb2.TOURNAMENT_STATUS_CANCELLED:
+                break
+            time.sleep(0.05)
+        if cycle == 0:
+            check("a tournament of 100,000 matches is accepted and cancelled",
+                  created.progress.scheduled == 100000
+                  and got.status == tournament_pb2.TOURNAMENT_STATUS_CANCELLED, got.status)
+        sizes.append(rss_kib(pid))
+    # Listing releases the runners of tournaments that have ended.
+    tournaments.ListTournaments(tournament_pb2.ListTournamentsRequest(), timeout=30)
+    sizes.append(rss_kib(pid))
+    print(f"     resident memory after each cancelled tournament: {sizes} KiB")
+    # The first tournament warms the allocator up (one tournament's worth of
+    # memory is kept for the next); a leak would add as much at every one.
+    check("memory stays within 10% over four more cancelled tournaments of 100,000 matches",
+          sizes[-1] <= sizes[1] * 1.10, sizes)
+
+
+if __name__ == "__main__":
+    main()
