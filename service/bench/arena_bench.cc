@@ -344,6 +344,8 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
   options.limits.max_running_matches = 1000000;
   options.limits.max_matches_per_bot = 1000000;
   options.limits.max_matches_per_creator = 1000000;
+  // Every match of a phase stays listable: the phases count their decisions.
+  options.limits.max_finished_in_memory = 1000000;
   options.limits.open_registration = true;  // the bench's bots name themselves
   const std::string token = RandomToken();
   options.admin_tokens = {token};
