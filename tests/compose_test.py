@@ -315,15 +315,16 @@ for line in script.splitlines():
           words[1:3] == ["bots", "add"] and len(words) > 3 and flags <= bots_flags,
           (words, sorted(flags - bots_flags)))
     bot = words[3] if len(words) > 3 else ""
-    values = {w: words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--key", "--server",
-                                                                           "--token-file")}
+    values = {w: words[i + 1] for i, w in enumerate(words[:-1])
+              if w in ("--key", "--key-file", "--server", "--token-file")}
     made_accounts[bot] = values
     check(f"accounts: {bot}: on the server, with the admin token of the secret, "
           "replacing the key of an account made by an earlier start",
           values.get("--server") == address and values.get("--token-file") == ADMIN_TOKEN
           and "--replace" in flags, words)
-    check(f"accounts: {bot}: the key is read from the secret its bot reads",
-          values.get("--key") == f"$(cat /run/secrets/{bot_secret.get(bot)})", values.get("--key"))
+    check(f"accounts: {bot}: the key is read from the secret its bot reads, off the command line",
+          values.get("--key-file") == f"/run/secrets/{bot_secret.get(bot)}"
+          and "--key" not in values, values)
     check(f"accounts: {bot}: the key it is given is not printed", redirects == [">/dev/null"],
           redirects)
 check("accounts: it makes an account for each bot service, and only those",

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
+#include "service/auth.h"
 #include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
@@ -20,6 +21,8 @@ const std::vector<FlagSpec>& BotsFlags() {
        "the admin token (default $HOARD_TOKEN, else a local server's admin "
        "token)"},
       {"key", "KEY", "add: the account's key (default: the server makes one)"},
+      {"key-file", "FILE",
+       "add: read the account's key from FILE (its first line), kept off the command line"},
       {"replace", "",
        "add: give an existing account a new key (its streams are closed)"},
       {"help", "", "show this help"},
@@ -39,7 +42,7 @@ int RunBots(const std::vector<std::string>& args) {
   if (!parsed.ok())
     return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
-    std::cout << "usage: hoard bots add NAME [--key KEY] [--replace]\n"
+    std::cout << "usage: hoard bots add NAME [--key KEY | --key-file FILE] [--replace]\n"
                  "       hoard bots list\n"
                  "       hoard bots revoke NAME\n\n"
                  "Manages the bot accounts of a Hoard server (needs its admin "
@@ -64,6 +67,13 @@ int RunBots(const std::vector<std::string>& args) {
     hoard::v1::AddBotRequest request;
     request.set_name(words[1]);
     request.set_key(parsed->Get("key", ""));
+    if (parsed->Has("key-file")) {
+      if (parsed->Has("key")) return Fail(kExitUsage, "give --key or --key-file, not both");
+      absl::StatusOr<std::vector<std::string>> key =
+          service::ReadTokenFile(parsed->Get("key-file", ""));
+      if (!key.ok()) return Fail(kExitUsage, std::string(key.status().message()));
+      request.set_key(key->front());
+    }
     request.set_replace(parsed->Has("replace"));
     hoard::v1::AddBotResponse response;
     const grpc::Status status = stub->AddBot(&context, request, &response);
