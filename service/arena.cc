@@ -173,11 +173,12 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
           " matches, its limit (--max-matches-per-creator)"));
     }
     for (const auto& [name, seats] : bot_seats) {
+      // A revoked bot may still be finishing matches: the account decides.
+      if (!accounts_.Exists(name)) {
+        return absl::NotFoundError(absl::StrCat("no bot account '", Clip(name), "'"));
+      }
       auto it = bots_.find(name);
       if (it == bots_.end()) {
-        if (!accounts_.Exists(name)) {
-          return absl::NotFoundError(absl::StrCat("no bot account '", Clip(name), "'"));
-        }
         // Not connected now: its seats wait for it.
         it = bots_.emplace(name, RegisteredBot{}).first;
       }

@@ -262,6 +262,11 @@ def accounts(server):
     status = again.ended()
     check("a revoked bot cannot register again",
           status and status[0] == grpc.StatusCode.UNAUTHENTICATED, status)
+    code, details = code_of(lambda: server.arena.CreateMatch(arena_pb2.CreateMatchRequest(
+        game="village", seats=[arena_pb2.SeatSpec(bot="bob"), arena_pb2.SeatSpec(open=True)]),
+        metadata=meta(ADMIN)))
+    check("nor be given a seat", code == grpc.StatusCode.NOT_FOUND and "bob" in details,
+          f"{code} {details}")
 
 
 def wait_tournament(server, tid, statuses, timeout=120):

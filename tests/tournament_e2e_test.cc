@@ -12,6 +12,8 @@
 #include "hoard/v1/tournament.grpc.pb.h"
 #include "service/client_auth.h"
 #include "service/grpc_server.h"
+#include "tournament/runner.h"
+#include "tournament/spec.h"
 
 namespace hoard {
 namespace {
@@ -238,6 +240,53 @@ TEST_F(TournamentE2eTest, AServerThatStopsResumesItsTournamentsWhenItComesBack) 
   ASSERT_FALSE(updates.empty());
   EXPECT_EQ(updates.back().status(), v1::TOURNAMENT_STATUS_FINISHED);
   EXPECT_EQ(updates.back().progress().finished(), 6000);
+}
+
+TEST_F(TournamentE2eTest, OnlyAdminsSeeTheCommandsOfTheOperatorsOwnTournaments) {
+  // A tournament `hoard tournament` ran on the same database, with a command
+  // participant, that failed naming its command.
+  const std::string db = TempDb("tournament_e2e_commands.db");
+  const std::string command = "python3 /srv/secret-strategy.py --level 9";
+  std::int64_t id = 0;
+  {
+    std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(db);
+    v1::TournamentSpec spec = Spec(kLeague);
+    spec.mutable_participants(2)->set_command(command);
+    bool resumed = false;
+    id = *tournament::CreateOrResume(*store, *tournament::Normalize(spec), true, &resumed);
+    ASSERT_TRUE(store
+                    ->SetTournamentStatus(id, v1::TOURNAMENT_STATUS_FAILED,
+                                          absl::StrCat("participant 'f1' exited with status 1 "
+                                                       "before it connected (command: ",
+                                                       command, ")"))
+                    .ok());
+  }
+  StartServer(db);
+  auto anyone = v1::Tournaments::NewStub(grpc::CreateChannel(
+      absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials()));
+  v1::GetTournamentRequest get;
+  get.set_id(id);
+  v1::Tournament shown, admin_view;
+  v1::ListTournamentsResponse listed;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(anyone->GetTournament(&context, get, &shown).ok());
+  }
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(anyone->ListTournaments(&context, {}, &listed).ok());
+  }
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->GetTournament(&context, get, &admin_view).ok());
+  }
+  EXPECT_THAT(shown.SerializeAsString(), ::testing::Not(HasSubstr("secret-strategy")));
+  EXPECT_THAT(listed.SerializeAsString(), ::testing::Not(HasSubstr("secret-strategy")));
+  EXPECT_THAT(shown.error(), HasSubstr("exited with status 1"));
+  EXPECT_EQ(shown.spec().participants(2).name(), "f1");
+  EXPECT_EQ(shown.spec().seed(), 0u);  // not over: FAILED may resume
+  EXPECT_EQ(admin_view.spec().participants(2).command(), command);
+  EXPECT_EQ(admin_view.spec().seed(), 11u);
 }
 
 TEST_F(TournamentE2eTest, AServerWithoutADatabaseSaysTournamentsNeedOne) {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "engine/registry.h"
 #include "service/arena.h"
 #include "tournament/leaderboard.h"
@@ -26,7 +27,11 @@ Tournament Shown(Tournament tournament, bool admin) {
   if (admin) return tournament;
   for (hoard::v1::Participant& participant :
        *tournament.mutable_spec()->mutable_participants()) {
-    if (participant.has_command()) participant.clear_command();
+    if (!participant.has_command()) continue;
+    // Nor in what went wrong with it.
+    tournament.set_error(absl::StrReplaceAll(tournament.error(),
+                                             {{participant.command(), "(its command)"}}));
+    participant.clear_command();
   }
   if (!Over(tournament)) tournament.mutable_spec()->clear_seed();
   return tournament;
