@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
@@ -90,7 +91,8 @@ TEST(SpreadHostTest, ABotIsConnectedOnlyWhenConnectedToEveryServer) {
   EXPECT_THAT(spread->bot_addresses(), ElementsAre("a:1", "b:2"));
 }
 
-TEST(SpreadHostTest, MatchesGoToTheServerWithFewestInFlight) {
+// Two servers that know no bots, spread as one host.
+std::tuple<std::unique_ptr<MatchHost>, FakeHost*, FakeHost*> TwoServers() {
   auto a = std::make_unique<FakeHost>("a:1", std::vector<hoard::v1::BotInfo>{});
   auto b = std::make_unique<FakeHost>("b:2", std::vector<hoard::v1::BotInfo>{});
   FakeHost* host_a = a.get();
@@ -98,7 +100,11 @@ TEST(SpreadHostTest, MatchesGoToTheServerWithFewestInFlight) {
   std::vector<std::unique_ptr<MatchHost>> hosts;
   hosts.push_back(std::move(a));
   hosts.push_back(std::move(b));
-  std::unique_ptr<MatchHost> spread = SpreadHost(std::move(hosts));
+  return {SpreadHost(std::move(hosts)), host_a, host_b};
+}
+
+TEST(SpreadHostTest, MatchesGoToTheServerWithFewestInFlight) {
+  auto [spread, host_a, host_b] = TwoServers();
 
   // Four matches at once, none ending: two on each server.
   std::vector<std::thread> players;
@@ -114,14 +120,7 @@ TEST(SpreadHostTest, MatchesGoToTheServerWithFewestInFlight) {
 }
 
 TEST(SpreadHostTest, ALaunchedBotGetsItsAccountOnEveryServer) {
-  auto a = std::make_unique<FakeHost>("a:1", std::vector<hoard::v1::BotInfo>{});
-  auto b = std::make_unique<FakeHost>("b:2", std::vector<hoard::v1::BotInfo>{});
-  FakeHost* host_a = a.get();
-  FakeHost* host_b = b.get();
-  std::vector<std::unique_ptr<MatchHost>> hosts;
-  hosts.push_back(std::move(a));
-  hosts.push_back(std::move(b));
-  std::unique_ptr<MatchHost> spread = SpreadHost(std::move(hosts));
+  auto [spread, host_a, host_b] = TwoServers();
   ASSERT_TRUE(spread->ProvisionBot("greedy@2", "k").ok());
   EXPECT_THAT(host_a->provisioned(), ElementsAre("greedy@2"));
   EXPECT_THAT(host_b->provisioned(), ElementsAre("greedy@2"));

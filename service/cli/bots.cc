@@ -30,11 +30,6 @@ const std::vector<FlagSpec>& BotsFlags() {
   return *specs;
 }
 
-int FailWith(const grpc::Status& status, const std::string& server) {
-  return Fail(kExitFailure, absl::StrCat(server, ": ", status.error_message(),
-                                         " (code ", status.error_code(), ")"));
-}
-
 }  // namespace
 
 int RunBots(const std::vector<std::string>& args) {

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
+#include "service/cli/commands.h"
 #include "service/client_auth.h"
 
 namespace hoard::cli {
@@ -49,6 +50,11 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& a
       service::ClientToken(token_file, /*local_server=*/IsLoopback(address));
   if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
   return service::AuthorizedChannel(address, *credentials, *token);
+}
+
+int FailWith(const grpc::Status& status, const std::string& server) {
+  return Fail(kExitFailure, absl::StrCat(server, ": ", status.error_message(), " (code ",
+                                         status.error_code(), ")"));
 }
 
 }  // namespace hoard::cli

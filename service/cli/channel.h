@@ -10,6 +10,7 @@
 
 namespace grpc {
 class Channel;
+class Status;
 }  // namespace grpc
 
 namespace hoard::cli {
@@ -26,6 +27,10 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& 
 // the state directory. kInvalidArgument if the token file cannot be read.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
                                                             const std::string& token_file);
+
+// A failed call: "hoard: SERVER: MESSAGE (code N)" on stderr; returns
+// kExitFailure.
+int FailWith(const grpc::Status& status, const std::string& server);
 
 }  // namespace hoard::cli
 

@@ -34,11 +34,6 @@ const std::vector<FlagSpec>& MatchFlags() {
   return *specs;
 }
 
-int FailWith(const grpc::Status& status, const std::string& server) {
-  return Fail(kExitFailure, absl::StrCat(server, ": ", status.error_message(),
-                                         " (code ", status.error_code(), ")"));
-}
-
 std::string Json(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = true;
