@@ -79,7 +79,11 @@ absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store) {
   return absl::OkStatus();
 }
 
-Arena::~Arena() { timers_.Stop(); }
+Arena::~Arena() {
+  // Decisions under way end while everything they may touch is here.
+  thinkers_.Stop();
+  timers_.Stop();
+}
 
 hoard::v1::ListGamesResponse Arena::ListGames() const {
   hoard::v1::ListGamesResponse response;
@@ -120,6 +124,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   setup.codec = codec;
   setup.time_control = time_control;
   setup.sealed = request.sealed();
+  setup.thinkers = &thinkers_;
   setup.config.num_players = request.seats_size();
   setup.config.seed = request.seed() != 0 ? request.seed() : RandomSeed();
   setup.config.options.insert(request.options().begin(), request.options().end());

@@ -32,6 +32,7 @@
 #include "service/event_log.h"
 #include "service/match.h"
 #include "service/timer.h"
+#include "service/worker_pool.h"
 
 namespace hoard::service {
 
@@ -59,8 +60,8 @@ struct ArenaLimits {
 // What an in-process caller of CreateMatch may ask for beside the request.
 struct MatchHooks {
   // Runs once when the match ends, with its summary and record, on the
-  // thread that ended it: inside CreateMatch itself when built-in bots play
-  // every seat. The bots' places are free again by then.
+  // thread that ended it (a worker of the pool where built-in bots think, a
+  // transport thread, the timer's). The bots' places are free again by then.
   std::function<void(const hoard::v1::Match&, const hoard::v1::MatchRecord&)>
       on_finished;
   // False: the arena does not keep the match in its store; the caller does
@@ -83,8 +84,10 @@ class Arena {
   void SetEventSink(EventSink sink) { events_ = std::move(sink); }
 
   hoard::v1::ListGamesResponse ListGames() const;
-  // `creator` names who asks (Principal::name), for the per-creator limit;
-  // empty for the process itself (its tournaments), which it does not bind.
+  // Starts a match and returns at once: built-in bots play on the worker
+  // pool, even when they hold every seat. `creator` names who asks
+  // (Principal::name), for the per-creator limit; empty for the process
+  // itself (its tournaments), which it does not bind.
   absl::StatusOr<hoard::v1::CreateMatchResponse> CreateMatch(
       const hoard::v1::CreateMatchRequest& request, MatchHooks hooks = {},
       const std::string& creator = "");
@@ -166,6 +169,8 @@ class Arena {
   // Declared first, destroyed last: matches cancel their timers as they go.
   // ~Arena stops its thread before any match is destroyed.
   TimerQueue timers_;
+  // Where built-in bots think; ~Arena stops it first.
+  WorkerPool thinkers_{WorkerPool::DefaultThreads()};
 
   mutable absl::Mutex mu_;
   std::int64_t next_sequence_ ABSL_GUARDED_BY(mu_) = 1;

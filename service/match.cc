@@ -64,6 +64,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       config_(std::move(setup.config)),
       time_control_(setup.time_control),
       sealed_(setup.sealed),
+      thinkers_(setup.thinkers),
       timers_(timers),
       on_finished_(std::move(on_finished)),
       state_(std::move(state)),
@@ -97,6 +98,32 @@ void HostedMatch::Start() {
   NotifyIfFinished();
 }
 
+void HostedMatch::Think(Seat seat) {
+  SeatState& s = seats_[seat];
+  s.thinking = true;
+  const int thought = ++s.thought;
+  std::shared_ptr<const engine::View> view = state_->ViewFor(seat);
+  auto legal = std::make_shared<const std::vector<Action>>(state_->LegalActions(seat));
+  // The bot lives as long as the match, which the task holds.
+  thinkers_->Post([match = shared_from_this(), bot = s.player.builtin.get(), seat, thought,
+                   view = std::move(view), legal = std::move(legal)] {
+    if (match->IsOver()) return;  // aborted while it waited
+    match->Thought(seat, thought, bot->Choose(*view, *legal));
+  });
+}
+
+void HostedMatch::Thought(Seat seat, int thought, Action action) {
+  {
+    absl::MutexLock lock(&mu_);
+    SeatState& s = seats_[seat];
+    if (finished_ || !s.thinking || s.thought != thought) return;
+    s.thinking = false;
+    Play(seat, action, /*by_default=*/false);
+    Advance();
+  }
+  NotifyIfFinished();
+}
+
 void HostedMatch::NotifyIfFinished() {
   bool notify = false;
   {
@@ -117,6 +144,11 @@ void HostedMatch::Advance() {
     for (Seat seat : to_act) {
       SeatState& s = seats_[seat];
       if (s.pending) {
+        waiting = true;
+        continue;
+      }
+      if (s.player.kind == SeatPlayer::Kind::kBuiltin && thinkers_ != nullptr) {
+        if (!s.thinking) Think(seat);
         waiting = true;
         continue;
       }

@@ -7,7 +7,9 @@
 //
 // Decisions. When a seat must act the match sends its player a
 // DecisionRequest (its view, its legal actions, a deadline) and waits. A
-// built-in bot answers at once, inside the server. A seat that forfeited is
+// built-in bot decides on the server's worker pool, from a copy of its view,
+// holding no lock; its decision is applied when it comes (dropped if the
+// match has ended meanwhile). A seat that forfeited is
 // played by the default action at once. The first legal action is the
 // default action; it is also played when a request times out. Where a seat
 // has too many legal actions to list, its request lists examples and states
@@ -42,6 +44,7 @@
 #include "hoard/v1/arena.pb.h"
 #include "service/connection.h"
 #include "service/timer.h"
+#include "service/worker_pool.h"
 
 namespace hoard::service {
 
@@ -78,6 +81,9 @@ struct MatchSetup {
   std::vector<SeatPlayer> seats;
   // The seed stays out of events even after the end (Match.sealed).
   bool sealed = false;
+  // Where built-in bots think (not owned; must outlive the match's last
+  // decision). Null: they think on the thread that advances the match.
+  WorkerPool* thinkers = nullptr;
 };
 
 // Create with std::make_shared: time-outs hold the match weakly.
@@ -153,6 +159,10 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
     bool forfeited = false;
     int answers = 0;
     std::int64_t round_trip_us_total = 0;
+    // A built-in bot deciding on the worker pool, and which of its
+    // decisions that is.
+    bool thinking = false;
+    int thought = 0;
   };
   enum class Outcome : std::uint8_t { kOpen, kAnswered, kTimedOut };
 
@@ -161,6 +171,10 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void SendRequest(engine::Seat seat, bool resent)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnTimeout(engine::Seat seat, std::int64_t request_id);
+  // Has the built-in bot of `seat` decide on the worker pool, from a copy
+  // of its view and legal actions; Thought applies the decision.
+  void Think(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Thought(engine::Seat seat, int thought, engine::Action action);
   void TimeOut(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Applies a legal action and tells everyone who may know of it.
   void Play(engine::Seat seat, engine::Action action, bool by_default)
@@ -183,6 +197,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const engine::MatchConfig config_;
   const TimeControl time_control_;
   const bool sealed_;
+  WorkerPool* const thinkers_;
   TimerQueue* const timers_;
   const std::function<void()> on_finished_;
 

@@ -1,15 +1,18 @@
 // The match host on its own, with in-memory streams: sealed simultaneous
-// decisions reveal nothing until every seat has answered, and a decision
-// too large to list takes any legal typed answer.
+// decisions reveal nothing until every seat has answered, a decision
+// too large to list takes any legal typed answer, and built-in bots think
+// on a worker pool, their late decisions dropped.
 
 #include "service/match.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
 #include "absl/strings/str_join.h"
 #include "engine/testing/multiples_of_three.h"
 #include "engine/testing/status_matchers.h"
@@ -314,6 +317,113 @@ TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
   const hoard::v1::Match described = match->Describe();
   EXPECT_EQ(described.seats(0).illegal_answers(), 1);
   EXPECT_EQ(described.seats(0).score(), 999);
+}
+
+
+// A built-in bot that bids 2 once it is let go, and notes which thread it
+// thought on.
+class GatedBot final : public bots::Bot {
+ public:
+  engine::Action Choose(const engine::View&, std::span<const engine::Action>) override {
+    absl::MutexLock lock(&mu_);
+    thread_ = std::this_thread::get_id();
+    started_ = true;
+    mu_.Await(absl::Condition(&released_));
+    return Action(2);
+  }
+  void Release() {
+    absl::MutexLock lock(&mu_);
+    released_ = true;
+  }
+  void AwaitStarted() {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(&started_));
+  }
+  std::thread::id thread() {
+    absl::MutexLock lock(&mu_);
+    return thread_;
+  }
+
+ private:
+  absl::Mutex mu_;
+  bool started_ ABSL_GUARDED_BY(mu_) = false;
+  bool released_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread::id thread_ ABSL_GUARDED_BY(mu_);
+};
+
+std::shared_ptr<HostedMatch> GatedMatch(BidGame& game, NoCodec& codec, TimerQueue& timers,
+                                        WorkerPool& pool, GatedBot** bot,
+                                        std::function<void()> on_finished) {
+  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
+                   .config = {.num_players = 2, .seed = 1}, .thinkers = &pool};
+  setup.seats.resize(2);
+  auto gated = std::make_unique<GatedBot>();
+  *bot = gated.get();
+  setup.seats[0].kind = SeatPlayer::Kind::kBuiltin;
+  setup.seats[0].name = "gated";
+  setup.seats[0].builtin = std::move(gated);
+  setup.seats[1].kind = SeatPlayer::Kind::kBuiltin;
+  setup.seats[1].name = "first";
+  setup.seats[1].builtin = std::make_unique<bots::FirstBot>();
+  return std::make_shared<HostedMatch>(std::move(setup), *game.NewMatch({.num_players = 2}),
+                                       &timers, std::move(on_finished));
+}
+
+TEST(HostedMatchTest, BuiltInBotsThinkOnTheWorkerPoolWhileTheMatchAnswersOthers) {
+  BidGame game;
+  NoCodec codec;
+  TimerQueue timers;
+  WorkerPool pool(2);
+  GatedBot* bot = nullptr;
+  absl::Notification finished;
+  auto match = GatedMatch(game, codec, timers, pool, &bot, [&] { finished.Notify(); });
+  match->Start();  // returns while the bot still thinks
+  bot->AwaitStarted();
+  EXPECT_NE(bot->thread(), std::this_thread::get_id());
+  // The match is not locked while its bot thinks.
+  EXPECT_FALSE(match->IsOver());
+  EXPECT_EQ(match->Describe().status(), hoard::v1::MATCH_STATUS_RUNNING);
+  bot->Release();
+  ASSERT_TRUE(finished.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  EXPECT_THAT(match->Record()->ranks, ::testing::ElementsAre(1, 2));
+}
+
+TEST(HostedMatchTest, ADecisionThatEndsAfterTheMatchIsDropped) {
+  BidGame game;
+  NoCodec codec;
+  TimerQueue timers;
+  WorkerPool pool(1);
+  GatedBot* bot = nullptr;
+  int finished = 0;
+  auto match = GatedMatch(game, codec, timers, pool, &bot, [&] { ++finished; });
+  match->Start();
+  bot->AwaitStarted();
+  ASSERT_TRUE(match->Abort());
+  const int actions = match->Describe().actions();
+  bot->Release();
+  pool.Stop();  // waits for the decision, which finds the match over
+  EXPECT_EQ(finished, 1);
+  EXPECT_EQ(match->Describe().status(), hoard::v1::MATCH_STATUS_ABORTED);
+  EXPECT_EQ(match->Describe().actions(), actions);  // the late bid was not applied
+}
+
+TEST(WorkerPoolTest, TasksRunOnTheWorkersAndStopDropsTheQueued) {
+  WorkerPool pool(2);
+  absl::Mutex mu;
+  int ran = 0;
+  absl::Notification all;
+  for (int i = 0; i < 100; ++i) {
+    pool.Post([&] {
+      absl::MutexLock lock(&mu);
+      if (++ran == 100) all.Notify();
+    });
+  }
+  ASSERT_TRUE(all.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  pool.Stop();
+  pool.Post([&] { ++ran; });  // after Stop: nothing runs
+  absl::SleepFor(absl::Milliseconds(20));
+  absl::MutexLock lock(&mu);
+  EXPECT_EQ(ran, 100);
 }
 
 }  // namespace

@@ -63,6 +63,24 @@ def main():
     finish()
 
 
+def create(arena, request):
+    """Creates a match, waiting while the token runs as many as it may."""
+    while True:
+        try:
+            return arena.CreateMatch(request, metadata=ADMIN, timeout=60)
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                raise
+            time.sleep(0.01)
+
+
+def drain(arena):
+    """Waits until no match runs (built-in bots play in the background)."""
+    running = arena_pb2.ListMatchesRequest(status=arena_pb2.MATCH_STATUS_RUNNING, page_size=1)
+    while arena.ListMatches(running, timeout=30).matches:
+        time.sleep(0.02)
+
+
 def finished_matches(pid, arena):
     request = arena_pb2.CreateMatchRequest(
         game="village", seats=[arena_pb2.SeatSpec(builtin="random")] * 3)
@@ -70,10 +88,12 @@ def finished_matches(pid, arena):
     first = None
     started = time.monotonic()
     for i in range(MATCHES):
-        created = arena.CreateMatch(request, metadata=ADMIN, timeout=60)
+        created = create(arena, request)
         first = first or created.match_id
         if i + 1 == warm:
+            drain(arena)
             after_warm = rss_kib(pid)
+    drain(arena)
     after_all = rss_kib(pid)
     print(f"     {MATCHES} matches in {time.monotonic() - started:.1f} s; resident memory "
           f"{after_warm} KiB after {warm}, {after_all} KiB after {MATCHES}")

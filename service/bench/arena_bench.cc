@@ -523,10 +523,40 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
                                                 think_ms));
     }
     AwaitRegistered(&board, options.players);
+    // Built-in bots thinking as hard as they may, on the same server.
+    std::vector<std::string> thinking;
+    for (int i = 0; i < options.thinking_matches; ++i) {
+      hoard::v1::CreateMatchRequest request;
+      request.set_game("dragons_gold");
+      request.set_seed(static_cast<std::uint64_t>(i + 1));
+      for (int seat = 0; seat < 3; ++seat) request.add_seats()->set_builtin("mcts");
+      hoard::v1::CreateMatchResponse response;
+      grpc::ClientContext context;
+      const auto started = std::chrono::steady_clock::now();
+      const grpc::Status status = rig->stub->CreateMatch(&context, request, &response);
+      const double ms = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - started)
+                            .count();
+      if (!status.ok()) {
+        return absl::UnavailableError(
+            absl::StrCat("creating a thinking match: ", status.error_message()));
+      }
+      report.thinking_create_max_ms = std::max(report.thinking_create_max_ms, ms);
+      thinking.push_back(response.match_id());
+    }
     absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
         *rig, &board, options.players, options.timeout_matches, options.timeout_seconds,
         options.timeout_decision_ms, 0, 0);
     if (!ids.ok()) return ids.status();
+    for (const std::string& id : thinking) {
+      hoard::v1::GetMatchRequest get;
+      get.set_match_id(id);
+      hoard::v1::GetMatchResponse got;
+      grpc::ClientContext context;
+      if (rig->stub->GetMatch(&context, get, &got).ok()) {
+        report.thinking_actions += got.match().actions();
+      }
+    }
     report.timeout_phase_late_answers = board.late_answers;
     // Every match of the phase, a page at a time (no records: cheap).
     hoard::v1::ListMatchesRequest request;
@@ -539,6 +569,7 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
         return absl::UnavailableError(absl::StrCat("listing matches: ", status.error_message()));
       }
       for (const hoard::v1::Match& match : response.matches()) {
+        if (match.game() != "village") continue;  // the thinking matches
         for (const hoard::v1::SeatInfo& seat : match.seats()) {
           report.timeout_phase_decisions += seat.answers() + seat.timeouts();
           report.timeout_phase_timeouts += seat.timeouts();

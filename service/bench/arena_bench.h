@@ -23,6 +23,11 @@
 //     due (its own threads fell behind) counts that and sends nothing;
 //     every other time-out is one the server or the transport caused, by
 //     delivering a request or taking in an answer late.
+//     Meanwhile `thinking_matches` Dragon's Gold matches of built-in MCTS
+//     bots at their full budget keep the worker pool where built-in bots
+//     think busy: their thinking must not make the transport late. How long
+//     CreateMatch took for each is reported (it returns at once; the bots
+//     play in the background).
 //  4. memory: `idle_matches` matches whose seats wait for players, with the
 //     heap in use (malloc's count) and the resident set measured around it.
 
@@ -45,6 +50,8 @@ struct ArenaBenchOptions {
   // time: they always answer in time as they see it.
   int think_percent = 80;
   double timeout_seconds = 10;
+  // All-built-in MCTS matches thinking during the time-out phase.
+  int thinking_matches = 4;
   // Progress lines, as the phases go.
   std::function<void(const std::string&)> progress;
 };
@@ -70,6 +77,10 @@ struct ArenaBenchReport {
   // Of those, the ones the bots caused: answers they were late to send.
   std::int64_t timeout_phase_late_answers = 0;
   int timeout_phase_matches_finished = 0;
+  // The thinking matches: the slowest CreateMatch, and the actions their
+  // bots played during the phase.
+  double thinking_create_max_ms = 0;
+  std::int64_t thinking_actions = 0;
 };
 
 absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options);

@@ -22,6 +22,8 @@ const std::vector<FlagSpec>& BenchFlags() {
       {"timeout-decision-ms", "MS", "decision time in the time-out phase (default 100)"},
       {"timeout-seconds", "S", "length of the time-out phase (default 10)"},
       {"think-percent", "P", "time-out phase: bots answer after P% of the decision time (default 80)"},
+      {"thinking-matches", "N",
+       "time-out phase: all-built-in MCTS Dragon's Gold matches thinking meanwhile (default 4)"},
       {"help", "", "show this help"},
   };
   return *specs;
@@ -51,7 +53,8 @@ int RunBench(const std::vector<std::string>& args) {
            {"idle-matches", &options.idle_matches, 1, 1000000},
            {"timeout-matches", &options.timeout_matches, 1, 100000},
            {"timeout-decision-ms", &options.timeout_decision_ms, 1, 600000},
-           {"think-percent", &options.think_percent, 0, 99}}) {
+           {"think-percent", &options.think_percent, 0, 99},
+           {"thinking-matches", &options.thinking_matches, 0, 1000}}) {
     if (absl::Status status = ReadIntFlag(*parsed, flag, low, high, target); !status.ok()) {
       return Fail(kExitUsage, std::string(status.message()));
     }
@@ -98,6 +101,12 @@ int RunBench(const std::vector<std::string>& args) {
           ? 100.0 * static_cast<double>(server_caused) / r.timeout_phase_decisions
           : 0.0,
       r.timeout_phase_late_answers, r.timeout_phase_matches_finished);
+  if (options.thinking_matches > 0) {
+    std::cout << absl::StrFormat(
+        "meanwhile %d MCTS Dragon's Gold matches thought on the worker pool: %d actions; "
+        "CreateMatch returned in at most %.1f ms (goal < 50 ms)\n",
+        options.thinking_matches, r.thinking_actions, r.thinking_create_max_ms);
+  }
   return kExitOk;
 }
 
