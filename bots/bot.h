@@ -3,9 +3,9 @@
 
 // Built-in bots: players that run inside Hoard without the network.
 //
-// A bot decides from exactly what its seat may see — a View and the seat's
-// legal actions — never from the State, so a built-in bot can no more cheat
-// than a remote one.
+// A bot decides from exactly what its seat may see (engine/bot.h). Every game
+// has "first" and "random"; a game's registration (engine/registry.h) brings
+// its "heuristic" and the deal that the search bot "mcts" looks ahead with.
 
 #include <cstdint>
 #include <memory>
@@ -15,19 +15,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "engine/bot.h"
 #include "engine/game.h"
 
 namespace hoard::bots {
 
-class Sampler;
-
-class Bot {
- public:
-  virtual ~Bot() = default;
-  // Picks one of `legal` (never empty) for the seat whose view is `view`.
-  virtual engine::Action Choose(const engine::View& view,
-                                std::span<const engine::Action> legal) = 0;
-};
+// The player contract, under the name this layer has always used.
+using engine::Bot;
 
 // Picks uniformly among the legal actions, from its own seeded generator.
 class RandomBot final : public Bot {
@@ -48,9 +42,9 @@ class FirstBot final : public Bot {
                         std::span<const engine::Action> legal) override;
 };
 
-// The built-in bots of `game`: "first", "random", and where the game has
-// them "heuristic" (its own rules of thumb, bots/games/) and "mcts" (the
-// search bot of bots/mcts.h with its default budget).
+// The built-in bots of `game`: "first", "random", and for a registered game
+// "heuristic" (its own rules of thumb, engine/games/<id>/, where it has one)
+// and "mcts" (the search bot of bots/mcts.h with its default budget).
 std::vector<std::string> BuiltinBotNames(const engine::Game& game);
 
 // The iterations "mcts" searches per decision.
@@ -63,9 +57,6 @@ inline constexpr int kDefaultMctsIterations = 1000;
 absl::StatusOr<std::unique_ptr<Bot>> MakeBot(absl::string_view name,
                                              const engine::Game& game,
                                              std::uint64_t seed);
-
-// The sampler of `game` (bots/sampler.h), or nullptr if it has none.
-const Sampler* SamplerFor(const engine::Game& game);
 
 }  // namespace hoard::bots
 

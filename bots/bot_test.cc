@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "bots/local_match.h"
-#include "bots/sampler.h"
 #include "engine/record.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
@@ -37,7 +36,7 @@ TEST(BotTest, EveryGameHasAHeuristicAndASearchBot) {
   for (const engine::Game* game : engine::AllGames()) {
     EXPECT_THAT(BuiltinBotNames(*game), ElementsAre("first", "random", "heuristic", "mcts"))
         << game->info().id;
-    EXPECT_NE(SamplerFor(*game), nullptr) << game->info().id;
+    EXPECT_NE(engine::DealFor(*game), nullptr) << game->info().id;
   }
 }
 
@@ -78,7 +77,8 @@ TEST(BotTest, BuiltinBotsDecideFromTheSeatsViewAlone) {
         const std::vector<engine::Action> legal = state->LegalActions(seat);
         engine::Action action = legal[rng.Uniform(legal.size())];
         if (step % 5 == 0) {
-          std::unique_ptr<engine::State> other = state->ResampleHidden(seat, rng);
+          std::unique_ptr<engine::State> other =
+              *engine::DealFor(*game)->Sample(*state->ViewFor(seat), rng);
           if (other->ToString() != state->ToString()) ++hidden_differed;
           const engine::Action mine = real->Choose(*state->ViewFor(seat), legal);
           ASSERT_EQ(mine, twin->Choose(*other->ViewFor(seat), legal))

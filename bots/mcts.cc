@@ -62,7 +62,7 @@ std::vector<double> MatchRewards(const engine::State& over) {
   return rewards;
 }
 
-MctsBot::MctsBot(const Sampler& sampler, MctsOptions options, std::uint64_t seed,
+MctsBot::MctsBot(const engine::Sampler& sampler, MctsOptions options, std::uint64_t seed,
                  std::unique_ptr<Bot> rollout_policy)
     : sampler_(sampler),
       options_(options),

@@ -36,7 +36,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "bots/bot.h"
-#include "bots/sampler.h"
+#include "engine/sampler.h"
 #include "engine/game.h"
 #include "engine/rng.h"
 
@@ -75,7 +75,7 @@ class MctsBot final : public Bot {
  public:
   // `sampler` must outlive the bot. Without `rollout_policy` playouts are
   // uniformly random.
-  MctsBot(const Sampler& sampler, MctsOptions options, std::uint64_t seed,
+  MctsBot(const engine::Sampler& sampler, MctsOptions options, std::uint64_t seed,
           std::unique_ptr<Bot> rollout_policy = nullptr);
 
   engine::Action Choose(const engine::View& view,
@@ -105,7 +105,7 @@ class MctsBot final : public Bot {
   // Plays `state` out to its end.
   void Rollout(engine::State& state);
 
-  const Sampler& sampler_;
+  const engine::Sampler& sampler_;
   MctsOptions options_;
   std::unique_ptr<Bot> rollout_policy_;
   engine::Rng rng_;

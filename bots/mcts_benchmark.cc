@@ -55,7 +55,7 @@ std::vector<Position> Positions(const engine::Game& game) {
 }
 
 void Search(benchmark::State& bench, const engine::Game* game) {
-  const Sampler* sampler = SamplerFor(*game);
+  const engine::Sampler* sampler = engine::DealFor(*game);
   const std::vector<Position> positions = Positions(*game);
   MctsBot bot(*sampler, {.iterations = kIterations}, 7);
   std::int64_t iterations = 0;
@@ -78,7 +78,7 @@ void Search(benchmark::State& bench, const engine::Game* game) {
 // BM_MctsSearch/<game>
 const bool kRegistered = [] {
   for (const engine::Game* game : engine::AllGames()) {
-    if (SamplerFor(*game) == nullptr) continue;
+    if (engine::DealFor(*game) == nullptr) continue;
     benchmark::RegisterBenchmark(absl::StrCat("BM_MctsSearch/", game->info().id).c_str(),
                                  [game](benchmark::State& bench) { Search(bench, game); })
         ->Unit(benchmark::kMillisecond);

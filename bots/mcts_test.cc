@@ -71,22 +71,13 @@ class PenniesState final : public engine::State {
   std::unique_ptr<engine::State> Clone() const override {
     return std::make_unique<PenniesState>(*this);
   }
-  std::unique_ptr<engine::State> ResampleHidden(engine::Seat observer,
-                                                engine::Rng& rng) const override {
-    auto state = std::make_unique<PenniesState>(*this);
-    const engine::Seat other = 1 - observer;
-    if (observer >= 0 && state->picks_[other] >= 0) {
-      state->picks_[other] = static_cast<int>(rng.Uniform(2));
-    }
-    return state;
-  }
 
   int picks_[2] = {-1, -1};
 };
 
 // Samples a Pennies match from a view: the other seat's pick is not seen, so
 // it has not picked yet (which the view cannot tell from a hidden pick).
-class PenniesSampler final : public Sampler {
+class PenniesSampler final : public engine::Sampler {
  public:
   absl::StatusOr<engine::Seat> Observer(const engine::View& view) const override {
     return dynamic_cast<const PenniesView&>(view).observer;
@@ -154,9 +145,6 @@ class HighCardState final : public engine::State {
   std::unique_ptr<engine::State> Clone() const override {
     return std::make_unique<HighCardState>(*this);
   }
-  std::unique_ptr<engine::State> ResampleHidden(engine::Seat, engine::Rng&) const override {
-    return Clone();
-  }
 
  private:
   std::vector<int> cards_;  // seat 0's, seat 1's, the one left out
@@ -164,7 +152,7 @@ class HighCardState final : public engine::State {
 };
 
 // Deals the two cards seat 0 has not seen: either may be seat 1's.
-class HighCardSampler final : public Sampler {
+class HighCardSampler final : public engine::Sampler {
  public:
   absl::StatusOr<engine::Seat> Observer(const engine::View& view) const override {
     return dynamic_cast<const HighCardView&>(view).observer;
@@ -241,7 +229,7 @@ TEST(MctsTest, ATimeBudgetSearchesUntilItRunsOut) {
 }
 
 TEST(MctsTest, AViewItsSamplerRefusesFallsBackToTheDefaultAction) {
-  class Refusing final : public Sampler {
+  class Refusing final : public engine::Sampler {
    public:
     absl::StatusOr<engine::Seat> Observer(const engine::View&) const override { return 0; }
     absl::StatusOr<std::unique_ptr<engine::State>> Sample(const engine::View&,

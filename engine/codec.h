@@ -4,8 +4,8 @@
 // A game's mapping to its wire messages (proto/hoard/v1/<game>.proto).
 //
 // The rules never see protobuf: each game's codec sits beside it in a
-// separate target (engine/games/<id>/<id>_proto.cc) and registers itself
-// under the game's id.
+// separate target (engine/games/<id>/<id>_proto.cc) and is registered with
+// the game (engine/registry.h; FindCodec finds it there).
 
 #include <memory>
 
@@ -47,14 +47,6 @@ class GameCodec {
 // action is for. The first step of every ActionFromProto.
 absl::Status CheckActionGame(const hoard::v1::Action& action,
                              absl::string_view id);
-
-// The codec of game `id`, or kNotFound.
-absl::StatusOr<const GameCodec*> FindCodec(absl::string_view id);
-
-class CodecRegistrar {
- public:
-  CodecRegistrar(absl::string_view id, std::unique_ptr<GameCodec> codec);
-};
 
 }  // namespace hoard::engine
 

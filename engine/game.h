@@ -184,12 +184,6 @@ class State {
   virtual std::vector<Zone> Zones() const = 0;
 
   virtual std::unique_ptr<State> Clone() const = 0;
-
-  // A state that `observer` cannot tell from this one: the cards it cannot
-  // see are dealt anew at random among the places it cannot see, each place
-  // keeping its size. Used to test views and to sample for search.
-  virtual std::unique_ptr<State> ResampleHidden(Seat observer,
-                                                Rng& rng) const = 0;
 };
 
 class Game {

@@ -4,40 +4,65 @@
 #include <string>
 #include <utility>
 
-#include "engine/check.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/check.h"
 
 namespace hoard::engine {
 namespace {
 
 // Function-local so registrars in other translation units may run first.
-std::map<std::string, std::unique_ptr<Game>>& Games() {
-  static auto* games = new std::map<std::string, std::unique_ptr<Game>>;
+std::map<std::string, GameParts, std::less<>>& Games() {
+  static auto* games = new std::map<std::string, GameParts, std::less<>>;
   return *games;
+}
+
+const GameParts* PartsOf(absl::string_view id) {
+  auto it = Games().find(id);
+  return it == Games().end() ? nullptr : &it->second;
 }
 
 }  // namespace
 
 absl::StatusOr<const Game*> FindGame(absl::string_view id) {
-  auto it = Games().find(std::string(id));
-  if (it != Games().end()) return it->second.get();
+  if (const GameParts* parts = PartsOf(id); parts != nullptr) return parts->game.get();
   std::vector<std::string> known;
-  for (const auto& [name, game] : Games()) known.push_back(name);
+  for (const auto& [name, parts] : Games()) known.push_back(name);
   return absl::NotFoundError(absl::StrCat("unknown game '", id, "' (known: ",
                                           absl::StrJoin(known, ", "), ")"));
 }
 
 std::vector<const Game*> AllGames() {
   std::vector<const Game*> games;
-  for (const auto& [id, game] : Games()) games.push_back(game.get());
+  for (const auto& [id, parts] : Games()) games.push_back(parts.game.get());
   return games;
 }
 
-GameRegistrar::GameRegistrar(std::unique_ptr<Game> game) {
-  std::string id = game->info().id;
-  const bool inserted = Games().emplace(id, std::move(game)).second;
+const Sampler* DealFor(const Game& game) {
+  const GameParts* parts = PartsOf(game.info().id);
+  return parts == nullptr ? nullptr : parts->deal.get();
+}
+
+absl::StatusOr<const GameCodec*> FindCodec(absl::string_view id) {
+  const GameParts* parts = PartsOf(id);
+  if (parts == nullptr || parts->codec == nullptr) {
+    return absl::NotFoundError(absl::StrCat("no wire codec for game '", id, "'"));
+  }
+  return parts->codec.get();
+}
+
+std::unique_ptr<Bot> MakeHeuristic(const Game& game, std::uint64_t seed) {
+  const GameParts* parts = PartsOf(game.info().id);
+  if (parts == nullptr || parts->heuristic == nullptr) return nullptr;
+  return parts->heuristic(seed);
+}
+
+GameRegistrar::GameRegistrar(GameParts parts) {
+  HOARD_CHECK(parts.game != nullptr, "a game is registered without its rules");
+  HOARD_CHECK(parts.deal != nullptr, "a game is registered without its deal");
+  std::string id = parts.game->info().id;
+  const bool inserted = Games().emplace(std::move(id), std::move(parts)).second;
   HOARD_CHECK(inserted, "a game id is registered twice");
 }
 

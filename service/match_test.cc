@@ -76,10 +76,6 @@ class BidState final : public engine::State {
   std::unique_ptr<engine::State> Clone() const override {
     return std::make_unique<BidState>(*this);
   }
-  std::unique_ptr<engine::State> ResampleHidden(Seat, engine::Rng&) const override {
-    return Clone();
-  }
-
  private:
   std::vector<int> bids_;
 };

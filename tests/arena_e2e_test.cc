@@ -865,7 +865,10 @@ TEST_F(ArenaE2eTest, AdministrationErrorsAreSpecific) {
 }
 
 TEST_F(ArenaE2eTest, ListingPagesAndFilters) {
-  for (int i = 0; i < 5; ++i) Create({"builtin:random", "builtin:random"});
+  // All-built-in matches play in the background: wait until they are over.
+  for (int i = 0; i < 5; ++i) {
+    AwaitFinished(Create({"builtin:random", "builtin:random"}).match_id());
+  }
   const std::string waiting = Create({"open", "builtin:random"}).match_id();
   v1::ListMatchesRequest request;
   request.set_page_size(4);

@@ -1,7 +1,9 @@
 // The conformance suite catches the defects it exists for: tiny games,
 // correct and then broken in one way at a time, must pass and then fail.
 
+#include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,10 +32,13 @@ struct Defects {
   bool accepts_out_of_turn = false;
   bool endless = false;           // "keep" never finishes the round
   bool nondeterministic = false;  // the deal ignores the seed
+  bool blind_deal = false;        // the deal forgets the seat's own card
 };
 
 struct HighCardView final : ComparableView<HighCardView> {
+  Seat observer = kSpectator;
   std::vector<int> visible;  // -1 where hidden
+  int deck_size = 0;
   int current = 0;
   bool operator==(const HighCardView&) const = default;
   std::string ToString() const override { return absl::StrJoin(visible, ","); }
@@ -42,8 +47,10 @@ struct HighCardView final : ComparableView<HighCardView> {
 
 class HighCardState final : public State {
  public:
-  HighCardState(std::vector<int> hands, std::vector<int> deck, Defects defects)
-      : hands_(std::move(hands)), deck_(std::move(deck)), defects_(defects) {}
+  HighCardState(std::vector<int> hands, std::vector<int> deck, Defects defects,
+                Seat current = 0)
+      : hands_(std::move(hands)), deck_(std::move(deck)), defects_(defects),
+        current_(current) {}
 
   int num_players() const override { return static_cast<int>(hands_.size()); }
   Seats SeatsToAct() const override {
@@ -80,10 +87,12 @@ class HighCardState final : public State {
   std::vector<int> Ranks() const override { return RanksFromKeys(hands_); }
   std::unique_ptr<View> ViewFor(Seat observer) const override {
     auto view = std::make_unique<HighCardView>();
+    view->observer = observer;
     for (Seat s = 0; s < num_players(); ++s) {
       const bool shown = IsOver() || s == observer || defects_.leaky_view;
       view->visible.push_back(shown ? hands_[s] : -1);
     }
+    view->deck_size = static_cast<int>(deck_.size());
     view->current = current_;
     return view;
   }
@@ -98,27 +107,59 @@ class HighCardState final : public State {
   std::unique_ptr<State> Clone() const override {
     return std::make_unique<HighCardState>(*this);
   }
-  std::unique_ptr<State> ResampleHidden(Seat observer, Rng& rng) const override {
-    auto sample = std::make_unique<HighCardState>(*this);
-    if (IsOver()) return sample;
-    std::vector<int> pool = deck_;
-    for (Seat s = 0; s < num_players(); ++s) {
-      if (s != observer) pool.push_back(hands_[s]);
-    }
-    rng.Shuffle(std::span<int>(pool));
-    auto next = pool.begin();
-    for (int& card : sample->deck_) card = *next++;
-    for (Seat s = 0; s < num_players(); ++s) {
-      if (s != observer) sample->hands_[s] = *next++;
-    }
-    return sample;
-  }
 
  private:
   std::vector<int> hands_;
   std::vector<int> deck_;
   Defects defects_;
   Seat current_ = 0;
+};
+
+// Deals the cards a seat has not seen among the other hands and the deck
+// (ten cards at first; a swap discards one). By design it reads from the
+// view only what the seat may see: its own card, the deck's size, whose turn
+// it is, and every hand once the match is over.
+class HighCardDeal final : public Sampler {
+ public:
+  explicit HighCardDeal(Defects defects) : defects_(defects) {}
+  absl::StatusOr<Seat> Observer(const View& view) const override {
+    const auto* v = dynamic_cast<const HighCardView*>(&view);
+    if (v == nullptr || v->observer < 0) {
+      return absl::InvalidArgumentError("not a seat's view of high card");
+    }
+    return v->observer;
+  }
+  absl::StatusOr<std::unique_ptr<State>> Sample(const View& view,
+                                               Rng& rng) const override {
+    absl::StatusOr<Seat> observer = Observer(view);
+    if (!observer.ok()) return observer.status();
+    const auto& v = static_cast<const HighCardView&>(view);
+    const int n = static_cast<int>(v.visible.size());
+    const bool over = v.current >= n;
+    std::vector<int> hands(n, -1);
+    std::vector<int> unseen;
+    for (int card = 0; card < 10; ++card) {
+      const auto shown = std::find(v.visible.begin(), v.visible.end(), card);
+      const Seat holder = static_cast<Seat>(shown - v.visible.begin());
+      if (shown != v.visible.end() && (over || holder == *observer) &&
+          !defects_.blind_deal) {
+        hands[holder] = card;
+      } else {
+        unseen.push_back(card);
+      }
+    }
+    rng.Shuffle(std::span<int>(unseen));
+    for (int& hand : hands) {
+      if (hand >= 0) continue;
+      hand = unseen.back();
+      unseen.pop_back();
+    }
+    unseen.resize(std::min<std::size_t>(unseen.size(), v.deck_size));  // the rest was discarded
+    return std::make_unique<HighCardState>(hands, unseen, defects_, v.current);
+  }
+
+ private:
+  Defects defects_;
 };
 
 class HighCard final : public Game {
@@ -147,14 +188,21 @@ class HighCard final : public Game {
 absl::StatusOr<testing::ConformanceReport> Check(Defects defects) {
   testing::ConformanceOptions options;
   options.matches = 200;
-  return testing::CheckConformance(HighCard(defects), 3, options);
+  return testing::CheckConformance(HighCard(defects), HighCardDeal(defects), 3,
+                                   options);
 }
 
 TEST(ConformanceSuiteTest, ACorrectGamePasses) {
   absl::StatusOr<testing::ConformanceReport> report = Check({});
   ASSERT_THAT(report, IsOk());
   EXPECT_EQ(report->matches, 200);
-  EXPECT_GT(report->resamples_visible_to_others, 0);
+  EXPECT_GT(report->deals_visible_to_others, 0);
+}
+
+TEST(ConformanceSuiteTest, ADealThatForgetsWhatTheSeatSeesFails) {
+  EXPECT_THAT(Check({.blind_deal = true}),
+              StatusIs(absl::StatusCode::kInternal,
+                       HasSubstr("sees a difference in a state dealt from its view")));
 }
 
 TEST(ConformanceSuiteTest, ALeakyViewFails) {
@@ -188,8 +236,8 @@ absl::StatusOr<testing::ConformanceReport> CheckMultiplesOfThree(
     testing::MultiplesOfThreeOptions defects) {
   testing::ConformanceOptions options;
   options.matches = 50;
-  return testing::CheckConformance(testing::MultiplesOfThree(defects), 3,
-                                   options);
+  const testing::MultiplesOfThree game(defects);
+  return testing::CheckConformance(game, *game.Deal(), 3, options);
 }
 
 TEST(ConformanceSuiteTest, AGameWithIncompleteListsPasses) {

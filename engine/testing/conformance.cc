@@ -23,8 +23,10 @@ bool Contains(const std::vector<Action>& actions, Action action) {
 
 class Checker {
  public:
-  Checker(const Game& game, int num_players, const ConformanceOptions& options)
+  Checker(const Game& game, const Sampler& deal, int num_players,
+          const ConformanceOptions& options)
       : game_(game),
+        deal_(deal),
         num_players_(num_players),
         options_(options),
         rng_(options.seed * 1000003 + num_players) {}
@@ -144,11 +146,10 @@ class Checker {
       }
     }
 
+    if (absl::Status status = CheckDeals(state, before, seats, legal); !status.ok()) {
+      return status;
+    }
     for (Seat observer = kSpectator; observer < num_players_; ++observer) {
-      if (absl::Status status = CheckViewInvariance(state, observer, seats, legal);
-          !status.ok()) {
-        return status;
-      }
       if (!clone->ViewFor(observer)->Equals(*state.ViewFor(observer))) {
         return Fail(absl::StrCat("a clone's view differs for observer ", observer));
       }
@@ -175,45 +176,74 @@ class Checker {
     return absl::OkStatus();
   }
 
-  absl::Status CheckViewInvariance(
-      const State& state, Seat observer, const Seats& seats,
-      const std::vector<std::vector<Action>>& legal) {
-    const std::unique_ptr<View> view = state.ViewFor(observer);
-    for (int r = 0; r < options_.resamples; ++r) {
-      const std::unique_ptr<State> sample = state.ResampleHidden(observer, rng_);
-      ++report_.views_compared;
-      if (!sample->ViewFor(observer)->Equals(*view)) {
-        return Fail(absl::StrCat(
-            "view invariance: observer ", observer,
-            " sees a difference after hidden cards were resampled.\nview:\n",
-            view->ToString(), "resampled view:\n",
-            sample->ViewFor(observer)->ToString()));
-      }
-      if (sample->SeatsToAct() != seats || sample->IsOver() != state.IsOver()) {
-        return Fail(absl::StrCat("view invariance: resampling for observer ",
-                                 observer, " changed who acts"));
-      }
-      if (observer != kSpectator &&
-          sample->LegalActions(observer) != legal[observer]) {
-        return Fail(absl::StrCat("view invariance: resampling changed seat ",
-                                 observer, "'s legal actions"));
-      }
-      if (observer != kSpectator && (sample->LegalActionsComplete(observer) !=
-                                         state.LegalActionsComplete(observer) ||
-                                     sample->LegalActionsHint(observer) !=
-                                         state.LegalActionsHint(observer))) {
-        return Fail(absl::StrCat(
-            "view invariance: resampling changed whether seat ", observer,
-            "'s legal actions are complete, or their hint"));
-      }
-      if (sample->ToString() == state.ToString()) continue;
-      ++report_.resamples_that_moved_cards;
-      for (Seat other = kSpectator; other < num_players_; ++other) {
-        if (other != observer &&
-            !sample->ViewFor(other)->Equals(*state.ViewFor(other))) {
-          ++report_.resamples_visible_to_others;
-          break;
+  // View invariance, through the game's one deal: a state dealt from a
+  // seat's view gives that seat the same view and the same legal actions
+  // (complete and hinted alike), leaves it to act, and the match over, as
+  // before; and the spectator, who may see only what every seat sees, sees
+  // no difference in it either.
+  // `full` is state.ToString().
+  absl::Status CheckDeals(const State& state, const std::string& full, const Seats& seats,
+                          const std::vector<std::vector<Action>>& legal) {
+    const std::unique_ptr<View> spectator = state.ViewFor(kSpectator);
+    for (Seat observer = 0; observer < num_players_; ++observer) {
+      const std::unique_ptr<View> view = state.ViewFor(observer);
+      for (int r = 0; r < options_.deals; ++r) {
+        absl::StatusOr<std::unique_ptr<State>> dealt = deal_.Sample(*view, rng_);
+        if (!dealt.ok()) {
+          return Fail(absl::StrCat("the deal refused seat ", observer, "'s view: ",
+                                   dealt.status().message(), "\nview:\n", view->ToString()));
         }
+        if (absl::Status status = CheckDeal(state, full, observer, *view, *spectator,
+                                            seats, legal[observer], **dealt);
+            !status.ok()) {
+          return status;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckDeal(const State& state, const std::string& full, Seat observer,
+                         const View& view,
+                         const View& spectator, const Seats& seats,
+                         const std::vector<Action>& legal, const State& sample) {
+    ++report_.views_compared;
+    if (!sample.ViewFor(observer)->Equals(view)) {
+      return Fail(absl::StrCat(
+          "view invariance: seat ", observer,
+          " sees a difference in a state dealt from its view.\nview:\n",
+          view.ToString(), "dealt view:\n", sample.ViewFor(observer)->ToString()));
+    }
+    const Seats dealt_seats = sample.SeatsToAct();
+    const bool acts = std::find(seats.begin(), seats.end(), observer) != seats.end();
+    if (sample.IsOver() != state.IsOver() ||
+        (std::find(dealt_seats.begin(), dealt_seats.end(), observer) !=
+         dealt_seats.end()) != acts) {
+      return Fail(absl::StrCat("view invariance: a state dealt from seat ", observer,
+                               "'s view changed whether it acts or the match is over"));
+    }
+    if (sample.LegalActions(observer) != legal) {
+      return Fail(absl::StrCat("view invariance: a state dealt from seat ", observer,
+                               "'s view changed its legal actions"));
+    }
+    if (sample.LegalActionsComplete(observer) != state.LegalActionsComplete(observer) ||
+        sample.LegalActionsHint(observer) != state.LegalActionsHint(observer)) {
+      return Fail(absl::StrCat(
+          "view invariance: a state dealt from seat ", observer,
+          "'s view changed whether its legal actions are complete, or their hint"));
+    }
+    if (!sample.ViewFor(kSpectator)->Equals(spectator)) {
+      return Fail(absl::StrCat(
+          "view invariance: the spectator sees a difference in a state dealt from seat ",
+          observer, "'s view (a spectator may see only what every seat sees).\nview:\n",
+          spectator.ToString(), "dealt view:\n", sample.ViewFor(kSpectator)->ToString()));
+    }
+    if (sample.ToString() == full) return absl::OkStatus();
+    ++report_.deals_that_moved_cards;
+    for (Seat other = 0; other < num_players_; ++other) {
+      if (other != observer && !sample.ViewFor(other)->Equals(*state.ViewFor(other))) {
+        ++report_.deals_visible_to_others;
+        break;
       }
     }
     return absl::OkStatus();
@@ -351,6 +381,7 @@ class Checker {
   }
 
   const Game& game_;
+  const Sampler& deal_;
   const int num_players_;
   const ConformanceOptions options_;
   Rng rng_;
@@ -363,8 +394,9 @@ class Checker {
 }  // namespace
 
 absl::StatusOr<ConformanceReport> CheckConformance(
-    const Game& game, int num_players, const ConformanceOptions& options) {
-  Checker checker(game, num_players, options);
+    const Game& game, const Sampler& deal, int num_players,
+    const ConformanceOptions& options) {
+  Checker checker(game, deal, num_players, options);
   if (absl::Status status = checker.Run(); !status.ok()) return status;
   return checker.report();
 }

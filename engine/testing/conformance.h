@@ -18,10 +18,12 @@
 //    is never taken for an illegal one, but if it is refused, the refusal
 //    must meet the same terms;
 //  * Clone() is equal to the original, and so are its views;
-//  * view invariance: for observers (seats and the spectator), states
-//    resampled in everything the observer cannot see give it an identical
-//    view, identical legal actions (with the same completeness and hint)
-//    and the same seats to act;
+//  * view invariance, through the game's one deal (engine/sampler.h): for
+//    every seat, states dealt from its view give it an identical view,
+//    identical legal actions (with the same completeness and hint), leave it
+//    to act and the match over exactly as before, and look the same to the
+//    spectator (who may see only what every seat sees); the deal never
+//    refuses a view of a real match;
 //  * the match ends within GameInfo::max_actions actions;
 //  * ranks are consistent with scores (a higher score never ranks worse,
 //    shared ranks have equal scores, ranks count the better players);
@@ -34,6 +36,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/game.h"
+#include "engine/sampler.h"
 
 namespace hoard::engine::testing {
 
@@ -48,9 +51,8 @@ struct ConformanceOptions {
   int sampled_legal_actions = 3;
   // Refused actions tried per step.
   int illegal_probes = 4;
-  // Resamples per observer per step for view invariance, for each seat and
-  // the spectator.
-  int resamples = 1;
+  // States dealt per seat per step for view invariance.
+  int deals = 1;
 };
 
 // What the suite saw, so a test can assert it was not vacuous.
@@ -64,14 +66,16 @@ struct ConformanceReport {
   std::int64_t incomplete_lists = 0;
   // Actions missing from an incomplete list that Apply accepted.
   std::int64_t unlisted_accepted = 0;
-  // Resampled states that differed from the original (hidden cards moved).
-  std::int64_t resamples_that_moved_cards = 0;
-  // ...and of those, how often some other observer's view changed.
-  std::int64_t resamples_visible_to_others = 0;
+  // Dealt states that differed from the original (hidden cards moved).
+  std::int64_t deals_that_moved_cards = 0;
+  // ...and of those, how often some other seat's view changed.
+  std::int64_t deals_visible_to_others = 0;
 };
 
+// Checks `game`, with `deal` its deal, for `num_players` seats.
 absl::StatusOr<ConformanceReport> CheckConformance(
-    const Game& game, int num_players, const ConformanceOptions& options);
+    const Game& game, const Sampler& deal, int num_players,
+    const ConformanceOptions& options);
 
 }  // namespace hoard::engine::testing
 

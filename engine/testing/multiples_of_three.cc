@@ -12,6 +12,8 @@ namespace hoard::engine::testing {
 namespace {
 
 struct NamedView final : ComparableView<NamedView> {
+  int players = 0;
+  Seat observer = kSpectator;
   std::vector<std::uint64_t> named;
   bool operator==(const NamedView&) const = default;
   std::string ToString() const override { return absl::StrJoin(named, ","); }
@@ -20,8 +22,9 @@ struct NamedView final : ComparableView<NamedView> {
 
 class MultiplesOfThreeState final : public State {
  public:
-  MultiplesOfThreeState(int players, MultiplesOfThreeOptions options)
-      : players_(players), options_(options) {}
+  MultiplesOfThreeState(int players, MultiplesOfThreeOptions options,
+                        std::vector<std::uint64_t> named = {})
+      : players_(players), options_(options), named_(std::move(named)) {}
 
   int num_players() const override { return players_; }
   Seats SeatsToAct() const override {
@@ -61,8 +64,10 @@ class MultiplesOfThreeState final : public State {
     return std::vector<double>(named_.begin(), named_.end());
   }
   std::vector<int> Ranks() const override { return RanksFromKeys(named_); }
-  std::unique_ptr<View> ViewFor(Seat) const override {
+  std::unique_ptr<View> ViewFor(Seat observer) const override {
     auto view = std::make_unique<NamedView>();
+    view->players = players_;
+    view->observer = observer;
     view->named = named_;
     return view;
   }
@@ -74,9 +79,6 @@ class MultiplesOfThreeState final : public State {
   std::unique_ptr<State> Clone() const override {
     return std::make_unique<MultiplesOfThreeState>(*this);
   }
-  std::unique_ptr<State> ResampleHidden(Seat, Rng&) const override {
-    return Clone();  // nothing is hidden
-  }
 
  private:
   Seat current() const { return static_cast<Seat>(named_.size()); }
@@ -86,7 +88,34 @@ class MultiplesOfThreeState final : public State {
   std::vector<std::uint64_t> named_;
 };
 
+// Nothing is hidden: a seat's view is the whole match.
+class MultiplesOfThreeDeal final : public Sampler {
+ public:
+  explicit MultiplesOfThreeDeal(MultiplesOfThreeOptions options) : options_(options) {}
+  absl::StatusOr<Seat> Observer(const View& view) const override {
+    const auto* v = dynamic_cast<const NamedView*>(&view);
+    if (v == nullptr || v->observer < 0) {
+      return absl::InvalidArgumentError("not a seat's view of multiples of three");
+    }
+    return v->observer;
+  }
+  absl::StatusOr<std::unique_ptr<State>> Sample(const View& view, Rng&) const override {
+    if (absl::StatusOr<Seat> observer = Observer(view); !observer.ok()) {
+      return observer.status();
+    }
+    const auto& v = static_cast<const NamedView&>(view);
+    return std::make_unique<MultiplesOfThreeState>(v.players, options_, v.named);
+  }
+
+ private:
+  MultiplesOfThreeOptions options_;
+};
+
 }  // namespace
+
+std::unique_ptr<Sampler> MultiplesOfThree::Deal() const {
+  return std::make_unique<MultiplesOfThreeDeal>(options_);
+}
 
 MultiplesOfThree::MultiplesOfThree(MultiplesOfThreeOptions options)
     : options_(options) {

@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/game.h"
+#include "engine/sampler.h"
 
 namespace hoard::engine::testing {
 
@@ -34,6 +35,8 @@ class MultiplesOfThree final : public Game {
   // 2 to 4 players; no options.
   absl::StatusOr<std::unique_ptr<State>> NewMatch(
       const MatchConfig& config) const override;
+  // Its deal (engine/sampler.h), with the same options.
+  std::unique_ptr<Sampler> Deal() const;
 
  private:
   GameInfo info_;

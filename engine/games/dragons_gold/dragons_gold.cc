@@ -9,7 +9,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/check.h"
-#include "engine/registry.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine::dragons_gold {
@@ -58,6 +57,11 @@ int Get(std::uint64_t code, int shift, int width) {
 }
 
 absl::Status Illegal(absl::string_view why) { return absl::InvalidArgumentError(why); }
+
+// An action of the wrong kind for the phase.
+absl::Status WrongMove(absl::string_view expected) {
+  return Illegal(absl::StrCat("now is the time to ", expected));
+}
 
 }  // namespace
 
@@ -491,134 +495,157 @@ absl::Status DragonsGoldState::Apply(Seat seat, Action action) {
   }
   const std::optional<Move> decoded = Move::Decode(action);
   if (!decoded) return Illegal("that code is no Dragon's Gold action");
-  const Move& move = *decoded;
-  Position& p = position_;
-  using Kind = Move::Kind;
-  auto wrong = [&](absl::string_view expected) {
-    return Illegal(absl::StrCat("now is the time to ", expected));
-  };
-  switch (p.phase) {
+  switch (position_.phase) {
     case Phase::kTurn:
-      if (move.kind == Kind::kAttack) {
-        RETURN_IF_ERROR(CheckAttack(seat, move));
-        Attack(seat, move);
-        return absl::OkStatus();
-      }
-      if (move.kind == Kind::kUseObject) {
-        RETURN_IF_ERROR(CheckObject(seat, move));
-        UseObject(seat, move);
-        return absl::OkStatus();
-      }
-      return wrong("attack a dragon (or play a magic object first)");
+      return ApplyTurn(seat, *decoded);
     case Phase::kPropose:
-      if (move.kind == Kind::kUseObject) {
-        RETURN_IF_ERROR(CheckObject(seat, move));
-        UseObject(seat, move);
-        return absl::OkStatus();
-      }
-      if (move.kind != Kind::kPropose) return wrong("propose a division of the treasure");
-      RETURN_IF_ERROR(CheckProposal(move));
-      {
-        Negotiation& n = p.negotiation;
-        n.proposal = Shares(move, n.tokens, static_cast<int>(n.contributors.size()));
-        ++n.proposals_made;
-        n.votes.assign(num_players(), 0);
-        p.phase = Phase::kVote;
-      }
-      return absl::OkStatus();
-    case Phase::kVote: {
-      if (move.kind != Kind::kAccept && move.kind != Kind::kReject) {
-        return wrong("accept or reject the proposal");
-      }
-      Negotiation& n = p.negotiation;
-      n.votes[seat] = move.kind == Kind::kAccept ? 1 : 2;
-      if (!SeatsToAct().empty()) return absl::OkStatus();  // others still to vote
-      n.last_votes = n.votes;
-      bool unanimous = true;
-      for (Seat s : n.contributors) unanimous = unanimous && (s == n.proposer || n.votes[s] == 1);
-      if (unanimous) {
-        Divide(n.proposal);
-      } else if (n.proposals_made >= n.proposals_allowed) {
-        LoseTreasure();
-      } else {
-        const auto it = std::find(n.contributors.begin(), n.contributors.end(), n.proposer);
-        n.proposer = n.contributors[(it - n.contributors.begin() + 1) % n.contributors.size()];
-        n.proposal.clear();
-        n.votes.assign(num_players(), 0);
-        p.phase = Phase::kPropose;
-      }
-      return absl::OkStatus();
-    }
-    case Phase::kThiefChoice: {
-      if (move.kind != Kind::kSteal) return wrong("choose the kind of token your thief takes");
-      const Steal steal = p.steals.front();
-      p.steals.erase(p.steals.begin());
-      if (p.holdings[steal.victim][move.token] > 0) {
-        TakeToken(steal.victim, steal.thief_owner, move.token);
-      } else {
-        StealAtRandom(steal.victim, steal.thief_owner);
-      }
-      RunSteals();
-      return absl::OkStatus();
-    }
-    case Phase::kDecoy: {
-      const Steal steal = p.steals.front();
-      if (move.kind == Kind::kDecoyGive) {
-        if (p.objects[seat][kDecoyPurse] == 0) return Illegal("you hold no Decoy Purse");
-        if (p.holdings[seat][move.token] == 0) {
-          return Illegal(absl::StrCat("you hold no ", TokenName(move.token)));
-        }
-        p.steals.erase(p.steals.begin());
-        --p.objects[seat][kDecoyPurse];
-        ++p.object_discard[kDecoyPurse];
-        TakeToken(seat, steal.thief_owner, move.token);
-      } else if (move.kind == Kind::kDecoyKeep) {
-        p.steals.erase(p.steals.begin());
-        StealAtRandom(seat, steal.thief_owner);
-      } else {
-        return wrong("give up a token of your choice with your Decoy Purse, or keep it");
-      }
-      RunSteals();
-      return absl::OkStatus();
-    }
+      return ApplyProposal(seat, *decoded);
+    case Phase::kVote:
+      return ApplyVote(seat, *decoded);
+    case Phase::kThiefChoice:
+      return ApplyThiefChoice(*decoded);
+    case Phase::kDecoy:
+      return ApplyDecoy(seat, *decoded);
     case Phase::kMarketOffer:
-      if (move.kind == Kind::kMarketPass) {
-        --p.market_offers_left[seat];
-        NextMarketOffer(seat);
-        return absl::OkStatus();
-      }
-      if (move.kind != Kind::kMarketOffer) return wrong("offer a swap at the market, or pass");
-      if (move.target == seat || move.target >= num_players()) {
-        return Illegal("a swap is offered to another player");
-      }
-      if (move.a == move.b) return Illegal("a swap gives one kind of token for another");
-      if (p.holdings[seat][move.a] == 0) {
-        return Illegal(absl::StrCat("you hold no ", TokenName(move.a), " to give"));
-      }
-      p.offer = {.from = seat, .to = move.target, .give = move.a, .get = move.b};
-      p.phase = Phase::kMarketReply;
-      return absl::OkStatus();
+      return ApplyMarketOffer(seat, *decoded);
     case Phase::kMarketReply:
-      if (move.kind == Kind::kMarketAccept) {
-        if (p.holdings[seat][p.offer.get] == 0) {
-          return Illegal(absl::StrCat("you hold no ", TokenName(p.offer.get), " to give"));
-        }
-        if (p.holdings[p.offer.from][p.offer.give] == 0) {
-          return Illegal(absl::StrCat("seat ", p.offer.from, " holds no ",
-                                      TokenName(p.offer.give), " any more"));
-        }
-        TakeToken(p.offer.from, seat, p.offer.give);
-        TakeToken(seat, p.offer.from, p.offer.get);
-      } else if (move.kind != Kind::kMarketRefuse) {
-        return wrong("accept or refuse the swap");
-      }
-      --p.market_offers_left[p.offer.from];
-      NextMarketOffer(p.offer.from);
-      return absl::OkStatus();
+      return ApplyMarketReply(seat, *decoded);
     case Phase::kOver:
       break;
   }
   return absl::FailedPreconditionError("the match is over");
+}
+
+absl::Status DragonsGoldState::ApplyTurn(Seat seat, const Move& move) {
+  if (move.kind == Move::Kind::kAttack) {
+    RETURN_IF_ERROR(CheckAttack(seat, move));
+    Attack(seat, move);
+    return absl::OkStatus();
+  }
+  if (move.kind == Move::Kind::kUseObject) {
+    RETURN_IF_ERROR(CheckObject(seat, move));
+    UseObject(seat, move);
+    return absl::OkStatus();
+  }
+  return WrongMove("attack a dragon (or play a magic object first)");
+}
+
+absl::Status DragonsGoldState::ApplyProposal(Seat seat, const Move& move) {
+  if (move.kind == Move::Kind::kUseObject) {
+    RETURN_IF_ERROR(CheckObject(seat, move));
+    UseObject(seat, move);
+    return absl::OkStatus();
+  }
+  if (move.kind != Move::Kind::kPropose) return WrongMove("propose a division of the treasure");
+  RETURN_IF_ERROR(CheckProposal(move));
+  Negotiation& n = position_.negotiation;
+  n.proposal = Shares(move, n.tokens, static_cast<int>(n.contributors.size()));
+  ++n.proposals_made;
+  n.votes.assign(num_players(), 0);
+  position_.phase = Phase::kVote;
+  return absl::OkStatus();
+}
+
+absl::Status DragonsGoldState::ApplyVote(Seat seat, const Move& move) {
+  if (move.kind != Move::Kind::kAccept && move.kind != Move::Kind::kReject) {
+    return WrongMove("accept or reject the proposal");
+  }
+  Negotiation& n = position_.negotiation;
+  n.votes[seat] = move.kind == Move::Kind::kAccept ? 1 : 2;
+  if (!SeatsToAct().empty()) return absl::OkStatus();  // others still to vote
+  n.last_votes = n.votes;
+  bool unanimous = true;
+  for (Seat s : n.contributors) unanimous = unanimous && (s == n.proposer || n.votes[s] == 1);
+  if (unanimous) {
+    Divide(n.proposal);
+  } else if (n.proposals_made >= n.proposals_allowed) {
+    LoseTreasure();
+  } else {
+    const auto it = std::find(n.contributors.begin(), n.contributors.end(), n.proposer);
+    n.proposer = n.contributors[(it - n.contributors.begin() + 1) % n.contributors.size()];
+    n.proposal.clear();
+    n.votes.assign(num_players(), 0);
+    position_.phase = Phase::kPropose;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DragonsGoldState::ApplyThiefChoice(const Move& move) {
+  Position& p = position_;
+  if (move.kind != Move::Kind::kSteal) {
+    return WrongMove("choose the kind of token your thief takes");
+  }
+  const Steal steal = p.steals.front();
+  p.steals.erase(p.steals.begin());
+  if (p.holdings[steal.victim][move.token] > 0) {
+    TakeToken(steal.victim, steal.thief_owner, move.token);
+  } else {
+    StealAtRandom(steal.victim, steal.thief_owner);
+  }
+  RunSteals();
+  return absl::OkStatus();
+}
+
+absl::Status DragonsGoldState::ApplyDecoy(Seat seat, const Move& move) {
+  Position& p = position_;
+  const Steal steal = p.steals.front();
+  if (move.kind == Move::Kind::kDecoyGive) {
+    if (p.objects[seat][kDecoyPurse] == 0) return Illegal("you hold no Decoy Purse");
+    if (p.holdings[seat][move.token] == 0) {
+      return Illegal(absl::StrCat("you hold no ", TokenName(move.token)));
+    }
+    p.steals.erase(p.steals.begin());
+    --p.objects[seat][kDecoyPurse];
+    ++p.object_discard[kDecoyPurse];
+    TakeToken(seat, steal.thief_owner, move.token);
+  } else if (move.kind == Move::Kind::kDecoyKeep) {
+    p.steals.erase(p.steals.begin());
+    StealAtRandom(seat, steal.thief_owner);
+  } else {
+    return WrongMove("give up a token of your choice with your Decoy Purse, or keep it");
+  }
+  RunSteals();
+  return absl::OkStatus();
+}
+
+absl::Status DragonsGoldState::ApplyMarketOffer(Seat seat, const Move& move) {
+  Position& p = position_;
+  if (move.kind == Move::Kind::kMarketPass) {
+    --p.market_offers_left[seat];
+    NextMarketOffer(seat);
+    return absl::OkStatus();
+  }
+  if (move.kind != Move::Kind::kMarketOffer) return WrongMove("offer a swap at the market, or pass");
+  if (move.target == seat || move.target >= num_players()) {
+    return Illegal("a swap is offered to another player");
+  }
+  if (move.a == move.b) return Illegal("a swap gives one kind of token for another");
+  if (p.holdings[seat][move.a] == 0) {
+    return Illegal(absl::StrCat("you hold no ", TokenName(move.a), " to give"));
+  }
+  p.offer = {.from = seat, .to = move.target, .give = move.a, .get = move.b};
+  p.phase = Phase::kMarketReply;
+  return absl::OkStatus();
+}
+
+absl::Status DragonsGoldState::ApplyMarketReply(Seat seat, const Move& move) {
+  Position& p = position_;
+  if (move.kind == Move::Kind::kMarketAccept) {
+    if (p.holdings[seat][p.offer.get] == 0) {
+      return Illegal(absl::StrCat("you hold no ", TokenName(p.offer.get), " to give"));
+    }
+    if (p.holdings[p.offer.from][p.offer.give] == 0) {
+      return Illegal(absl::StrCat("seat ", p.offer.from, " holds no ",
+                                  TokenName(p.offer.give), " any more"));
+    }
+    TakeToken(p.offer.from, seat, p.offer.give);
+    TakeToken(seat, p.offer.from, p.offer.get);
+  } else if (move.kind != Move::Kind::kMarketRefuse) {
+    return WrongMove("accept or refuse the swap");
+  }
+  --p.market_offers_left[p.offer.from];
+  NextMarketOffer(p.offer.from);
+  return absl::OkStatus();
 }
 
 void DragonsGoldState::Attack(Seat seat, const Move& move) {
@@ -1288,53 +1315,6 @@ std::unique_ptr<State> DragonsGoldState::Clone() const {
   return std::make_unique<DragonsGoldState>(*this);
 }
 
-std::unique_ptr<State> DragonsGoldState::ResampleHidden(Seat observer, Rng& rng) const {
-  auto sample = std::make_unique<DragonsGoldState>(*this);
-  if (IsOver()) return sample;
-  Position& p = sample->position_;
-  // Tokens: the bag and every screen the observer cannot look behind —
-  // except a token offered at the market, which its offerer is known to hold.
-  const bool offered = p.phase == Phase::kMarketReply && p.offer.from != observer;
-  if (offered) --p.holdings[p.offer.from][p.offer.give];
-  std::vector<int> pool = p.bag;
-  for (Seat s = 0; s < num_players(); ++s) {
-    if (s == observer) continue;
-    for (int kind = 0; kind < kNumTokenKinds; ++kind) {
-      pool.insert(pool.end(), p.holdings[s][kind], kind);
-    }
-  }
-  rng.Shuffle(std::span<int>(pool));
-  auto next = pool.begin();
-  for (int& token : p.bag) token = *next++;
-  for (Seat s = 0; s < num_players(); ++s) {
-    if (s == observer) continue;
-    const int size = Total(p.holdings[s]);
-    p.holdings[s] = TokenCounts{};
-    for (int i = 0; i < size; ++i) ++p.holdings[s][*next++];
-  }
-  if (offered) ++p.holdings[p.offer.from][p.offer.give];
-  // Objects: the deck and the hands of others.
-  std::vector<int> objects = p.object_deck;
-  for (Seat s = 0; s < num_players(); ++s) {
-    if (s == observer) continue;
-    for (int kind = 0; kind < kNumObjectKinds; ++kind) {
-      objects.insert(objects.end(), p.objects[s][kind], kind);
-    }
-  }
-  rng.Shuffle(std::span<int>(objects));
-  auto card = objects.begin();
-  for (int& object : p.object_deck) object = *card++;
-  for (Seat s = 0; s < num_players(); ++s) {
-    if (s == observer) continue;
-    const int size = Total(p.objects[s]);
-    p.objects[s] = ObjectCounts{};
-    for (int i = 0; i < size; ++i) ++p.objects[s][*card++];
-  }
-  rng.Shuffle(std::span<int>(p.pile));
-  p.rng = Rng(rng.Next());
-  return sample;
-}
-
 // ---------------------------------------------------------------- Setup
 
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config) {
@@ -1447,7 +1427,8 @@ class DragonsGoldGame final : public Game {
   GameInfo info_;
 };
 
-const GameRegistrar kRegistrar(std::make_unique<DragonsGoldGame>());
-
 }  // namespace
+
+std::unique_ptr<Game> MakeGame() { return std::make_unique<DragonsGoldGame>(); }
+
 }  // namespace hoard::engine::dragons_gold

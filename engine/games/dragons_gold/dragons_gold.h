@@ -38,6 +38,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/game.h"
+#include "engine/sampler.h"
 #include "engine/rng.h"
 
 namespace hoard::engine::dragons_gold {
@@ -322,7 +323,6 @@ class DragonsGoldState final : public State {
   std::string ToString() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
-  std::unique_ptr<State> ResampleHidden(Seat observer, Rng& rng) const override;
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
@@ -330,6 +330,14 @@ class DragonsGoldState final : public State {
   int ScoreOf(Seat seat) const;
 
  private:
+  // Apply, one phase each; the seat is to act and the move decoded.
+  absl::Status ApplyTurn(Seat seat, const Move& move);
+  absl::Status ApplyProposal(Seat seat, const Move& move);
+  absl::Status ApplyVote(Seat seat, const Move& move);
+  absl::Status ApplyThiefChoice(const Move& move);
+  absl::Status ApplyDecoy(Seat seat, const Move& move);
+  absl::Status ApplyMarketOffer(Seat seat, const Move& move);
+  absl::Status ApplyMarketReply(Seat seat, const Move& move);
   absl::Status CheckAttack(Seat seat, const Move& move) const;
   absl::Status CheckObject(Seat seat, const Move& move) const;
   absl::Status CheckProposal(const Move& move) const;
@@ -365,6 +373,11 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
 // with their known treasure, one magic object dealt to each player, seat 0
 // to start.
 Position Deal(const Rules& rules, int num_players, Rng& rng);
+
+// The game and its deal (engine/sampler.h; dragons_gold_sampler.cc), for its
+// registration (register.cc).
+std::unique_ptr<Game> MakeGame();
+std::unique_ptr<Sampler> MakeSampler();
 
 }  // namespace hoard::engine::dragons_gold
 

@@ -362,9 +362,6 @@ class DragonsGoldCodec final : public GameCodec {
   }
 };
 
-const CodecRegistrar kRegistrar("dragons_gold",
-                                std::make_unique<DragonsGoldCodec>());
-
 }  // namespace
 
 void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
@@ -631,5 +628,7 @@ absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action,
   }
   return FromProto(action);
 }
+
+std::unique_ptr<GameCodec> MakeCodec() { return std::make_unique<DragonsGoldCodec>(); }
 
 }  // namespace hoard::engine::dragons_gold

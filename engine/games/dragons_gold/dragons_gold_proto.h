@@ -2,7 +2,7 @@
 #define HOARD_ENGINE_GAMES_DRAGONS_GOLD_DRAGONS_GOLD_PROTO_H_
 
 // Conversions between Dragon's Gold's engine types and its wire messages
-// (proto/hoard/v1/dragons_gold.proto). Registers Dragon's Gold's GameCodec.
+// (proto/hoard/v1/dragons_gold.proto). MakeCodec() is its GameCodec.
 //
 // A proposal's code names, for each token of the treasure, the contributor
 // who gets it, but not the token's kind (see Move::assignment): only the
@@ -11,7 +11,10 @@
 // `shares` by their place in the list, as one per contributor in seat
 // order; the overload given the negotiation checks the shares against it.
 
+#include <memory>
+
 #include "absl/status/statusor.h"
+#include "engine/codec.h"
 #include "engine/games/dragons_gold/dragons_gold.h"
 #include "hoard/v1/dragons_gold.pb.h"
 
@@ -35,6 +38,9 @@ absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action);
 // the contributors. kInvalidArgument when no negotiation is under way.
 absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action,
                                  const Negotiation& negotiation);
+
+// The game's codec (engine/codec.h), for its registration (register.cc).
+std::unique_ptr<GameCodec> MakeCodec();
 
 }  // namespace hoard::engine::dragons_gold
 

@@ -9,7 +9,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/check.h"
-#include "engine/registry.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine::frost_dragon {
@@ -815,34 +814,6 @@ std::unique_ptr<State> FrostDragonState::Clone() const {
   return std::make_unique<FrostDragonState>(*this);
 }
 
-std::unique_ptr<State> FrostDragonState::ResampleHidden(Seat observer, Rng& rng) const {
-  auto sample = std::make_unique<FrostDragonState>(*this);
-  if (IsOver()) return sample;
-  Position& p = sample->position_;
-  // The hands the observer cannot see and the leftovers, dealt anew with
-  // each place keeping its size; and the deals to come.
-  std::array<int, kNumCardIds> pool;
-  int size = 0;
-  CardSet hidden = p.out_of_play;
-  for (Seat s = 0; s < p.num_players; ++s) {
-    if (s != observer) hidden |= p.hands[s];
-  }
-  for (CardSet cards = hidden; cards != 0; cards &= cards - 1) pool[size++] = Lowest(cards);
-  rng.Shuffle(std::span<int>(pool.data(), size));
-  int next = 0;
-  for (Seat s = 0; s < p.num_players; ++s) {
-    if (s == observer) continue;
-    const int count = Count(p.hands[s]);
-    p.hands[s] = 0;
-    for (int i = 0; i < count; ++i) p.hands[s] |= Bit(pool[next++]);
-  }
-  const int leftovers = Count(p.out_of_play);
-  p.out_of_play = 0;
-  for (int i = 0; i < leftovers; ++i) p.out_of_play |= Bit(pool[next++]);
-  p.rng = Rng(rng.Next());
-  return sample;
-}
-
 // ---------------------------------------------------------------- Setup
 
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config) {
@@ -917,7 +888,8 @@ class FrostDragonGame final : public Game {
   GameInfo info_;
 };
 
-const GameRegistrar kRegistrar(std::make_unique<FrostDragonGame>());
-
 }  // namespace
+
+std::unique_ptr<Game> MakeGame() { return std::make_unique<FrostDragonGame>(); }
+
 }  // namespace hoard::engine::frost_dragon

@@ -48,6 +48,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/game.h"
+#include "engine/sampler.h"
 #include "engine/rng.h"
 
 namespace hoard::engine::frost_dragon {
@@ -349,7 +350,6 @@ class FrostDragonState final : public State {
   std::string ToString() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
-  std::unique_ptr<State> ResampleHidden(Seat observer, Rng& rng) const override;
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
@@ -385,6 +385,11 @@ Position NewPosition(const Rules& rules, int num_players, Rng& rng);
 // How many cards each adventurer is dealt from `cards` cards in the match:
 // the chart, or as many as divide evenly when there are too few.
 int HandSize(int num_players, int cards);
+
+// The game and its deal (engine/sampler.h; frost_dragon_sampler.cc), for its
+// registration (register.cc).
+std::unique_ptr<Game> MakeGame();
+std::unique_ptr<Sampler> MakeSampler();
 
 }  // namespace hoard::engine::frost_dragon
 

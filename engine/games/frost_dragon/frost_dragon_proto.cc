@@ -111,8 +111,6 @@ class FrostDragonCodec final : public GameCodec {
   }
 };
 
-const CodecRegistrar kRegistrar("frost_dragon", std::make_unique<FrostDragonCodec>());
-
 }  // namespace
 
 void ToProto(const FrostDragonView& view, hoard::v1::FrostDragonView* out) {
@@ -227,5 +225,7 @@ absl::StatusOr<Action> FromProto(const hoard::v1::FrostDragonAction& action) {
   return absl::InvalidArgumentError(
       "the frost_dragon action is empty: set one of choose_trump, boast or play");
 }
+
+std::unique_ptr<GameCodec> MakeCodec() { return std::make_unique<FrostDragonCodec>(); }
 
 }  // namespace hoard::engine::frost_dragon

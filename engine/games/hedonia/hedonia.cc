@@ -7,7 +7,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/check.h"
-#include "engine/registry.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine::hedonia {
@@ -631,42 +630,6 @@ std::unique_ptr<State> HedoniaState::Clone() const {
   return std::unique_ptr<HedoniaState>(new HedoniaState(*this));
 }
 
-std::unique_ptr<State> HedoniaState::ResampleHidden(Seat observer,
-                                                    Rng& rng) const {
-  auto sample = std::unique_ptr<HedoniaState>(new HedoniaState(*this));
-  if (IsOver()) return sample;
-  Position& p = sample->position_;
-  const int n = p.num_players;
-  // The deck and every hand but the observer's, dealt anew, each place
-  // keeping its size.
-  std::array<std::int8_t, kNumAssets> pool{};
-  int size = 0;
-  for (int i = 0; i < p.deck_size; ++i) pool[size++] = p.deck[i];
-  for (Seat s = 0; s < n; ++s) {
-    if (s == observer) continue;
-    for (int kind = 0; kind < kNumAssetKinds; ++kind) {
-      for (int i = 0; i < p.hands[s][kind]; ++i)
-        pool[size++] = static_cast<std::int8_t>(kind);
-    }
-  }
-  rng.Shuffle(std::span<std::int8_t>(pool.data(), size));
-  int next = 0;
-  for (int i = 0; i < p.deck_size; ++i) p.deck[i] = pool[next++];
-  for (Seat s = 0; s < n; ++s) {
-    if (s == observer) continue;
-    const int held = Total(p.hands[s]);
-    p.hands[s] = AssetCounts{};
-    for (int i = 0; i < held; ++i) ++p.hands[s][pool[next++]];
-  }
-  // Other seats' sealed claims: who has claimed stays, not which side.
-  for (Seat s = 0; s < n; ++s) {
-    if (s != observer && p.claims[s] != Side::kNone) {
-      p.claims[s] = rng.Uniform(2) == 0 ? Side::kLeft : Side::kRight;
-    }
-  }
-  return sample;
-}
-
 // ---------------------------------------------------------------- Setup
 
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
@@ -720,7 +683,8 @@ class HedoniaGame final : public Game {
   GameInfo info_;
 };
 
-const GameRegistrar kRegistrar(std::make_unique<HedoniaGame>());
-
 }  // namespace
+
+std::unique_ptr<Game> MakeGame() { return std::make_unique<HedoniaGame>(); }
+
 }  // namespace hoard::engine::hedonia

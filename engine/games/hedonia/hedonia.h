@@ -44,6 +44,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/game.h"
+#include "engine/sampler.h"
 #include "engine/rng.h"
 
 namespace hoard::engine::hedonia {
@@ -253,7 +254,7 @@ class HedoniaState final : public State {
   static std::unique_ptr<HedoniaState> ForTesting(Position position,
                                                   Rules rules = {});
   // A match at `position` under `rules`, as the search's sampler rebuilds
-  // one from a seat's view (bots/games/hedonia_sampler.cc). REQUIRES: the
+  // one from a seat's view (hedonia_sampler.cc). REQUIRES: the
   // same as ForTesting; the caller has checked the position.
   static std::unique_ptr<HedoniaState> FromPosition(const Rules& rules,
                                                     const Position& position);
@@ -271,7 +272,6 @@ class HedoniaState final : public State {
   std::string ToString() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
-  std::unique_ptr<State> ResampleHidden(Seat observer, Rng& rng) const override;
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
@@ -292,6 +292,11 @@ class HedoniaState final : public State {
   Rules rules_;
   Position position_;
 };
+
+// The game and its deal (engine/sampler.h; hedonia_sampler.cc), for its
+// registration (register.cc).
+std::unique_ptr<Game> MakeGame();
+std::unique_ptr<Sampler> MakeSampler();
 
 }  // namespace hoard::engine::hedonia
 

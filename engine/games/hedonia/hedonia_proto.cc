@@ -73,8 +73,6 @@ class HedoniaCodec final : public GameCodec {
   }
 };
 
-const CodecRegistrar kRegistrar("hedonia", std::make_unique<HedoniaCodec>());
-
 }  // namespace
 
 void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
@@ -160,5 +158,7 @@ absl::StatusOr<Action> FromProto(const hoard::v1::HedoniaAction& action) {
   return absl::InvalidArgumentError(
       "the Hedonia action is empty: set one of offer or claim");
 }
+
+std::unique_ptr<GameCodec> MakeCodec() { return std::make_unique<HedoniaCodec>(); }
 
 }  // namespace hoard::engine::hedonia

@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "engine/registry.h"
 
 namespace hoard::engine::village {
 namespace {
@@ -561,32 +560,6 @@ std::unique_ptr<State> VillageState::Clone() const {
   return std::make_unique<VillageState>(*this);
 }
 
-std::unique_ptr<State> VillageState::ResampleHidden(Seat observer,
-                                                    Rng& rng) const {
-  auto sample = std::make_unique<VillageState>(*this);
-  if (IsOver()) return sample;  // every card is face up
-  Position& p = sample->position_;
-  // Pool the deck and every hand the observer cannot see, then deal the pool
-  // back into the same places with the same sizes.
-  std::vector<int> pool = p.deck;
-  for (Seat seat = 0; seat < num_players(); ++seat) {
-    if (seat == observer) continue;
-    for (int kind = 0; kind < kNumCardKinds; ++kind) {
-      pool.insert(pool.end(), p.hands[seat][kind], kind);
-    }
-  }
-  rng.Shuffle(std::span<int>(pool));
-  auto next = pool.begin();
-  for (int& card : p.deck) card = *next++;
-  for (Seat seat = 0; seat < num_players(); ++seat) {
-    if (seat == observer) continue;
-    const int size = Total(p.hands[seat]);
-    p.hands[seat] = Counts{};
-    for (int i = 0; i < size; ++i) ++p.hands[seat][*next++];
-  }
-  return sample;
-}
-
 // ---------------------------------------------------------------- Setup
 
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
@@ -696,7 +669,8 @@ class VillageGame final : public Game {
   GameInfo info_;
 };
 
-const GameRegistrar kRegistrar(std::make_unique<VillageGame>());
-
 }  // namespace
+
+std::unique_ptr<Game> MakeGame() { return std::make_unique<VillageGame>(); }
+
 }  // namespace hoard::engine::village

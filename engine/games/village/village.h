@@ -43,6 +43,7 @@
 
 #include "absl/status/status.h"
 #include "engine/game.h"
+#include "engine/sampler.h"
 
 namespace hoard::engine::village {
 
@@ -176,8 +177,6 @@ class VillageState final : public State {
   std::string ToString() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
-  std::unique_ptr<State> ResampleHidden(Seat observer,
-                                        Rng& rng) const override;
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
@@ -208,6 +207,11 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
 // hand_size cards to each seat one at a time, then one card into stalls
 // 3, 2, 1 and 0. Seat 0 starts.
 Position Deal(const Rules& rules, int num_players, Rng& rng);
+
+// The game and its deal (engine/sampler.h; village_sampler.cc), for its
+// registration (register.cc).
+std::unique_ptr<Game> MakeGame();
+std::unique_ptr<Sampler> MakeSampler();
 
 }  // namespace hoard::engine::village
 

@@ -78,8 +78,6 @@ class VillageCodec final : public GameCodec {
   }
 };
 
-const CodecRegistrar kRegistrar("village", std::make_unique<VillageCodec>());
-
 }  // namespace
 
 void ToProto(const VillageView& view, hoard::v1::VillageView* out) {
@@ -173,5 +171,7 @@ absl::StatusOr<Action> FromProto(const hoard::v1::VillageAction& action) {
   return absl::InvalidArgumentError(
       "the village action is empty: set one of draw, bribe or buy");
 }
+
+std::unique_ptr<GameCodec> MakeCodec() { return std::make_unique<VillageCodec>(); }
 
 }  // namespace hoard::engine::village

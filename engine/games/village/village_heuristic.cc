@@ -19,11 +19,11 @@
 #include <span>
 #include <vector>
 
-#include "bots/games/village.h"
+#include "engine/games/village/village_heuristic.h"
 #include "engine/games/village/village.h"
 #include "engine/rng.h"
 
-namespace hoard::bots::village {
+namespace hoard::engine::village {
 namespace {
 
 using engine::Action;
@@ -260,4 +260,4 @@ std::unique_ptr<Bot> MakeHeuristicBot(std::uint64_t seed) {
   return std::make_unique<HeuristicBot>(seed);
 }
 
-}  // namespace hoard::bots::village
+}  // namespace hoard::engine::village

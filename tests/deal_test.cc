@@ -1,9 +1,7 @@
-// Every game's sampler, against the views of real matches: a sample looks
+// Every game's deal, against the views of real matches: a dealt state looks
 // exactly like the match to its observer, holds exactly the game's cards
 // (so it never invents a card the observer has seen elsewhere), plays on to
 // an end, and really varies what the observer cannot see.
-
-#include "bots/sampler.h"
 
 #include <algorithm>
 #include <memory>
@@ -11,13 +9,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "bots/bot.h"
 #include "engine/registry.h"
+#include "engine/sampler.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace hoard::bots {
+namespace hoard::engine {
 namespace {
 
 using ::hoard::testing::IsOk;
@@ -66,7 +64,7 @@ class SamplerTest : public ::testing::TestWithParam<Case> {
 constexpr int kMatches = 40;
 
 TEST_P(SamplerTest, SamplesLookLikeTheMatchToTheirObserver) {
-  const Sampler* sampler = SamplerFor(game());
+  const Sampler* sampler = DealFor(game());
   ASSERT_NE(sampler, nullptr);
   const int n = GetParam().players;
   engine::Rng rng(20261123);
@@ -120,7 +118,7 @@ TEST_P(SamplerTest, SamplesLookLikeTheMatchToTheirObserver) {
 }
 
 TEST_P(SamplerTest, RefusesSpectatorsAndOtherGamesViews) {
-  const Sampler* sampler = SamplerFor(game());
+  const Sampler* sampler = DealFor(game());
   ASSERT_NE(sampler, nullptr);
   std::unique_ptr<engine::State> state =
       *game().NewMatch({.num_players = GetParam().players, .seed = 5});
@@ -146,4 +144,4 @@ INSTANTIATE_TEST_SUITE_P(AllGames, SamplerTest, ::testing::ValuesIn(AllCases()),
                          });
 
 }  // namespace
-}  // namespace hoard::bots
+}  // namespace hoard::engine

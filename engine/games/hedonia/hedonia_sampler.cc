@@ -13,11 +13,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "bots/games/hedonia.h"
 #include "engine/games/hedonia/hedonia.h"
 #include "engine/status_macros.h"
 
-namespace hoard::bots::hedonia {
+namespace hoard::engine::hedonia {
 namespace {
 
 using engine::Seat;
@@ -272,4 +271,4 @@ std::unique_ptr<Sampler> MakeSampler() {
   return std::make_unique<HedoniaSampler>();
 }
 
-}  // namespace hoard::bots::hedonia
+}  // namespace hoard::engine::hedonia

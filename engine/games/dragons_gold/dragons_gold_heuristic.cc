@@ -12,11 +12,11 @@
 #include <span>
 #include <vector>
 
-#include "bots/games/dragons_gold.h"
+#include "engine/games/dragons_gold/dragons_gold_heuristic.h"
 #include "engine/games/dragons_gold/dragons_gold.h"
 #include "engine/rng.h"
 
-namespace hoard::bots::dragons_gold {
+namespace hoard::engine::dragons_gold {
 namespace {
 
 using engine::Action;
@@ -496,4 +496,4 @@ std::unique_ptr<Bot> MakeHeuristicBot(std::uint64_t seed) {
   return std::make_unique<HeuristicBot>(seed);
 }
 
-}  // namespace hoard::bots::dragons_gold
+}  // namespace hoard::engine::dragons_gold

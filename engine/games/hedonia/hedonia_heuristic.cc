@@ -17,11 +17,11 @@
 #include <span>
 #include <vector>
 
-#include "bots/games/hedonia.h"
+#include "engine/games/hedonia/hedonia_heuristic.h"
 #include "engine/games/hedonia/hedonia.h"
 #include "engine/rng.h"
 
-namespace hoard::bots::hedonia {
+namespace hoard::engine::hedonia {
 namespace {
 
 using engine::Action;
@@ -272,4 +272,4 @@ std::unique_ptr<Bot> MakeHeuristicBot(std::uint64_t seed) {
   return std::make_unique<HedoniaHeuristic>(seed);
 }
 
-}  // namespace hoard::bots::hedonia
+}  // namespace hoard::engine::hedonia

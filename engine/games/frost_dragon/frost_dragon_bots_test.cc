@@ -1,4 +1,4 @@
-#include "bots/games/frost_dragon.h"
+#include "engine/games/frost_dragon/frost_dragon_heuristic.h"
 
 #include <algorithm>
 #include <bit>
@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace hoard::bots::frost_dragon {
+namespace hoard::engine::frost_dragon {
 namespace {
 
 using ::hoard::testing::IsOk;
@@ -299,4 +299,4 @@ TEST(FrostDragonHeuristicTest, FallsBackToTheFirstActionOnAnotherGamesView) {
 }
 
 }  // namespace
-}  // namespace hoard::bots::frost_dragon
+}  // namespace hoard::engine::frost_dragon

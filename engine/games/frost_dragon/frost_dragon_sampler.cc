@@ -23,10 +23,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "bots/games/frost_dragon.h"
 #include "engine/games/frost_dragon/frost_dragon.h"
 
-namespace hoard::bots::frost_dragon {
+namespace hoard::engine::frost_dragon {
 namespace {
 
 using engine::frost_dragon::Adventurer;
@@ -312,4 +311,4 @@ class FrostDragonSampler final : public Sampler {
 
 std::unique_ptr<Sampler> MakeSampler() { return std::make_unique<FrostDragonSampler>(); }
 
-}  // namespace hoard::bots::frost_dragon
+}  // namespace hoard::engine::frost_dragon

@@ -8,10 +8,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "bots/games/dragons_gold.h"
 #include "engine/games/dragons_gold/dragons_gold.h"
+#include "engine/status_macros.h"
 
-namespace hoard::bots::dragons_gold {
+namespace hoard::engine::dragons_gold {
 namespace {
 
 using engine::Rng;
@@ -149,6 +149,181 @@ absl::Status CheckShape(const dg::DragonsGoldView& v) {
   return absl::OkStatus();
 }
 
+// The steps of a deal, in the order they draw from the generator.
+
+// Dragons: the pile holds cards not face up. Which ones were slain the view
+// does not say, so the pile is drawn from all the others.
+absl::Status DealDragons(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p) {
+  std::array<bool, dg::kNumDragons> face_up{};
+  for (const dg::FaceUpDragon& d : v.dragons) {
+    if (d.card < 0) continue;
+    if (face_up[d.card]) return Bad(absl::StrCat("dragon ", d.card, " lies face up twice"));
+    face_up[d.card] = true;
+  }
+  std::array<int, dg::kNumDragons> dragons;
+  int unseen_dragons = 0;
+  for (int card = 0; card < dg::kNumDragons; ++card) {
+    if (!face_up[card]) dragons[unseen_dragons++] = card;
+  }
+  const int drawn = dg::kNumDragons - dg::kFaceUpDragons - v.pile_size;
+  if (v.pile_size > unseen_dragons || drawn < 0) {
+    return Bad(absl::StrCat("a pile of ", v.pile_size, " dragons"));
+  }
+  rng.Shuffle(std::span<int>(dragons.data(), unseen_dragons));
+  p.pile.assign(dragons.begin(), dragons.begin() + v.pile_size);
+  // Only PlaceDragon counts draws, and it draws from a pile of 14.
+  p.drawn_from_pile = drawn;
+  p.market_done = !v.market_ahead;
+  p.dragons = v.dragons;
+  return absl::OkStatus();
+}
+
+// Tokens: the bag's contents less every token shown anywhere, dealt to the
+// bag and the screens the observer cannot look behind.
+absl::Status DealTokens(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p) {
+  const int n = static_cast<int>(v.players.size());
+  dg::TokenCounts unseen = dg::kBagContents;
+  auto take = [&](const dg::TokenCounts& shown) {
+    for (int k = 0; k < dg::kNumTokenKinds; ++k) unseen[k] -= shown[k];
+  };
+  for (const dg::FaceUpDragon& d : v.dragons) take(d.tokens);
+  take(v.removed);
+  take(v.negotiation.tokens);
+  int hidden_tokens = v.bag_size;
+  for (Seat s = 0; s < n; ++s) {
+    if (v.players[s].tokens) {
+      take(*v.players[s].tokens);
+    } else {
+      hidden_tokens += v.players[s].token_count;
+    }
+  }
+  // A token offered at the market is known to be its offerer's.
+  const bool offered = v.phase == dg::Phase::kMarketReply && !v.players[v.offer.from].tokens;
+  if (offered) {
+    --unseen[v.offer.give];
+    --hidden_tokens;
+  }
+  for (int k = 0; k < dg::kNumTokenKinds; ++k) {
+    if (unseen[k] < 0) return Bad(absl::StrCat("more ", dg::TokenNamePlural(k), " than exist"));
+  }
+  if (Total(unseen) != hidden_tokens || hidden_tokens < 0) {
+    return Bad(absl::StrCat(Total(unseen), " tokens unseen, but ", hidden_tokens,
+                            " places for them"));
+  }
+  std::array<int, kBagTotal> pool;
+  int size = 0;
+  for (int k = 0; k < dg::kNumTokenKinds; ++k) {
+    for (int i = 0; i < unseen[k]; ++i) pool[size++] = k;
+  }
+  rng.Shuffle(std::span<int>(pool.data(), size));
+  const int* next = pool.data();
+  p.bag.assign(next, next + v.bag_size);
+  next += v.bag_size;
+  p.holdings.resize(n);
+  p.adventurers.resize(n);
+  for (Seat s = 0; s < n; ++s) {
+    const dg::PlayerView& player = v.players[s];
+    p.adventurers[s] = player.adventurers;
+    if (player.tokens) {
+      p.holdings[s] = *player.tokens;
+      continue;
+    }
+    dg::TokenCounts& h = p.holdings[s];
+    h = {};
+    int count = player.token_count;
+    if (offered && s == v.offer.from) {
+      ++h[v.offer.give];
+      --count;
+    }
+    if (count < 0) return Bad(absl::StrCat("seat ", s, " offers a token it cannot hold"));
+    for (int i = 0; i < count; ++i) ++h[*next++];
+  }
+  return absl::OkStatus();
+}
+
+// Objects: the deck and the hands of others, alike.
+absl::Status DealObjects(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p) {
+  const int n = static_cast<int>(v.players.size());
+  p.objects.resize(n);
+  dg::ObjectCounts objects = FullObjectDeck(v.rules);
+  int hidden_objects = v.object_deck_size;
+  for (int k = 0; k < dg::kNumObjectKinds; ++k) objects[k] -= v.object_discard[k];
+  for (Seat s = 0; s < n; ++s) {
+    if (v.players[s].objects) {
+      for (int k = 0; k < dg::kNumObjectKinds; ++k) objects[k] -= (*v.players[s].objects)[k];
+    } else {
+      hidden_objects += v.players[s].object_count;
+    }
+  }
+  for (int k = 0; k < dg::kNumObjectKinds; ++k) {
+    if (objects[k] < 0) return Bad(absl::StrCat("more ", dg::ObjectName(k), " cards than exist"));
+  }
+  if (Total(objects) != hidden_objects) {
+    return Bad(absl::StrCat(Total(objects), " objects unseen, but ", hidden_objects,
+                            " places for them"));
+  }
+  std::array<int, kObjectTotal> cards;
+  int size = 0;
+  for (int k = 0; k < dg::kNumObjectKinds; ++k) {
+    for (int i = 0; i < objects[k]; ++i) cards[size++] = k;
+  }
+  rng.Shuffle(std::span<int>(cards.data(), size));
+  const int* card = cards.data();
+  p.object_deck.assign(card, card + v.object_deck_size);
+  card += v.object_deck_size;
+  for (Seat s = 0; s < n; ++s) {
+    if (v.players[s].objects) {
+      p.objects[s] = *v.players[s].objects;
+      continue;
+    }
+    p.objects[s] = {};
+    for (int i = 0; i < v.players[s].object_count; ++i) ++p.objects[s][*card++];
+  }
+  p.object_discard = v.object_discard;
+  p.removed = v.removed;
+  return absl::OkStatus();
+}
+
+// The public rest of the position, and the sealed votes.
+absl::Status CopyPublic(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p) {
+  p.phase = v.phase;
+  p.current = v.current;
+  p.turns = v.turns;
+  p.negotiation = v.negotiation;
+  // Sealed votes: each vote given is drawn among accept (1) and reject (2).
+  for (int& vote : p.negotiation.votes) {
+    if (vote != 0) vote = 1 + static_cast<int>(rng.Uniform(2));
+  }
+  p.steals = v.steals;
+  p.market_offerer = v.market_offerer;
+  p.market_offers_left = v.market_offers_left;
+  p.offer = v.offer;
+  // During the market the slain dragon's slot is the one left empty: a
+  // slot stays empty only once the bag or the pile is, and then no market
+  // opens.
+  if (v.phase == dg::Phase::kMarketOffer || v.phase == dg::Phase::kMarketReply) {
+    for (int slot = 0; slot < dg::kFaceUpDragons; ++slot) {
+      if (v.dragons[slot].card < 0) p.market_refill_slot = slot;
+    }
+    if (p.market_refill_slot < 0 || p.pile.empty()) return Bad("a market with no dragon to place");
+  }
+  p.end = v.end;
+  p.rng = Rng(rng.Next());
+  return absl::OkStatus();
+}
+
+// Everything is shown once a match is over; the scores must follow from it.
+absl::Status CheckScores(const dg::DragonsGoldView& v, const dg::DragonsGoldState& state) {
+  if (v.phase != dg::Phase::kOver || v.scores.empty()) return absl::OkStatus();
+  const int n = static_cast<int>(v.players.size());
+  for (Seat s = 0; s < n; ++s) {
+    if (static_cast<int>(v.scores.size()) != n || state.ScoreOf(s) != v.scores[s]) {
+      return Bad("scores that the screens do not give");
+    }
+  }
+  return absl::OkStatus();
+}
+
 class DragonsGoldSampler final : public Sampler {
  public:
   absl::StatusOr<Seat> Observer(const View& view) const override {
@@ -171,167 +346,14 @@ class DragonsGoldSampler final : public Sampler {
     if (v.observer == engine::kSpectator) {
       return absl::InvalidArgumentError("a spectator's view has no seat to sample for");
     }
-    if (absl::Status shape = CheckShape(v); !shape.ok()) return shape;
-    const int n = static_cast<int>(v.players.size());
-    const bool over = v.phase == dg::Phase::kOver;
-
+    RETURN_IF_ERROR(CheckShape(v));
     dg::Position p;
-
-    // Dragons: the pile holds cards not face up. Which ones were slain the
-    // view does not say, so the pile is drawn from all the others.
-    std::array<bool, dg::kNumDragons> face_up{};
-    for (const dg::FaceUpDragon& d : v.dragons) {
-      if (d.card < 0) continue;
-      if (face_up[d.card]) return Bad(absl::StrCat("dragon ", d.card, " lies face up twice"));
-      face_up[d.card] = true;
-    }
-    std::array<int, dg::kNumDragons> dragons;
-    int unseen_dragons = 0;
-    for (int card = 0; card < dg::kNumDragons; ++card) {
-      if (!face_up[card]) dragons[unseen_dragons++] = card;
-    }
-    const int drawn = dg::kNumDragons - dg::kFaceUpDragons - v.pile_size;
-    if (v.pile_size > unseen_dragons || drawn < 0) {
-      return Bad(absl::StrCat("a pile of ", v.pile_size, " dragons"));
-    }
-    rng.Shuffle(std::span<int>(dragons.data(), unseen_dragons));
-    p.pile.assign(dragons.begin(), dragons.begin() + v.pile_size);
-    // Only PlaceDragon counts draws, and it draws from a pile of 14.
-    p.drawn_from_pile = drawn;
-    p.market_done = !v.market_ahead;
-    p.dragons = v.dragons;
-
-    // Tokens: the bag's contents less every token shown anywhere, dealt to
-    // the bag and the screens the observer cannot look behind.
-    dg::TokenCounts unseen = dg::kBagContents;
-    auto take = [&](const dg::TokenCounts& shown) {
-      for (int k = 0; k < dg::kNumTokenKinds; ++k) unseen[k] -= shown[k];
-    };
-    for (const dg::FaceUpDragon& d : v.dragons) take(d.tokens);
-    take(v.removed);
-    take(v.negotiation.tokens);
-    int hidden_tokens = v.bag_size;
-    for (Seat s = 0; s < n; ++s) {
-      if (v.players[s].tokens) {
-        take(*v.players[s].tokens);
-      } else {
-        hidden_tokens += v.players[s].token_count;
-      }
-    }
-    // A token offered at the market is known to be its offerer's.
-    const bool offered = v.phase == dg::Phase::kMarketReply && !v.players[v.offer.from].tokens;
-    if (offered) {
-      --unseen[v.offer.give];
-      --hidden_tokens;
-    }
-    for (int k = 0; k < dg::kNumTokenKinds; ++k) {
-      if (unseen[k] < 0) return Bad(absl::StrCat("more ", dg::TokenNamePlural(k), " than exist"));
-    }
-    if (Total(unseen) != hidden_tokens || hidden_tokens < 0) {
-      return Bad(absl::StrCat(Total(unseen), " tokens unseen, but ", hidden_tokens,
-                              " places for them"));
-    }
-    std::array<int, kBagTotal> pool;
-    int size = 0;
-    for (int k = 0; k < dg::kNumTokenKinds; ++k) {
-      for (int i = 0; i < unseen[k]; ++i) pool[size++] = k;
-    }
-    rng.Shuffle(std::span<int>(pool.data(), size));
-    const int* next = pool.data();
-    p.bag.assign(next, next + v.bag_size);
-    next += v.bag_size;
-    p.holdings.resize(n);
-    p.adventurers.resize(n);
-    p.objects.resize(n);
-    for (Seat s = 0; s < n; ++s) {
-      const dg::PlayerView& player = v.players[s];
-      p.adventurers[s] = player.adventurers;
-      if (player.tokens) {
-        p.holdings[s] = *player.tokens;
-        continue;
-      }
-      dg::TokenCounts& h = p.holdings[s];
-      h = {};
-      int count = player.token_count;
-      if (offered && s == v.offer.from) {
-        ++h[v.offer.give];
-        --count;
-      }
-      if (count < 0) return Bad(absl::StrCat("seat ", s, " offers a token it cannot hold"));
-      for (int i = 0; i < count; ++i) ++h[*next++];
-    }
-
-    // Objects: the deck and the hands of others, alike.
-    dg::ObjectCounts objects = FullObjectDeck(v.rules);
-    int hidden_objects = v.object_deck_size;
-    for (int k = 0; k < dg::kNumObjectKinds; ++k) objects[k] -= v.object_discard[k];
-    for (Seat s = 0; s < n; ++s) {
-      if (v.players[s].objects) {
-        for (int k = 0; k < dg::kNumObjectKinds; ++k) objects[k] -= (*v.players[s].objects)[k];
-      } else {
-        hidden_objects += v.players[s].object_count;
-      }
-    }
-    for (int k = 0; k < dg::kNumObjectKinds; ++k) {
-      if (objects[k] < 0) return Bad(absl::StrCat("more ", dg::ObjectName(k), " cards than exist"));
-    }
-    if (Total(objects) != hidden_objects) {
-      return Bad(absl::StrCat(Total(objects), " objects unseen, but ", hidden_objects,
-                              " places for them"));
-    }
-    std::array<int, kObjectTotal> cards;
-    size = 0;
-    for (int k = 0; k < dg::kNumObjectKinds; ++k) {
-      for (int i = 0; i < objects[k]; ++i) cards[size++] = k;
-    }
-    rng.Shuffle(std::span<int>(cards.data(), size));
-    const int* card = cards.data();
-    p.object_deck.assign(card, card + v.object_deck_size);
-    card += v.object_deck_size;
-    for (Seat s = 0; s < n; ++s) {
-      if (v.players[s].objects) {
-        p.objects[s] = *v.players[s].objects;
-        continue;
-      }
-      p.objects[s] = {};
-      for (int i = 0; i < v.players[s].object_count; ++i) ++p.objects[s][*card++];
-    }
-    p.object_discard = v.object_discard;
-    p.removed = v.removed;
-
-    p.phase = v.phase;
-    p.current = v.current;
-    p.turns = v.turns;
-    p.negotiation = v.negotiation;
-    // Sealed votes: each vote given is drawn among accept (1) and reject (2).
-    for (int& vote : p.negotiation.votes) {
-      if (vote != 0) vote = 1 + static_cast<int>(rng.Uniform(2));
-    }
-    p.steals = v.steals;
-    p.market_offerer = v.market_offerer;
-    p.market_offers_left = v.market_offers_left;
-    p.offer = v.offer;
-    // During the market the slain dragon's slot is the one left empty: a
-    // slot stays empty only once the bag or the pile is, and then no market
-    // opens.
-    if (v.phase == dg::Phase::kMarketOffer || v.phase == dg::Phase::kMarketReply) {
-      for (int slot = 0; slot < dg::kFaceUpDragons; ++slot) {
-        if (v.dragons[slot].card < 0) p.market_refill_slot = slot;
-      }
-      if (p.market_refill_slot < 0 || p.pile.empty()) return Bad("a market with no dragon to place");
-    }
-    p.end = v.end;
-    p.rng = Rng(rng.Next());
-
+    RETURN_IF_ERROR(DealDragons(v, rng, p));
+    RETURN_IF_ERROR(DealTokens(v, rng, p));
+    RETURN_IF_ERROR(DealObjects(v, rng, p));
+    RETURN_IF_ERROR(CopyPublic(v, rng, p));
     auto state = std::make_unique<dg::DragonsGoldState>(v.rules, std::move(p));
-    if (over && !v.scores.empty()) {
-      // Everything is shown once over; the scores must follow from it.
-      for (Seat s = 0; s < n; ++s) {
-        if (static_cast<int>(v.scores.size()) != n || state->ScoreOf(s) != v.scores[s]) {
-          return Bad("scores that the screens do not give");
-        }
-      }
-    }
+    RETURN_IF_ERROR(CheckScores(v, *state));
     return state;
   }
 };
@@ -340,4 +362,4 @@ class DragonsGoldSampler final : public Sampler {
 
 std::unique_ptr<Sampler> MakeSampler() { return std::make_unique<DragonsGoldSampler>(); }
 
-}  // namespace hoard::bots::dragons_gold
+}  // namespace hoard::engine::dragons_gold

@@ -9,10 +9,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "bots/games/village.h"
 #include "engine/games/village/village.h"
 
-namespace hoard::bots::village {
+namespace hoard::engine::village {
 namespace {
 
 using engine::Seat;
@@ -219,4 +218,4 @@ std::unique_ptr<Sampler> MakeSampler() {
   return std::make_unique<VillageSampler>();
 }
 
-}  // namespace hoard::bots::village
+}  // namespace hoard::engine::village

@@ -1,4 +1,4 @@
-#include "bots/games/hedonia.h"
+#include "engine/games/hedonia/hedonia_heuristic.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace hoard::bots::hedonia {
+namespace hoard::engine::hedonia {
 namespace {
 
 using ::hoard::testing::IsOk;
@@ -234,4 +234,4 @@ TEST(HedoniaHeuristicTest, PlaysTheDefaultOnAnotherGamesView) {
 }
 
 }  // namespace
-}  // namespace hoard::bots::hedonia
+}  // namespace hoard::engine::hedonia

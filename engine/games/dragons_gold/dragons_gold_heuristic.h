@@ -1,16 +1,15 @@
-#ifndef HOARD_BOTS_GAMES_DRAGONS_GOLD_H_
-#define HOARD_BOTS_GAMES_DRAGONS_GOLD_H_
+#ifndef HOARD_ENGINE_GAMES_DRAGONS_GOLD_DRAGONS_GOLD_HEURISTIC_H_
+#define HOARD_ENGINE_GAMES_DRAGONS_GOLD_DRAGONS_GOLD_HEURISTIC_H_
 
-// The built-in dragons_gold bots' game knowledge: a heuristic player and the
-// sampler the search bot deals its hidden cards with.
+// The game's rule-of-thumb bot: the built-in bot "heuristic", and the one
+// that plays the search bot's rollouts. It decides from its seat's view.
 
 #include <cstdint>
 #include <memory>
 
-#include "bots/bot.h"
-#include "bots/sampler.h"
+#include "engine/bot.h"
 
-namespace hoard::bots::dragons_gold {
+namespace hoard::engine::dragons_gold {
 
 // Values tokens by what they add to its own estimated score (majorities
 // weighed against what the others may hold), slays what it can take alone,
@@ -21,8 +20,7 @@ std::unique_ptr<Bot> MakeHeuristicBot(std::uint64_t seed);
 // object deck and the other screens and hands, the pile from the dragons
 // not face up (the view does not say which were slain), and draws each
 // sealed vote given among accept and reject.
-std::unique_ptr<Sampler> MakeSampler();
 
-}  // namespace hoard::bots::dragons_gold
+}  // namespace hoard::engine::dragons_gold
 
-#endif  // HOARD_BOTS_GAMES_DRAGONS_GOLD_H_
+#endif  // HOARD_ENGINE_GAMES_DRAGONS_GOLD_DRAGONS_GOLD_HEURISTIC_H_

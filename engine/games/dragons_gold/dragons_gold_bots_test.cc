@@ -1,4 +1,4 @@
-#include "bots/games/dragons_gold.h"
+#include "engine/games/dragons_gold/dragons_gold_heuristic.h"
 
 #include <algorithm>
 #include <memory>
@@ -13,7 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace hoard::bots::dragons_gold {
+namespace hoard::engine::dragons_gold {
 namespace {
 
 using ::hoard::testing::IsOk;
@@ -488,4 +488,4 @@ TEST(DragonsGoldHeuristicTest, AnotherGamesViewGetsTheFirstAction) {
 }
 
 }  // namespace
-}  // namespace hoard::bots::dragons_gold
+}  // namespace hoard::engine::dragons_gold

@@ -1,4 +1,4 @@
-#include "bots/games/village.h"
+#include "engine/games/village/village_heuristic.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,15 +8,14 @@
 #include <utility>
 #include <vector>
 
-#include "bots/bot.h"
-#include "bots/sampler.h"
+#include "engine/sampler.h"
 #include "engine/games/village/village.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace hoard::bots::village {
+namespace hoard::engine::village {
 namespace {
 
 using ::hoard::engine::Action;
@@ -326,4 +325,4 @@ TEST(VillageHeuristicTest, AnotherGamesViewGetsTheDefaultAction) {
 }
 
 }  // namespace
-}  // namespace hoard::bots::village
+}  // namespace hoard::engine::village

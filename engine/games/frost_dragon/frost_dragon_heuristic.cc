@@ -24,11 +24,11 @@
 #include <span>
 #include <vector>
 
-#include "bots/games/frost_dragon.h"
+#include "engine/games/frost_dragon/frost_dragon_heuristic.h"
 #include "engine/games/frost_dragon/frost_dragon.h"
 #include "engine/rng.h"
 
-namespace hoard::bots::frost_dragon {
+namespace hoard::engine::frost_dragon {
 namespace {
 
 namespace fd = engine::frost_dragon;
@@ -334,4 +334,4 @@ std::unique_ptr<Bot> MakeHeuristicBot(std::uint64_t seed) {
   return std::make_unique<FrostDragonHeuristic>(seed);
 }
 
-}  // namespace hoard::bots::frost_dragon
+}  // namespace hoard::engine::frost_dragon

@@ -1,0 +1,29 @@
+#ifndef HOARD_ENGINE_BOT_H_
+#define HOARD_ENGINE_BOT_H_
+
+// A player that decides inside Hoard, without the network.
+//
+// A bot decides from exactly what its seat may see — a View and the seat's
+// legal actions — never from the State, so a built-in bot can no more cheat
+// than a remote one. Games bring their own rule-of-thumb bot (a heuristic,
+// registered with the game); bots/ holds the bots every game shares (random,
+// first, the search bot) and makes them by name.
+
+#include <span>
+
+#include "engine/game.h"
+
+namespace hoard::engine {
+
+class Bot {
+ public:
+  virtual ~Bot() = default;
+  // Picks an action for the seat whose view is `view`: one of `legal` (never
+  // empty), or, where the seat's list holds only examples
+  // (State::LegalActionsComplete), any action the rules allow.
+  virtual Action Choose(const View& view, std::span<const Action> legal) = 0;
+};
+
+}  // namespace hoard::engine
+
+#endif  // HOARD_ENGINE_BOT_H_
