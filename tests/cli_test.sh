@@ -101,6 +101,13 @@ for game in $GAMES; do
   fi
 done
 KNOWN=$(echo $GAMES | sed 's/ /, /g')
+README="$(dirname "$0")/../README.md"
+"$HOARD" games --markdown >"$WORK/games.md" 2>&1
+if sed -n '/^| id | game | players |$/,/^$/p' "$README" | sed '/^$/d' | diff - "$WORK/games.md" >"$WORK/games.diff"; then
+  pass "README's table of games is hoard games --markdown"
+else
+  fail "README's table of games is hoard games --markdown" "$WORK/games.diff"
+fi
 
 # A Dragon's Gold match between built-in bots, with its record verified.
 if "$HOARD" play --game dragons_gold --players 4 --seed 5 --record "$WORK/dg.json" \
