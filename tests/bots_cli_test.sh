@@ -38,11 +38,14 @@ conforms() {
     bash -c "! grep -q '^FAIL' '$WORK/$name.out' && grep -q 'the bot conforms' '$WORK/$name.out'"
 }
 
-conforms py-random "$PY_RANDOM" --game village --game dragons_gold --game frost_dragon --game hedonia
+# Every game the program knows, as --game flags.
+ALL_GAMES=$("$HOARD" games | sed -n 's/^\([a-z_][a-z_0-9]*\) — .*/--game \1/p')
+
+conforms py-random "$PY_RANDOM" $ALL_GAMES
 check "py-random survived the cut by reconnecting" "$WORK/py-random.log" \
   grep -q "1 reconnects" "$WORK/py-random.log"
 conforms py-village "$PY_VILLAGE"
-conforms node-random "$NODE_RANDOM" --game village --game dragons_gold --game frost_dragon --game hedonia
+conforms node-random "$NODE_RANDOM" $ALL_GAMES
 check "node-random survived the cut by reconnecting" "$WORK/node-random.log" \
   grep -q "1 reconnects" "$WORK/node-random.log"
 conforms cpp-random "$CPP_RANDOM"
