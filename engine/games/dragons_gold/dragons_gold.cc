@@ -58,6 +58,22 @@ int Get(std::uint64_t code, int shift, int width) {
 
 absl::Status Illegal(absl::string_view why) { return absl::InvalidArgumentError(why); }
 
+// Appends `move` to `out` unless it is there already.
+void AddOnce(const Move& move, std::vector<Action>* out) {
+  const Action code = move.Encode();
+  if (std::find(out->begin(), out->end(), code) == out->end()) out->push_back(code);
+}
+
+// The use of magic object `kind` with parameters a and b.
+Move ObjectMove(int kind, int a = 0, int b = 0) {
+  Move m;
+  m.kind = Move::Kind::kUseObject;
+  m.object = kind;
+  m.a = a;
+  m.b = b;
+  return m;
+}
+
 // An action of the wrong kind for the phase.
 absl::Status WrongMove(absl::string_view expected) {
   return Illegal(absl::StrCat("now is the time to ", expected));
@@ -251,109 +267,110 @@ void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
   const Seats to_act = SeatsToAct();
   if (std::find(to_act.begin(), to_act.end(), seat) == to_act.end()) return;
   const Position& p = position_;
-  auto add = [&](const Move& move) {
-    const Action code = move.Encode();
-    if (std::find(out->begin(), out->end(), code) == out->end()) out->push_back(code);
-  };
-  auto object = [&](int kind, int a = 0, int b = 0) {
-    Move m;
-    m.kind = Move::Kind::kUseObject;
-    m.object = kind;
-    m.a = a;
-    m.b = b;
-    return m;
-  };
   switch (p.phase) {
-    case Phase::kTurn: {
-      for (int slot = 0; slot < kFaceUpDragons; ++slot) {
-        if (p.dragons[slot].card < 0) continue;
-        for (int adv = 0; adv < kNumAdventurers; ++adv) {
-          if (p.adventurers[seat][adv] != AdventurerState::kReady) continue;
-          add({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv});
-          if (p.objects[seat][kSecondStrike] == 0) continue;
-          for (int second = adv + 1; second < kNumAdventurers; ++second) {
-            if (p.adventurers[seat][second] == AdventurerState::kReady) {
-              add({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv, .second = second});
-            }
-          }
-        }
-      }
-      for (int kind = 0; kind < kNumObjectKinds; ++kind) {
-        if (p.objects[seat][kind] == 0) continue;
-        // The parameters each object takes: two slots, one slot, an
-        // adventurer, a player, or none.
-        const int first = kind == kInvisibleHand                            ? num_players()
-                          : kind == kRetreat                                ? kNumAdventurers
-                          : kind == kDragonSwap || kind == kSleepingPotion ? kFaceUpDragons
-                                                                            : 1;
-        const int second = kind == kDragonSwap ? kFaceUpDragons : 1;
-        for (int a = 0; a < first; ++a) {
-          for (int b = 0; b < second; ++b) {
-            const Move m = object(kind, a, b);
-            if (CheckObject(seat, m).ok()) add(m);
-          }
-        }
-      }
+    case Phase::kTurn:
+      AddTurnActions(seat, out);
       break;
-    }
-    case Phase::kPropose: {
-      // Examples: an even split dealt round the table from the proposer
-      // (first: it is the default action), then the whole treasure to each
-      // contributor in turn, the proposer first.
-      const Negotiation& n = p.negotiation;
-      const int k = static_cast<int>(n.contributors.size());
-      const int me = static_cast<int>(
-          std::find(n.contributors.begin(), n.contributors.end(), seat) - n.contributors.begin());
-      std::vector<TokenCounts> even(k, TokenCounts{});
-      int next = me;
-      for (int kind = 0; kind < kNumTokenKinds; ++kind) {
-        for (int i = 0; i < n.tokens[kind]; ++i) ++even[next++ % k][kind];
-      }
-      add(Proposal(even));
-      for (int i = 0; i < k; ++i) {
-        std::vector<TokenCounts> shares(k, TokenCounts{});
-        shares[(me + i) % k] = n.tokens;
-        add(Proposal(shares));
-      }
-      if (p.objects[seat][kSilverTongue] > 0) add(object(kSilverTongue));
+    case Phase::kPropose:
+      AddProposalExamples(seat, out);
       break;
-    }
     case Phase::kVote:  // rejecting first: the default action commits to nothing
-      add({.kind = Move::Kind::kReject});
-      add({.kind = Move::Kind::kAccept});
+      AddOnce({.kind = Move::Kind::kReject}, out);
+      AddOnce({.kind = Move::Kind::kAccept}, out);
       break;
     case Phase::kThiefChoice:
       for (int token = 0; token < kNumTokenKinds; ++token) {
-        add({.kind = Move::Kind::kSteal, .token = token});
+        AddOnce({.kind = Move::Kind::kSteal, .token = token}, out);
       }
       break;
     case Phase::kDecoy:  // letting the thief pick first: the default spends no card
-      add({.kind = Move::Kind::kDecoyKeep});
+      AddOnce({.kind = Move::Kind::kDecoyKeep}, out);
       if (p.objects[seat][kDecoyPurse] == 0) break;
       for (int token = 0; token < kNumTokenKinds; ++token) {
-        if (p.holdings[seat][token] > 0) add({.kind = Move::Kind::kDecoyGive, .token = token});
+        if (p.holdings[seat][token] > 0) AddOnce({.kind = Move::Kind::kDecoyGive, .token = token}, out);
       }
       break;
     case Phase::kMarketOffer:
-      add({.kind = Move::Kind::kMarketPass});
-      for (Seat to = 0; to < num_players(); ++to) {
-        if (to == seat) continue;
-        for (int give = 0; give < kNumTokenKinds; ++give) {
-          if (p.holdings[seat][give] == 0) continue;
-          for (int get = 0; get < kNumTokenKinds; ++get) {
-            if (get != give) {
-              add({.kind = Move::Kind::kMarketOffer, .a = give, .b = get, .target = to});
-            }
-          }
-        }
-      }
+      AddOnce({.kind = Move::Kind::kMarketPass}, out);
+      AddMarketOffers(seat, out);
       break;
     case Phase::kMarketReply:  // refusing first, as for votes
-      add({.kind = Move::Kind::kMarketRefuse});
-      if (p.holdings[seat][p.offer.get] > 0) add({.kind = Move::Kind::kMarketAccept});
+      AddOnce({.kind = Move::Kind::kMarketRefuse}, out);
+      if (p.holdings[seat][p.offer.get] > 0) AddOnce({.kind = Move::Kind::kMarketAccept}, out);
       break;
     case Phase::kOver:
       break;
+  }
+}
+
+void DragonsGoldState::AddTurnActions(Seat seat, std::vector<Action>* out) const {
+  const Position& p = position_;
+  for (int slot = 0; slot < kFaceUpDragons; ++slot) {
+    if (p.dragons[slot].card < 0) continue;
+    for (int adv = 0; adv < kNumAdventurers; ++adv) {
+      if (p.adventurers[seat][adv] != AdventurerState::kReady) continue;
+      AddOnce({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv}, out);
+      if (p.objects[seat][kSecondStrike] == 0) continue;
+      for (int second = adv + 1; second < kNumAdventurers; ++second) {
+        if (p.adventurers[seat][second] == AdventurerState::kReady) {
+          AddOnce({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv, .second = second}, out);
+        }
+      }
+    }
+  }
+  for (int kind = 0; kind < kNumObjectKinds; ++kind) {
+    if (p.objects[seat][kind] == 0) continue;
+    // The parameters each object takes: two slots, one slot, an
+    // adventurer, a player, or none.
+    const int first = kind == kInvisibleHand                            ? num_players()
+                      : kind == kRetreat                                ? kNumAdventurers
+                      : kind == kDragonSwap || kind == kSleepingPotion ? kFaceUpDragons
+                                                                        : 1;
+    const int second = kind == kDragonSwap ? kFaceUpDragons : 1;
+    for (int a = 0; a < first; ++a) {
+      for (int b = 0; b < second; ++b) {
+        const Move m = ObjectMove(kind, a, b);
+        if (CheckObject(seat, m).ok()) AddOnce(m, out);
+      }
+    }
+  }
+}
+
+void DragonsGoldState::AddProposalExamples(Seat seat, std::vector<Action>* out) const {
+  const Position& p = position_;
+  // Examples: an even split dealt round the table from the proposer
+  // (first: it is the default action), then the whole treasure to each
+  // contributor in turn, the proposer first.
+  const Negotiation& n = p.negotiation;
+  const int k = static_cast<int>(n.contributors.size());
+  const int me = static_cast<int>(
+      std::find(n.contributors.begin(), n.contributors.end(), seat) - n.contributors.begin());
+  std::vector<TokenCounts> even(k, TokenCounts{});
+  int next = me;
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    for (int i = 0; i < n.tokens[kind]; ++i) ++even[next++ % k][kind];
+  }
+  AddOnce(Proposal(even), out);
+  for (int i = 0; i < k; ++i) {
+    std::vector<TokenCounts> shares(k, TokenCounts{});
+    shares[(me + i) % k] = n.tokens;
+    AddOnce(Proposal(shares), out);
+  }
+  if (p.objects[seat][kSilverTongue] > 0) AddOnce(ObjectMove(kSilverTongue), out);
+}
+
+void DragonsGoldState::AddMarketOffers(Seat seat, std::vector<Action>* out) const {
+  const Position& p = position_;
+  for (Seat to = 0; to < num_players(); ++to) {
+    if (to == seat) continue;
+    for (int give = 0; give < kNumTokenKinds; ++give) {
+      if (p.holdings[seat][give] == 0) continue;
+      for (int get = 0; get < kNumTokenKinds; ++get) {
+        if (get != give) {
+          AddOnce({.kind = Move::Kind::kMarketOffer, .a = give, .b = get, .target = to}, out);
+        }
+      }
+    }
   }
 }
 

@@ -330,6 +330,10 @@ class DragonsGoldState final : public State {
   int ScoreOf(Seat seat) const;
 
  private:
+  // LegalActions of a turn, of a proposal (examples) and of the market.
+  void AddTurnActions(Seat seat, std::vector<Action>* out) const;
+  void AddProposalExamples(Seat seat, std::vector<Action>* out) const;
+  void AddMarketOffers(Seat seat, std::vector<Action>* out) const;
   // Apply, one phase each; the seat is to act and the move decoded.
   absl::Status ApplyTurn(Seat seat, const Move& move);
   absl::Status ApplyProposal(Seat seat, const Move& move);
