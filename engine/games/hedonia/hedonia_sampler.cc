@@ -71,7 +71,8 @@ bool IsCardOrNone(int card) { return card >= -1 && card < kNumAssetKinds; }
 
 // Copies every public field of `v` into a position and checks that a match
 // could have reached it; the hidden places are left empty.
-absl::StatusOr<Position> PublicPosition(const HedoniaView& v) {
+// The view's shape: seats, gaps, rules, phase and claims all in range.
+absl::Status CheckShape(const HedoniaView& v) {
   const int n = static_cast<int>(v.players.size());
   if (n < kMinPlayers || n > kMaxPlayers) {
     return Unreachable(absl::StrCat(n, " players"));
@@ -101,19 +102,18 @@ absl::StatusOr<Position> PublicPosition(const HedoniaView& v) {
       (v.own_claim != Side::kNone && v.phase != Phase::kClaim)) {
     return Unreachable("a claim outside the claims");
   }
-  const bool over = v.phase == Phase::kOver;
-  if (!over && (!v.final_treasuries.empty() || !v.power_points.empty() ||
+  if (v.phase != Phase::kOver && (!v.final_treasuries.empty() || !v.power_points.empty() ||
                 !v.scores.empty())) {
     return Unreachable("final scores before the end");
   }
 
-  Position p;
-  p.num_players = n;
-  p.round = v.round;
-  p.active = v.active;
-  p.direction = v.direction;
-  p.phase = v.phase;
-  p.king = v.king;
+  return absl::OkStatus();
+}
+
+// Every seat's hand (where shown), treasury, share and gaps.
+absl::Status CopySeats(const HedoniaView& v, Position& p) {
+  const int n = static_cast<int>(v.players.size());
+  const bool over = v.phase == Phase::kOver;
   for (Seat s = 0; s < n; ++s) {
     const PlayerView& player = v.players[s];
     if (player.hand_size < 0 || player.hand_size > kNumAssets) {
@@ -142,9 +142,14 @@ absl::StatusOr<Position> PublicPosition(const HedoniaView& v) {
     p.last_claims[s] = v.last_claims[s];
   }
   p.claims[v.observer] = v.own_claim;
+  return absl::OkStatus();
+}
 
-  // Who has offered this round follows from the offerer; the offers lie in
-  // exactly their gaps, and they hold one card fewer than the rest.
+// Who has offered this round follows from the offerer; the offers lie in
+// exactly their gaps, and they hold one card fewer than the rest.
+absl::Status PlaceOffers(const HedoniaView& v, Position& p) {
+  const int n = static_cast<int>(v.players.size());
+  const bool over = v.phase == Phase::kOver;
   switch (v.phase) {
     case Phase::kOffer:
       if (v.offerer < 0 || v.offerer >= n) {
@@ -184,6 +189,21 @@ absl::StatusOr<Position> PublicPosition(const HedoniaView& v) {
       }
     }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Position> PublicPosition(const HedoniaView& v) {
+  RETURN_IF_ERROR(CheckShape(v));
+  const int n = static_cast<int>(v.players.size());
+  Position p;
+  p.num_players = n;
+  p.round = v.round;
+  p.active = v.active;
+  p.direction = v.direction;
+  p.phase = v.phase;
+  p.king = v.king;
+  RETURN_IF_ERROR(CopySeats(v, p));
+  RETURN_IF_ERROR(PlaceOffers(v, p));
   if (v.deck_size < 0 || v.deck_size % n != 0) {
     return Unreachable(absl::StrCat("a deck of ", v.deck_size, " cards"));
   }
