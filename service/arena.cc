@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "engine/player_id.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
@@ -18,32 +18,9 @@
 namespace hoard::service {
 namespace {
 
-constexpr int kMaxNameLength = 64;
 constexpr int kMaxKeyLength = 256;
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
-
-absl::Status CheckName(const std::string& name) {
-  if (name.empty() || name.size() > kMaxNameLength) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a bot name has 1 to ", kMaxNameLength, " characters"));
-  }
-  // One '@' may separate a version: "name@version" (as on leaderboards).
-  const std::size_t at = name.find('@');
-  if (at == 0 || at + 1 == name.size() ||
-      (at != std::string::npos && name.find('@', at + 1) != std::string::npos)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bot name '", Clip(name), "' may hold one '@' between a name and a version"));
-  }
-  for (char c : name) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' &&
-        c != '-' && c != '.' && c != '@') {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "bot name '", Clip(name), "' may only use letters, digits, '_', '-', '.' and one '@'"));
-    }
-  }
-  return absl::OkStatus();
-}
 
 }  // namespace
 
@@ -327,8 +304,9 @@ void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match&
   }
   std::set<std::string> counted;
   for (const hoard::v1::SeatInfo& seat : described.seats()) {
-    if (seat.player().rfind("bot:", 0) == 0 && counted.insert(seat.player()).second) {
-      auto it = bots_.find(seat.player().substr(4));
+    absl::StatusOr<engine::PlayerId> player = engine::PlayerId::Parse(seat.player());
+    if (player.ok() && player->is_bot() && counted.insert(player->name()).second) {
+      auto it = bots_.find(player->name());
       if (it == bots_.end()) continue;
       --it->second.running;
       if (it->second.running <= 0 && it->second.connection == nullptr) bots_.erase(it);
@@ -377,7 +355,7 @@ hoard::v1::ListBotsResponse Arena::ListBots() const {
 
 absl::StatusOr<hoard::v1::AddBotResponse> Arena::AddBot(const hoard::v1::AddBotRequest& request,
                                                         bool launched) {
-  RETURN_IF_ERROR(CheckName(request.name()));
+  RETURN_IF_ERROR(engine::CheckBotName(request.name()));
   if (request.key().size() > kMaxKeyLength) {
     return absl::InvalidArgumentError(
         absl::StrCat("a bot key has at most ", kMaxKeyLength, " characters"));
@@ -623,7 +601,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
 
 absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
                              const hoard::v1::Register& request) {
-  RETURN_IF_ERROR(CheckName(request.name()));
+  RETURN_IF_ERROR(engine::CheckBotName(request.name()));
   if (request.key().empty() || request.key().size() > kMaxKeyLength) {
     return absl::UnauthenticatedError(absl::StrCat(
         "registering bot '", Clip(request.name()), "' needs a key of 1 to ",
@@ -684,7 +662,9 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   for (const auto& match : live) {
     const hoard::v1::Match described = match->Describe();
     for (const hoard::v1::SeatInfo& seat : described.seats()) {
-      if (seat.player() == "bot:" + request.name()) match->Attach(seat.seat(), connection);
+      if (seat.player() == engine::PlayerId::Bot(request.name()).ToString()) {
+        match->Attach(seat.seat(), connection);
+      }
     }
   }
   return absl::OkStatus();

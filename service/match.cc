@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/check.h"
+#include "engine/player_id.h"
 
 namespace hoard::service {
 namespace {
@@ -31,11 +32,11 @@ int MillisUntil(SteadyClock::time_point when) {
 std::string PlayerLabel(const SeatPlayer& player) {
   switch (player.kind) {
     case SeatPlayer::Kind::kBuiltin:
-      return "builtin:" + player.name;
+      return engine::PlayerId::Builtin(player.name).ToString();
     case SeatPlayer::Kind::kBot:
-      return "bot:" + player.name;
+      return engine::PlayerId::Bot(player.name).ToString();
     case SeatPlayer::Kind::kOpen:
-      return "open";
+      return std::string(engine::kOpenSeat);
   }
   return "";
 }

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/player_id.h"
 #include "service/arena.h"
 #include "tournament/ratings.h"
 #include "tournament/spec.h"
@@ -24,8 +25,10 @@ constexpr double kInitialElo = 1500;
 // How a participant's seats are labelled in stored matches: the prefix tells
 // a built-in bot from one that plays over the network.
 std::string SeatPlayerFor(const Participant& participant) {
-  return absl::StrCat(participant.has_builtin() ? "builtin:" : "bot:",
-                      ParticipantLabel(participant));
+  const std::string label = ParticipantLabel(participant);
+  return (participant.has_builtin() ? engine::PlayerId::Builtin(label)
+                                    : engine::PlayerId::Bot(label))
+      .ToString();
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bots/bot.h"
+#include "engine/player_id.h"
 #include "engine/registry.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
@@ -52,17 +53,6 @@ class ErrorCollector final : public google::protobuf::io::ErrorCollector {
  private:
   std::string first_;
 };
-
-bool ValidName(const std::string& name) {
-  if (name.empty() || name.size() > 64) return false;
-  for (char c : name) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
-        c != '.') {
-      return false;
-    }
-  }
-  return true;
-}
 
 absl::Status FieldError(absl::string_view field, absl::string_view reason) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", reason));
@@ -110,9 +100,7 @@ absl::StatusOr<TournamentSpec> ReadSpecFile(const std::string& path) {
 }
 
 std::string ParticipantLabel(const Participant& participant) {
-  return participant.version().empty()
-             ? participant.name()
-             : absl::StrCat(participant.name(), "@", participant.version());
+  return engine::JoinBotName(participant.name(), participant.version());
 }
 
 absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
@@ -146,22 +134,16 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   for (int i = 0; i < n; ++i) {
     const Participant& p = spec.participants(i);
     const std::string field = absl::StrCat("participants[", i, "]");
-    if (!ValidName(p.name())) {
-      return FieldError(absl::StrCat(field, ".name"),
-                        p.name().empty()
-                            ? "missing"
-                            : absl::StrCat("'", p.name(),
-                                           "' is not 1-64 letters, digits, '-', '_' or '.'"));
+    if (p.name().empty()) return FieldError(absl::StrCat(field, ".name"), "missing");
+    if (absl::Status s = engine::CheckBotNameWord(p.name()); !s.ok()) {
+      return FieldError(absl::StrCat(field, ".name"), s.message());
     }
-    if (!p.version().empty() && !ValidName(p.version())) {
-      return FieldError(absl::StrCat(field, ".version"),
-                        absl::StrCat("'", p.version(),
-                                     "' is not 1-64 letters, digits, '-', '_' or '.'"));
+    if (absl::Status s = engine::CheckBotNameWord(p.version()); !p.version().empty() && !s.ok()) {
+      return FieldError(absl::StrCat(field, ".version"), s.message());
     }
-    if (ParticipantLabel(p).size() > 64) {
-      return FieldError(absl::StrCat(field, ".version"),
-                        absl::StrCat("'", ParticipantLabel(p),
-                                     "' is longer than 64 characters, the longest bot name"));
+    // Each word may be valid and the two together too long.
+    if (absl::Status s = engine::CheckBotName(ParticipantLabel(p)); !s.ok()) {
+      return FieldError(absl::StrCat(field, ".version"), s.message());
     }
     if (auto [it, added] = names.emplace(p.name(), i); !added) {
       return FieldError(absl::StrCat(field, ".name"),

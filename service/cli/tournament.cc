@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "engine/player_id.h"
 #include "engine/status_macros.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
@@ -103,8 +104,9 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
       }
       p->set_name(name);
       const std::string kind = entry.substr(eq + 1);
-      if (kind.rfind("builtin:", 0) == 0) {
-        p->set_builtin(kind.substr(8));
+      if (absl::StatusOr<engine::PlayerId> builtin = engine::PlayerId::Parse(kind);
+          builtin.ok() && builtin->is_builtin()) {
+        p->set_builtin(builtin->name());
       } else if (kind == "registered") {
         p->set_registered(true);
       } else if (kind.rfind("command:", 0) == 0) {
