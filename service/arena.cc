@@ -10,10 +10,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "engine/clip.h"
 #include "engine/player_id.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
+#include "tournament/match_request.h"
+#include "tournament/secrets.h"
 
 namespace hoard::service {
 namespace {
@@ -23,27 +26,6 @@ constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
 
 }  // namespace
-
-absl::Status CheckClientStrings(const std::string& game,
-                                const google::protobuf::Map<std::string, std::string>& options) {
-  constexpr std::size_t kMaxId = 64, kMaxValue = 256, kMaxOptions = 64;
-  if (game.size() > kMaxId) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a game id has at most ", kMaxId, " characters, not '", Clip(game), "'"));
-  }
-  if (options.size() > kMaxOptions) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a match takes at most ", kMaxOptions, " options, not ", options.size()));
-  }
-  for (const auto& [name, value] : options) {
-    if (name.size() > kMaxId || value.size() > kMaxValue) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "option '", Clip(name), "': names have at most ", kMaxId,
-          " characters and values at most ", kMaxValue));
-    }
-  }
-  return absl::OkStatus();
-}
 
 Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {}
 
@@ -91,10 +73,10 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   if (request.game().empty()) {
     return absl::InvalidArgumentError("the request names no game");
   }
-  RETURN_IF_ERROR(CheckClientStrings(request.game(), request.options()));
+  RETURN_IF_ERROR(tournament::CheckClientStrings(request.game(), request.options()));
   ASSIGN_OR_RETURN(const engine::Game* game, engine::FindGame(request.game()));
   ASSIGN_OR_RETURN(const engine::GameCodec* codec, engine::FindCodec(request.game()));
-  ASSIGN_OR_RETURN(TimeControl time_control, TimeControlFrom(request.time_control()));
+  ASSIGN_OR_RETURN(tournament::TimeControl time_control, tournament::TimeControlFrom(request.time_control()));
 
   MatchSetup setup;
   setup.game = game;
@@ -103,7 +85,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   setup.sealed = request.sealed();
   setup.thinkers = &thinkers_;
   setup.config.num_players = request.seats_size();
-  setup.config.seed = request.seed() != 0 ? request.seed() : RandomSeed();
+  setup.config.seed = request.seed() != 0 ? request.seed() : tournament::RandomSeed();
   setup.config.options.insert(request.options().begin(), request.options().end());
   ASSIGN_OR_RETURN(std::unique_ptr<engine::State> state,
                    game->NewMatch(setup.config));
@@ -128,7 +110,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
         break;
       case hoard::v1::SeatSpec::kOpen:
         player.kind = SeatPlayer::Kind::kOpen;
-        player.token = RandomToken();
+        player.token = tournament::RandomToken();
         break;
       case hoard::v1::SeatSpec::PLAYER_NOT_SET:
         return absl::InvalidArgumentError(absl::StrCat(
@@ -157,7 +139,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     for (const auto& [name, seats] : bot_seats) {
       // A revoked bot may still be finishing matches: the account decides.
       if (!accounts_.Exists(name)) {
-        return absl::NotFoundError(absl::StrCat("no bot account '", Clip(name), "'"));
+        return absl::NotFoundError(absl::StrCat("no bot account '", engine::Clip(name), "'"));
       }
       auto it = bots_.find(name);
       if (it == bots_.end()) {
@@ -362,7 +344,7 @@ absl::StatusOr<hoard::v1::AddBotResponse> Arena::AddBot(const hoard::v1::AddBotR
   }
   hoard::v1::AddBotResponse response;
   response.set_name(request.name());
-  response.set_key(request.key().empty() ? RandomToken() : request.key());
+  response.set_key(request.key().empty() ? tournament::RandomToken() : request.key());
   RETURN_IF_ERROR(accounts_.Add(request.name(), response.key(), request.replace(), launched));
   // A stream that registered with the old key speaks for the bot no more.
   DisconnectBot(request.name(), absl::UnauthenticatedError(absl::StrCat(
@@ -415,18 +397,8 @@ std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
   return it == by_id_.end() ? nullptr : it->second;
 }
 
-bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store) {
-  if (!match.sealed()) return true;
-  if (match.tournament_id() == 0 || store == nullptr) return false;
-  absl::StatusOr<std::optional<db::StoredTournament>> tournament =
-      store->GetTournament(match.tournament_id());
-  return tournament.ok() && tournament->has_value() &&
-         ((*tournament)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
-          (*tournament)->status == hoard::v1::TOURNAMENT_STATUS_CANCELLED);
-}
-
 bool Arena::Unsealed(const hoard::v1::Match& match) const {
-  return SealLifted(match, store_.get());
+  return tournament::SealLifted(match, store_.get());
 }
 
 absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
@@ -443,7 +415,7 @@ absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
       ASSIGN_OR_RETURN(stored, store_->Get(request.match_id()));
     }
     if (!stored) {
-      return absl::NotFoundError(absl::StrCat("no match '", Clip(request.match_id()), "'"));
+      return absl::NotFoundError(absl::StrCat("no match '", engine::Clip(request.match_id()), "'"));
     }
     ASSIGN_OR_RETURN(std::optional<hoard::v1::MatchRecord> record,
                      store_->GetRecord(request.match_id()));
@@ -469,7 +441,7 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
   if (!request.page_token().empty() &&
       !absl::SimpleAtoi(request.page_token(), &after)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("page_token '", Clip(request.page_token()), "' is not one this server gave"));
+        absl::StrCat("page_token '", engine::Clip(request.page_token()), "' is not one this server gave"));
   }
   std::vector<std::pair<std::int64_t, std::shared_ptr<HostedMatch>>> candidates;
   {
@@ -515,7 +487,7 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
                                std::shared_ptr<EventOutbox> watcher) {
   std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
   if (!match) {
-    return absl::NotFoundError(absl::StrCat("no match '", Clip(request.match_id()), "'"));
+    return absl::NotFoundError(absl::StrCat("no match '", engine::Clip(request.match_id()), "'"));
   }
   {
     absl::MutexLock lock(&mu_);
@@ -548,7 +520,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       case hoard::v1::Hello::kRegister: {
         absl::Status registered = Register(connection, message.hello().register_());
         if (events_) {
-          LogFields fields = {{"bot", Clip(message.hello().register_().name())}};
+          LogFields fields = {{"bot", engine::Clip(message.hello().register_().name())}};
           if (!registered.ok()) fields.push_back({"refused", std::string(registered.message())});
           events_(registered.ok() ? "bot_connected" : "bot_refused", fields);
         }
@@ -568,7 +540,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       std::shared_ptr<HostedMatch> match = FindMatch(answer.match_id());
       if (!match) {
         SendError(connection,
-                  absl::NotFoundError(absl::StrCat("no match '", Clip(answer.match_id()), "'")),
+                  absl::NotFoundError(absl::StrCat("no match '", engine::Clip(answer.match_id()), "'")),
                   answer.match_id());
         return absl::OkStatus();
       }
@@ -604,7 +576,7 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   RETURN_IF_ERROR(engine::CheckBotName(request.name()));
   if (request.key().empty() || request.key().size() > kMaxKeyLength) {
     return absl::UnauthenticatedError(absl::StrCat(
-        "registering bot '", Clip(request.name()), "' needs a key of 1 to ",
+        "registering bot '", engine::Clip(request.name()), "' needs a key of 1 to ",
         kMaxKeyLength, " characters"));
   }
   if (request.max_matches() < 0) {
@@ -688,7 +660,7 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
     target = it->second;
     if (!request.match_id().empty() && request.match_id() != target.match_id) {
       return absl::PermissionDeniedError(absl::StrCat(
-          "this seat token is not for match '", Clip(request.match_id()), "'"));
+          "this seat token is not for match '", engine::Clip(request.match_id()), "'"));
     }
     auto found = by_id_.find(target.match_id);
     if (found == by_id_.end()) {

@@ -196,23 +196,6 @@ class Arena {
   std::map<const Connection*, std::set<std::string>> held_ ABSL_GUARDED_BY(mu_);
 };
 
-// Client strings that reach the engine, bounded first: a game id and option
-// names of at most 64 characters, values of at most 256, at most 64 options.
-// kInvalidArgument (quoting at most 64 characters) otherwise.
-absl::Status CheckClientStrings(const std::string& game,
-                                const google::protobuf::Map<std::string, std::string>& options);
-
-// Client strings that reach the engine, bounded first: a game id and option
-// names of at most 64 characters, values of at most 256, at most 64 options.
-// kInvalidArgument (quoting at most 64 characters) otherwise.
-absl::Status CheckClientStrings(const std::string& game,
-                                const google::protobuf::Map<std::string, std::string>& options);
-
-// Whether a non-admin may see the seed and record of `match` (a match of
-// `store`'s): always, unless it is sealed — then once its tournament is
-// FINISHED or CANCELLED, and never for a sealed match of no tournament.
-bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store);
-
 }  // namespace hoard::service
 
 #endif  // HOARD_SERVICE_ARENA_H_

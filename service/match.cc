@@ -595,24 +595,4 @@ std::optional<engine::MatchRecord> HostedMatch::Record() const {
   return record_;
 }
 
-absl::StatusOr<TimeControl> TimeControlFrom(const hoard::v1::TimeControl& wire) {
-  TimeControl tc;
-  if (wire.has_decision_ms()) tc.decision_ms = wire.decision_ms();
-  if (wire.has_bank_ms()) tc.bank_ms = wire.bank_ms();
-  if (wire.has_max_strikes()) tc.max_strikes = wire.max_strikes();
-  if (tc.decision_ms < 1 || tc.decision_ms > 600000) {
-    return absl::InvalidArgumentError(
-        "time_control.decision_ms must be from 1 to 600000");
-  }
-  if (tc.bank_ms < 0 || tc.bank_ms > 3600000) {
-    return absl::InvalidArgumentError(
-        "time_control.bank_ms must be from 0 to 3600000");
-  }
-  if (tc.max_strikes < 0 || tc.max_strikes > 1000) {
-    return absl::InvalidArgumentError(
-        "time_control.max_strikes must be from 0 (never forfeit) to 1000");
-  }
-  return tc;
-}
-
 }  // namespace hoard::service

@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/player_id.h"
-#include "service/arena.h"
 #include "tournament/ratings.h"
+#include "tournament/secrets.h"
 #include "tournament/spec.h"
 
 namespace hoard::tournament {
@@ -210,7 +210,7 @@ void TournamentRunner::PrepareParticipants() {
       launch.set_command(participant.command());
     }
     // A fresh key at every launch: the account is made for it, or re-keyed.
-    const std::string key = service::RandomToken();
+    const std::string key = RandomToken();
     if (absl::Status provisioned = host_->ProvisionBot(ParticipantLabel(participant), key);
         !provisioned.ok()) {
       unavailable_[p] = absl::StrCat("participant '", participant.name(),

@@ -19,8 +19,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
-#include "service/arena.h"
-#include "service/match.h"
+#include "tournament/match_request.h"
 
 namespace hoard::tournament {
 namespace {
@@ -106,7 +105,7 @@ std::string ParticipantLabel(const Participant& participant) {
 absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   TournamentSpec spec = input;
   if (spec.game().empty()) return FieldError("game", "missing (see 'hoard games')");
-  if (absl::Status s = service::CheckClientStrings(spec.game(), spec.options()); !s.ok()) {
+  if (absl::Status s = CheckClientStrings(spec.game(), spec.options()); !s.ok()) {
     return absl::InvalidArgumentError(s.message());
   }
   absl::StatusOr<const engine::Game*> found = engine::FindGame(spec.game());
@@ -199,7 +198,7 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
     return FieldError("concurrency",
                       absl::StrCat("must be from 1 to 10000, not ", spec.concurrency()));
   }
-  if (absl::StatusOr<service::TimeControl> tc = service::TimeControlFrom(spec.time_control());
+  if (absl::StatusOr<TimeControl> tc = TimeControlFrom(spec.time_control());
       !tc.ok()) {
     return absl::InvalidArgumentError(tc.status().message());
   }

@@ -12,11 +12,12 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "bots/check/tcp_relay.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
+#include "bots/check/tcp_relay.h"
 #include "service/grpc_server.h"
 #include "tournament/launcher.h"
+#include "tournament/secrets.h"
 
 namespace hoard::bots {
 namespace {
@@ -332,7 +333,7 @@ absl::StatusOr<CheckReport> Checker::Run() {
                          options_.command,
                          {{"HOARD_SERVER", address},
                           {"HOARD_BOT_NAME", name_},
-                          {"HOARD_BOT_KEY", service::RandomToken()},
+                          {"HOARD_BOT_KEY", tournament::RandomToken()},
                           {"HOARD_MAX_MATCHES", absl::StrCat(options_.concurrent_matches)}},
                          options_.log_path));
   }

@@ -20,6 +20,7 @@
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
 #include "service/arena.h"
+#include "service/arena_host.h"
 #include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
@@ -318,7 +319,7 @@ int RunTournament(const std::vector<std::string>& args) {
     store = server->arena().store();
     const std::string address =
         absl::StrCat(service::LoopbackHost(options.listen), ":", server->port());
-    host = tournament::InProcessHost(&server->arena(), address);
+    host = service::ArenaHost(&server->arena(), address);
     if (!parsed->Has("quiet")) std::cerr << "hoard: bots connect to " << address << std::endl;
   } else {
     absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
@@ -328,7 +329,7 @@ int RunTournament(const std::vector<std::string>& args) {
       return Fail(kExitFailure, std::string(s.message()));
     }
     store = arena->store();
-    host = tournament::InProcessHost(arena.get(), "");
+    host = service::ArenaHost(arena.get(), "");
   }
 
   bool resumed = false;
