@@ -68,17 +68,50 @@ hoard::v1::ListGamesResponse Arena::ListGames() const {
   return response;
 }
 
-absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
-    const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
+namespace {
+
+// Who plays seat `seat` as `spec` asks: a built-in bot (made here, seeded
+// from `bot_seeds`), a registered bot, or an open seat with a fresh token.
+absl::StatusOr<SeatPlayer> SeatPlayerFor(const hoard::v1::SeatSpec& spec, int seat,
+                                         const engine::Game& game, engine::Rng& bot_seeds) {
+  SeatPlayer player;
+  switch (spec.player_case()) {
+    case hoard::v1::SeatSpec::kBuiltin: {
+      player.kind = SeatPlayer::Kind::kBuiltin;
+      player.name = spec.builtin();
+      ASSIGN_OR_RETURN(player.builtin, bots::MakeBot(spec.builtin(), game, bot_seeds.Fork()));
+      return player;
+    }
+    case hoard::v1::SeatSpec::kBot:
+      player.kind = SeatPlayer::Kind::kBot;
+      player.name = spec.bot();
+      return player;
+    case hoard::v1::SeatSpec::kOpen:
+      player.kind = SeatPlayer::Kind::kOpen;
+      player.token = tournament::RandomToken();
+      return player;
+    case hoard::v1::SeatSpec::PLAYER_NOT_SET:
+      break;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("seat ", seat, " names no player: set builtin, bot or open"));
+}
+
+}  // namespace
+
+absl::StatusOr<Arena::PreparedMatch> Arena::PrepareMatch(
+    const hoard::v1::CreateMatchRequest& request) {
   if (request.game().empty()) {
     return absl::InvalidArgumentError("the request names no game");
   }
   RETURN_IF_ERROR(tournament::CheckClientStrings(request.game(), request.options()));
   ASSIGN_OR_RETURN(const engine::Game* game, engine::FindGame(request.game()));
   ASSIGN_OR_RETURN(const engine::GameCodec* codec, engine::FindCodec(request.game()));
-  ASSIGN_OR_RETURN(tournament::TimeControl time_control, tournament::TimeControlFrom(request.time_control()));
+  ASSIGN_OR_RETURN(const tournament::TimeControl time_control,
+                   tournament::TimeControlFrom(request.time_control()));
 
-  MatchSetup setup;
+  PreparedMatch prepared;
+  MatchSetup& setup = prepared.setup;
   setup.game = game;
   setup.codec = codec;
   setup.time_control = time_control;
@@ -87,119 +120,118 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   setup.config.num_players = request.seats_size();
   setup.config.seed = request.seed() != 0 ? request.seed() : tournament::RandomSeed();
   setup.config.options.insert(request.options().begin(), request.options().end());
-  ASSIGN_OR_RETURN(std::unique_ptr<engine::State> state,
-                   game->NewMatch(setup.config));
+  ASSIGN_OR_RETURN(prepared.state, game->NewMatch(setup.config));
 
   engine::Rng bot_seeds(setup.config.seed ^ 0x5eed5eed5eed5eedULL);
-  std::map<std::string, int> bot_seats;  // registered bot -> seats it takes
   for (int seat = 0; seat < request.seats_size(); ++seat) {
-    const hoard::v1::SeatSpec& spec = request.seats(seat);
-    SeatPlayer player;
-    switch (spec.player_case()) {
-      case hoard::v1::SeatSpec::kBuiltin: {
-        player.kind = SeatPlayer::Kind::kBuiltin;
-        player.name = spec.builtin();
-        ASSIGN_OR_RETURN(player.builtin,
-                         bots::MakeBot(spec.builtin(), *game, bot_seeds.Fork()));
-        break;
-      }
-      case hoard::v1::SeatSpec::kBot:
-        player.kind = SeatPlayer::Kind::kBot;
-        player.name = spec.bot();
-        ++bot_seats[spec.bot()];
-        break;
-      case hoard::v1::SeatSpec::kOpen:
-        player.kind = SeatPlayer::Kind::kOpen;
-        player.token = tournament::RandomToken();
-        break;
-      case hoard::v1::SeatSpec::PLAYER_NOT_SET:
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seat ", seat, " names no player: set builtin, bot or open"));
-    }
+    ASSIGN_OR_RETURN(SeatPlayer player, SeatPlayerFor(request.seats(seat), seat, *game, bot_seeds));
+    if (player.kind == SeatPlayer::Kind::kBot) ++prepared.bot_seats[player.name];
     setup.seats.push_back(std::move(player));
   }
+  return prepared;
+}
 
+absl::Status Arena::CheckRoom(const std::string& creator,
+                              const std::map<std::string, int>& bot_seats) {
+  if (shutting_down_) {
+    return absl::UnavailableError("the server is shutting down and starts no new matches");
+  }
+  if (running_ >= limits_.max_running_matches) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the server already runs ", running_, " matches, its limit (--max-matches)"));
+  }
+  if (!creator.empty() && running_by_creator_[creator] >= limits_.max_matches_per_creator) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "this token already runs ", running_by_creator_[creator],
+        " matches, its limit (--max-matches-per-creator)"));
+  }
+  for (const auto& [name, seats] : bot_seats) {
+    // A revoked bot may still be finishing matches: the account decides.
+    if (!accounts_.Exists(name)) {
+      return absl::NotFoundError(absl::StrCat("no bot account '", engine::Clip(name), "'"));
+    }
+    auto it = bots_.find(name);
+    if (it == bots_.end()) {
+      // Not connected now: its seats wait for it.
+      it = bots_.emplace(name, RegisteredBot{}).first;
+    }
+    if (it->second.running >= it->second.max_matches) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "bot '", name, "' already plays ", it->second.running,
+          " matches, its limit (--max-matches-per-bot, or the max_matches it registered with)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, MatchHooks hooks,
+                                          const std::string& creator,
+                                          hoard::v1::CreateMatchResponse& response) {
+  MatchSetup& setup = prepared.setup;
+  const std::int64_t sequence = next_sequence_++;
+  setup.id = absl::StrCat("m", sequence);
+  setup.sequence = sequence;
+  response.set_match_id(setup.id);
+  response.set_seed(setup.config.seed);
+  std::vector<std::pair<engine::Seat, std::shared_ptr<Connection>>> to_attach;
+  for (int seat = 0; seat < static_cast<int>(setup.seats.size()); ++seat) {
+    const SeatPlayer& player = setup.seats[seat];
+    if (player.kind == SeatPlayer::Kind::kOpen) {
+      tokens_[player.token] = {setup.id, seat};
+      tokens_of_[setup.id].push_back(player.token);
+      hoard::v1::SeatToken* token = response.add_seat_tokens();
+      token->set_seat(seat);
+      token->set_token(player.token);
+    } else if (player.kind == SeatPlayer::Kind::kBot) {
+      const RegisteredBot& bot = bots_[player.name];
+      if (bot.connection) {
+        to_attach.emplace_back(seat, bot.connection);
+        held_[bot.connection.get()].insert(setup.id);
+      }
+    }
+  }
+  for (const auto& [name, seats] : prepared.bot_seats) ++bots_[name].running;
+  const std::string id = setup.id;
+  auto match = std::make_shared<HostedMatch>(std::move(setup), std::move(prepared.state),
+                                             &timers_, [this, id] { OnMatchFinished(id); });
+  matches_[sequence] = match;
+  by_id_[id] = match;
+  if (hooks.on_finished || !hooks.store) hooks_[id] = std::move(hooks);
+  if (!creator.empty()) {
+    creator_of_[id] = creator;
+    ++running_by_creator_[creator];
+  }
+  ++running_;
+  // Seated under the lock: no registration can move the bot in between.
+  for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
+  return match;
+}
+
+void Arena::LogMatchStarted(const HostedMatch& match, const std::string& game,
+                            const std::string& creator) {
+  if (!events_) return;
+  std::vector<std::string> players;
+  const hoard::v1::Match described = match.Describe();
+  for (const hoard::v1::SeatInfo& seat : described.seats()) {
+    players.push_back(seat.player());
+  }
+  LogFields fields = {
+      {"match", match.id()}, {"game", game}, {"seats", absl::StrJoin(players, ",")}};
+  if (!creator.empty()) fields.push_back({"creator", creator});
+  events_("match_started", fields);
+}
+
+absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
+    const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
+  ASSIGN_OR_RETURN(PreparedMatch prepared, PrepareMatch(request));
   hoard::v1::CreateMatchResponse response;
   std::shared_ptr<HostedMatch> match;
-  std::vector<std::pair<engine::Seat, std::shared_ptr<Connection>>> to_attach;
   {
     absl::MutexLock lock(&mu_);
-    if (shutting_down_) {
-      return absl::UnavailableError("the server is shutting down and starts no new matches");
-    }
-    if (running_ >= limits_.max_running_matches) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the server already runs ", running_, " matches, its limit (--max-matches)"));
-    }
-    if (!creator.empty() && running_by_creator_[creator] >= limits_.max_matches_per_creator) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "this token already runs ", running_by_creator_[creator],
-          " matches, its limit (--max-matches-per-creator)"));
-    }
-    for (const auto& [name, seats] : bot_seats) {
-      // A revoked bot may still be finishing matches: the account decides.
-      if (!accounts_.Exists(name)) {
-        return absl::NotFoundError(absl::StrCat("no bot account '", engine::Clip(name), "'"));
-      }
-      auto it = bots_.find(name);
-      if (it == bots_.end()) {
-        // Not connected now: its seats wait for it.
-        it = bots_.emplace(name, RegisteredBot{}).first;
-      }
-      if (it->second.running >= it->second.max_matches) {
-        return absl::ResourceExhaustedError(absl::StrCat(
-            "bot '", name, "' already plays ", it->second.running,
-            " matches, its limit (--max-matches-per-bot, or the max_matches it registered with)"));
-      }
-    }
-    const std::int64_t sequence = next_sequence_++;
-    setup.id = absl::StrCat("m", sequence);
-    setup.sequence = sequence;
-    response.set_match_id(setup.id);
-    response.set_seed(setup.config.seed);
-    for (int seat = 0; seat < static_cast<int>(setup.seats.size()); ++seat) {
-      const SeatPlayer& player = setup.seats[seat];
-      if (player.kind == SeatPlayer::Kind::kOpen) {
-        tokens_[player.token] = {setup.id, seat};
-        tokens_of_[setup.id].push_back(player.token);
-        hoard::v1::SeatToken* token = response.add_seat_tokens();
-        token->set_seat(seat);
-        token->set_token(player.token);
-      } else if (player.kind == SeatPlayer::Kind::kBot) {
-        const RegisteredBot& bot = bots_[player.name];
-        if (bot.connection) {
-          to_attach.emplace_back(seat, bot.connection);
-          held_[bot.connection.get()].insert(setup.id);
-        }
-      }
-    }
-    for (const auto& [name, seats] : bot_seats) ++bots_[name].running;
-    const std::string id = setup.id;
-    match = std::make_shared<HostedMatch>(std::move(setup), std::move(state), &timers_,
-                                          [this, id] { OnMatchFinished(id); });
-    matches_[sequence] = match;
-    by_id_[id] = match;
-    if (hooks.on_finished || !hooks.store) hooks_[id] = std::move(hooks);
-    if (!creator.empty()) {
-      creator_of_[id] = creator;
-      ++running_by_creator_[creator];
-    }
-    ++running_;
-    // Seated under the lock: no registration can move the bot in between.
-    for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
+    RETURN_IF_ERROR(CheckRoom(creator, prepared.bot_seats));
+    match = Admit(std::move(prepared), std::move(hooks), creator, response);
   }
-  if (events_) {
-    std::vector<std::string> players;
-    const hoard::v1::Match described = match->Describe();
-    for (const hoard::v1::SeatInfo& seat : described.seats()) {
-      players.push_back(seat.player());
-    }
-    LogFields fields = {{"match", response.match_id()},
-                        {"game", request.game()},
-                        {"seats", absl::StrJoin(players, ",")}};
-    if (!creator.empty()) fields.push_back({"creator", creator});
-    events_("match_started", fields);
-  }
+  LogMatchStarted(*match, request.game(), creator);
   match->Start();
   return response;
 }
