@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
+#include "engine/player_id.h"
 #include "engine/status_macros.h"
 
 namespace hoard::db {
@@ -124,24 +125,12 @@ constexpr const char* kMigrations[] = {
 
 constexpr const char* kNowMs = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
 
-// A seat's bot: its player without the kind prefix, split at '@' into name
-// and version; nullopt for a seat no bot held.
+// A seat's bot, split into name and version; nullopt for a seat no bot
+// held (an open one).
 std::optional<std::pair<std::string, std::string>> SeatBot(const std::string& player) {
-  std::string name;
-  if (player.rfind("bot:", 0) == 0) {
-    name = player.substr(4);
-  } else if (player.rfind("builtin:", 0) == 0) {
-    name = player.substr(8);
-  } else {
-    return std::nullopt;
-  }
-  const std::size_t at = name.find('@');
-  if (at == std::string::npos) return std::make_pair(name, std::string());
-  return std::make_pair(name.substr(0, at), name.substr(at + 1));
-}
-
-std::string BotLabel(const std::string& name, const std::string& version) {
-  return version.empty() ? name : absl::StrCat(name, "@", version);
+  absl::StatusOr<engine::PlayerId> id = engine::PlayerId::Parse(player);
+  if (!id.ok()) return std::nullopt;
+  return std::make_pair(std::string(id->base_name()), std::string(id->version()));
 }
 
 // Every statement the store runs, prepared once and kept.
@@ -486,7 +475,7 @@ class SqliteStore final : public MatchStore {
         match.block = match.tournament_id != 0 ? select.Int(2) : sequence;
         matches.push_back(std::move(match));
       }
-      matches.back().seats.push_back({.bot = BotLabel(select.Text(5), select.Text(6)),
+      matches.back().seats.push_back({.bot = engine::JoinBotName(select.Text(5), select.Text(6)),
                                       .rank = static_cast<int>(select.Int(3)),
                                       .score = select.Double(4)});
     }

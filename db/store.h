@@ -99,8 +99,8 @@ class MatchStore {
   // status ABORTED is stored without its record (`record` is ignored). kAlreadyExists if
   // the id, or the tournament slot, is stored. Sequence 0 takes the next
   // free one and, if the match has no id, names it "m<sequence>". A seat's
-  // bot is its player with the "bot:" or "builtin:" prefix dropped, split
-  // into name and version at '@'; "open" seats have none.
+  // bot is its player's name (engine::PlayerId), split into name and
+  // version at '@'; "open" seats have none.
   virtual absl::Status SaveFinished(std::int64_t sequence,
                                     const hoard::v1::Match& match,
                                     const hoard::v1::MatchRecord& record,

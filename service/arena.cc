@@ -6,67 +6,26 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "engine/clip.h"
+#include "engine/player_id.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
+#include "tournament/match_request.h"
+#include "tournament/secrets.h"
 
 namespace hoard::service {
 namespace {
 
-constexpr int kMaxNameLength = 64;
 constexpr int kMaxKeyLength = 256;
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
 
-absl::Status CheckName(const std::string& name) {
-  if (name.empty() || name.size() > kMaxNameLength) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a bot name has 1 to ", kMaxNameLength, " characters"));
-  }
-  // One '@' may separate a version: "name@version" (as on leaderboards).
-  const std::size_t at = name.find('@');
-  if (at == 0 || at + 1 == name.size() ||
-      (at != std::string::npos && name.find('@', at + 1) != std::string::npos)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bot name '", Clip(name), "' may hold one '@' between a name and a version"));
-  }
-  for (char c : name) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' &&
-        c != '-' && c != '.' && c != '@') {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "bot name '", Clip(name), "' may only use letters, digits, '_', '-', '.' and one '@'"));
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
-
-absl::Status CheckClientStrings(const std::string& game,
-                                const google::protobuf::Map<std::string, std::string>& options) {
-  constexpr std::size_t kMaxId = 64, kMaxValue = 256, kMaxOptions = 64;
-  if (game.size() > kMaxId) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a game id has at most ", kMaxId, " characters, not '", Clip(game), "'"));
-  }
-  if (options.size() > kMaxOptions) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a match takes at most ", kMaxOptions, " options, not ", options.size()));
-  }
-  for (const auto& [name, value] : options) {
-    if (name.size() > kMaxId || value.size() > kMaxValue) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "option '", Clip(name), "': names have at most ", kMaxId,
-          " characters and values at most ", kMaxValue));
-    }
-  }
-  return absl::OkStatus();
-}
 
 Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {}
 
@@ -109,138 +68,170 @@ hoard::v1::ListGamesResponse Arena::ListGames() const {
   return response;
 }
 
-absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
-    const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
+namespace {
+
+// Who plays seat `seat` as `spec` asks: a built-in bot (made here, seeded
+// from `bot_seeds`), a registered bot, or an open seat with a fresh token.
+absl::StatusOr<SeatPlayer> SeatPlayerFor(const hoard::v1::SeatSpec& spec, int seat,
+                                         const engine::Game& game, engine::Rng& bot_seeds) {
+  SeatPlayer player;
+  switch (spec.player_case()) {
+    case hoard::v1::SeatSpec::kBuiltin: {
+      player.kind = SeatPlayer::Kind::kBuiltin;
+      player.name = spec.builtin();
+      ASSIGN_OR_RETURN(player.builtin, bots::MakeBot(spec.builtin(), game, bot_seeds.Fork()));
+      return player;
+    }
+    case hoard::v1::SeatSpec::kBot:
+      player.kind = SeatPlayer::Kind::kBot;
+      player.name = spec.bot();
+      return player;
+    case hoard::v1::SeatSpec::kOpen:
+      player.kind = SeatPlayer::Kind::kOpen;
+      player.token = tournament::RandomToken();
+      return player;
+    case hoard::v1::SeatSpec::PLAYER_NOT_SET:
+      break;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("seat ", seat, " names no player: set builtin, bot or open"));
+}
+
+}  // namespace
+
+absl::StatusOr<Arena::PreparedMatch> Arena::PrepareMatch(
+    const hoard::v1::CreateMatchRequest& request) {
   if (request.game().empty()) {
     return absl::InvalidArgumentError("the request names no game");
   }
-  RETURN_IF_ERROR(CheckClientStrings(request.game(), request.options()));
+  RETURN_IF_ERROR(tournament::CheckClientStrings(request.game(), request.options()));
   ASSIGN_OR_RETURN(const engine::Game* game, engine::FindGame(request.game()));
   ASSIGN_OR_RETURN(const engine::GameCodec* codec, engine::FindCodec(request.game()));
-  ASSIGN_OR_RETURN(TimeControl time_control, TimeControlFrom(request.time_control()));
+  ASSIGN_OR_RETURN(const tournament::TimeControl time_control,
+                   tournament::TimeControlFrom(request.time_control()));
 
-  MatchSetup setup;
+  PreparedMatch prepared;
+  MatchSetup& setup = prepared.setup;
   setup.game = game;
   setup.codec = codec;
   setup.time_control = time_control;
   setup.sealed = request.sealed();
   setup.thinkers = &thinkers_;
   setup.config.num_players = request.seats_size();
-  setup.config.seed = request.seed() != 0 ? request.seed() : RandomSeed();
+  setup.config.seed = request.seed() != 0 ? request.seed() : tournament::RandomSeed();
   setup.config.options.insert(request.options().begin(), request.options().end());
-  ASSIGN_OR_RETURN(std::unique_ptr<engine::State> state,
-                   game->NewMatch(setup.config));
+  ASSIGN_OR_RETURN(prepared.state, game->NewMatch(setup.config));
 
   engine::Rng bot_seeds(setup.config.seed ^ 0x5eed5eed5eed5eedULL);
-  std::map<std::string, int> bot_seats;  // registered bot -> seats it takes
   for (int seat = 0; seat < request.seats_size(); ++seat) {
-    const hoard::v1::SeatSpec& spec = request.seats(seat);
-    SeatPlayer player;
-    switch (spec.player_case()) {
-      case hoard::v1::SeatSpec::kBuiltin: {
-        player.kind = SeatPlayer::Kind::kBuiltin;
-        player.name = spec.builtin();
-        ASSIGN_OR_RETURN(player.builtin,
-                         bots::MakeBot(spec.builtin(), *game, bot_seeds.Fork()));
-        break;
-      }
-      case hoard::v1::SeatSpec::kBot:
-        player.kind = SeatPlayer::Kind::kBot;
-        player.name = spec.bot();
-        ++bot_seats[spec.bot()];
-        break;
-      case hoard::v1::SeatSpec::kOpen:
-        player.kind = SeatPlayer::Kind::kOpen;
-        player.token = RandomToken();
-        break;
-      case hoard::v1::SeatSpec::PLAYER_NOT_SET:
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seat ", seat, " names no player: set builtin, bot or open"));
-    }
+    ASSIGN_OR_RETURN(SeatPlayer player, SeatPlayerFor(request.seats(seat), seat, *game, bot_seeds));
+    if (player.kind == SeatPlayer::Kind::kBot) ++prepared.bot_seats[player.name];
     setup.seats.push_back(std::move(player));
   }
+  return prepared;
+}
 
+absl::Status Arena::CheckRoom(const std::string& creator,
+                              const std::map<std::string, int>& bot_seats) {
+  if (shutting_down_) {
+    return absl::UnavailableError("the server is shutting down and starts no new matches");
+  }
+  if (running_ >= limits_.max_running_matches) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the server already runs ", running_, " matches, its limit (--max-matches)"));
+  }
+  if (!creator.empty() && running_by_creator_[creator] >= limits_.max_matches_per_creator) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "this token already runs ", running_by_creator_[creator],
+        " matches, its limit (--max-matches-per-creator)"));
+  }
+  for (const auto& [name, seats] : bot_seats) {
+    // A revoked bot may still be finishing matches: the account decides.
+    if (!accounts_.Exists(name)) {
+      return absl::NotFoundError(absl::StrCat("no bot account '", engine::Clip(name), "'"));
+    }
+    auto it = bots_.find(name);
+    if (it == bots_.end()) {
+      // Not connected now: its seats wait for it.
+      it = bots_.emplace(name, RegisteredBot{}).first;
+    }
+    if (it->second.running >= it->second.max_matches) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "bot '", name, "' already plays ", it->second.running,
+          " matches, its limit (--max-matches-per-bot, or the max_matches it registered with)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, MatchHooks hooks,
+                                          const std::string& creator,
+                                          hoard::v1::CreateMatchResponse& response) {
+  MatchSetup& setup = prepared.setup;
+  const std::int64_t sequence = next_sequence_++;
+  setup.id = absl::StrCat("m", sequence);
+  setup.sequence = sequence;
+  response.set_match_id(setup.id);
+  response.set_seed(setup.config.seed);
+  std::vector<std::pair<engine::Seat, std::shared_ptr<Connection>>> to_attach;
+  for (int seat = 0; seat < static_cast<int>(setup.seats.size()); ++seat) {
+    const SeatPlayer& player = setup.seats[seat];
+    if (player.kind == SeatPlayer::Kind::kOpen) {
+      tokens_[player.token] = {setup.id, seat};
+      tokens_of_[setup.id].push_back(player.token);
+      hoard::v1::SeatToken* token = response.add_seat_tokens();
+      token->set_seat(seat);
+      token->set_token(player.token);
+    } else if (player.kind == SeatPlayer::Kind::kBot) {
+      const RegisteredBot& bot = bots_[player.name];
+      if (bot.connection) {
+        to_attach.emplace_back(seat, bot.connection);
+        held_[bot.connection.get()].insert(setup.id);
+      }
+    }
+  }
+  for (const auto& [name, seats] : prepared.bot_seats) ++bots_[name].running;
+  const std::string id = setup.id;
+  auto match = std::make_shared<HostedMatch>(std::move(setup), std::move(prepared.state),
+                                             &timers_, [this, id] { OnMatchFinished(id); });
+  matches_[sequence] = match;
+  by_id_[id] = match;
+  if (hooks.on_finished || !hooks.store) hooks_[id] = std::move(hooks);
+  if (!creator.empty()) {
+    creator_of_[id] = creator;
+    ++running_by_creator_[creator];
+  }
+  ++running_;
+  // Seated under the lock: no registration can move the bot in between.
+  for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
+  return match;
+}
+
+void Arena::LogMatchStarted(const HostedMatch& match, const std::string& game,
+                            const std::string& creator) {
+  if (!events_) return;
+  std::vector<std::string> players;
+  const hoard::v1::Match described = match.Describe();
+  for (const hoard::v1::SeatInfo& seat : described.seats()) {
+    players.push_back(seat.player());
+  }
+  LogFields fields = {
+      {"match", match.id()}, {"game", game}, {"seats", absl::StrJoin(players, ",")}};
+  if (!creator.empty()) fields.push_back({"creator", creator});
+  events_("match_started", fields);
+}
+
+absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
+    const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
+  ASSIGN_OR_RETURN(PreparedMatch prepared, PrepareMatch(request));
   hoard::v1::CreateMatchResponse response;
   std::shared_ptr<HostedMatch> match;
-  std::vector<std::pair<engine::Seat, std::shared_ptr<Connection>>> to_attach;
   {
     absl::MutexLock lock(&mu_);
-    if (shutting_down_) {
-      return absl::UnavailableError("the server is shutting down and starts no new matches");
-    }
-    if (running_ >= limits_.max_running_matches) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the server already runs ", running_, " matches, its limit (--max-matches)"));
-    }
-    if (!creator.empty() && running_by_creator_[creator] >= limits_.max_matches_per_creator) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "this token already runs ", running_by_creator_[creator],
-          " matches, its limit (--max-matches-per-creator)"));
-    }
-    for (const auto& [name, seats] : bot_seats) {
-      // A revoked bot may still be finishing matches: the account decides.
-      if (!accounts_.Exists(name)) {
-        return absl::NotFoundError(absl::StrCat("no bot account '", Clip(name), "'"));
-      }
-      auto it = bots_.find(name);
-      if (it == bots_.end()) {
-        // Not connected now: its seats wait for it.
-        it = bots_.emplace(name, RegisteredBot{}).first;
-      }
-      if (it->second.running >= it->second.max_matches) {
-        return absl::ResourceExhaustedError(absl::StrCat(
-            "bot '", name, "' already plays ", it->second.running,
-            " matches, its limit (--max-matches-per-bot, or the max_matches it registered with)"));
-      }
-    }
-    const std::int64_t sequence = next_sequence_++;
-    setup.id = absl::StrCat("m", sequence);
-    setup.sequence = sequence;
-    response.set_match_id(setup.id);
-    response.set_seed(setup.config.seed);
-    for (int seat = 0; seat < static_cast<int>(setup.seats.size()); ++seat) {
-      const SeatPlayer& player = setup.seats[seat];
-      if (player.kind == SeatPlayer::Kind::kOpen) {
-        tokens_[player.token] = {setup.id, seat};
-        tokens_of_[setup.id].push_back(player.token);
-        hoard::v1::SeatToken* token = response.add_seat_tokens();
-        token->set_seat(seat);
-        token->set_token(player.token);
-      } else if (player.kind == SeatPlayer::Kind::kBot) {
-        const RegisteredBot& bot = bots_[player.name];
-        if (bot.connection) {
-          to_attach.emplace_back(seat, bot.connection);
-          held_[bot.connection.get()].insert(setup.id);
-        }
-      }
-    }
-    for (const auto& [name, seats] : bot_seats) ++bots_[name].running;
-    const std::string id = setup.id;
-    match = std::make_shared<HostedMatch>(std::move(setup), std::move(state), &timers_,
-                                          [this, id] { OnMatchFinished(id); });
-    matches_[sequence] = match;
-    by_id_[id] = match;
-    if (hooks.on_finished || !hooks.store) hooks_[id] = std::move(hooks);
-    if (!creator.empty()) {
-      creator_of_[id] = creator;
-      ++running_by_creator_[creator];
-    }
-    ++running_;
-    // Seated under the lock: no registration can move the bot in between.
-    for (auto& [seat, connection] : to_attach) match->Attach(seat, connection);
+    RETURN_IF_ERROR(CheckRoom(creator, prepared.bot_seats));
+    match = Admit(std::move(prepared), std::move(hooks), creator, response);
   }
-  if (events_) {
-    std::vector<std::string> players;
-    const hoard::v1::Match described = match->Describe();
-    for (const hoard::v1::SeatInfo& seat : described.seats()) {
-      players.push_back(seat.player());
-    }
-    LogFields fields = {{"match", response.match_id()},
-                        {"game", request.game()},
-                        {"seats", absl::StrJoin(players, ",")}};
-    if (!creator.empty()) fields.push_back({"creator", creator});
-    events_("match_started", fields);
-  }
+  LogMatchStarted(*match, request.game(), creator);
   match->Start();
   return response;
 }
@@ -327,8 +318,9 @@ void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match&
   }
   std::set<std::string> counted;
   for (const hoard::v1::SeatInfo& seat : described.seats()) {
-    if (seat.player().rfind("bot:", 0) == 0 && counted.insert(seat.player()).second) {
-      auto it = bots_.find(seat.player().substr(4));
+    absl::StatusOr<engine::PlayerId> player = engine::PlayerId::Parse(seat.player());
+    if (player.ok() && player->is_bot() && counted.insert(player->name()).second) {
+      auto it = bots_.find(player->name());
       if (it == bots_.end()) continue;
       --it->second.running;
       if (it->second.running <= 0 && it->second.connection == nullptr) bots_.erase(it);
@@ -377,14 +369,14 @@ hoard::v1::ListBotsResponse Arena::ListBots() const {
 
 absl::StatusOr<hoard::v1::AddBotResponse> Arena::AddBot(const hoard::v1::AddBotRequest& request,
                                                         bool launched) {
-  RETURN_IF_ERROR(CheckName(request.name()));
+  RETURN_IF_ERROR(engine::CheckBotName(request.name()));
   if (request.key().size() > kMaxKeyLength) {
     return absl::InvalidArgumentError(
         absl::StrCat("a bot key has at most ", kMaxKeyLength, " characters"));
   }
   hoard::v1::AddBotResponse response;
   response.set_name(request.name());
-  response.set_key(request.key().empty() ? RandomToken() : request.key());
+  response.set_key(request.key().empty() ? tournament::RandomToken() : request.key());
   RETURN_IF_ERROR(accounts_.Add(request.name(), response.key(), request.replace(), launched));
   // A stream that registered with the old key speaks for the bot no more.
   DisconnectBot(request.name(), absl::UnauthenticatedError(absl::StrCat(
@@ -437,18 +429,8 @@ std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
   return it == by_id_.end() ? nullptr : it->second;
 }
 
-bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store) {
-  if (!match.sealed()) return true;
-  if (match.tournament_id() == 0 || store == nullptr) return false;
-  absl::StatusOr<std::optional<db::StoredTournament>> tournament =
-      store->GetTournament(match.tournament_id());
-  return tournament.ok() && tournament->has_value() &&
-         ((*tournament)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
-          (*tournament)->status == hoard::v1::TOURNAMENT_STATUS_CANCELLED);
-}
-
 bool Arena::Unsealed(const hoard::v1::Match& match) const {
-  return SealLifted(match, store_.get());
+  return tournament::SealLifted(match, store_.get());
 }
 
 absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
@@ -465,7 +447,7 @@ absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
       ASSIGN_OR_RETURN(stored, store_->Get(request.match_id()));
     }
     if (!stored) {
-      return absl::NotFoundError(absl::StrCat("no match '", Clip(request.match_id()), "'"));
+      return absl::NotFoundError(absl::StrCat("no match '", engine::Clip(request.match_id()), "'"));
     }
     ASSIGN_OR_RETURN(std::optional<hoard::v1::MatchRecord> record,
                      store_->GetRecord(request.match_id()));
@@ -491,7 +473,7 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
   if (!request.page_token().empty() &&
       !absl::SimpleAtoi(request.page_token(), &after)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("page_token '", Clip(request.page_token()), "' is not one this server gave"));
+        absl::StrCat("page_token '", engine::Clip(request.page_token()), "' is not one this server gave"));
   }
   std::vector<std::pair<std::int64_t, std::shared_ptr<HostedMatch>>> candidates;
   {
@@ -537,7 +519,7 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
                                std::shared_ptr<EventOutbox> watcher) {
   std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
   if (!match) {
-    return absl::NotFoundError(absl::StrCat("no match '", Clip(request.match_id()), "'"));
+    return absl::NotFoundError(absl::StrCat("no match '", engine::Clip(request.match_id()), "'"));
   }
   {
     absl::MutexLock lock(&mu_);
@@ -570,7 +552,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       case hoard::v1::Hello::kRegister: {
         absl::Status registered = Register(connection, message.hello().register_());
         if (events_) {
-          LogFields fields = {{"bot", Clip(message.hello().register_().name())}};
+          LogFields fields = {{"bot", engine::Clip(message.hello().register_().name())}};
           if (!registered.ok()) fields.push_back({"refused", std::string(registered.message())});
           events_(registered.ok() ? "bot_connected" : "bot_refused", fields);
         }
@@ -590,7 +572,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       std::shared_ptr<HostedMatch> match = FindMatch(answer.match_id());
       if (!match) {
         SendError(connection,
-                  absl::NotFoundError(absl::StrCat("no match '", Clip(answer.match_id()), "'")),
+                  absl::NotFoundError(absl::StrCat("no match '", engine::Clip(answer.match_id()), "'")),
                   answer.match_id());
         return absl::OkStatus();
       }
@@ -623,10 +605,10 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
 
 absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
                              const hoard::v1::Register& request) {
-  RETURN_IF_ERROR(CheckName(request.name()));
+  RETURN_IF_ERROR(engine::CheckBotName(request.name()));
   if (request.key().empty() || request.key().size() > kMaxKeyLength) {
     return absl::UnauthenticatedError(absl::StrCat(
-        "registering bot '", Clip(request.name()), "' needs a key of 1 to ",
+        "registering bot '", engine::Clip(request.name()), "' needs a key of 1 to ",
         kMaxKeyLength, " characters"));
   }
   if (request.max_matches() < 0) {
@@ -684,7 +666,9 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   for (const auto& match : live) {
     const hoard::v1::Match described = match->Describe();
     for (const hoard::v1::SeatInfo& seat : described.seats()) {
-      if (seat.player() == "bot:" + request.name()) match->Attach(seat.seat(), connection);
+      if (seat.player() == engine::PlayerId::Bot(request.name()).ToString()) {
+        match->Attach(seat.seat(), connection);
+      }
     }
   }
   return absl::OkStatus();
@@ -708,7 +692,7 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
     target = it->second;
     if (!request.match_id().empty() && request.match_id() != target.match_id) {
       return absl::PermissionDeniedError(absl::StrCat(
-          "this seat token is not for match '", Clip(request.match_id()), "'"));
+          "this seat token is not for match '", engine::Clip(request.match_id()), "'"));
     }
     auto found = by_id_.find(target.match_id);
     if (found == by_id_.end()) {

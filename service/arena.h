@@ -146,6 +146,30 @@ class Arena {
     engine::Seat seat = 0;
   };
 
+  // A match asked for, checked and set up but not yet admitted.
+  struct PreparedMatch {
+    MatchSetup setup;
+    std::unique_ptr<engine::State> state;
+    // Registered bot -> the seats it takes.
+    std::map<std::string, int> bot_seats;
+  };
+
+  // The steps of CreateMatch. PrepareMatch checks the request and sets the
+  // match up, without the lock. CheckRoom refuses it if the server, its
+  // creator or one of its bots is at a limit (or the server is stopping).
+  // Admit numbers it, gives out its seat tokens, seats its connected bots
+  // and keeps it; `response` gets its id, seed and tokens.
+  absl::StatusOr<PreparedMatch> PrepareMatch(const hoard::v1::CreateMatchRequest& request);
+  absl::Status CheckRoom(const std::string& creator, const std::map<std::string, int>& bot_seats)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::shared_ptr<HostedMatch> Admit(PreparedMatch prepared, MatchHooks hooks,
+                                     const std::string& creator,
+                                     hoard::v1::CreateMatchResponse& response)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Reports match_started to the event sink, if there is one.
+  void LogMatchStarted(const HostedMatch& match, const std::string& game,
+                       const std::string& creator);
+
   absl::Status Register(const std::shared_ptr<Connection>& connection,
                         const hoard::v1::Register& request);
   absl::Status Join(const std::shared_ptr<Connection>& connection,
@@ -195,23 +219,6 @@ class Arena {
   // The matches each stream holds seats in.
   std::map<const Connection*, std::set<std::string>> held_ ABSL_GUARDED_BY(mu_);
 };
-
-// Client strings that reach the engine, bounded first: a game id and option
-// names of at most 64 characters, values of at most 256, at most 64 options.
-// kInvalidArgument (quoting at most 64 characters) otherwise.
-absl::Status CheckClientStrings(const std::string& game,
-                                const google::protobuf::Map<std::string, std::string>& options);
-
-// Client strings that reach the engine, bounded first: a game id and option
-// names of at most 64 characters, values of at most 256, at most 64 options.
-// kInvalidArgument (quoting at most 64 characters) otherwise.
-absl::Status CheckClientStrings(const std::string& game,
-                                const google::protobuf::Map<std::string, std::string>& options);
-
-// Whether a non-admin may see the seed and record of `match` (a match of
-// `store`'s): always, unless it is sealed — then once its tournament is
-// FINISHED or CANCELLED, and never for a sealed match of no tournament.
-bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store);
 
 }  // namespace hoard::service
 

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,7 +20,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/clip.h"
 #include "engine/status_macros.h"
+#include "tournament/secrets.h"
 
 namespace hoard::service {
 namespace {
@@ -39,14 +40,6 @@ constexpr int kConcurrentHashes = 2;
 // At most this many registrations' keys are checked at once; more are
 // refused (UNAVAILABLE: try again).
 constexpr int kConcurrentChecks = 2;
-
-void RandomBytes(unsigned char* out, std::size_t size) {
-  std::size_t got = 0;
-  while (got < size) {
-    const ssize_t n = getrandom(out + got, size - got, 0);
-    if (n > 0) got += static_cast<std::size_t>(n);
-  }
-}
 
 std::string Sha256(absl::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
@@ -85,7 +78,7 @@ std::optional<std::string> Scrypt(absl::string_view key, absl::string_view salt,
 std::string Remembered(absl::string_view key) {
   static const std::string* const pepper = [] {
     auto* bytes = new std::string(16, '\0');
-    RandomBytes(reinterpret_cast<unsigned char*>(bytes->data()), bytes->size());
+    tournament::RandomBytes(reinterpret_cast<unsigned char*>(bytes->data()), bytes->size());
     return bytes;
   }();
   return Sha256(absl::StrCat(*pepper, key));
@@ -93,28 +86,8 @@ std::string Remembered(absl::string_view key) {
 
 }  // namespace
 
-std::string RandomToken() {
-  unsigned char bytes[16];
-  RandomBytes(bytes, sizeof(bytes));
-  std::string token;
-  for (unsigned char byte : bytes) absl::StrAppendFormat(&token, "%02x", byte);
-  return token;
-}
-
-std::uint64_t RandomSeed() {
-  std::uint64_t seed = 0;
-  RandomBytes(reinterpret_cast<unsigned char*>(&seed), sizeof(seed));
-  return seed;
-}
-
 std::string Fingerprint(absl::string_view token) {
   return absl::BytesToHexString(Sha256(token)).substr(0, 8);
-}
-
-std::string Clip(absl::string_view text) {
-  constexpr std::size_t kMax = 64;
-  if (text.size() <= kMax) return std::string(text);
-  return absl::StrCat(text.substr(0, kMax - 3), "...");
 }
 
 bool SameSecret(absl::string_view a, absl::string_view b) {
@@ -126,7 +99,7 @@ bool SameSecret(absl::string_view a, absl::string_view b) {
 
 std::string HashKey(absl::string_view key) {
   std::string salt(kSaltBytes, '\0');
-  RandomBytes(reinterpret_cast<unsigned char*>(salt.data()), salt.size());
+  tournament::RandomBytes(reinterpret_cast<unsigned char*>(salt.data()), salt.size());
   std::optional<std::string> hash =
       Scrypt(key, salt, kScryptN, kScryptR, kScryptP);
   // scrypt fails only for parameters out of range, and these are fixed.
@@ -201,7 +174,7 @@ absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir,
   const int fd =
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd >= 0) {
-    const std::string line = RandomToken() + "\n";
+    const std::string line = tournament::RandomToken() + "\n";
     const bool written = ::write(fd, line.data(), line.size()) ==
                          static_cast<ssize_t>(line.size());
     ::close(fd);
@@ -266,7 +239,7 @@ absl::Status BotAccounts::Remove(const std::string& name) {
   auto it = accounts_.find(name);
   if (it == accounts_.end()) {
     return absl::NotFoundError(
-        absl::StrCat("no bot account '", Clip(name), "'"));
+        absl::StrCat("no bot account '", engine::Clip(name), "'"));
   }
   if (store_ != nullptr) {
     if (absl::Status s = store_->DeleteBotAccount(name); !s.ok()) return s;
@@ -284,8 +257,8 @@ absl::Status BotAccounts::Check(const std::string& name,
     auto it = accounts_.find(name);
     if (it == accounts_.end()) {
       return absl::UnauthenticatedError(absl::StrCat(
-          "no bot account '", Clip(name),
-          "': an admin adds it with 'hoard bots add ", Clip(name), "'"));
+          "no bot account '", engine::Clip(name),
+          "': an admin adds it with 'hoard bots add ", engine::Clip(name), "'"));
     }
     if (!it->second.verified.empty() &&
         SameSecret(it->second.verified, remembered)) {
@@ -306,7 +279,7 @@ absl::Status BotAccounts::Check(const std::string& name,
   --checking_;
   if (!matches) {
     return absl::UnauthenticatedError(
-        absl::StrCat("wrong key for bot '", Clip(name), "'"));
+        absl::StrCat("wrong key for bot '", engine::Clip(name), "'"));
   }
   auto it = accounts_.find(name);
   // Unless the account changed while the key was checked.
@@ -409,7 +382,7 @@ absl::Status Authenticator::CheckAdmin(const Principal& who,
           " needs the admin token (metadata authorization: Bearer TOKEN)"));
     case Principal::Role::kBot:
       return absl::PermissionDeniedError(
-          absl::StrCat("bot '", Clip(who.name), "' may not call ", what,
+          absl::StrCat("bot '", engine::Clip(who.name), "' may not call ", what,
                        ": it needs the admin token"));
     case Principal::Role::kReader:
       break;

@@ -40,18 +40,9 @@ struct Principal {
   bool is_admin() const { return role == Role::kAdmin; }
 };
 
-// 128 random bits from the operating system, as 32 hex digits.
-std::string RandomToken();
-// 64 random bits from the operating system (a seed nobody can know).
-std::uint64_t RandomSeed();
-
 // The first 8 hex digits of the token's SHA-256: names a token in logs and
 // limits without giving it away.
 std::string Fingerprint(absl::string_view token);
-
-// `text` for an error message or a log line: at most 64 characters, a cut
-// marked with "...". Client-supplied strings go through it.
-std::string Clip(absl::string_view text);
 
 // A salted scrypt hash of `key`, as "scrypt$N$r$p$<salt>$<hash>" (base64).
 std::string HashKey(absl::string_view key);

@@ -7,8 +7,10 @@
 #include <fstream>
 
 #include "db/store.h"
+#include "engine/clip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tournament/secrets.h"
 
 namespace hoard::service {
 namespace {
@@ -30,8 +32,8 @@ TEST(AuthTest, KeysAreKeptAsSaltedHashes) {
 }
 
 TEST(AuthTest, LongClientStringsAreClipped) {
-  EXPECT_EQ(Clip("alice"), "alice");
-  const std::string clipped = Clip(std::string(10000, 'x'));
+  EXPECT_EQ(engine::Clip("alice"), "alice");
+  const std::string clipped = engine::Clip(std::string(10000, 'x'));
   EXPECT_EQ(clipped.size(), 64u);
   EXPECT_THAT(clipped, ::testing::EndsWith("..."));
 }
@@ -129,7 +131,7 @@ TEST(AuthTest, CallersAreTheirTokensOrTheirBots) {
 
 TEST(AuthTest, AGeneratedTokenIsPrivateAndKept) {
   const std::string dir =
-      (std::filesystem::temp_directory_path() / ("hoard-auth-" + RandomToken()))
+      (std::filesystem::temp_directory_path() / ("hoard-auth-" + tournament::RandomToken()))
           .string();
   absl::StatusOr<std::string> token = EnsureTokenFile(dir, "admin-token");
   ASSERT_TRUE(token.ok()) << token.status();

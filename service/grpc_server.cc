@@ -13,9 +13,9 @@
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/tournament.grpc.pb.h"
 #include "engine/status_macros.h"
-#include "tournament/host.h"
-#include "tournament/manager.h"
+#include "service/arena_host.h"
 #include "service/write_queue.h"
+#include "tournament/manager.h"
 
 namespace hoard::service {
 namespace {
@@ -542,13 +542,16 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
   if (options.serve_tournaments && server->arena_->store() != nullptr) {
     // Tournaments play on this server's arena; bots they launch connect to
     // it over loopback.
-    server->host_ = tournament::InProcessHost(
+    server->host_ = ArenaHost(
         server->arena_.get(), absl::StrCat(LoopbackHost(options.listen), ":", server->port_));
     tournament::RunnerOptions runner = options.tournament_runner;
     tournament::BotCatalogFile* catalog = &server->catalog_;
     runner.catalog = [catalog](const std::string& name) { return catalog->Find(name); };
     tournament::ManagerPolicy policy = options.tournament_policy;
-    policy.accounts = &server->arena_->accounts();
+    BotAccounts* accounts = &server->arena_->accounts();
+    policy.account_launched = [accounts](const std::string& name) {
+      return accounts->IsLaunched(name);
+    };
     server->manager_ = std::make_unique<tournament::TournamentManager>(
         server->arena_->store(), server->host_.get(), std::move(runner), policy);
     server->tournament_service_->SetManager(server->manager_.get());

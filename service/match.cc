@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/check.h"
+#include "engine/player_id.h"
 
 namespace hoard::service {
 namespace {
@@ -31,11 +32,11 @@ int MillisUntil(SteadyClock::time_point when) {
 std::string PlayerLabel(const SeatPlayer& player) {
   switch (player.kind) {
     case SeatPlayer::Kind::kBuiltin:
-      return "builtin:" + player.name;
+      return engine::PlayerId::Builtin(player.name).ToString();
     case SeatPlayer::Kind::kBot:
-      return "bot:" + player.name;
+      return engine::PlayerId::Bot(player.name).ToString();
     case SeatPlayer::Kind::kOpen:
-      return "open";
+      return std::string(engine::kOpenSeat);
   }
   return "";
 }
@@ -592,26 +593,6 @@ std::optional<engine::MatchRecord> HostedMatch::Record() const {
     record_->ranks = final_ranks_;
   }
   return record_;
-}
-
-absl::StatusOr<TimeControl> TimeControlFrom(const hoard::v1::TimeControl& wire) {
-  TimeControl tc;
-  if (wire.has_decision_ms()) tc.decision_ms = wire.decision_ms();
-  if (wire.has_bank_ms()) tc.bank_ms = wire.bank_ms();
-  if (wire.has_max_strikes()) tc.max_strikes = wire.max_strikes();
-  if (tc.decision_ms < 1 || tc.decision_ms > 600000) {
-    return absl::InvalidArgumentError(
-        "time_control.decision_ms must be from 1 to 600000");
-  }
-  if (tc.bank_ms < 0 || tc.bank_ms > 3600000) {
-    return absl::InvalidArgumentError(
-        "time_control.bank_ms must be from 0 to 3600000");
-  }
-  if (tc.max_strikes < 0 || tc.max_strikes > 1000) {
-    return absl::InvalidArgumentError(
-        "time_control.max_strikes must be from 0 (never forfeit) to 1000");
-  }
-  return tc;
 }
 
 }  // namespace hoard::service

@@ -45,18 +45,9 @@
 #include "service/connection.h"
 #include "service/timer.h"
 #include "service/worker_pool.h"
+#include "tournament/match_request.h"
 
 namespace hoard::service {
-
-struct TimeControl {
-  int decision_ms = 5000;
-  int bank_ms = 30000;
-  int max_strikes = 3;
-};
-
-// The time control a request asks for, with the defaults for what it leaves
-// unset; kInvalidArgument names a field out of range.
-absl::StatusOr<TimeControl> TimeControlFrom(const hoard::v1::TimeControl& wire);
 
 // Who plays a seat.
 struct SeatPlayer {
@@ -77,7 +68,7 @@ struct MatchSetup {
   const engine::Game* game = nullptr;
   const engine::GameCodec* codec = nullptr;
   engine::MatchConfig config;
-  TimeControl time_control;
+  tournament::TimeControl time_control;
   std::vector<SeatPlayer> seats;
   // The seed stays out of events even after the end (Match.sealed).
   bool sealed = false;
@@ -195,7 +186,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const engine::Game& game_;
   const engine::GameCodec& codec_;
   const engine::MatchConfig config_;
-  const TimeControl time_control_;
+  const tournament::TimeControl time_control_;
   const bool sealed_;
   WorkerPool* const thinkers_;
   TimerQueue* const timers_;

@@ -1,17 +1,14 @@
 #include "tournament/host.h"
 
-#include <future>
 #include <map>
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "engine/check.h"
 #include "engine/status_macros.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
-#include "service/arena.h"
 
 namespace hoard::tournament {
 namespace {
@@ -21,58 +18,6 @@ absl::Status FromGrpc(const grpc::Status& status, absl::string_view what) {
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                       absl::StrCat(what, ": ", status.error_message()));
 }
-
-class InProcess final : public MatchHost {
- public:
-  InProcess(service::Arena* arena, std::string address)
-      : arena_(arena), address_(std::move(address)) {}
-
-  absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) override {
-    auto done = std::make_shared<std::promise<FinishedMatch>>();
-    std::future<FinishedMatch> finished = done->get_future();
-    service::MatchHooks hooks;
-    hooks.store = false;
-    hooks.on_finished = [done](const hoard::v1::Match& match,
-                               const hoard::v1::MatchRecord& record) {
-      FinishedMatch result{.match = match, .record = record};
-      // The arena numbers its matches "m<sequence>" from its store's last.
-      absl::SimpleAtoi(absl::string_view(match.match_id()).substr(1), &result.sequence);
-      done->set_value(std::move(result));
-    };
-    absl::StatusOr<hoard::v1::CreateMatchResponse> created =
-        arena_->CreateMatch(request, std::move(hooks));
-    if (!created.ok()) return created.status();
-    FinishedMatch result = finished.get();
-    if (result.match.status() != hoard::v1::MATCH_STATUS_FINISHED) {
-      return absl::AbortedError(absl::StrCat("match ", result.match.match_id(),
-                                             " was aborted: the server is stopping"));
-    }
-    return result;
-  }
-
-  absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() override { return arena_->ListBots(); }
-
-  absl::Status ProvisionBot(const std::string& name, const std::string& key) override {
-    if (arena_->accounts().IsLaunched(name) == false) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the name '", name, "' belongs to a bot account of its own, not to a launched bot"));
-    }
-    hoard::v1::AddBotRequest request;
-    request.set_name(name);
-    request.set_key(key);
-    request.set_replace(true);
-    return arena_->AddBot(request, /*launched=*/true).status();
-  }
-
-  std::vector<std::string> bot_addresses() const override {
-    if (address_.empty()) return {};
-    return {address_};
-  }
-
- private:
-  service::Arena* const arena_;
-  const std::string address_;
-};
 
 class Remote final : public MatchHost {
  public:
@@ -224,10 +169,6 @@ std::unique_ptr<MatchHost> SpreadHost(std::vector<std::unique_ptr<MatchHost>> ho
   HOARD_CHECK(!hosts.empty(), "SpreadHost needs a host");
   if (hosts.size() == 1) return std::move(hosts.front());
   return std::make_unique<Spread>(std::move(hosts));
-}
-
-std::unique_ptr<MatchHost> InProcessHost(service::Arena* arena, std::string bot_address) {
-  return std::make_unique<InProcess>(arena, std::move(bot_address));
 }
 
 std::unique_ptr<MatchHost> RemoteHost(std::shared_ptr<grpc::Channel> channel,

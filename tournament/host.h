@@ -1,9 +1,9 @@
 #ifndef HOARD_TOURNAMENT_HOST_H_
 #define HOARD_TOURNAMENT_HOST_H_
 
-// Where a tournament's matches are played: the arena of this process, or a
-// server reached over gRPC. The runner sees only this interface, so the
-// same tournament runs against either.
+// Where a tournament's matches are played: the arena of this process
+// (service/arena_host.h), or a server reached over gRPC. The runner sees
+// only this interface, so the same tournament runs against either.
 
 #include <cstdint>
 #include <memory>
@@ -17,10 +17,6 @@
 namespace grpc {
 class Channel;
 }  // namespace grpc
-
-namespace hoard::service {
-class Arena;
-}  // namespace hoard::service
 
 namespace hoard::tournament {
 
@@ -49,11 +45,6 @@ class MatchHost {
   // host, and a bot plays on all of them; empty when none can.
   virtual std::vector<std::string> bot_addresses() const = 0;
 };
-
-// The arena of this process. Built-in bots play inside it without the
-// network; the arena does not store these matches (the tournament does).
-// `bot_address`: where the process serves gRPC, if it does.
-std::unique_ptr<MatchHost> InProcessHost(service::Arena* arena, std::string bot_address);
 
 // A server over gRPC at `address` (bots connect to the same address).
 std::unique_ptr<MatchHost> RemoteHost(std::shared_ptr<grpc::Channel> channel,

@@ -24,69 +24,70 @@ std::string Signed(double value, int decimals) {
   return absl::StrFormat("%+.*f", decimals, rounded);
 }
 
-}  // namespace
+// Each rated match's bots (by index into RatedResults::bots) and the seat
+// that rates each: a bot holding two seats of one match is rated (and
+// counted) once, at its better place.
+using PlacedSeats = std::vector<std::pair<int, const db::RatedSeat*>>;
 
-using hoard::v1::Leaderboard;
-using hoard::v1::LeaderboardRow;
-using hoard::v1::RatingSnapshot;
-using hoard::v1::RatingSystem;
-
-absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
-                                              const db::RatingScope& scope) {
-  absl::StatusOr<std::vector<db::RatedMatch>> stored = store.RatedMatches(scope);
-  if (!stored.ok()) return stored.status();
-
+struct RatedResults {
   std::vector<std::string> bots;
+  std::vector<MatchResult> results;
+  std::vector<PlacedSeats> rated;  // parallel to results
+  // Whether some unit (a duplicate block) holds several matches.
+  bool blocks = false;
+};
+
+RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
+  RatedResults out;
   std::map<std::string, int> index;
   // Units are numbered in (tournament, block) order, not in the order the
   // matches were stored (which varies with concurrency): the bootstrap then
   // draws the same weights for the same results, and intervals reproduce.
   std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> units;
-  for (const db::RatedMatch& match : *stored) units.try_emplace({match.tournament_id, match.block});
+  for (const db::RatedMatch& match : stored) units.try_emplace({match.tournament_id, match.block});
   std::int64_t next_unit = 0;
   for (auto& [key, unit] : units) unit = next_unit++;
-  std::vector<MatchResult> results;
   std::set<std::int64_t> units_seen;
-  bool blocks = false;
-  // Each rated match: a bot holding two seats of one match is rated (and
-  // counted) once, at its better place.
-  std::vector<std::vector<std::pair<int, const db::RatedSeat*>>> rated;
-  for (const db::RatedMatch& match : *stored) {
+  for (const db::RatedMatch& match : stored) {
     if (match.seats.size() < 2) continue;
     MatchResult result;
     std::map<int, const db::RatedSeat*> best;  // bot -> its best seat
     for (const db::RatedSeat& seat : match.seats) {
-      auto [it, added] = index.try_emplace(seat.bot, static_cast<int>(bots.size()));
-      if (added) bots.push_back(seat.bot);
+      auto [it, added] = index.try_emplace(seat.bot, static_cast<int>(out.bots.size()));
+      if (added) out.bots.push_back(seat.bot);
       auto [b, first] = best.try_emplace(it->second, &seat);
       if (!first && seat.rank < b->second->rank) b->second = &seat;
     }
     if (best.size() < 2) continue;
-    std::vector<std::pair<int, const db::RatedSeat*>> placed(best.begin(), best.end());
+    PlacedSeats placed(best.begin(), best.end());
     for (const auto& [bot, seat] : placed) {
       result.placings.push_back({.bot = bot, .place = seat->rank});
     }
     result.unit = units.at({match.tournament_id, match.block});
-    if (!units_seen.insert(result.unit).second) blocks = true;
-    results.push_back(std::move(result));
-    rated.push_back(std::move(placed));
+    if (!units_seen.insert(result.unit).second) out.blocks = true;
+    out.results.push_back(std::move(result));
+    out.rated.push_back(std::move(placed));
   }
+  return out;
+}
 
-  const int n = static_cast<int>(bots.size());
-  const std::vector<double> elo = EloRatings(n, results);
-  const std::vector<MlRating> ml = MlRatings(n, results, {.bootstrap_samples = kBootstrapSamples});
-  const std::vector<OpenSkillRating> openskill = OpenSkillRatings(n, results);
-
+// Per bot: matches, wins, and scores and places summed; per pair of bots
+// {i, j} with i < j: i's wins, losses and draws against j.
+struct Tally {
   struct Stats {
     int matches = 0, wins = 0;
     double score = 0, place = 0;
   };
-  std::vector<Stats> stats(n);
-  // pairs[{i, j}] with i < j: i's wins, losses, draws against j.
+  std::vector<Stats> stats;
   std::map<std::pair<int, int>, std::array<int, 3>> pairs;
-  for (const auto& placed : rated) {
+};
+
+Tally Count(const std::vector<PlacedSeats>& rated, int bots) {
+  Tally tally;
+  tally.stats.resize(bots);
+  for (const PlacedSeats& placed : rated) {
     for (const auto& [bot, seat] : placed) {
-      Stats& s = stats[bot];
+      Tally::Stats& s = tally.stats[bot];
       ++s.matches;
       if (seat->rank == 1) ++s.wins;
       s.score += seat->score;
@@ -101,44 +102,22 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
           std::swap(i, j);
           std::swap(ri, rj);
         }
-        std::array<int, 3>& wld = pairs[{i, j}];
+        std::array<int, 3>& wld = tally.pairs[{i, j}];
         ++wld[ri < rj ? 0 : ri > rj ? 1 : 2];
       }
     }
   }
+  return tally;
+}
 
-  RatingSnapshot snapshot;
-  Leaderboard* board = snapshot.mutable_leaderboard();
-  board->set_game(scope.game);
-  board->set_tournament_id(scope.tournament_id);
-  board->set_matches(static_cast<int>(results.size()));
-  board->set_interval_method(absl::StrFormat(
-      "95%% percentile bootstrap over %s (%d resamples, seed 1)",
-      blocks ? "duplicate blocks" : "matches", kBootstrapSamples));
-  board->set_computed_unix_ms(absl::ToUnixMillis(absl::Now()));
-  for (int i = 0; i < n; ++i) {
-    LeaderboardRow* row = board->add_rows();
-    row->set_bot(bots[i]);
-    row->set_matches(stats[i].matches);
-    row->set_wins(stats[i].wins);
-    if (stats[i].matches > 0) {
-      row->set_average_score(stats[i].score / stats[i].matches);
-      row->set_average_place(stats[i].place / stats[i].matches);
-    }
-    row->set_elo(elo[i]);
-    row->set_ml(ml[i].rating);
-    row->set_ml_low(ml[i].low);
-    row->set_ml_high(ml[i].high);
-    row->set_openskill_mu(openskill[i].mu);
-    row->set_openskill_sigma(openskill[i].sigma);
-  }
-  hoard::v1::HeadToHeadTable* table = snapshot.mutable_head_to_head();
-  table->set_game(scope.game);
-  table->set_tournament_id(scope.tournament_id);
-  for (const std::string& bot : bots) table->add_bots(bot);
-  for (const auto& [pair, wld] : pairs) {
+void FillHeadToHead(const db::RatingScope& scope, const std::vector<std::string>& bots,
+                    const Tally& tally, hoard::v1::HeadToHeadTable& table) {
+  table.set_game(scope.game);
+  table.set_tournament_id(scope.tournament_id);
+  for (const std::string& bot : bots) table.add_bots(bot);
+  for (const auto& [pair, wld] : tally.pairs) {
     const HeadToHead stats_of_pair = HeadToHeadStats(wld[0], wld[1], wld[2]);
-    hoard::v1::HeadToHead* h2h = table->add_pairs();
+    hoard::v1::HeadToHead* h2h = table.add_pairs();
     h2h->set_bot(bots[pair.first]);
     h2h->set_opponent(bots[pair.second]);
     h2h->set_wins(wld[0]);
@@ -150,6 +129,55 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
     h2h->set_los(stats_of_pair.los);
     h2h->set_defined(stats_of_pair.defined);
   }
+}
+
+}  // namespace
+
+using hoard::v1::Leaderboard;
+using hoard::v1::LeaderboardRow;
+using hoard::v1::RatingSnapshot;
+using hoard::v1::RatingSystem;
+
+absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
+                                              const db::RatingScope& scope) {
+  absl::StatusOr<std::vector<db::RatedMatch>> stored = store.RatedMatches(scope);
+  if (!stored.ok()) return stored.status();
+  const RatedResults rated = CollectResults(*stored);
+  const std::vector<std::string>& bots = rated.bots;
+  const int n = static_cast<int>(bots.size());
+  const std::vector<double> elo = EloRatings(n, rated.results);
+  const std::vector<MlRating> ml =
+      MlRatings(n, rated.results, {.bootstrap_samples = kBootstrapSamples});
+  const std::vector<OpenSkillRating> openskill = OpenSkillRatings(n, rated.results);
+  const Tally tally = Count(rated.rated, n);
+
+  RatingSnapshot snapshot;
+  Leaderboard* board = snapshot.mutable_leaderboard();
+  board->set_game(scope.game);
+  board->set_tournament_id(scope.tournament_id);
+  board->set_matches(static_cast<int>(rated.results.size()));
+  board->set_interval_method(absl::StrFormat(
+      "95%% percentile bootstrap over %s (%d resamples, seed 1)",
+      rated.blocks ? "duplicate blocks" : "matches", kBootstrapSamples));
+  board->set_computed_unix_ms(absl::ToUnixMillis(absl::Now()));
+  for (int i = 0; i < n; ++i) {
+    const Tally::Stats& stats = tally.stats[i];
+    LeaderboardRow* row = board->add_rows();
+    row->set_bot(bots[i]);
+    row->set_matches(stats.matches);
+    row->set_wins(stats.wins);
+    if (stats.matches > 0) {
+      row->set_average_score(stats.score / stats.matches);
+      row->set_average_place(stats.place / stats.matches);
+    }
+    row->set_elo(elo[i]);
+    row->set_ml(ml[i].rating);
+    row->set_ml_low(ml[i].low);
+    row->set_ml_high(ml[i].high);
+    row->set_openskill_mu(openskill[i].mu);
+    row->set_openskill_sigma(openskill[i].sigma);
+  }
+  FillHeadToHead(scope, bots, tally, *snapshot.mutable_head_to_head());
   return snapshot;
 }
 

@@ -5,9 +5,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "engine/clip.h"
 #include "engine/registry.h"
-#include "service/arena.h"
 #include "tournament/leaderboard.h"
+#include "tournament/secrets.h"
 #include "tournament/spec.h"
 
 namespace hoard::tournament {
@@ -162,19 +163,20 @@ absl::Status TournamentManager::CheckNetworkSpec(const hoard::v1::TournamentSpec
     if (p.has_catalog()) {
       if (!defaults_.catalog || !defaults_.catalog(p.catalog())) {
         return absl::InvalidArgumentError(absl::StrCat(
-            field, ".catalog: no bot '", service::Clip(p.catalog()), "' in the server's catalog"));
+            field, ".catalog: no bot '", engine::Clip(p.catalog()), "' in the server's catalog"));
       }
-      if (policy_.accounts != nullptr && policy_.accounts->IsLaunched(label) == false) {
+      if (policy_.account_launched && policy_.account_launched(label) == false) {
         return absl::InvalidArgumentError(absl::StrCat(
-            field, ".name: '", service::Clip(label),
+            field, ".name: '", engine::Clip(label),
             "' is the name of a bot account of its own; a catalog participant needs another"));
       }
     }
-    if (p.has_registered() && policy_.accounts != nullptr && !policy_.accounts->Exists(label)) {
+    if (p.has_registered() && policy_.account_launched &&
+        !policy_.account_launched(label).has_value()) {
       return absl::InvalidArgumentError(absl::StrCat(field, ": no bot account '",
-                                                     service::Clip(label),
+                                                     engine::Clip(label),
                                                      "' (an admin adds it with 'hoard bots add ",
-                                                     service::Clip(label), "')"));
+                                                     engine::Clip(label), "')"));
     }
   }
   return absl::OkStatus();
@@ -185,7 +187,7 @@ absl::StatusOr<Tournament> TournamentManager::Create(
   hoard::v1::TournamentSpec asked = request.spec();
   if (absl::Status s = CheckNetworkSpec(asked); !s.ok()) return s;
   // A seed nobody chose is one nobody can know.
-  while (asked.seed() == 0) asked.set_seed(service::RandomSeed());
+  while (asked.seed() == 0) asked.set_seed(RandomSeed());
   absl::StatusOr<hoard::v1::TournamentSpec> spec = Normalize(asked);
   if (!spec.ok()) return spec.status();
   absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(*spec));
@@ -381,7 +383,7 @@ absl::StatusOr<hoard::v1::ListResultsResponse> TournamentManager::ListResults(
   for (int i = 0; i < static_cast<int>(page->size()) && i < page_size; ++i) {
     hoard::v1::Match* match = response.add_matches();
     *match = (*page)[i].match;
-    if (!admin && !service::SealLifted(*match, store_)) match->clear_seed();
+    if (!admin && !SealLifted(*match, store_)) match->clear_seed();
   }
   if (static_cast<int>(page->size()) > page_size) {
     response.set_next_page_token(absl::StrCat((*page)[page_size - 1].sequence));

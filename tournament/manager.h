@@ -11,8 +11,11 @@
 // killed), resume when a manager starts on the same store.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -20,7 +23,6 @@
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
 #include "hoard/v1/tournament.pb.h"
-#include "service/auth.h"
 #include "tournament/host.h"
 #include "tournament/runner.h"
 
@@ -42,9 +44,11 @@ struct ManagerPolicy {
   int max_tournament_matches = 100000;
   // Running tournaments one creator (an admin token) may have made.
   int max_tournaments_per_creator = 16;
-  // The server's bot accounts: a registered participant needs one. Null:
-  // not checked.
-  const service::BotAccounts* accounts = nullptr;
+  // The server's bot accounts: a registered participant needs one, and a
+  // catalog one may not take the name of one that was not made for a
+  // launched bot. Given a name: nullopt if there is no such account, else
+  // whether it was made for a launched bot. Unset: not checked.
+  std::function<std::optional<bool>(const std::string& name)> account_launched;
 };
 
 class TournamentManager {

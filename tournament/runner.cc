@@ -8,8 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "service/arena.h"
+#include "engine/player_id.h"
 #include "tournament/ratings.h"
+#include "tournament/secrets.h"
 #include "tournament/spec.h"
 
 namespace hoard::tournament {
@@ -24,8 +25,10 @@ constexpr double kInitialElo = 1500;
 // How a participant's seats are labelled in stored matches: the prefix tells
 // a built-in bot from one that plays over the network.
 std::string SeatPlayerFor(const Participant& participant) {
-  return absl::StrCat(participant.has_builtin() ? "builtin:" : "bot:",
-                      ParticipantLabel(participant));
+  const std::string label = ParticipantLabel(participant);
+  return (participant.has_builtin() ? engine::PlayerId::Builtin(label)
+                                    : engine::PlayerId::Bot(label))
+      .ToString();
 }
 
 }  // namespace
@@ -173,142 +176,161 @@ std::string LaunchedAs(const Participant& participant) {
 
 }  // namespace
 
-void TournamentRunner::PrepareParticipants() {
-  const TournamentSpec& spec = spec_;
-  // Only the participants that still have matches to play.
+std::set<int> TournamentRunner::NeededParticipants() const {
   std::set<int> needed;
-  {
-    absl::MutexLock lock(&mu_);
-    for (int index : pending_) {
-      for (int p : schedule_[index].seats) needed.insert(p);
-    }
+  absl::MutexLock lock(&mu_);
+  for (int index : pending_) {
+    for (int p : schedule_[index].seats) needed.insert(p);
   }
-  // A launched bot runs once for each server behind the host.
-  const std::vector<std::string> addresses = host_->bot_addresses();
-  std::map<int, std::vector<LaunchedBot*>> launched;
-  for (int p : needed) {
-    const Participant& participant = spec.participants(p);
-    if (!participant.has_command() && !participant.has_catalog()) continue;
-    if (addresses.empty()) {
-      unavailable_[p] = "this host takes no bots over the network";
-      continue;
-    }
-    hoard::v1::CatalogBot launch;
-    if (participant.has_catalog()) {
-      std::optional<hoard::v1::CatalogBot> entry;
-      if (options_.catalog) entry = options_.catalog(participant.catalog());
-      if (!entry) {
-        unavailable_[p] = absl::StrCat("participant '", participant.name(), "': no bot '",
-                                       participant.catalog(), "' in the server's catalog");
-        continue;
-      }
-      launch = *std::move(entry);
-    } else {
-      launch.set_command(participant.command());
-    }
-    // A fresh key at every launch: the account is made for it, or re-keyed.
-    const std::string key = service::RandomToken();
-    if (absl::Status provisioned = host_->ProvisionBot(ParticipantLabel(participant), key);
-        !provisioned.ok()) {
-      unavailable_[p] = absl::StrCat("participant '", participant.name(),
-                                     "': ", provisioned.message());
-      continue;
-    }
-    for (std::size_t i = 0; i < addresses.size(); ++i) {
-      std::string log;
-      if (!options_.bot_log_dir.empty()) {
-        std::error_code ignored;
-        std::filesystem::create_directories(options_.bot_log_dir, ignored);
-        log = absl::StrCat(options_.bot_log_dir, "/", participant.name(),
-                           i == 0 ? "" : absl::StrCat("-", i + 1), ".log");
-      }
-      std::map<std::string, std::string> env(launch.environment().begin(),
-                                             launch.environment().end());
-      env["HOARD_SERVER"] = addresses[i];
-      env["HOARD_BOT_NAME"] = ParticipantLabel(participant);
-      env["HOARD_BOT_KEY"] = key;
-      env["HOARD_MAX_MATCHES"] = absl::StrCat(spec.concurrency());
-      absl::StatusOr<std::unique_ptr<LaunchedBot>> bot =
-          LaunchedBot::Start(launch.command(), env, log, launch.working_directory());
-      if (!bot.ok()) {
-        unavailable_[p] = std::string(bot.status().message());
-        break;
-      }
-      launched[p].push_back(bot->get());
-      launched_.push_back(*std::move(bot));
-    }
-  }
+  return needed;
+}
 
-  // Wait for every non-built-in participant to be connected.
+std::optional<hoard::v1::CatalogBot> TournamentRunner::LaunchOf(int p) {
+  const Participant& participant = spec_.participants(p);
+  if (!participant.has_catalog()) {
+    hoard::v1::CatalogBot launch;
+    launch.set_command(participant.command());
+    return launch;
+  }
+  std::optional<hoard::v1::CatalogBot> entry;
+  if (options_.catalog) entry = options_.catalog(participant.catalog());
+  if (!entry) {
+    unavailable_[p] = absl::StrCat("participant '", participant.name(), "': no bot '",
+                                   participant.catalog(), "' in the server's catalog");
+  }
+  return entry;
+}
+
+void TournamentRunner::Launch(int p, const hoard::v1::CatalogBot& launch,
+                              const std::vector<std::string>& addresses,
+                              LaunchedBots& launched) {
+  const Participant& participant = spec_.participants(p);
+  // A fresh key at every launch: the account is made for it, or re-keyed.
+  const std::string key = RandomToken();
+  if (absl::Status provisioned = host_->ProvisionBot(ParticipantLabel(participant), key);
+      !provisioned.ok()) {
+    unavailable_[p] = absl::StrCat("participant '", participant.name(),
+                                   "': ", provisioned.message());
+    return;
+  }
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    std::string log;
+    if (!options_.bot_log_dir.empty()) {
+      std::error_code ignored;
+      std::filesystem::create_directories(options_.bot_log_dir, ignored);
+      log = absl::StrCat(options_.bot_log_dir, "/", participant.name(),
+                         i == 0 ? "" : absl::StrCat("-", i + 1), ".log");
+    }
+    std::map<std::string, std::string> env(launch.environment().begin(),
+                                           launch.environment().end());
+    env["HOARD_SERVER"] = addresses[i];
+    env["HOARD_BOT_NAME"] = ParticipantLabel(participant);
+    env["HOARD_BOT_KEY"] = key;
+    env["HOARD_MAX_MATCHES"] = absl::StrCat(spec_.concurrency());
+    absl::StatusOr<std::unique_ptr<LaunchedBot>> bot =
+        LaunchedBot::Start(launch.command(), env, log, launch.working_directory());
+    if (!bot.ok()) {
+      unavailable_[p] = std::string(bot.status().message());
+      return;
+    }
+    launched[p].push_back(bot->get());
+    launched_.push_back(*std::move(bot));
+  }
+}
+
+void TournamentRunner::DropExited(const LaunchedBots& launched, std::set<int>& waiting) {
+  for (auto it = waiting.begin(); it != waiting.end();) {
+    std::optional<std::string> exit;
+    const LaunchedBot* exited = nullptr;
+    if (auto bots = launched.find(*it); bots != launched.end()) {
+      for (LaunchedBot* bot : bots->second) {
+        if ((exit = bot->Exited())) {
+          exited = bot;
+          break;
+        }
+      }
+    }
+    if (exit) {
+      unavailable_[*it] = absl::StrCat(
+          "participant '", spec_.participants(*it).name(), "' ", *exit,
+          " before it connected (", LaunchedAs(spec_.participants(*it)),
+          exited->log_path().empty() ? ")"
+                                     : absl::StrCat("; output: ", exited->log_path(), ")"));
+      it = waiting.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::set<int> TournamentRunner::AwaitConnected(const std::set<int>& needed,
+                                               const LaunchedBots& launched) {
   std::set<int> waiting;
   for (int p : needed) {
-    if (!spec.participants(p).has_builtin() && !unavailable_.contains(p)) waiting.insert(p);
+    if (!spec_.participants(p).has_builtin() && !unavailable_.contains(p)) waiting.insert(p);
   }
   const absl::Time deadline =
-      absl::Now() + absl::Milliseconds(spec.fault_policy().start_timeout_ms());
+      absl::Now() + absl::Milliseconds(spec_.fault_policy().start_timeout_ms());
   while (!waiting.empty() && !cancelled_) {
     absl::StatusOr<hoard::v1::ListBotsResponse> bots = host_->ListBots();
     if (bots.ok()) {
       for (const hoard::v1::BotInfo& bot : bots->bots()) {
         if (!bot.connected()) continue;
-        for (auto it = waiting.begin(); it != waiting.end();) {
-          if (ParticipantLabel(spec.participants(*it)) == bot.name()) {
-            it = waiting.erase(it);
-          } else {
-            ++it;
-          }
-        }
+        std::erase_if(waiting,
+                      [&](int p) { return ParticipantLabel(spec_.participants(p)) == bot.name(); });
       }
     }
-    for (auto it = waiting.begin(); it != waiting.end();) {
-      std::optional<std::string> exit;
-      const LaunchedBot* exited = nullptr;
-      if (auto bots = launched.find(*it); bots != launched.end()) {
-        for (LaunchedBot* bot : bots->second) {
-          if ((exit = bot->Exited())) {
-            exited = bot;
-            break;
-          }
-        }
-      }
-      if (exit) {
-        unavailable_[*it] = absl::StrCat(
-            "participant '", spec.participants(*it).name(), "' ", *exit,
-            " before it connected (", LaunchedAs(spec.participants(*it)),
-            exited->log_path().empty() ? ")"
-                                       : absl::StrCat("; output: ", exited->log_path(), ")"));
-        it = waiting.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    DropExited(launched, waiting);
     if (waiting.empty() || absl::Now() >= deadline) break;
     absl::SleepFor(absl::Milliseconds(50));
   }
-  for (int p : waiting) {
-    const Participant& participant = spec.participants(p);
-    std::string why = absl::StrCat("participant '", participant.name(), "' did not connect to ",
-                                   absl::StrJoin(addresses, " and "), " within ",
-                                   spec.fault_policy().start_timeout_ms(), " ms");
-    if (participant.has_command() || participant.has_catalog()) {
-      auto bots = launched.find(p);
-      absl::StrAppend(&why, " (", LaunchedAs(participant));
-      if (bots != launched.end() && !bots->second.empty() &&
-          !bots->second.front()->log_path().empty()) {
-        absl::StrAppend(&why, "; output: ", bots->second.front()->log_path());
-      }
-      absl::StrAppend(&why, ")");
-    } else {
-      absl::StrAppend(&why, " (it must register under that name)");
+  return waiting;
+}
+
+std::string TournamentRunner::NotConnected(int p, const std::vector<std::string>& addresses,
+                                           const LaunchedBots& launched) const {
+  const Participant& participant = spec_.participants(p);
+  std::string why = absl::StrCat("participant '", participant.name(), "' did not connect to ",
+                                 absl::StrJoin(addresses, " and "), " within ",
+                                 spec_.fault_policy().start_timeout_ms(), " ms");
+  if (!participant.has_command() && !participant.has_catalog()) {
+    return absl::StrCat(why, " (it must register under that name)");
+  }
+  auto bots = launched.find(p);
+  absl::StrAppend(&why, " (", LaunchedAs(participant));
+  if (bots != launched.end() && !bots->second.empty() &&
+      !bots->second.front()->log_path().empty()) {
+    absl::StrAppend(&why, "; output: ", bots->second.front()->log_path());
+  }
+  absl::StrAppend(&why, ")");
+  return why;
+}
+
+void TournamentRunner::PrepareParticipants() {
+  const std::set<int> needed = NeededParticipants();
+  // A launched bot runs once for each server behind the host.
+  const std::vector<std::string> addresses = host_->bot_addresses();
+  LaunchedBots launched;
+  for (int p : needed) {
+    const Participant& participant = spec_.participants(p);
+    if (!participant.has_command() && !participant.has_catalog()) continue;
+    if (addresses.empty()) {
+      unavailable_[p] = "this host takes no bots over the network";
+      continue;
     }
-    unavailable_[p] = why;
+    if (std::optional<hoard::v1::CatalogBot> launch = LaunchOf(p)) {
+      Launch(p, *launch, addresses, launched);
+    }
+  }
+  for (int p : AwaitConnected(needed, launched)) {
+    unavailable_[p] = NotConnected(p, addresses, launched);
   }
   for (const auto& [p, why] : unavailable_) {
     if (options_.on_warning) options_.on_warning(why);
   }
 }
 
-absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
+absl::Status TournamentRunner::Load(std::int64_t id) {
   absl::StatusOr<Tournament> loaded = LoadTournament(*store_, id);
   if (!loaded.ok()) return loaded.status();
   absl::StatusOr<TournamentSpec> spec = Normalize(loaded->spec());
@@ -331,60 +353,66 @@ absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
   spec_ = *spec;
   id_ = id;
   for (const Participant& p : spec->participants()) labels_.push_back(ParticipantLabel(p));
-  {
-    absl::MutexLock lock(&mu_);
-    tournament_ = *std::move(loaded);
-    *tournament_.mutable_spec() = *spec;
-    tournament_.set_status(hoard::v1::TOURNAMENT_STATUS_RUNNING);
-    tournament_.set_error("");
-    const std::set<int> done(stored->begin(), stored->end());
-    finished_ = static_cast<int>(done.size());
-    for (const db::RatedMatch& match : *results) standings_.Add(match.seats);
-    // Played from the back: keep schedule order.
-    for (int i = static_cast<int>(schedule_.size()) - 1; i >= 0; --i) {
-      if (!done.contains(i)) pending_.push_back(i);
-    }
-    started_ = absl::Now();
-    stop_ = cancelled_;
+  absl::MutexLock lock(&mu_);
+  tournament_ = *std::move(loaded);
+  *tournament_.mutable_spec() = *spec;
+  tournament_.set_status(hoard::v1::TOURNAMENT_STATUS_RUNNING);
+  tournament_.set_error("");
+  const std::set<int> done(stored->begin(), stored->end());
+  finished_ = static_cast<int>(done.size());
+  for (const db::RatedMatch& match : *results) standings_.Add(match.seats);
+  // Played from the back: keep schedule order.
+  for (int i = static_cast<int>(schedule_.size()) - 1; i >= 0; --i) {
+    if (!done.contains(i)) pending_.push_back(i);
   }
-  if (absl::Status s = store_->SetTournamentStatus(id, hoard::v1::TOURNAMENT_STATUS_RUNNING, "");
-      !s.ok()) {
-    return s;
-  }
-  PrepareParticipants();
-  Report();
+  started_ = absl::Now();
+  stop_ = cancelled_;
+  return absl::OkStatus();
+}
 
+void TournamentRunner::PlayPending() {
   int workers;
   {
     absl::MutexLock lock(&mu_);
-    workers = std::min<int>(spec->concurrency(), static_cast<int>(pending_.size()));
+    workers = std::min<int>(spec_.concurrency(), static_cast<int>(pending_.size()));
   }
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) threads.emplace_back([this] { Work(); });
   for (std::thread& thread : threads) thread.join();
   for (auto& bot : launched_) bot->Stop();
   launched_.clear();
+}
 
-  Tournament final_state;
-  {
-    absl::MutexLock lock(&mu_);
-    hoard::v1::TournamentStatus status;
-    if (finished_ == static_cast<int>(schedule_.size())) {
-      status = hoard::v1::TOURNAMENT_STATUS_FINISHED;
-      error_.clear();
-    } else if (cancelled_) {
-      status = cancelled_as_;
-    } else {
-      status = hoard::v1::TOURNAMENT_STATUS_FAILED;
-      if (!store_broken_) {
-        error_ = absl::StrCat(failed_, " match", failed_ == 1 ? "" : "es",
-                              " failed (run the tournament again to retry ",
-                              failed_ == 1 ? "it" : "them", "); last: ", error_);
-      }
+Tournament TournamentRunner::Conclude() {
+  absl::MutexLock lock(&mu_);
+  hoard::v1::TournamentStatus status;
+  if (finished_ == static_cast<int>(schedule_.size())) {
+    status = hoard::v1::TOURNAMENT_STATUS_FINISHED;
+    error_.clear();
+  } else if (cancelled_) {
+    status = cancelled_as_;
+  } else {
+    status = hoard::v1::TOURNAMENT_STATUS_FAILED;
+    if (!store_broken_) {
+      error_ = absl::StrCat(failed_, " match", failed_ == 1 ? "" : "es",
+                            " failed (run the tournament again to retry ",
+                            failed_ == 1 ? "it" : "them", "); last: ", error_);
     }
-    tournament_.set_status(status);
-    final_state = CurrentLocked();
   }
+  tournament_.set_status(status);
+  return CurrentLocked();
+}
+
+absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
+  if (absl::Status s = Load(id); !s.ok()) return s;
+  if (absl::Status s = store_->SetTournamentStatus(id, hoard::v1::TOURNAMENT_STATUS_RUNNING, "");
+      !s.ok()) {
+    return s;
+  }
+  PrepareParticipants();
+  Report();
+  PlayPending();
+  const Tournament final_state = Conclude();
   absl::Status saved = store_->SetTournamentStatus(id, final_state.status(), final_state.error());
   Report();
   if (!saved.ok()) return saved;

@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,14 @@ class TournamentRunner {
   hoard::v1::Tournament Current() const;
 
  private:
+  // Reads tournament `id`, its schedule and what is stored of it, and
+  // queues the matches left to play.
+  absl::Status Load(std::int64_t id);
+  // Plays the queued matches on spec concurrency workers, then stops the
+  // launched bots.
+  void PlayPending();
+  // The final status: FINISHED, cancelled as asked, or FAILED with why.
+  hoard::v1::Tournament Conclude();
   void Work();
   void PlayOne(const ScheduledMatch& match);
   void Fail(const ScheduledMatch& match, const std::string& reason);
@@ -112,6 +121,27 @@ class TournamentRunner {
   // Launches or awaits every participant that is not built in; the ones
   // that are not connected in time go to unavailable_.
   void PrepareParticipants();
+
+  // The steps of PrepareParticipants, each on the participants (by index)
+  // and the bots launched for them, one per server behind the host.
+  using LaunchedBots = std::map<int, std::vector<LaunchedBot*>>;
+  // The participants that still have matches to play.
+  std::set<int> NeededParticipants() const;
+  // What to launch for a command or catalog participant; nullopt (and the
+  // reason in unavailable_) for a catalog entry the server does not have.
+  std::optional<hoard::v1::CatalogBot> LaunchOf(int p);
+  // Gives the bot's account a fresh key and starts it once per address.
+  void Launch(int p, const hoard::v1::CatalogBot& launch,
+              const std::vector<std::string>& addresses, LaunchedBots& launched);
+  // Waits (within the start timeout) for every participant in `needed` that
+  // is not built in to be connected; returns those that are not.
+  std::set<int> AwaitConnected(const std::set<int>& needed, const LaunchedBots& launched);
+  // Moves the waiting participants whose launched bot has exited to
+  // unavailable_, with how it exited.
+  void DropExited(const LaunchedBots& launched, std::set<int>& waiting);
+  // Why participant `p` is not connected after the start timeout.
+  std::string NotConnected(int p, const std::vector<std::string>& addresses,
+                           const LaunchedBots& launched) const;
 
   db::MatchStore* const store_;
   MatchHost* const host_;

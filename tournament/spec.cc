@@ -12,14 +12,14 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bots/bot.h"
+#include "engine/player_id.h"
 #include "engine/registry.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
-#include "service/arena.h"
-#include "service/match.h"
+#include "tournament/match_request.h"
 
 namespace hoard::tournament {
 namespace {
@@ -52,17 +52,6 @@ class ErrorCollector final : public google::protobuf::io::ErrorCollector {
  private:
   std::string first_;
 };
-
-bool ValidName(const std::string& name) {
-  if (name.empty() || name.size() > 64) return false;
-  for (char c : name) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
-        c != '.') {
-      return false;
-    }
-  }
-  return true;
-}
 
 absl::Status FieldError(absl::string_view field, absl::string_view reason) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", reason));
@@ -110,22 +99,25 @@ absl::StatusOr<TournamentSpec> ReadSpecFile(const std::string& path) {
 }
 
 std::string ParticipantLabel(const Participant& participant) {
-  return participant.version().empty()
-             ? participant.name()
-             : absl::StrCat(participant.name(), "@", participant.version());
+  return engine::JoinBotName(participant.name(), participant.version());
 }
 
-absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
-  TournamentSpec spec = input;
+namespace {
+
+// The spec's game, once its id and options are within bounds.
+absl::StatusOr<const engine::Game*> FindSpecGame(const TournamentSpec& spec) {
   if (spec.game().empty()) return FieldError("game", "missing (see 'hoard games')");
-  if (absl::Status s = service::CheckClientStrings(spec.game(), spec.options()); !s.ok()) {
+  if (absl::Status s = CheckClientStrings(spec.game(), spec.options()); !s.ok()) {
     return absl::InvalidArgumentError(s.message());
   }
   absl::StatusOr<const engine::Game*> found = engine::FindGame(spec.game());
   if (!found.ok()) return FieldError("game", found.status().message());
-  const engine::Game& game = **found;
-  const engine::GameInfo& info = game.info();
+  return *found;
+}
 
+// Fills in players_per_match (as many as there are participants, within
+// the game's range) and checks that the participants can fill a match.
+absl::Status SetPlayersPerMatch(const engine::GameInfo& info, TournamentSpec& spec) {
   const int n = spec.participants_size();
   if (spec.players_per_match() == 0) {
     spec.set_players_per_match(std::min(std::max(n, info.min_players), info.max_players));
@@ -141,69 +133,92 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
                       absl::StrFormat("%d participant%s cannot fill %d-player matches", n,
                                       n == 1 ? "" : "s", k));
   }
+  return absl::OkStatus();
+}
+
+// The participant's name and version, each a word of a bot name and
+// together one.
+absl::Status CheckParticipantName(const Participant& p, const std::string& field) {
+  if (p.name().empty()) return FieldError(absl::StrCat(field, ".name"), "missing");
+  if (absl::Status s = engine::CheckBotNameWord(p.name()); !s.ok()) {
+    return FieldError(absl::StrCat(field, ".name"), s.message());
+  }
+  if (absl::Status s = engine::CheckBotNameWord(p.version()); !p.version().empty() && !s.ok()) {
+    return FieldError(absl::StrCat(field, ".version"), s.message());
+  }
+  // Each word may be valid and the two together too long.
+  if (absl::Status s = engine::CheckBotName(ParticipantLabel(p)); !s.ok()) {
+    return FieldError(absl::StrCat(field, ".version"), s.message());
+  }
+  return absl::OkStatus();
+}
+
+// Who plays for the participant: exactly one kind, and a built-in bot the
+// game has.
+absl::Status CheckParticipantPlayer(const Participant& p, const std::string& field,
+                                    const engine::Game& game) {
+  switch (p.player_case()) {
+    case Participant::kBuiltin:
+      if (absl::StatusOr<std::unique_ptr<bots::Bot>> bot = bots::MakeBot(p.builtin(), game, 1);
+          !bot.ok()) {
+        return FieldError(absl::StrCat(field, ".builtin"),
+                          absl::StrCat("no built-in bot '", p.builtin(), "' for ",
+                                       game.info().id, " (built-in bots: ",
+                                       absl::StrJoin(bots::BuiltinBotNames(game), ", "), ")"));
+      }
+      return absl::OkStatus();
+    case Participant::kRegistered:
+      if (!p.registered()) {
+        return FieldError(absl::StrCat(field, ".registered"),
+                          "must be true when set (or use builtin or command)");
+      }
+      return absl::OkStatus();
+    case Participant::kCommand:
+      if (absl::StripAsciiWhitespace(p.command()).empty()) {
+        return FieldError(absl::StrCat(field, ".command"), "is empty");
+      }
+      return absl::OkStatus();
+    case Participant::kCatalog:
+      if (p.catalog().empty()) return FieldError(absl::StrCat(field, ".catalog"), "is empty");
+      return absl::OkStatus();
+    case Participant::PLAYER_NOT_SET:
+      break;
+  }
+  return FieldError(field, "says neither builtin, registered, command nor catalog");
+}
+
+// Every participant checked; their names, unique, to their index.
+absl::StatusOr<std::map<std::string, int>> CheckParticipants(const TournamentSpec& spec,
+                                                             const engine::Game& game) {
   std::map<std::string, int> names;
-  const std::vector<std::string> builtins = bots::BuiltinBotNames(game);
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < spec.participants_size(); ++i) {
     const Participant& p = spec.participants(i);
     const std::string field = absl::StrCat("participants[", i, "]");
-    if (!ValidName(p.name())) {
-      return FieldError(absl::StrCat(field, ".name"),
-                        p.name().empty()
-                            ? "missing"
-                            : absl::StrCat("'", p.name(),
-                                           "' is not 1-64 letters, digits, '-', '_' or '.'"));
-    }
-    if (!p.version().empty() && !ValidName(p.version())) {
-      return FieldError(absl::StrCat(field, ".version"),
-                        absl::StrCat("'", p.version(),
-                                     "' is not 1-64 letters, digits, '-', '_' or '.'"));
-    }
-    if (ParticipantLabel(p).size() > 64) {
-      return FieldError(absl::StrCat(field, ".version"),
-                        absl::StrCat("'", ParticipantLabel(p),
-                                     "' is longer than 64 characters, the longest bot name"));
-    }
+    if (absl::Status s = CheckParticipantName(p, field); !s.ok()) return s;
     if (auto [it, added] = names.emplace(p.name(), i); !added) {
       return FieldError(absl::StrCat(field, ".name"),
                         absl::StrCat("'", p.name(), "' is also participants[", it->second,
                                      "]; names must be unique"));
     }
-    switch (p.player_case()) {
-      case Participant::kBuiltin:
-        if (absl::StatusOr<std::unique_ptr<bots::Bot>> bot = bots::MakeBot(p.builtin(), game, 1);
-            !bot.ok()) {
-          return FieldError(absl::StrCat(field, ".builtin"),
-                            absl::StrCat("no built-in bot '", p.builtin(), "' for ", info.id,
-                                         " (built-in bots: ", absl::StrJoin(builtins, ", "),
-                                         ")"));
-        }
-        break;
-      case Participant::kRegistered:
-        if (!p.registered()) {
-          return FieldError(absl::StrCat(field, ".registered"),
-                            "must be true when set (or use builtin or command)");
-        }
-        break;
-      case Participant::kCommand:
-        if (absl::StripAsciiWhitespace(p.command()).empty()) {
-          return FieldError(absl::StrCat(field, ".command"), "is empty");
-        }
-        break;
-      case Participant::kCatalog:
-        if (p.catalog().empty()) return FieldError(absl::StrCat(field, ".catalog"), "is empty");
-        break;
-      case Participant::PLAYER_NOT_SET:
-        return FieldError(field, "says neither builtin, registered, command nor catalog");
-    }
+    if (absl::Status s = CheckParticipantPlayer(p, field, game); !s.ok()) return s;
   }
+  return names;
+}
 
-  // A match of the spec's size and options must start: names and values.
-  engine::MatchConfig config{.num_players = k, .seed = 1};
+// A match of the spec's size and options must start: names and values.
+absl::Status CheckOptions(const TournamentSpec& spec, const engine::Game& game) {
+  engine::MatchConfig config{.num_players = spec.players_per_match(), .seed = 1};
   config.options.insert(spec.options().begin(), spec.options().end());
   if (absl::StatusOr<std::unique_ptr<engine::State>> start = game.NewMatch(config);
       !start.ok()) {
     return FieldError("options", start.status().message());
   }
+  return absl::OkStatus();
+}
+
+// Format, rounds, concurrency, time control and fault policy: defaults
+// filled in, ranges checked.
+absl::Status SetHowItRuns(TournamentSpec& spec) {
   if (!hoard::v1::Format_IsValid(spec.format())) {
     return FieldError("format", "unknown format");
   }
@@ -217,8 +232,7 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
     return FieldError("concurrency",
                       absl::StrCat("must be from 1 to 10000, not ", spec.concurrency()));
   }
-  if (absl::StatusOr<service::TimeControl> tc = service::TimeControlFrom(spec.time_control());
-      !tc.ok()) {
+  if (absl::StatusOr<TimeControl> tc = TimeControlFrom(spec.time_control()); !tc.ok()) {
     return absl::InvalidArgumentError(tc.status().message());
   }
   hoard::v1::FaultPolicy* faults = spec.mutable_fault_policy();
@@ -232,6 +246,11 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   if (faults->max_failed_matches() < 0) {
     return FieldError("fault_policy.max_failed_matches", "must be 1 or more");
   }
+  return absl::OkStatus();
+}
+
+// Each candidate names a participant, once.
+absl::Status CheckCandidates(const TournamentSpec& spec, const std::map<std::string, int>& names) {
   std::set<std::string> candidates;
   for (int i = 0; i < spec.candidates_size(); ++i) {
     if (!names.contains(spec.candidates(i))) {
@@ -243,6 +262,21 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
                         absl::StrCat("'", spec.candidates(i), "' is named twice"));
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
+  TournamentSpec spec = input;
+  absl::StatusOr<const engine::Game*> game = FindSpecGame(spec);
+  if (!game.ok()) return game.status();
+  if (absl::Status s = SetPlayersPerMatch((*game)->info(), spec); !s.ok()) return s;
+  absl::StatusOr<std::map<std::string, int>> names = CheckParticipants(spec, **game);
+  if (!names.ok()) return names.status();
+  if (absl::Status s = CheckOptions(spec, **game); !s.ok()) return s;
+  if (absl::Status s = SetHowItRuns(spec); !s.ok()) return s;
+  if (absl::Status s = CheckCandidates(spec, *names); !s.ok()) return s;
   if (absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec)); !size.ok()) {
     return size.status();
   }

@@ -97,7 +97,7 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
   ExpectRejected(R"pb(game: "village"
                       participants { name: "a b" builtin: "random" }
                       participants { name: "c" builtin: "random" })pb",
-                 "participants[0].name: 'a b' is not");
+                 "participants[0].name: 'a b' holds ' ', which is not a letter");
   ExpectRejected(R"pb(game: "village"
                       participants { name: "a" builtin: "random" }
                       participants { name: "b" })pb",
@@ -111,7 +111,7 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
                       participants {
                         name: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
                         version: "vvvvvvvvvvvvvvvvvvvv" builtin: "random" })pb",
-                 "is longer than 64 characters");
+                 "bot name has 65 characters, more than 64");
   ExpectRejected(std::string(kFourBots) +
                      "format: FORMAT_GAUNTLET players_per_match: 2 candidates: \"a\" "
                      "candidates: \"a\"",

@@ -27,6 +27,7 @@
 #include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "service/write_queue.h"
+#include "tournament/secrets.h"
 
 namespace hoard::service {
 namespace {
@@ -347,7 +348,7 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
   // Every match of a phase stays listable: the phases count their decisions.
   options.limits.max_finished_in_memory = 1000000;
   options.limits.open_registration = true;  // the bench's bots name themselves
-  const std::string token = RandomToken();
+  const std::string token = tournament::RandomToken();
   options.admin_tokens = {token};
   if (extra != nullptr) options.extra_services.push_back(extra);
   absl::StatusOr<std::unique_ptr<ArenaServer>> server = ArenaServer::Start(options);

@@ -1,11 +1,11 @@
-// hoard check-bot: does a bot keep the protocol? (bots/check/checker.h)
+// hoard check-bot: does a bot keep the protocol? (service/check/checker.h)
 
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "bots/check/checker.h"
+#include "service/check/checker.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 
@@ -49,7 +49,7 @@ int RunCheckBot(const std::vector<std::string>& args) {
     return Fail(kExitUsage, absl::StrCat("unexpected argument '", parsed->positionals[0],
                                          "' (quote the bot's command: --command 'CMD ARGS')"));
   }
-  bots::CheckOptions options;
+  service::CheckOptions options;
   options.command = parsed->Get("command", "");
   options.bot_name = parsed->Get("bot", "");
   if (options.command.empty() == options.bot_name.empty()) {
@@ -72,7 +72,7 @@ int RunCheckBot(const std::vector<std::string>& args) {
   }
   options.seed = static_cast<std::uint64_t>(seed);
 
-  bots::CheckCallbacks callbacks;
+  service::CheckCallbacks callbacks;
   callbacks.on_listening = [&](const std::string& address) {
     if (options.command.empty()) {
       std::cout << "check-bot: waiting for bot '" << options.bot_name << "' to register at "
@@ -83,15 +83,15 @@ int RunCheckBot(const std::vector<std::string>& args) {
                 << std::endl;
     }
   };
-  callbacks.on_result = [](const bots::CheckResult& result) {
+  callbacks.on_result = [](const service::CheckResult& result) {
     std::cout << absl::StrFormat("%-4s  %-24s %s", result.passed ? "PASS" : "FAIL", result.name,
                                  result.detail)
               << std::endl;
   };
-  absl::StatusOr<bots::CheckReport> report = bots::CheckBot(options, callbacks);
+  absl::StatusOr<service::CheckReport> report = service::CheckBot(options, callbacks);
   if (!report.ok()) return Fail(kExitUsage, std::string(report.status().message()));
   int passed = 0;
-  for (const bots::CheckResult& result : report->checks) passed += result.passed ? 1 : 0;
+  for (const service::CheckResult& result : report->checks) passed += result.passed ? 1 : 0;
   std::cout << absl::StrFormat("check-bot: %s (%d of %d checks passed)\n",
                                report->passed() ? "the bot conforms" : "the bot does NOT conform",
                                passed, report->checks.size());

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "engine/player_id.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
@@ -61,15 +62,19 @@ int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::stri
   if (!args.Has("seats")) return Fail(kExitUsage, "create needs --seats");
   for (absl::string_view seat : absl::StrSplit(args.Get("seats", ""), ',')) {
     hoard::v1::SeatSpec* spec = request.add_seats();
-    if (seat == "open") {
+    if (seat == engine::kOpenSeat) {
       spec->set_open(true);
-    } else if (absl::ConsumePrefix(&seat, "builtin:")) {
-      spec->set_builtin(std::string(seat));
-    } else if (absl::ConsumePrefix(&seat, "bot:")) {
-      spec->set_bot(std::string(seat));
-    } else {
+      continue;
+    }
+    absl::StatusOr<engine::PlayerId> player = engine::PlayerId::Parse(seat);
+    if (!player.ok()) {
       return Fail(kExitUsage, absl::StrCat("a seat is open, builtin:NAME or bot:NAME, not '",
                                            seat, "'"));
+    }
+    if (player->is_builtin()) {
+      spec->set_builtin(player->name());
+    } else {
+      spec->set_bot(player->name());
     }
   }
   if (args.Has("option")) {

@@ -89,76 +89,61 @@ absl::Status CheckListenAddress(const std::string& listen) {
   return absl::OkStatus();
 }
 
-}  // namespace
+constexpr char kServeHelp[] =
+    "usage: hoard serve [flags]\n\nServes the Hoard arena over gRPC "
+    "(hoard.v1.Arena; with --db, hoard.v1.Tournaments\ntoo; plus the standard "
+    "health service and server reflection) until SIGINT\nor SIGTERM. Tournaments "
+    "the database holds as running resume at start.\n\n"
+    "On SIGTERM or SIGINT it stops gracefully: no new matches start, running\n"
+    "matches get --shutdown-grace-ms to finish, the rest are aborted (stored as\n"
+    "aborted), tournaments stop to resume at the next start, and the database\n"
+    "is closed.\n\n"
+    "Who may do what (docs/security.md): admins (a token from\n"
+    "--admin-token-file, or one made in the state directory) create matches,\n"
+    "tournaments and bot accounts; bots play with their account's name and key;\n"
+    "anyone reads, unless --private. SIGHUP re-reads the token files and the\n"
+    "catalog.\n\n"
+    "Every flag may come from the environment instead: HOARD_SERVE_ and the\n"
+    "flag's name in capitals, '-' as '_' (HOARD_SERVE_LISTEN=0.0.0.0:50051,\n"
+    "HOARD_SERVE_DB=/data/hoard.db; a flag without a value takes true or\n"
+    "false). A flag on the command line wins.\n\n";
 
-int RunServe(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, ServeFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard serve [flags]\n\nServes the Hoard arena over gRPC "
-                 "(hoard.v1.Arena; with --db, hoard.v1.Tournaments\ntoo; plus the standard "
-                 "health service and server reflection) until SIGINT\nor SIGTERM. Tournaments "
-                 "the database holds as running resume at start.\n\n"
-                 "On SIGTERM or SIGINT it stops gracefully: no new matches start, running\n"
-                 "matches get --shutdown-grace-ms to finish, the rest are aborted (stored as\n"
-                 "aborted), tournaments stop to resume at the next start, and the database\n"
-                 "is closed.\n\n"
-                 "Who may do what (docs/security.md): admins (a token from\n"
-                 "--admin-token-file, or one made in the state directory) create matches,\n"
-                 "tournaments and bot accounts; bots play with their account's name and key;\n"
-                 "anyone reads, unless --private. SIGHUP re-reads the token files and the\n"
-                 "catalog.\n\n"
-                 "Every flag may come from the environment instead: HOARD_SERVE_ and the\n"
-                 "flag's name in capitals, '-' as '_' (HOARD_SERVE_LISTEN=0.0.0.0:50051,\n"
-                 "HOARD_SERVE_DB=/data/hoard.db; a flag without a value takes true or\n"
-                 "false). A flag on the command line wins.\n\n"
-              << FlagsHelp(ServeFlags());
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "serve takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
-  }
+// Flags the command line leaves unset, from HOARD_SERVE_* variables.
+absl::Status FlagsFromEnvironment(ParsedArgs& parsed) {
   for (const FlagSpec& spec : ServeFlags()) {
-    if (spec.name == "help" || parsed->Has(spec.name)) continue;
+    if (spec.name == "help" || parsed.Has(spec.name)) continue;
     const std::string variable = EnvironmentName(spec.name);
     const char* value = std::getenv(variable.c_str());
     if (value == nullptr || *value == '\0') continue;
     if (!spec.value_name.empty()) {
-      parsed->flags[spec.name] = {value};
+      parsed.flags[spec.name] = {value};
       continue;
     }
     const std::string yes = absl::AsciiStrToLower(value);
     if (yes == "1" || yes == "true" || yes == "yes") {
-      parsed->flags[spec.name] = {};
+      parsed.flags[spec.name] = {};
     } else if (yes != "0" && yes != "false" && yes != "no") {
-      return Fail(kExitUsage, absl::StrCat(variable, " is true, yes, 1, false, no or 0, not '",
-                                           value, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(variable, " is true, yes, 1, false, no or 0, not '", value, "'"));
     }
   }
-  absl::StatusOr<service::LogFormat> log_format =
-      service::ParseLogFormat(parsed->Get("log-format", "text"));
-  if (!log_format.ok()) return Fail(kExitUsage, std::string(log_format.status().message()));
-  int grace_ms = 10000;
-  if (absl::Status status = ReadIntFlag(*parsed, "shutdown-grace-ms", 0, 3600000, &grace_ms);
-      !status.ok()) {
-    return Fail(kExitUsage, std::string(status.message()));
-  }
-  service::EventLog log(*log_format, &std::cerr);
+  return absl::OkStatus();
+}
 
-  service::ServerOptions options;
+// The server's options from its flags, but for its tokens; kInvalidArgument
+// for a flag out of range or in conflict.
+absl::Status OptionsFromFlags(const ParsedArgs& parsed, service::EventLog& log,
+                              service::ServerOptions& options) {
   options.events = log.Sink();
-  options.listen = parsed->Get("listen", options.listen);
-  if (absl::Status valid = CheckListenAddress(options.listen); !valid.ok()) {
-    return Fail(kExitUsage, std::string(valid.message()));
-  }
-  options.db_path = parsed->Get("db", "");
-  options.tls_cert_path = parsed->Get("tls-cert", "");
-  options.tls_key_path = parsed->Get("tls-key", "");
+  options.listen = parsed.Get("listen", options.listen);
+  RETURN_IF_ERROR(CheckListenAddress(options.listen));
+  options.db_path = parsed.Get("db", "");
+  options.tls_cert_path = parsed.Get("tls-cert", "");
+  options.tls_key_path = parsed.Get("tls-key", "");
   if (options.tls_cert_path.empty() != options.tls_key_path.empty()) {
-    return Fail(kExitUsage, "TLS needs both --tls-cert and --tls-key");
+    return absl::InvalidArgumentError("TLS needs both --tls-cert and --tls-key");
   }
-  options.tournament_runner.bot_log_dir = parsed->Get("bot-logs", "");
+  options.tournament_runner.bot_log_dir = parsed.Get("bot-logs", "");
   options.tournament_runner.on_warning = [&log](const std::string& line) {
     log.Write("tournament_warning", {{"message", line}});
   };
@@ -175,50 +160,122 @@ int RunServe(const std::vector<std::string>& args) {
            {"max-queued-bytes", &options.max_queued_bytes},
            {"max-finished-in-memory", &options.limits.max_finished_in_memory},
            {"max-message-bytes", &options.max_message_bytes}}) {
-    if (absl::Status status = ReadIntFlag(*parsed, flag, 1, 1000000000, target); !status.ok()) {
-      return Fail(kExitUsage, std::string(status.message()));
+    RETURN_IF_ERROR(ReadIntFlag(parsed, flag, 1, 1000000000, target));
+  }
+  options.limits.open_registration = parsed.Has("open-registration");
+  options.private_reads = parsed.Has("private");
+  options.catalog_path = parsed.Get("catalog", "");
+  return absl::OkStatus();
+}
+
+// Who may do what: the operator's token files, or tokens made in the state
+// directory (where clients on this machine find them).
+struct TokenFiles {
+  std::string state_dir;
+  std::string admin_file;
+  std::string read_file;
+};
+
+// Reads (or makes) the tokens into `options`; `made` gets the names of the
+// files made in the state directory.
+absl::Status LoadTokens(const TokenFiles& files, service::ServerOptions& options,
+                        std::vector<std::string>& made) {
+  if (!files.admin_file.empty()) {
+    ASSIGN_OR_RETURN(options.admin_tokens, service::ReadTokenFile(files.admin_file));
+  } else {
+    ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(files.state_dir, "admin-token"));
+    options.admin_tokens = {token};
+    made.push_back("admin-token");
+  }
+  options.read_tokens.clear();
+  if (!files.read_file.empty()) {
+    ASSIGN_OR_RETURN(options.read_tokens, service::ReadTokenFile(files.read_file));
+  } else if (options.private_reads) {
+    ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(files.state_dir, "read-token"));
+    options.read_tokens = {token};
+    made.push_back("read-token");
+  }
+  return absl::OkStatus();
+}
+
+// SIGINT, SIGTERM and SIGHUP, blocked in every thread; one thread waits for
+// them.
+sigset_t BlockServeSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+// Waits for `signals`: SIGHUP re-reads the token files and the catalog; the
+// others stop the server gracefully, within `grace_ms`.
+void HandleSignals(sigset_t signals, service::ArenaServer& server, const TokenFiles& files,
+                   service::ServerOptions& options, service::EventLog& log, int grace_ms) {
+  int signal = 0;
+  while (sigwait(&signals, &signal) == 0 && signal == SIGHUP) {
+    std::vector<std::string> made;
+    if (absl::Status loaded = LoadTokens(files, options, made); !loaded.ok()) {
+      log.Write("reload_failed", {{"error", std::string(loaded.message())}});
+    } else {
+      server.SetTokens(options.admin_tokens, options.read_tokens);
+      log.Write("tokens_reloaded", {{"admin_tokens", absl::StrCat(options.admin_tokens.size())},
+                                    {"read_tokens", absl::StrCat(options.read_tokens.size())}});
+    }
+    if (absl::Status catalog = server.ReloadCatalog(); !catalog.ok()) {
+      log.Write("reload_failed", {{"error", std::string(catalog.message())}});
     }
   }
-  options.limits.open_registration = parsed->Has("open-registration");
-  options.private_reads = parsed->Has("private");
-  options.catalog_path = parsed->Get("catalog", "");
+  log.Write("server_stopping",
+            {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"},
+             {"running_matches", absl::StrCat(server.arena().running_matches())},
+             {"grace_ms", absl::StrCat(grace_ms)}});
+  const service::ArenaServer::StopReport report = server.Stop(absl::Milliseconds(grace_ms));
+  log.Write("server_stopped",
+            {{"finished_in_grace", absl::StrCat(report.running_at_stop - report.aborted)},
+             {"aborted", absl::StrCat(report.aborted)}});
+}
 
-  // Who may do what: the operator's tokens, or ones made in the state
-  // directory (where clients on this machine find them).
-  const std::string state_dir = parsed->Get("state-dir", service::DefaultStateDir());
-  const std::string admin_file = parsed->Get("admin-token-file", "");
-  const std::string read_file = parsed->Get("read-token-file", "");
+}  // namespace
+
+int RunServe(const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, ServeFlags());
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (parsed->Has("help")) {
+    std::cout << kServeHelp << FlagsHelp(ServeFlags());
+    return kExitOk;
+  }
+  if (!parsed->positionals.empty()) {
+    return Fail(kExitUsage, "serve takes no arguments besides flags, got '" +
+                                parsed->positionals[0] + "'");
+  }
+  if (absl::Status s = FlagsFromEnvironment(*parsed); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
+  }
+  absl::StatusOr<service::LogFormat> log_format =
+      service::ParseLogFormat(parsed->Get("log-format", "text"));
+  if (!log_format.ok()) return Fail(kExitUsage, std::string(log_format.status().message()));
+  int grace_ms = 10000;
+  if (absl::Status status = ReadIntFlag(*parsed, "shutdown-grace-ms", 0, 3600000, &grace_ms);
+      !status.ok()) {
+    return Fail(kExitUsage, std::string(status.message()));
+  }
+  service::EventLog log(*log_format, &std::cerr);
+  service::ServerOptions options;
+  if (absl::Status s = OptionsFromFlags(*parsed, log, options); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
+  }
+  const TokenFiles files{.state_dir = parsed->Get("state-dir", service::DefaultStateDir()),
+                         .admin_file = parsed->Get("admin-token-file", ""),
+                         .read_file = parsed->Get("read-token-file", "")};
   std::vector<std::string> made;  // log lines about made tokens
-  auto load_tokens = [&]() -> absl::Status {
-    if (!admin_file.empty()) {
-      ASSIGN_OR_RETURN(options.admin_tokens, service::ReadTokenFile(admin_file));
-    } else {
-      ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(state_dir, "admin-token"));
-      options.admin_tokens = {token};
-      made.push_back("admin-token");
-    }
-    options.read_tokens.clear();
-    if (!read_file.empty()) {
-      ASSIGN_OR_RETURN(options.read_tokens, service::ReadTokenFile(read_file));
-    } else if (options.private_reads) {
-      ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(state_dir, "read-token"));
-      options.read_tokens = {token};
-      made.push_back("read-token");
-    }
-    return absl::OkStatus();
-  };
-  if (absl::Status loaded = load_tokens(); !loaded.ok()) {
+  if (absl::Status loaded = LoadTokens(files, options, made); !loaded.ok()) {
     return Fail(kExitFailure, std::string(loaded.message()));
   }
 
-  // Block the stop signals in every thread; one thread waits for them.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGHUP);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
+  const sigset_t signals = BlockServeSignals();
   absl::StatusOr<std::unique_ptr<service::ArenaServer>> server =
       service::ArenaServer::Start(options);
   if (!server.ok()) return Fail(kExitFailure, std::string(server.status().message()));
@@ -230,36 +287,10 @@ int RunServe(const std::vector<std::string>& args) {
   for (const std::string& name : made) {
     // Where the token is, never the token.
     log.Write(name == "admin-token" ? "admin_token" : "read_token",
-              {{"file", absl::StrCat(state_dir, "/", name)}});
+              {{"file", absl::StrCat(files.state_dir, "/", name)}});
   }
-
-  std::thread stopper([&] {
-    int signal = 0;
-    // SIGHUP re-reads the token files and the catalog; the others stop.
-    while (sigwait(&stop_signals, &signal) == 0 && signal == SIGHUP) {
-      made.clear();
-      if (absl::Status loaded = load_tokens(); !loaded.ok()) {
-        log.Write("reload_failed", {{"error", std::string(loaded.message())}});
-      } else {
-        (*server)->SetTokens(options.admin_tokens, options.read_tokens);
-        log.Write("tokens_reloaded",
-                  {{"admin_tokens", absl::StrCat(options.admin_tokens.size())},
-                   {"read_tokens", absl::StrCat(options.read_tokens.size())}});
-      }
-      if (absl::Status catalog = (*server)->ReloadCatalog(); !catalog.ok()) {
-        log.Write("reload_failed", {{"error", std::string(catalog.message())}});
-      }
-    }
-    log.Write("server_stopping", {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"},
-                                  {"running_matches",
-                                   absl::StrCat((*server)->arena().running_matches())},
-                                  {"grace_ms", absl::StrCat(grace_ms)}});
-    const service::ArenaServer::StopReport report =
-        (*server)->Stop(absl::Milliseconds(grace_ms));
-    log.Write("server_stopped",
-              {{"finished_in_grace", absl::StrCat(report.running_at_stop - report.aborted)},
-               {"aborted", absl::StrCat(report.aborted)}});
-  });
+  std::thread stopper(
+      [&] { HandleSignals(signals, **server, files, options, log, grace_ms); });
   (*server)->Wait();
   stopper.join();
   server->reset();  // closes the database

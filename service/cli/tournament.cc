@@ -15,10 +15,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "engine/player_id.h"
 #include "engine/status_macros.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
 #include "service/arena.h"
+#include "service/arena_host.h"
 #include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
@@ -78,6 +80,45 @@ constexpr char kHelp[] =
     "the same command resumes it. With no spec it runs the embedded default: four\n"
     "built-in bots in a 4-player village round-robin of 200 matches.\n\n";
 
+// One --participant: NAME=KIND, NAME possibly name@version.
+absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participant* p) {
+  const std::size_t eq = entry.find('=');
+  if (eq == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--participant needs NAME=KIND (builtin:BOT, registered or command:CMD), got '", entry,
+        "'"));
+  }
+  std::string name = entry.substr(0, eq);
+  const std::size_t at = name.find('@');
+  if (at != std::string::npos) {
+    p->set_version(name.substr(at + 1));
+    name = name.substr(0, at);
+  }
+  p->set_name(name);
+  const std::string kind = entry.substr(eq + 1);
+  if (absl::StatusOr<engine::PlayerId> builtin = engine::PlayerId::Parse(kind);
+      builtin.ok() && builtin->is_builtin()) {
+    p->set_builtin(builtin->name());
+  } else if (kind == "registered") {
+    p->set_registered(true);
+  } else if (kind.rfind("command:", 0) == 0) {
+    p->set_command(kind.substr(8));
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--participant ", name, ": '", kind,
+        "' is no kind of participant (builtin:BOT, registered or command:CMD)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<hoard::v1::Format> FormatFromFlag(const std::string& format) {
+  if (format == "round-robin") return hoard::v1::FORMAT_ROUND_ROBIN;
+  if (format == "duplicate") return hoard::v1::FORMAT_DUPLICATE;
+  if (format == "gauntlet") return hoard::v1::FORMAT_GAUNTLET;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--format: '", format, "' is none of round-robin, duplicate, gauntlet"));
+}
+
 absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
   if (args.Has("game")) spec->set_game(args.Get("game", ""));
   if (args.Has("players")) {
@@ -88,46 +129,13 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
   if (args.Has("participant")) {
     spec->clear_participants();
     for (const std::string& entry : args.flags.at("participant")) {
-      const std::size_t eq = entry.find('=');
-      if (eq == std::string::npos) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--participant needs NAME=KIND (builtin:BOT, registered or command:CMD), got '",
-            entry, "'"));
-      }
-      hoard::v1::Participant* p = spec->add_participants();
-      std::string name = entry.substr(0, eq);
-      const std::size_t at = name.find('@');
-      if (at != std::string::npos) {
-        p->set_version(name.substr(at + 1));
-        name = name.substr(0, at);
-      }
-      p->set_name(name);
-      const std::string kind = entry.substr(eq + 1);
-      if (kind.rfind("builtin:", 0) == 0) {
-        p->set_builtin(kind.substr(8));
-      } else if (kind == "registered") {
-        p->set_registered(true);
-      } else if (kind.rfind("command:", 0) == 0) {
-        p->set_command(kind.substr(8));
-      } else {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--participant ", name, ": '", kind,
-            "' is no kind of participant (builtin:BOT, registered or command:CMD)"));
-      }
+      RETURN_IF_ERROR(ParticipantFromFlag(entry, spec->add_participants()));
     }
   }
   if (args.Has("format")) {
-    const std::string format = args.Get("format", "");
-    if (format == "round-robin") {
-      spec->set_format(hoard::v1::FORMAT_ROUND_ROBIN);
-    } else if (format == "duplicate") {
-      spec->set_format(hoard::v1::FORMAT_DUPLICATE);
-    } else if (format == "gauntlet") {
-      spec->set_format(hoard::v1::FORMAT_GAUNTLET);
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--format: '", format, "' is none of round-robin, duplicate, gauntlet"));
-    }
+    absl::StatusOr<hoard::v1::Format> format = FormatFromFlag(args.Get("format", ""));
+    if (!format.ok()) return format.status();
+    spec->set_format(*format);
   }
   if (args.Has("candidate")) {
     spec->clear_candidates();
@@ -232,6 +240,169 @@ class ProgressDisplay {
   int lines_ = 0;
 };
 
+// The spec to run: from --config, the embedded default or flags, changed by
+// flags, normalized. kInvalidArgument says what is wrong.
+absl::StatusOr<TournamentSpec> SpecToRun(const ParsedArgs& args) {
+  TournamentSpec spec;
+  if (args.Has("config")) {
+    absl::StatusOr<TournamentSpec> read = tournament::ReadSpecFile(args.Get("config", ""));
+    if (!read.ok()) return read.status();
+    spec = *std::move(read);
+  } else if (!args.Has("game") && !args.Has("participant")) {
+    spec = tournament::DefaultSpec();
+  }
+  RETURN_IF_ERROR(SpecFromFlags(args, &spec));
+  absl::StatusOr<TournamentSpec> normalized = tournament::Normalize(spec);
+  if (!normalized.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad tournament spec: ", normalized.status().message()));
+  }
+  return normalized;
+}
+
+// Where the tournament's matches are played and stored.
+struct Venue {
+  std::unique_ptr<service::ArenaServer> server;  // external bots, in process
+  std::unique_ptr<service::Arena> arena;         // built-in bots only
+  std::unique_ptr<db::MatchStore> own_store;     // with --server
+  std::unique_ptr<tournament::MatchHost> host;
+  db::MatchStore* store = nullptr;
+};
+
+// The servers of --server, with a store of this process's own.
+int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& venue) {
+  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
+  if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
+  venue.own_store = *std::move(opened);
+  venue.store = venue.own_store.get();
+  std::vector<std::unique_ptr<tournament::MatchHost>> servers;
+  for (const std::string& address : args.flags.at("server")) {
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+        AdminChannel(address, args.Get("token-file", ""));
+    if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+    servers.push_back(tournament::RemoteHost(*channel, address));
+  }
+  venue.host = tournament::SpreadHost(std::move(servers));
+  return kExitOk;
+}
+
+// A server in this process, for participants that play over the network.
+int OpenServerVenue(const ParsedArgs& args, const std::string& db_path, Venue& venue) {
+  service::ServerOptions options;
+  options.listen = args.Get("listen", "127.0.0.1:0");
+  options.db_path = db_path;
+  options.serve_tournaments = false;
+  // The operator's own server: registered participants claim their names.
+  options.limits.open_registration = true;
+  absl::StatusOr<std::unique_ptr<service::ArenaServer>> started =
+      service::ArenaServer::Start(options);
+  if (!started.ok()) return Fail(kExitFailure, std::string(started.status().message()));
+  venue.server = *std::move(started);
+  venue.store = venue.server->arena().store();
+  const std::string address =
+      absl::StrCat(service::LoopbackHost(options.listen), ":", venue.server->port());
+  venue.host = service::ArenaHost(&venue.server->arena(), address);
+  if (!args.Has("quiet")) std::cerr << "hoard: bots connect to " << address << std::endl;
+  return kExitOk;
+}
+
+// An arena in this process without the network: built-in bots only.
+int OpenLocalVenue(const std::string& db_path, Venue& venue) {
+  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
+  if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
+  venue.arena = std::make_unique<service::Arena>();
+  if (absl::Status s = venue.arena->UseStore(*std::move(opened)); !s.ok()) {
+    return Fail(kExitFailure, std::string(s.message()));
+  }
+  venue.store = venue.arena->store();
+  venue.host = service::ArenaHost(venue.arena.get(), "");
+  return kExitOk;
+}
+
+// Says on stderr whether the tournament runs, resumes or is already over.
+void Announce(db::MatchStore& store, std::int64_t id, bool resumed, const std::string& title,
+              const std::string& db_path) {
+  absl::StatusOr<std::optional<db::StoredTournament>> stored = store.GetTournament(id);
+  const bool finished =
+      stored.ok() && *stored && (*stored)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED;
+  std::cerr << "hoard: "
+            << (finished  ? "this spec's tournament already finished; its results follow "
+                            "(--fresh runs a new one): "
+                : resumed ? "resuming "
+                          : "running ")
+            << "tournament " << id << " (" << title << ") in " << db_path << std::endl;
+}
+
+// SIGINT and SIGTERM, blocked in this thread and every thread started after
+// it, so that only RunStoppably's waiter takes them.
+sigset_t BlockStopSignals() {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
+// Runs tournament `id`. The first stop signal cancels it (matches in flight
+// finish and are stored), a second one exits at once.
+absl::StatusOr<Tournament> RunStoppably(tournament::TournamentRunner& runner, std::int64_t id,
+                                        sigset_t stop_signals) {
+  std::atomic<bool> done{false};
+  std::thread stopper([&] {
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
+    if (done) return;
+    std::cerr << "hoard: stopping: the matches in flight finish and are stored "
+                 "(again to quit at once)"
+              << std::endl;
+    runner.Cancel();
+    sigwait(&stop_signals, &signal);
+    if (!done) _exit(kExitFailure);
+  });
+  absl::StatusOr<Tournament> final_state = runner.Run(id);
+  done = true;
+  pthread_kill(stopper.native_handle(), SIGTERM);
+  stopper.join();
+  return final_state;
+}
+
+// The leaderboard of the tournament as it ended, and the exit status.
+int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
+                 const std::string& game, hoard::v1::RatingSystem system,
+                 const Tournament& final_state, const std::string& title,
+                 const std::string& db_path) {
+  absl::StatusOr<hoard::v1::RatingSnapshot> ratings =
+      tournament::CurrentRatings(store, {.game = game, .tournament_id = id});
+  if (!ratings.ok()) return Fail(kExitFailure, std::string(ratings.status().message()));
+  const hoard::v1::Leaderboard board = tournament::RankBy(*ratings, system);
+  if (args.Has("json")) {
+    std::cout << ToJson(board);
+  } else if (board.matches() == 0) {
+    std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", id,
+                                 title,
+                                 hoard::v1::TournamentStatus_Name(final_state.status()).substr(18));
+  } else {
+    const hoard::v1::TournamentProgress& p = final_state.progress();
+    std::cout << absl::StrFormat(
+                     "Tournament %d (%s): %s, %d of %d matches stored in %s (this run: %.0f "
+                     "matches/s over %.1f s)\n\n",
+                     id, title,
+                     hoard::v1::TournamentStatus_Name(final_state.status()).substr(18),
+                     p.finished(), p.scheduled(), db_path, p.matches_per_second(),
+                     p.elapsed_ms() / 1000.0)
+              << tournament::FormatLeaderboard(board);
+  }
+  switch (final_state.status()) {
+    case hoard::v1::TOURNAMENT_STATUS_FINISHED:
+      return kExitOk;
+    case hoard::v1::TOURNAMENT_STATUS_CANCELLED:
+      return Fail(kExitFailure, "stopped before the end; run the same command to resume");
+    default:
+      return Fail(kExitFailure, final_state.error());
+  }
+}
+
 }  // namespace
 
 int RunTournament(const std::vector<std::string>& args) {
@@ -248,22 +419,8 @@ int RunTournament(const std::vector<std::string>& args) {
   absl::StatusOr<hoard::v1::RatingSystem> system =
       tournament::ParseRatingSystem(parsed->Get("system", "ml"));
   if (!system.ok()) return Fail(kExitUsage, "--system: " + std::string(system.status().message()));
-
-  TournamentSpec spec;
-  if (parsed->Has("config")) {
-    absl::StatusOr<TournamentSpec> read = tournament::ReadSpecFile(parsed->Get("config", ""));
-    if (!read.ok()) return Fail(kExitUsage, std::string(read.status().message()));
-    spec = *std::move(read);
-  } else if (!parsed->Has("game") && !parsed->Has("participant")) {
-    spec = tournament::DefaultSpec();
-  }
-  if (absl::Status s = SpecFromFlags(*parsed, &spec); !s.ok()) {
-    return Fail(kExitUsage, std::string(s.message()));
-  }
-  absl::StatusOr<TournamentSpec> normalized = tournament::Normalize(spec);
-  if (!normalized.ok()) {
-    return Fail(kExitUsage, absl::StrCat("bad tournament spec: ", normalized.status().message()));
-  }
+  absl::StatusOr<TournamentSpec> normalized = SpecToRun(*parsed);
+  if (!normalized.ok()) return Fail(kExitUsage, std::string(normalized.status().message()));
   if (parsed->Has("print-spec")) {
     std::string text;
     google::protobuf::TextFormat::PrintToString(*normalized, &text);
@@ -275,79 +432,23 @@ int RunTournament(const std::vector<std::string>& args) {
     external = external || !p.has_builtin();
   }
 
-  // Stop signals: the first cancels (matches in flight finish and are
-  // stored), a second one exits at once.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
+  const sigset_t stop_signals = BlockStopSignals();
   const std::string db_path = parsed->Get("db", "hoard.db");
-  std::unique_ptr<service::ArenaServer> server;   // external bots, in process
-  std::unique_ptr<service::Arena> arena;          // built-in bots only
-  std::unique_ptr<db::MatchStore> own_store;      // with --server
-  std::unique_ptr<tournament::MatchHost> host;
-  db::MatchStore* store = nullptr;
-  if (parsed->Has("server")) {
-    absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
-    if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
-    own_store = *std::move(opened);
-    store = own_store.get();
-    std::vector<std::unique_ptr<tournament::MatchHost>> servers;
-    for (const std::string& address : parsed->flags.at("server")) {
-      absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-          AdminChannel(address, parsed->Get("token-file", ""));
-      if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
-      servers.push_back(tournament::RemoteHost(*channel, address));
-    }
-    host = tournament::SpreadHost(std::move(servers));
-  } else if (external) {
-    service::ServerOptions options;
-    options.listen = parsed->Get("listen", "127.0.0.1:0");
-    options.db_path = db_path;
-    options.serve_tournaments = false;
-    // The operator's own server: registered participants claim their names.
-    options.limits.open_registration = true;
-    absl::StatusOr<std::unique_ptr<service::ArenaServer>> started =
-        service::ArenaServer::Start(options);
-    if (!started.ok()) return Fail(kExitFailure, std::string(started.status().message()));
-    server = *std::move(started);
-    store = server->arena().store();
-    const std::string address =
-        absl::StrCat(service::LoopbackHost(options.listen), ":", server->port());
-    host = tournament::InProcessHost(&server->arena(), address);
-    if (!parsed->Has("quiet")) std::cerr << "hoard: bots connect to " << address << std::endl;
-  } else {
-    absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
-    if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
-    arena = std::make_unique<service::Arena>();
-    if (absl::Status s = arena->UseStore(*std::move(opened)); !s.ok()) {
-      return Fail(kExitFailure, std::string(s.message()));
-    }
-    store = arena->store();
-    host = tournament::InProcessHost(arena.get(), "");
-  }
+  Venue venue;
+  const int opened = parsed->Has("server") ? OpenRemoteVenue(*parsed, db_path, venue)
+                     : external           ? OpenServerVenue(*parsed, db_path, venue)
+                                          : OpenLocalVenue(db_path, venue);
+  if (opened != kExitOk) return opened;
 
   bool resumed = false;
   absl::StatusOr<std::int64_t> id =
-      tournament::CreateOrResume(*store, *normalized, parsed->Has("fresh"), &resumed);
+      tournament::CreateOrResume(*venue.store, *normalized, parsed->Has("fresh"), &resumed);
   if (!id.ok()) return Fail(kExitFailure, std::string(id.status().message()));
   const bool quiet = parsed->Has("quiet");
   const std::string title = normalized->name().empty()
                                 ? normalized->game()
                                 : absl::StrCat(normalized->name(), ", ", normalized->game());
-  if (!quiet) {
-    absl::StatusOr<std::optional<db::StoredTournament>> stored = store->GetTournament(*id);
-    const bool finished = stored.ok() && *stored &&
-                          (*stored)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED;
-    std::cerr << "hoard: "
-              << (finished  ? "this spec's tournament already finished; its results follow "
-                              "(--fresh runs a new one): "
-                  : resumed ? "resuming "
-                            : "running ")
-              << "tournament " << *id << " (" << title << ") in " << db_path << std::endl;
-  }
+  if (!quiet) Announce(*venue.store, *id, resumed, title, db_path);
 
   ProgressDisplay display(quiet);
   tournament::RunnerOptions options;
@@ -356,56 +457,12 @@ int RunTournament(const std::vector<std::string>& args) {
   options.bot_log_dir = parsed->Get("bot-logs", "hoard-bot-logs");
   options.concurrency = normalized->concurrency();
   options.fault_policy = normalized->fault_policy();
-  tournament::TournamentRunner runner(store, host.get(), options);
-
-  std::atomic<bool> done{false};
-  std::thread stopper([&] {
-    int signal = 0;
-    sigwait(&stop_signals, &signal);
-    if (done) return;
-    std::cerr << "hoard: stopping: the matches in flight finish and are stored "
-                 "(again to quit at once)"
-              << std::endl;
-    runner.Cancel();
-    sigwait(&stop_signals, &signal);
-    if (!done) _exit(kExitFailure);
-  });
-
-  absl::StatusOr<Tournament> final_state = runner.Run(*id);
-  done = true;
-  pthread_kill(stopper.native_handle(), SIGTERM);
-  stopper.join();
+  tournament::TournamentRunner runner(venue.store, venue.host.get(), options);
+  absl::StatusOr<Tournament> final_state = RunStoppably(runner, *id, stop_signals);
   if (!final_state.ok()) return Fail(kExitFailure, std::string(final_state.status().message()));
   display.Update(*final_state, true);
-
-  absl::StatusOr<hoard::v1::RatingSnapshot> ratings =
-      tournament::CurrentRatings(*store, {.game = normalized->game(), .tournament_id = *id});
-  if (!ratings.ok()) return Fail(kExitFailure, std::string(ratings.status().message()));
-  const hoard::v1::Leaderboard board = tournament::RankBy(*ratings, *system);
-  if (parsed->Has("json")) {
-    std::cout << ToJson(board);
-  } else if (board.matches() == 0) {
-    std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", *id, title,
-                                 hoard::v1::TournamentStatus_Name(final_state->status()).substr(18));
-  } else {
-    const hoard::v1::TournamentProgress& p = final_state->progress();
-    std::cout << absl::StrFormat(
-                     "Tournament %d (%s): %s, %d of %d matches stored in %s (this run: %.0f "
-                     "matches/s over %.1f s)\n\n",
-                     *id, title,
-                     hoard::v1::TournamentStatus_Name(final_state->status()).substr(18),
-                     p.finished(), p.scheduled(), db_path, p.matches_per_second(),
-                     p.elapsed_ms() / 1000.0)
-              << tournament::FormatLeaderboard(board);
-  }
-  switch (final_state->status()) {
-    case hoard::v1::TOURNAMENT_STATUS_FINISHED:
-      return kExitOk;
-    case hoard::v1::TOURNAMENT_STATUS_CANCELLED:
-      return Fail(kExitFailure, "stopped before the end; run the same command to resume");
-    default:
-      return Fail(kExitFailure, final_state->error());
-  }
+  return PrintResults(*parsed, *venue.store, *id, normalized->game(), *system, *final_state, title,
+                      db_path);
 }
 
 }  // namespace hoard::cli

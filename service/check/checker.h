@@ -1,5 +1,5 @@
-#ifndef HOARD_BOTS_CHECK_CHECKER_H_
-#define HOARD_BOTS_CHECK_CHECKER_H_
+#ifndef HOARD_SERVICE_CHECK_CHECKER_H_
+#define HOARD_SERVICE_CHECK_CHECKER_H_
 
 // The bot checker behind `hoard check-bot`: does a bot keep the protocol?
 //
@@ -26,7 +26,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace hoard::bots {
+namespace hoard::service {
 
 struct CheckOptions {
   // Launch this shell command as the bot (it finds HOARD_SERVER,
@@ -76,6 +76,6 @@ struct CheckCallbacks {
 absl::StatusOr<CheckReport> CheckBot(const CheckOptions& options,
                                      const CheckCallbacks& callbacks = {});
 
-}  // namespace hoard::bots
+}  // namespace hoard::service
 
-#endif  // HOARD_BOTS_CHECK_CHECKER_H_
+#endif  // HOARD_SERVICE_CHECK_CHECKER_H_

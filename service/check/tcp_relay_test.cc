@@ -1,4 +1,4 @@
-#include "bots/check/tcp_relay.h"
+#include "service/check/tcp_relay.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -10,7 +10,7 @@
 
 #include "gtest/gtest.h"
 
-namespace hoard::bots {
+namespace hoard::service {
 namespace {
 
 sockaddr_in Loopback(int port) {
@@ -99,4 +99,4 @@ TEST(TcpRelayTest, RelaysBothWaysCutsOnDemandAndTakesNewConnections) {
 }
 
 }  // namespace
-}  // namespace hoard::bots
+}  // namespace hoard::service

@@ -12,7 +12,7 @@
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "service/arena.h"
+#include "service/arena_host.h"
 #include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
@@ -45,7 +45,7 @@ std::string TempDb(const std::string& name) {
 struct Local {
   explicit Local(const std::string& db) {
     EXPECT_THAT(arena.UseStore(*db::OpenSqliteStore(db)), IsOk());
-    host = InProcessHost(&arena, "");
+    host = service::ArenaHost(&arena, "");
   }
   db::MatchStore& store() { return *arena.store(); }
   service::Arena arena;
@@ -195,7 +195,7 @@ TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeou
   std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
       {.listen = "127.0.0.1:0", .db_path = db, .serve_tournaments = false});
   std::unique_ptr<MatchHost> host =
-      InProcessHost(&server->arena(), absl::StrCat("127.0.0.1:", server->port()));
+      service::ArenaHost(&server->arena(), absl::StrCat("127.0.0.1:", server->port()));
   const TournamentSpec spec = Spec(R"pb(
     game: "village" players_per_match: 2
     participants { name: "quiet" command: "sleep 60" }
@@ -230,7 +230,7 @@ TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
        .limits = {.open_registration = true},
        .serve_tournaments = false});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
-  std::unique_ptr<MatchHost> host = InProcessHost(&server->arena(), address);
+  std::unique_ptr<MatchHost> host = service::ArenaHost(&server->arena(), address);
   std::vector<std::unique_ptr<bots::BotClient>> clients;
   std::vector<std::thread> threads;
   for (const std::string name : {"ext-1", "ext-2"}) {

@@ -1,5 +1,5 @@
-#ifndef HOARD_BOTS_CHECK_TCP_RELAY_H_
-#define HOARD_BOTS_CHECK_TCP_RELAY_H_
+#ifndef HOARD_SERVICE_CHECK_TCP_RELAY_H_
+#define HOARD_SERVICE_CHECK_TCP_RELAY_H_
 
 // A loopback TCP relay that can cut its connections, as a network failure
 // would: a client connects to port(), the relay connects on to the
@@ -13,7 +13,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace hoard::bots {
+namespace hoard::service {
 
 class TcpRelay {
  public:
@@ -41,6 +41,6 @@ class TcpRelay {
   std::thread thread_;
 };
 
-}  // namespace hoard::bots
+}  // namespace hoard::service
 
-#endif  // HOARD_BOTS_CHECK_TCP_RELAY_H_
+#endif  // HOARD_SERVICE_CHECK_TCP_RELAY_H_

@@ -1,4 +1,4 @@
-#include "bots/check/checker.h"
+#include "service/check/checker.h"
 
 #include <algorithm>
 #include <map>
@@ -12,13 +12,14 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "bots/check/tcp_relay.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
+#include "service/check/tcp_relay.h"
 #include "service/grpc_server.h"
 #include "tournament/launcher.h"
+#include "tournament/secrets.h"
 
-namespace hoard::bots {
+namespace hoard::service {
 namespace {
 
 using hoard::v1::Match;
@@ -71,7 +72,7 @@ class Checker {
   const CheckOptions& options_;
   const CheckCallbacks& callbacks_;
   std::string name_;
-  std::unique_ptr<service::ArenaServer> server_;
+  std::unique_ptr<ArenaServer> server_;
   std::unique_ptr<TcpRelay> relay_;
   std::unique_ptr<tournament::LaunchedBot> launched_;
   CheckReport report_;
@@ -137,7 +138,7 @@ absl::StatusOr<std::string> Checker::StartMatch(const std::string& game, int ind
   request.mutable_time_control()->set_decision_ms(options_.decision_ms);
   request.mutable_time_control()->set_bank_ms(options_.bank_ms);
   request.mutable_time_control()->set_max_strikes(3);
-  service::MatchHooks hooks;
+  MatchHooks hooks;
   hooks.on_finished = [this](const Match& match, const hoard::v1::MatchRecord&) {
     absl::MutexLock lock(&mu_);
     finished_[match.match_id()] = match;
@@ -316,12 +317,12 @@ absl::StatusOr<CheckReport> Checker::Run() {
   RETURN_IF_ERROR(Validate());
   name_ = options_.bot_name.empty() ? kDefaultName : options_.bot_name;
 
-  service::ServerOptions server_options;
+  ServerOptions server_options;
   server_options.listen = "127.0.0.1:0";
   server_options.serve_tournaments = false;
   // The checker's own server: the bot under test names itself.
   server_options.limits.open_registration = true;
-  ASSIGN_OR_RETURN(server_, service::ArenaServer::Start(server_options));
+  ASSIGN_OR_RETURN(server_, ArenaServer::Start(server_options));
   ASSIGN_OR_RETURN(relay_, TcpRelay::Start(server_->port()));
   const std::string address = absl::StrCat("127.0.0.1:", relay_->port());
   if (callbacks_.on_listening) callbacks_.on_listening(address);
@@ -332,7 +333,7 @@ absl::StatusOr<CheckReport> Checker::Run() {
                          options_.command,
                          {{"HOARD_SERVER", address},
                           {"HOARD_BOT_NAME", name_},
-                          {"HOARD_BOT_KEY", service::RandomToken()},
+                          {"HOARD_BOT_KEY", tournament::RandomToken()},
                           {"HOARD_MAX_MATCHES", absl::StrCat(options_.concurrent_matches)}},
                          options_.log_path));
   }
@@ -370,4 +371,4 @@ absl::StatusOr<CheckReport> CheckBot(const CheckOptions& options, const CheckCal
   return Checker(filled, callbacks).Run();
 }
 
-}  // namespace hoard::bots
+}  // namespace hoard::service

@@ -1,4 +1,4 @@
-#include "bots/check/tcp_relay.h"
+#include "service/check/tcp_relay.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace hoard::bots {
+namespace hoard::service {
 namespace {
 
 constexpr char kDrop = 'd';
@@ -157,4 +157,4 @@ void TcpRelay::Loop() {
   }
 }
 
-}  // namespace hoard::bots
+}  // namespace hoard::service
