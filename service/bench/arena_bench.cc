@@ -21,6 +21,7 @@
 #include "absl/synchronization/mutex.h"
 #include "google/protobuf/arena.h"
 #include "engine/rng.h"
+#include "engine/status_macros.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/bench.grpc.pb.h"
@@ -452,163 +453,192 @@ std::size_t ResidentBytes() {
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
-}  // namespace
+void Say(const ArenaBenchOptions& options, const std::string& line) {
+  if (options.progress) options.progress(line);
+}
 
-absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options) {
-  auto progress = [&](const std::string& line) {
-    if (options.progress) options.progress(line);
-  };
-  ArenaBenchReport report;
-
-  // 1 and 2: decisions, then the floor, in one server.
-  {
-    EchoService echo;
-    absl::StatusOr<Rig> rig = StartRig(&echo);
-    if (!rig.ok()) return rig.status();
-    Board board;
-    progress(absl::StrFormat("decisions: %d matches of %d bots for %.0f s", options.matches,
-                             options.players, options.seconds));
-    {
-      std::vector<std::unique_ptr<BenchBot>> bots;
-      for (int i = 0; i < options.players; ++i) {
-        bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
-                                                  &board, static_cast<std::uint64_t>(i + 1)));
-      }
-      AwaitRegistered(&board, options.players);
-      const Clock::time_point start = Clock::now();
-      absl::StatusOr<std::vector<std::string>> ids =
-          KeepMatchesRunning(*rig, &board, options.players, options.matches, options.seconds,
-                             60000, 60000, 0);
-      if (!ids.ok()) return ids.status();
-      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-      bots.clear();  // each hands in its samples as it stops
-      report.arena = board.samples.Summarize(elapsed);
+// The example request closest to the mean size, for the floor to carry.
+hoard::v1::ServerMessage ExampleRequest(Board& board, double mean_bytes) {
+  hoard::v1::ServerMessage example;
+  absl::MutexLock lock(&board.mu);
+  double best = -1;
+  for (const hoard::v1::ServerMessage& candidate : board.examples) {
+    const double off =
+        std::abs(static_cast<double>(candidate.decision().ByteSizeLong()) - mean_bytes);
+    if (best < 0 || off < best) {
+      best = off;
+      example = candidate;
     }
-    report.mean_request_bytes =
-        board.requests > 0 ? static_cast<double>(board.request_bytes) / board.requests : 0;
-    progress(absl::StrFormat("floor: %d ping-pong chains over %d streams for %.0f s",
-                             options.matches, options.players, options.seconds));
-    // The floor carries the example request closest to the mean size.
-    hoard::v1::ServerMessage example;
-    {
-      absl::MutexLock lock(&board.mu);
-      double best = -1;
-      for (const hoard::v1::ServerMessage& candidate : board.examples) {
-        const double off = std::abs(static_cast<double>(candidate.decision().ByteSizeLong()) -
-                                    report.mean_request_bytes);
-        if (best < 0 || off < best) {
-          best = off;
-          example = candidate;
-        }
-      }
-    }
-    report.floor_reply_bytes = static_cast<double>(example.ByteSizeLong());
-    report.floor = RunFloor([&] { return rig->BotChannel(); }, options.players,
-                            options.matches, example, options.seconds);
   }
+  return example;
+}
 
-  // 3: time-outs under load.
+// Phases 1 and 2: decisions, then the floor, in one server.
+absl::Status RunDecisionPhases(const ArenaBenchOptions& options, ArenaBenchReport& report) {
+  EchoService echo;
+  absl::StatusOr<Rig> rig = StartRig(&echo);
+  if (!rig.ok()) return rig.status();
+  Board board;
+  Say(options, absl::StrFormat("decisions: %d matches of %d bots for %.0f s", options.matches,
+                               options.players, options.seconds));
   {
-    absl::StatusOr<Rig> rig = StartRig(nullptr);
-    if (!rig.ok()) return rig.status();
-    Board board;
-    const int think_ms = options.timeout_decision_ms * options.think_percent / 100;
-    progress(absl::StrFormat(
-        "time-outs: %d matches with %d ms decisions, bots thinking %d ms, for %.0f s",
-        options.timeout_matches, options.timeout_decision_ms, think_ms,
-        options.timeout_seconds));
     std::vector<std::unique_ptr<BenchBot>> bots;
     for (int i = 0; i < options.players; ++i) {
       bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
-                                                &board, static_cast<std::uint64_t>(i + 1),
-                                                think_ms));
+                                                &board, static_cast<std::uint64_t>(i + 1)));
     }
     AwaitRegistered(&board, options.players);
-    // Built-in bots thinking as hard as they may, on the same server.
-    std::vector<std::string> thinking;
-    for (int i = 0; i < options.thinking_matches; ++i) {
-      hoard::v1::CreateMatchRequest request;
-      request.set_game("dragons_gold");
-      request.set_seed(static_cast<std::uint64_t>(i + 1));
-      for (int seat = 0; seat < 3; ++seat) request.add_seats()->set_builtin("mcts");
-      hoard::v1::CreateMatchResponse response;
-      grpc::ClientContext context;
-      const auto started = std::chrono::steady_clock::now();
-      const grpc::Status status = rig->stub->CreateMatch(&context, request, &response);
-      const double ms = std::chrono::duration<double, std::milli>(
-                            std::chrono::steady_clock::now() - started)
-                            .count();
-      if (!status.ok()) {
-        return absl::UnavailableError(
-            absl::StrCat("creating a thinking match: ", status.error_message()));
-      }
-      report.thinking_create_max_ms = std::max(report.thinking_create_max_ms, ms);
-      thinking.push_back(response.match_id());
-    }
-    absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
-        *rig, &board, options.players, options.timeout_matches, options.timeout_seconds,
-        options.timeout_decision_ms, 0, 0);
+    const Clock::time_point start = Clock::now();
+    absl::StatusOr<std::vector<std::string>> ids =
+        KeepMatchesRunning(*rig, &board, options.players, options.matches, options.seconds,
+                           60000, 60000, 0);
     if (!ids.ok()) return ids.status();
-    for (const std::string& id : thinking) {
-      hoard::v1::GetMatchRequest get;
-      get.set_match_id(id);
-      hoard::v1::GetMatchResponse got;
-      grpc::ClientContext context;
-      if (rig->stub->GetMatch(&context, get, &got).ok()) {
-        report.thinking_actions += got.match().actions();
-      }
-    }
-    report.timeout_phase_late_answers = board.late_answers;
-    // Every match of the phase, a page at a time (no records: cheap).
-    hoard::v1::ListMatchesRequest request;
-    request.set_page_size(500);
-    for (;;) {
-      hoard::v1::ListMatchesResponse response;
-      grpc::ClientContext context;
-      const grpc::Status status = rig->stub->ListMatches(&context, request, &response);
-      if (!status.ok()) {
-        return absl::UnavailableError(absl::StrCat("listing matches: ", status.error_message()));
-      }
-      for (const hoard::v1::Match& match : response.matches()) {
-        if (match.game() != "village") continue;  // the thinking matches
-        for (const hoard::v1::SeatInfo& seat : match.seats()) {
-          report.timeout_phase_decisions += seat.answers() + seat.timeouts();
-          report.timeout_phase_timeouts += seat.timeouts();
-        }
-        if (match.status() == hoard::v1::MATCH_STATUS_FINISHED) {
-          ++report.timeout_phase_matches_finished;
-        }
-      }
-      if (response.next_page_token().empty()) break;
-      request.set_page_token(response.next_page_token());
-    }
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    bots.clear();  // each hands in its samples as it stops
+    report.arena = board.samples.Summarize(elapsed);
   }
-  // 4: idle matches, last: freeing them disturbs no other phase.
-  {
-    absl::StatusOr<Rig> rig = StartRig(nullptr);
-    if (!rig.ok()) return rig.status();
-    progress(absl::StrFormat("memory: %d idle matches", options.idle_matches));
-    // One match first, so one-time allocations are not counted.
-    if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, true, 600000, 0, 0, 1);
-        !id.ok()) {
-      return id.status();
-    }
-    const std::size_t heap_before = HeapInUse();
-    const std::size_t rss_before = ResidentBytes();
-    for (int i = 0; i < options.idle_matches; ++i) {
-      absl::StatusOr<std::string> id =
-          CreateMatch(*rig, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
-      if (!id.ok()) return id.status();
-    }
-    report.idle_matches = options.idle_matches;
-    report.idle_heap_bytes_per_match =
-        (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) /
-        options.idle_matches;
-    report.idle_rss_bytes_per_match =
-        (static_cast<double>(ResidentBytes()) - static_cast<double>(rss_before)) /
-        options.idle_matches;
-  }
+  report.mean_request_bytes =
+      board.requests > 0 ? static_cast<double>(board.request_bytes) / board.requests : 0;
+  Say(options, absl::StrFormat("floor: %d ping-pong chains over %d streams for %.0f s",
+                               options.matches, options.players, options.seconds));
+  const hoard::v1::ServerMessage example = ExampleRequest(board, report.mean_request_bytes);
+  report.floor_reply_bytes = static_cast<double>(example.ByteSizeLong());
+  report.floor = RunFloor([&] { return rig->BotChannel(); }, options.players, options.matches,
+                          example, options.seconds);
+  return absl::OkStatus();
+}
 
+// All-MCTS Dragon's Gold matches, each timed as it is created.
+absl::StatusOr<std::vector<std::string>> StartThinkingMatches(const Rig& rig,
+                                                              const ArenaBenchOptions& options,
+                                                              ArenaBenchReport& report) {
+  std::vector<std::string> thinking;
+  for (int i = 0; i < options.thinking_matches; ++i) {
+    hoard::v1::CreateMatchRequest request;
+    request.set_game("dragons_gold");
+    request.set_seed(static_cast<std::uint64_t>(i + 1));
+    for (int seat = 0; seat < 3; ++seat) request.add_seats()->set_builtin("mcts");
+    hoard::v1::CreateMatchResponse response;
+    grpc::ClientContext context;
+    const auto started = std::chrono::steady_clock::now();
+    const grpc::Status status = rig.stub->CreateMatch(&context, request, &response);
+    const double ms = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - started)
+                          .count();
+    if (!status.ok()) {
+      return absl::UnavailableError(
+          absl::StrCat("creating a thinking match: ", status.error_message()));
+    }
+    report.thinking_create_max_ms = std::max(report.thinking_create_max_ms, ms);
+    thinking.push_back(response.match_id());
+  }
+  return thinking;
+}
+
+// The actions played so far in `ids`.
+std::int64_t CountActions(const Rig& rig, const std::vector<std::string>& ids) {
+  std::int64_t actions = 0;
+  for (const std::string& id : ids) {
+    hoard::v1::GetMatchRequest get;
+    get.set_match_id(id);
+    hoard::v1::GetMatchResponse got;
+    grpc::ClientContext context;
+    if (rig.stub->GetMatch(&context, get, &got).ok()) actions += got.match().actions();
+  }
+  return actions;
+}
+
+// Every village match of the time-out phase, a page at a time (no records:
+// cheap): its decisions, time-outs and finished matches.
+absl::Status TallyTimeoutPhase(const Rig& rig, ArenaBenchReport& report) {
+  hoard::v1::ListMatchesRequest request;
+  request.set_page_size(500);
+  for (;;) {
+    hoard::v1::ListMatchesResponse response;
+    grpc::ClientContext context;
+    const grpc::Status status = rig.stub->ListMatches(&context, request, &response);
+    if (!status.ok()) {
+      return absl::UnavailableError(absl::StrCat("listing matches: ", status.error_message()));
+    }
+    for (const hoard::v1::Match& match : response.matches()) {
+      if (match.game() != "village") continue;  // the thinking matches
+      for (const hoard::v1::SeatInfo& seat : match.seats()) {
+        report.timeout_phase_decisions += seat.answers() + seat.timeouts();
+        report.timeout_phase_timeouts += seat.timeouts();
+      }
+      if (match.status() == hoard::v1::MATCH_STATUS_FINISHED) {
+        ++report.timeout_phase_matches_finished;
+      }
+    }
+    if (response.next_page_token().empty()) break;
+    request.set_page_token(response.next_page_token());
+  }
+  return absl::OkStatus();
+}
+
+// Phase 3: time-outs under load, beside built-in bots thinking.
+absl::Status RunTimeoutPhase(const ArenaBenchOptions& options, ArenaBenchReport& report) {
+  absl::StatusOr<Rig> rig = StartRig(nullptr);
+  if (!rig.ok()) return rig.status();
+  Board board;
+  const int think_ms = options.timeout_decision_ms * options.think_percent / 100;
+  Say(options, absl::StrFormat(
+      "time-outs: %d matches with %d ms decisions, bots thinking %d ms, for %.0f s",
+      options.timeout_matches, options.timeout_decision_ms, think_ms,
+      options.timeout_seconds));
+  std::vector<std::unique_ptr<BenchBot>> bots;
+  for (int i = 0; i < options.players; ++i) {
+    bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
+                                              &board, static_cast<std::uint64_t>(i + 1),
+                                              think_ms));
+  }
+  AwaitRegistered(&board, options.players);
+  // Built-in bots thinking as hard as they may, on the same server.
+  absl::StatusOr<std::vector<std::string>> thinking = StartThinkingMatches(*rig, options, report);
+  if (!thinking.ok()) return thinking.status();
+  absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
+      *rig, &board, options.players, options.timeout_matches, options.timeout_seconds,
+      options.timeout_decision_ms, 0, 0);
+  if (!ids.ok()) return ids.status();
+  report.thinking_actions = CountActions(*rig, *thinking);
+  report.timeout_phase_late_answers = board.late_answers;
+  return TallyTimeoutPhase(*rig, report);
+}
+
+// Phase 4: idle matches, last: freeing them disturbs no other phase.
+absl::Status RunMemoryPhase(const ArenaBenchOptions& options, ArenaBenchReport& report) {
+  absl::StatusOr<Rig> rig = StartRig(nullptr);
+  if (!rig.ok()) return rig.status();
+  Say(options, absl::StrFormat("memory: %d idle matches", options.idle_matches));
+  // One match first, so one-time allocations are not counted.
+  if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, true, 600000, 0, 0, 1);
+      !id.ok()) {
+    return id.status();
+  }
+  const std::size_t heap_before = HeapInUse();
+  const std::size_t rss_before = ResidentBytes();
+  for (int i = 0; i < options.idle_matches; ++i) {
+    absl::StatusOr<std::string> id =
+        CreateMatch(*rig, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
+    if (!id.ok()) return id.status();
+  }
+  report.idle_matches = options.idle_matches;
+  report.idle_heap_bytes_per_match =
+      (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) /
+      options.idle_matches;
+  report.idle_rss_bytes_per_match =
+      (static_cast<double>(ResidentBytes()) - static_cast<double>(rss_before)) /
+      options.idle_matches;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options) {
+  ArenaBenchReport report;
+  RETURN_IF_ERROR(RunDecisionPhases(options, report));
+  RETURN_IF_ERROR(RunTimeoutPhase(options, report));
+  RETURN_IF_ERROR(RunMemoryPhase(options, report));
   return report;
 }
 
