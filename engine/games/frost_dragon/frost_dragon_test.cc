@@ -668,7 +668,8 @@ TEST(FrostDragonTest, ASeatSeesItsOwnHandAndNoOneSeesTheLeftovers) {
   ASSERT_THAT(state->Apply(fate, Move::ChooseTrump(kForest).Encode()), IsOk());
   const Position& p = static_cast<FrostDragonState&>(*state).position();
   for (Seat observer = kSpectator; observer < 3; ++observer) {
-    const auto& view = static_cast<FrostDragonView&>(*state->ViewFor(observer));
+    const std::unique_ptr<View> seen = state->ViewFor(observer);
+    const auto& view = static_cast<const FrostDragonView&>(*seen);
     EXPECT_EQ(view.out_of_play, 6);
     for (Seat s = 0; s < 3; ++s) {
       EXPECT_EQ(view.players[s].hand_size, 18);
