@@ -1,12 +1,17 @@
 // The SQLite store: schema, migrations and every statement Hoard runs.
 
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <utility>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
@@ -18,6 +23,11 @@ namespace {
 
 // Numbered migrations: migration i (1-based) brings the schema from version
 // i - 1 to i. Append, never edit: a database remembers which it has run.
+// Marks a SQLite file as Hoard's ("HORD"); its user_version is the schema
+// version. A file without the mark is never written to unless it is empty or
+// a Hoard database from before the mark.
+constexpr std::int32_t kHoardApplicationId = 0x484f5244;
+
 constexpr const char* kMigrations[] = {
     // 1: finished matches, their seats and their records.
     R"sql(
@@ -217,7 +227,8 @@ class Statement {
 
 class SqliteStore final : public MatchStore {
  public:
-  SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  SqliteStore(sqlite3* db, std::string path, bool read_only)
+      : db_(db), path_(std::move(path)), read_only_(read_only) {}
   ~SqliteStore() override {
     statements_.Clear();
     sqlite3_close_v2(db_);
@@ -253,11 +264,23 @@ class SqliteStore final : public MatchStore {
       const std::string sql = absl::StrCat(
           "BEGIN; ", kMigrations[next - 1],
           "; INSERT INTO schema_migrations VALUES (", next,
-          ", ", kNowMs, "); COMMIT;");
+          ", ", kNowMs, "); PRAGMA application_id = ", kHoardApplicationId,
+          "; PRAGMA user_version = ", next, "; COMMIT;");
       if (absl::Status s = Exec(sql.c_str()); !s.ok()) {
         Exec("ROLLBACK").IgnoreError();
         return absl::Status(s.code(), absl::StrCat("migration ", next, ": ", s.message()));
       }
+    }
+    // A database from before the marks were kept gets them; every start
+    // proves the file takes a write before any match depends on it.
+    const std::string mark = absl::StrCat(
+        "BEGIN IMMEDIATE; PRAGMA application_id = ", kHoardApplicationId,
+        "; PRAGMA user_version = ", known, "; COMMIT;");
+    if (absl::Status s = Exec(mark.c_str()); !s.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return absl::FailedPreconditionError(
+          absl::StrCat(path_, " cannot be written (", s.message(),
+                       "): check the file's and its directory's permissions and free space"));
     }
     return absl::OkStatus();
   }
@@ -501,6 +524,8 @@ class SqliteStore final : public MatchStore {
 
   absl::Status SaveRatingSnapshot(const RatingScope& scope, std::int64_t version,
                                   const hoard::v1::RatingSnapshot& snapshot) override {
+    // A snapshot only saves work next time; a read-only store computes anew.
+    if (read_only_) return absl::OkStatus();
     absl::MutexLock lock(&mu_);
     Statement insert(statements_, absl::StrCat(
         "INSERT OR REPLACE INTO rating_snapshots (game, tournament_id, version, "
@@ -688,31 +713,174 @@ class SqliteStore final : public MatchStore {
   sqlite3* const db_;
   const std::string path_;
   StatementCache statements_ ABSL_GUARDED_BY(mu_){db_};
+  const bool read_only_;
 };
+
+// One text answer of `sql` on `db`, or nullopt with the error in *error.
+std::optional<std::string> QueryText(sqlite3* db, const char* sql, std::string* error) {
+  sqlite3_stmt* stmt = nullptr;
+  std::optional<std::string> answer;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+  if (rc == SQLITE_OK) rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW) {
+    const unsigned char* text = sqlite3_column_text(stmt, 0);
+    answer = text != nullptr ? reinterpret_cast<const char*>(text) : "";
+  } else if (rc == SQLITE_DONE) {
+    answer = "";
+  } else {
+    *error = sqlite3_errmsg(db);
+  }
+  sqlite3_finalize(stmt);
+  return answer;
+}
+
+// A big-endian 32-bit field of a SQLite file's header.
+std::int64_t HeaderField(const unsigned char* header, int offset) {
+  return static_cast<std::int32_t>((std::uint32_t{header[offset]} << 24) |
+                                   (std::uint32_t{header[offset + 1]} << 16) |
+                                   (std::uint32_t{header[offset + 2]} << 8) |
+                                   std::uint32_t{header[offset + 3]});
+}
+
+// The tables of a SQLite file without an application id, and its Hoard
+// schema version if it is a Hoard database from before the mark (nullopt if
+// it is another program's). Read as an immutable file: nothing is locked,
+// created or written.
+absl::StatusOr<std::optional<std::int64_t>> UnmarkedVersion(const std::string& path) {
+  sqlite3* db = nullptr;
+  const std::string uri = absl::StrCat("file:", path, "?immutable=1");
+  const int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                                 nullptr);
+  struct Closer {
+    sqlite3* db;
+    ~Closer() { sqlite3_close_v2(db); }
+  } closer{db};
+  std::string error = rc == SQLITE_OK ? "" : (db != nullptr ? sqlite3_errmsg(db) : "no memory");
+  std::optional<std::string> tables;
+  if (rc == SQLITE_OK) {
+    tables = QueryText(
+        db, "SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table'", &error);
+  }
+  if (!tables.has_value()) {
+    return absl::DataLossError(absl::StrCat(path, " cannot be read as a database (", error,
+                                            "); Hoard leaves it untouched"));
+  }
+  if (tables->empty()) return std::optional<std::int64_t>(0);
+  if (!absl::StrContains(absl::StrCat(", ", *tables, ", "), ", schema_migrations, ")) {
+    return std::optional<std::int64_t>();
+  }
+  const std::optional<std::string> version =
+      QueryText(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &error);
+  std::int64_t number = 0;
+  if (!version.has_value() || !absl::SimpleAtoi(*version, &number)) {
+    return absl::DataLossError(
+        absl::StrCat(path, ": its schema version cannot be read (", error, ")"));
+  }
+  return std::optional<std::int64_t>(number);
+}
+
+// Whose database the file at `path` is and its schema version, from its
+// header (and, for a file without Hoard's mark, its table names), without a
+// single write: OK for a Hoard database this build can open, or an empty
+// one; otherwise an error that says what is wrong.
+absl::Status InspectExisting(const std::string& path, std::int64_t* version) {
+  unsigned char header[100] = {};
+  {
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(header), sizeof header);
+    if (in.gcount() != sizeof header ||
+        std::memcmp(header, "SQLite format 3", 16) != 0) {
+      return absl::DataLossError(absl::StrCat(
+          path, " is not a Hoard database (not even a SQLite file); Hoard leaves it untouched"));
+    }
+  }
+  const std::int64_t id = HeaderField(header, 68);
+  if (id == kHoardApplicationId) {
+    *version = HeaderField(header, 60);
+  } else if (id == 0) {
+    ASSIGN_OR_RETURN(std::optional<std::int64_t> unmarked, UnmarkedVersion(path));
+    if (!unmarked.has_value()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, " is not a Hoard database: it holds another program's tables; "
+                "Hoard leaves it untouched"));
+    }
+    *version = *unmarked;
+  } else {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, " is not a Hoard database (it is marked as another program's, application id ",
+        id, "); Hoard leaves it untouched"));
+  }
+  const std::int64_t known = static_cast<std::int64_t>(std::size(kMigrations));
+  if (*version > known || *version < 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, " has schema version ", *version, ", newer than this build's ", known,
+                     ": use a newer hoard"));
+  }
+  return absl::OkStatus();
+}
+
+// SQLite's quick check on `db`, before anything is written to it.
+absl::Status QuickCheck(sqlite3* db, const std::string& path) {
+  std::string error;
+  const std::optional<std::string> check = QueryText(db, "PRAGMA quick_check", &error);
+  if (check.has_value() && *check == "ok") return absl::OkStatus();
+  return absl::DataLossError(absl::StrCat(
+      path, " fails SQLite's integrity check (",
+      check.has_value() ? check->substr(0, 200) : error,
+      "): Hoard leaves it untouched; restore it from a backup (hoard backup)"));
+}
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& path) {
+absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& path,
+                                                         StoreAccess access) {
+  const bool read_only = access == StoreAccess::kReadOnly;
+  const bool in_memory = path == ":memory:";
+  std::error_code ignored;
+  const bool exists = !in_memory && std::filesystem::exists(path, ignored);
+  if (read_only && !in_memory && !exists) {
+    return absl::NotFoundError(absl::StrCat("no database ", path));
+  }
+  const std::int64_t known = static_cast<std::int64_t>(std::size(kMigrations));
+  if (exists && std::filesystem::file_size(path, ignored) > 0) {
+    std::int64_t version = 0;
+    RETURN_IF_ERROR(InspectExisting(path, &version));
+    if (read_only && version != known) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, " has schema version ", version, ", older than this build's ", known,
+          ": open it once with hoard serve or hoard tournament to bring it up to date"));
+    }
+  }
   sqlite3* db = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
+  const int flags = (read_only ? SQLITE_OPEN_READONLY
+                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                    SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     std::string reason = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close_v2(db);
     return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", reason));
   }
   sqlite3_busy_timeout(db, 5000);
-  auto store = std::make_unique<SqliteStore>(db, path);
-  if (absl::Status status = store->Migrate(); !status.ok()) return status;
+  if (!read_only && sqlite3_db_readonly(db, "main") == 1) {
+    sqlite3_close_v2(db);
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, " is read-only: Hoard stores every result in it, so it must be writable "
+              "(check its permissions)"));
+  }
+  if (absl::Status check = QuickCheck(db, path); !check.ok()) {
+    sqlite3_close_v2(db);
+    return check;
+  }
+  auto store = std::make_unique<SqliteStore>(db, path, read_only);
+  if (!read_only) RETURN_IF_ERROR(store->Migrate());
   return std::unique_ptr<MatchStore>(std::move(store));
 }
 
-absl::Status BackupSqlite(const std::string& source, const std::string& target) {
-  if (std::filesystem::exists(target)) {
-    return absl::AlreadyExistsError(absl::StrCat(target, " exists; back up to a new file"));
-  }
-  if (!std::filesystem::exists(source)) {
-    return absl::NotFoundError(absl::StrCat("no database at ", source));
-  }
+namespace {
+
+// Copies `source` into a new file `partial` and checks the copy.
+absl::Status CopyAndCheck(const std::string& source, const std::string& partial,
+                          const std::string& target) {
   // Closes both connections however the copy ends.
   struct Connections {
     sqlite3* from = nullptr;
@@ -726,7 +894,7 @@ absl::Status BackupSqlite(const std::string& source, const std::string& target) 
     return absl::UnavailableError(absl::StrCat("cannot open ", source, ": ",
                                                sqlite3_errmsg(db.from)));
   }
-  if (sqlite3_open_v2(target.c_str(), &db.to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+  if (sqlite3_open_v2(partial.c_str(), &db.to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                       nullptr) != SQLITE_OK) {
     return absl::UnavailableError(absl::StrCat("cannot create ", target, ": ",
                                                sqlite3_errmsg(db.to)));
@@ -759,6 +927,29 @@ absl::Status BackupSqlite(const std::string& source, const std::string& target) 
     return absl::DataLossError(absl::StrCat("the copy ", target, " fails its check: ", verdict));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status BackupSqlite(const std::string& source, const std::string& target) {
+  if (std::filesystem::exists(target)) {
+    return absl::AlreadyExistsError(absl::StrCat(target, " exists; back up to a new file"));
+  }
+  if (!std::filesystem::exists(source)) {
+    return absl::NotFoundError(absl::StrCat("no database at ", source));
+  }
+  // The copy is made under a temporary name and takes `target`'s only once
+  // it is whole and checked: a failed backup leaves nothing behind.
+  const std::string partial = absl::StrCat(target, ".partial-", getpid());
+  absl::Status copied = CopyAndCheck(source, partial, target);
+  std::error_code ignored;
+  if (copied.ok()) {
+    std::filesystem::rename(partial, target, ignored);
+    if (ignored) copied = absl::UnavailableError(absl::StrCat("cannot name the copy ", target,
+                                                               ": ", ignored.message()));
+  }
+  if (!copied.ok()) std::filesystem::remove(partial, ignored);
+  return copied;
 }
 
 }  // namespace hoard::db

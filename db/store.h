@@ -156,10 +156,22 @@ class MatchStore {
   LatestRatingSnapshot(const RatingScope& scope) = 0;
 };
 
-// Opens (creating if needed) the SQLite database at `path` (":memory:" for
-// one that lives in memory), in WAL mode, and brings its schema up to date
-// with the numbered migrations.
-absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& path);
+enum class StoreAccess { kReadWrite, kReadOnly };
+
+// Opens the SQLite database at `path` (":memory:" for one that lives in
+// memory). A file that exists is first inspected without a single write: it
+// must be a Hoard database (marked with Hoard's application id, or one from
+// before the mark), of a schema version this build knows, and pass SQLite's
+// quick check; otherwise kFailedPrecondition or kDataLoss says what is wrong
+// and the file is left exactly as it was.
+//
+// kReadWrite creates the file if needed, switches it to WAL, brings its
+// schema up to date with the numbered migrations, and proves it takes a
+// write (a read-only file is refused). kReadOnly opens an up-to-date database
+// read-only (kNotFound if there is none) and never writes: rating snapshots,
+// a cache, are not kept.
+absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(
+    const std::string& path, StoreAccess access = StoreAccess::kReadWrite);
 
 // Copies the database at `source` to a new file `target` with SQLite's online
 // backup: a consistent snapshot, taken while a server may keep writing to

@@ -944,6 +944,16 @@ TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
     grpc::ClientContext context;
     ASSERT_TRUE(stub->CreateMatch(&context, request, &created).ok());
     first_id = created.match_id();
+    // All-built-in matches play in the background: let it finish first.
+    for (int tries = 0; tries < 1000; ++tries) {
+      v1::GetMatchRequest get;
+      get.set_match_id(first_id);
+      v1::GetMatchResponse got;
+      grpc::ClientContext poll;
+      ASSERT_TRUE(stub->GetMatch(&poll, get, &got).ok());
+      if (got.match().status() == v1::MATCH_STATUS_FINISHED) break;
+      absl::SleepFor(absl::Milliseconds(10));
+    }
   }
   // A new server on the same database still knows the match, record and all.
   std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(options);

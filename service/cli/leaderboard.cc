@@ -110,7 +110,8 @@ int RunLeaderboard(const std::vector<std::string>& args) {
       return Fail(kExitFailure, absl::StrCat("no database ", path,
                                              " (run a tournament first, or give --db)"));
     }
-    absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenSqliteStore(path);
+    absl::StatusOr<std::unique_ptr<db::MatchStore>> store =
+        db::OpenSqliteStore(path, db::StoreAccess::kReadOnly);
     if (!store.ok()) return Fail(kExitFailure, std::string(store.status().message()));
     tournament::TournamentManager reader(store->get(), nullptr);
     board = reader.GetLeaderboard(request);
