@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The sanitizer run: builds the engine, every game, the bots, the match host,
+# the arena and the tournament runner with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-asan/, and runs their tests (the
+# conformance suite on HOARD_CONFORMANCE_MATCHES matches per player count,
+# 100 unless set). Any finding fails the run. Part of scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TESTS=(
+  engine/engine_test
+  engine/games/dragons_gold_test engine/games/frost_dragon_test
+  engine/games/hedonia_test engine/games/village_test
+  tests/coin_pile_test tests/golden_test tests/deal_test
+  tests/conformance_suite_test tests/conformance_test
+  bots/bots_test bots/mcts_test
+  service/match_test tests/arena_e2e_test
+  tests/tournament_e2e_test tests/tournament_runner_test
+)
+
+if [ ! -f build-asan/build.ninja ]; then
+  echo "sanitize: configuring build-asan/"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOARD_SANITIZE=ON \
+    >/dev/null
+fi
+echo "sanitize: building ${#TESTS[@]} test programs with ASan and UBSan"
+targets=()
+for test in "${TESTS[@]}"; do targets+=("$(basename "$test")"); done
+cmake --build build-asan --target "${targets[@]}"
+
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export HOARD_CONFORMANCE_MATCHES=${HOARD_CONFORMANCE_MATCHES:-100}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+failed=0
+for test in "${TESTS[@]}"; do
+  name=$(basename "$test")
+  if "build-asan/$test" >"$logs/$name.log" 2>&1; then
+    echo "sanitize: ok   $name ($(grep -E '^\[  PASSED  \]' "$logs/$name.log" | sed 's/.*\] //'))"
+  else
+    echo "sanitize: FAIL $name"
+    grep -E 'ERROR: AddressSanitizer|runtime error|ERROR: LeakSanitizer|FAILED|Failure' \
+      -A12 "$logs/$name.log" | head -60
+    failed=$((failed + 1))
+  fi
+done
+echo "sanitize: ${#TESTS[@]} programs, $failed with findings or failures"
+[ "$failed" -eq 0 ]
