@@ -44,7 +44,7 @@ engine::Action FirstBot::Choose(const engine::View&,
 
 std::vector<std::string> BuiltinBotNames(const engine::Game& game) {
   std::vector<std::string> names = {"first", "random"};
-  if (engine::MakeHeuristic(game, 0) != nullptr) names.push_back("heuristic");
+  if (engine::HasHeuristic(game)) names.push_back("heuristic");
   if (engine::DealFor(game) != nullptr) names.push_back("mcts");
   return names;
 }

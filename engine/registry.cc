@@ -52,6 +52,11 @@ absl::StatusOr<const GameCodec*> FindCodec(absl::string_view id) {
   return parts->codec.get();
 }
 
+bool HasHeuristic(const Game& game) {
+  const GameParts* parts = PartsOf(game.info().id);
+  return parts != nullptr && parts->heuristic != nullptr;
+}
+
 std::unique_ptr<Bot> MakeHeuristic(const Game& game, std::uint64_t seed) {
   const GameParts* parts = PartsOf(game.info().id);
   if (parts == nullptr || parts->heuristic == nullptr) return nullptr;

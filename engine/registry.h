@@ -54,6 +54,9 @@ const Sampler* DealFor(const Game& game);
 // The codec of game `id`, or kNotFound when the game is unknown or has none.
 absl::StatusOr<const GameCodec*> FindCodec(absl::string_view id);
 
+// Whether `game` is registered with a heuristic bot.
+bool HasHeuristic(const Game& game);
+
 // A new heuristic bot of `game`, or nullptr when it has none.
 std::unique_ptr<Bot> MakeHeuristic(const Game& game, std::uint64_t seed);
 
