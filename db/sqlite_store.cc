@@ -131,7 +131,34 @@ constexpr const char* kMigrations[] = {
     );
     DROP TABLE launch_keys;
     )sql",
+    // 5: counters that only grow. next_sequence: the first match sequence
+    // no server has been given (ids are handed out in reserved blocks, so
+    // a crash never lets an id be given twice).
+    R"sql(
+    CREATE TABLE IF NOT EXISTS counters (
+      name TEXT PRIMARY KEY,
+      value INTEGER NOT NULL
+    );
+    )sql",
 };
+
+// How a failed SQLite call is reported: kDataLoss for a damaged file,
+// kFailedPrecondition for one this process may not write, kUnavailable for
+// what may pass (a lock held by another process, a full disk, an I/O error):
+// the store's writer retries those.
+absl::StatusCode CodeFor(int sqlite_code) {
+  switch (sqlite_code & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return absl::StatusCode::kDataLoss;
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return absl::StatusCode::kFailedPrecondition;
+    default:
+      return absl::StatusCode::kUnavailable;
+  }
+}
 
 constexpr const char* kNowMs = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
 
@@ -368,6 +395,21 @@ class SqliteStore final : public MatchStore {
     return select.Int(0);
   }
 
+  absl::StatusOr<std::int64_t> ReserveSequences(int count) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+    absl::StatusOr<std::int64_t> first = ReserveLocked(count);
+    if (!first.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return first.status();
+    }
+    if (absl::Status s = Exec("COMMIT"); !s.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return s;
+    }
+    return first;
+  }
+
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
                                                 const std::string& spec_hash,
                                                 int scheduled) override {
@@ -601,13 +643,27 @@ class SqliteStore final : public MatchStore {
     return tournaments;
   }
 
+  absl::StatusOr<std::int64_t> ReserveLocked(int count) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    Statement select(statements_,
+                     "SELECT MAX(COALESCE((SELECT value FROM counters WHERE name = "
+                     "'next_sequence'), 1), COALESCE((SELECT MAX(sequence) FROM matches), 0) + 1)");
+    if (!select.ok() || select.Step() != SQLITE_ROW) return Error("reserving match ids");
+    const std::int64_t first = select.Int(0);
+    Statement update(statements_,
+                     "INSERT INTO counters (name, value) VALUES ('next_sequence', ?) "
+                     "ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+    if (!update.ok()) return Error("reserving match ids");
+    update.Bind(1, first + count);
+    if (update.Step() != SQLITE_DONE) return Error("reserving match ids");
+    return first;
+  }
+
   absl::Status InsertLocked(std::int64_t sequence, hoard::v1::Match match,
                             const hoard::v1::MatchRecord& record, const TournamentSlot* slot)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (sequence == 0) {
-      Statement last(statements_, "SELECT COALESCE(MAX(sequence), 0) FROM matches");
-      if (!last.ok() || last.Step() != SQLITE_ROW) return Error("numbering a match");
-      sequence = last.Int(0) + 1;
+      // From the reserved numbers too, so that no server is given it.
+      ASSIGN_OR_RETURN(sequence, ReserveLocked(1));
       if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
     }
     if (slot != nullptr) {
@@ -695,9 +751,9 @@ class SqliteStore final : public MatchStore {
 
   absl::Status Exec(const char* sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     char* message = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-      absl::Status status = absl::UnavailableError(
-          absl::StrCat(path_, ": ", message != nullptr ? message : "unknown error"));
+    if (const int code = sqlite3_exec(db_, sql, nullptr, nullptr, &message); code != SQLITE_OK) {
+      absl::Status status(CodeFor(code),
+                          absl::StrCat(path_, ": ", message != nullptr ? message : "unknown error"));
       sqlite3_free(message);
       return status;
     }
@@ -705,8 +761,8 @@ class SqliteStore final : public MatchStore {
   }
 
   absl::Status Error(const std::string& what) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return absl::UnavailableError(
-        absl::StrCat(path_, ": ", what, ": ", sqlite3_errmsg(db_)));
+    return absl::Status(CodeFor(sqlite3_errcode(db_)),
+                        absl::StrCat(path_, ": ", what, ": ", sqlite3_errmsg(db_)));
   }
 
   absl::Mutex mu_;

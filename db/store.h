@@ -6,9 +6,11 @@
 // restart and a stopped tournament can resume. The rest of Hoard sees only
 // this interface; db/sqlite_store.cc is the only code that speaks SQL.
 //
-// Errors: kUnavailable when the database cannot be opened or written
-// (the message names the file and SQLite's reason), kDataLoss for a file
-// that is not a Hoard database or holds a row that cannot be read back.
+// Errors: kUnavailable when the database cannot be opened or written for a
+// reason that may pass (a lock another process holds, a full disk, an I/O
+// error; the message names the file and SQLite's reason), kDataLoss for a
+// file that is not a Hoard database, is damaged or holds a row that cannot be
+// read back, kFailedPrecondition for a file this process may not write.
 
 #include <cstdint>
 #include <memory>
@@ -98,7 +100,7 @@ class MatchStore {
   // and its record, in one transaction: all of it or none. A match with
   // status ABORTED is stored without its record (`record` is ignored). kAlreadyExists if
   // the id, or the tournament slot, is stored. Sequence 0 takes the next
-  // free one and, if the match has no id, names it "m<sequence>". A seat's
+  // free one (as ReserveSequences(1) does) and, if the match has no id, names it "m<sequence>". A seat's
   // bot is its player's name (engine::PlayerId), split into name and
   // version at '@'; "open" seats have none.
   virtual absl::Status SaveFinished(std::int64_t sequence,
@@ -117,6 +119,11 @@ class MatchStore {
 
   // The highest sequence stored (0 when empty).
   virtual absl::StatusOr<std::int64_t> LastSequence() = 0;
+  // Reserves `count` match sequences for the caller and returns the first:
+  // above every sequence stored and every one reserved before, by this or
+  // any process sharing the database, even one that crashed since. Ids
+  // made from them ("m<sequence>") are never handed out twice.
+  virtual absl::StatusOr<std::int64_t> ReserveSequences(int count) = 0;
 
   // ---- Tournaments
   // Stores a new tournament (status RUNNING) and returns its id.

@@ -29,12 +29,16 @@ constexpr int kMaxPageSize = 500;
 
 Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {}
 
-absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store) {
-  ASSIGN_OR_RETURN(const std::int64_t last, store->LastSequence());
+absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store,
+                             db::StoreWriterOptions writer) {
   RETURN_IF_ERROR(accounts_.UseStore(store.get()));
+  ASSIGN_OR_RETURN(writer_, db::StoreWriter::Open(store.get(), std::move(writer),
+                                                  [this](const std::string& id,
+                                                         const db::ResultOutcome& outcome) {
+                                                    OnStoreOutcome(id, outcome);
+                                                  }));
   absl::MutexLock lock(&mu_);
   store_ = std::move(store);
-  next_sequence_ = std::max(next_sequence_, last + 1);
   return absl::OkStatus();
 }
 
@@ -42,6 +46,8 @@ Arena::~Arena() {
   // Decisions under way end while everything they may touch is here.
   thinkers_.Stop();
   timers_.Stop();
+  // A last chance for what waits for the store; the server flushes first.
+  if (writer_) writer_->Close(absl::Seconds(10));
 }
 
 hoard::v1::ListGamesResponse Arena::ListGames() const {
@@ -140,6 +146,8 @@ absl::Status Arena::CheckRoom(const std::string& creator,
     return absl::ResourceExhaustedError(absl::StrCat(
         "the server already runs ", running_, " matches, its limit (--max-matches)"));
   }
+  // Results are never dropped for room: new matches wait for the store.
+  if (writer_) RETURN_IF_ERROR(writer_->CheckRoom());
   if (!creator.empty() && running_by_creator_[creator] >= limits_.max_matches_per_creator) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "this token already runs ", running_by_creator_[creator],
@@ -164,11 +172,10 @@ absl::Status Arena::CheckRoom(const std::string& creator,
   return absl::OkStatus();
 }
 
-std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, MatchHooks hooks,
-                                          const std::string& creator,
+std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, std::int64_t sequence,
+                                          MatchHooks hooks, const std::string& creator,
                                           hoard::v1::CreateMatchResponse& response) {
   MatchSetup& setup = prepared.setup;
-  const std::int64_t sequence = next_sequence_++;
   setup.id = absl::StrCat("m", sequence);
   setup.sequence = sequence;
   response.set_match_id(setup.id);
@@ -229,7 +236,13 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   {
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckRoom(creator, prepared.bot_seats));
-    match = Admit(std::move(prepared), std::move(hooks), creator, response);
+    std::int64_t sequence = next_sequence_;
+    if (writer_) {
+      // Without a store the arena numbers its matches itself.
+      ASSIGN_OR_RETURN(sequence, writer_->NextSequence());
+    }
+    next_sequence_ = sequence + 1;
+    match = Admit(std::move(prepared), sequence, std::move(hooks), creator, response);
   }
   LogMatchStarted(*match, request.game(), creator);
   match->Start();
@@ -247,7 +260,7 @@ void Arena::OnMatchFinished(const std::string& match_id) {
       hooks_.erase(it);
     }
   }
-  const bool store = store_ != nullptr && hooks.store;
+  const bool store = writer_ != nullptr && hooks.store;
   const hoard::v1::Match described = match->Describe();
   // An aborted match has no record (nor scores): only its summary is kept.
   hoard::v1::MatchRecord record;
@@ -256,36 +269,78 @@ void Arena::OnMatchFinished(const std::string& match_id) {
       record = engine::RecordToProto(*full);
     }
   }
-  bool stored = false;
-  if (store) {
-    const absl::Status saved = store_->SaveFinished(match->sequence(), described, record);
-    stored = saved.ok();
-    if (!saved.ok()) {
-      std::cerr << "hoard: match " << match_id << " finished but was not stored: "
-                << saved.message() << std::endl;
+  const bool aborted = described.status() == hoard::v1::MATCH_STATUS_ABORTED;
+  std::vector<std::string> ranks, faults;
+  for (const hoard::v1::SeatInfo& seat : described.seats()) {
+    ranks.push_back(absl::StrCat(seat.rank()));
+    if (seat.timeouts() > 0 || seat.illegal_answers() > 0 || seat.forfeited()) {
+      faults.push_back(absl::StrCat("seat", seat.seat(), ":", seat.timeouts(), "t/",
+                                    seat.illegal_answers(), "i",
+                                    seat.forfeited() ? "/forfeit" : ""));
     }
   }
-  ReleaseFinished(match_id, described);
-  if (events_) {
-    const bool aborted = described.status() == hoard::v1::MATCH_STATUS_ABORTED;
-    std::vector<std::string> ranks, faults;
-    for (const hoard::v1::SeatInfo& seat : described.seats()) {
-      ranks.push_back(absl::StrCat(seat.rank()));
-      if (seat.timeouts() > 0 || seat.illegal_answers() > 0 || seat.forfeited()) {
-        faults.push_back(absl::StrCat("seat", seat.seat(), ":", seat.timeouts(), "t/",
-                                      seat.illegal_answers(), "i",
-                                      seat.forfeited() ? "/forfeit" : ""));
-      }
+  LogFields fields = {{"match", match_id},
+                      {"game", described.game()},
+                      {"actions", absl::StrCat(described.actions())}};
+  if (!aborted) fields.push_back({"ranks", absl::StrJoin(ranks, ",")});
+  if (!faults.empty()) fields.push_back({"faults", absl::StrJoin(faults, ",")});
+  const std::string event = aborted ? "match_aborted" : "match_finished";
+  if (store) {
+    // Logged when the writer has stored it (or given up).
+    {
+      absl::MutexLock lock(&mu_);
+      end_events_[match_id] = {event, std::move(fields)};
     }
-    LogFields fields = {{"match", match_id},
-                        {"game", described.game()},
-                        {"actions", absl::StrCat(described.actions())}};
-    if (!aborted) fields.push_back({"ranks", absl::StrJoin(ranks, ",")});
-    if (!faults.empty()) fields.push_back({"faults", absl::StrJoin(faults, ",")});
-    fields.push_back({"stored", stored ? "yes" : "no"});
-    events_(aborted ? "match_aborted" : "match_finished", fields);
+    writer_->Add({.sequence = match->sequence(), .match = described, .record = record});
+  }
+  ReleaseFinished(match_id, described,
+                  store              ? Afterwards::kAwaitStore
+                  : writer_ != nullptr ? Afterwards::kForget  // its caller stores it
+                                     : Afterwards::kKeepInMemory);
+  if (!store && events_) {
+    fields.push_back({"stored", "no"});
+    events_(event, fields);
   }
   if (hooks.on_finished) hooks.on_finished(described, record);
+}
+
+void Arena::OnStoreOutcome(const std::string& match_id, const db::ResultOutcome& outcome) {
+  std::pair<std::string, LogFields> end;
+  {
+    absl::MutexLock lock(&mu_);
+    if (auto it = by_id_.find(match_id); it != by_id_.end()) {
+      if (outcome.kind == db::ResultOutcome::Kind::kStored) {
+        // GetMatch and ListMatches read it from the store from now on.
+        matches_.erase(it->second->sequence());
+        by_id_.erase(it);
+      } else {
+        KeepInMemory(match_id);
+      }
+    }
+    if (auto it = end_events_.find(match_id); it != end_events_.end()) {
+      end = std::move(it->second);
+      end_events_.erase(it);
+    }
+  }
+  if (!events_ || end.first.empty()) return;
+  LogFields& fields = end.second;
+  if (outcome.kind == db::ResultOutcome::Kind::kStored) {
+    fields.push_back({"stored", "yes"});
+    events_(end.first, fields);
+    return;
+  }
+  // Not stored: said as loudly as the end itself, with why and where it is kept.
+  fields.push_back({"status", end.first == "match_aborted" ? "aborted" : "finished"});
+  fields.push_back({"stored", "no"});
+  fields.push_back({"reason", std::string(outcome.error.message())});
+  fields.push_back({"kept", outcome.kind == db::ResultOutcome::Kind::kSpilled
+                                ? outcome.spill_path
+                                : "no (lost)"});
+  events_("match_not_stored", fields);
+}
+
+int Arena::FlushStore(absl::Duration timeout) {
+  return writer_ ? writer_->Close(timeout) : 0;
 }
 
 void Arena::BeginShutdown() {
@@ -309,7 +364,8 @@ int Arena::AbortRunning() {
   return aborted;
 }
 
-void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described) {
+void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described,
+                            Afterwards afterwards) {
   absl::MutexLock lock(&mu_);
   --running_;
   if (auto it = creator_of_.find(match_id); it != creator_of_.end()) {
@@ -333,15 +389,28 @@ void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match&
   }
   for (auto& [connection, held] : held_) held.erase(match_id);
   watchers_.erase(match_id);
-  // With a store, finished matches are read from it; without, the newest
-  // are kept in memory.
+  switch (afterwards) {
+    case Afterwards::kKeepInMemory:
+      KeepInMemory(match_id);
+      break;
+    case Afterwards::kAwaitStore:  // until the writer reports
+      break;
+    case Afterwards::kForget:
+      if (auto it = by_id_.find(match_id); it != by_id_.end()) {
+        matches_.erase(it->second->sequence());
+        by_id_.erase(it);
+      }
+      break;
+  }
+}
+
+void Arena::KeepInMemory(const std::string& match_id) {
   // Only matches released here go: another may have ended and still be on
   // its way to this function.
-  const std::size_t keep = store_ != nullptr ? 0 : limits_.max_finished_in_memory;
   if (auto it = by_id_.find(match_id); it != by_id_.end()) {
     finished_.push_back(it->second->sequence());
   }
-  while (finished_.size() > keep) {
+  while (finished_.size() > static_cast<std::size_t>(limits_.max_finished_in_memory)) {
     if (auto it = matches_.find(finished_.front()); it != matches_.end()) {
       by_id_.erase(it->second->id());
       matches_.erase(it);

@@ -26,6 +26,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
+#include "db/store_writer.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/auth.h"
 #include "service/connection.h"
@@ -75,9 +76,15 @@ class Arena {
   ~Arena();
 
   // Keeps every finished match in `store` too, so GetMatch and ListMatches
-  // find them after a restart; new match ids continue after the stored ones.
-  // Call before serving.
-  absl::Status UseStore(std::unique_ptr<db::MatchStore> store);
+  // find them after a restart. Matches are stored by a writer on its own
+  // thread (db/store_writer.h): play never waits on the database, a match
+  // stays in memory until it is stored, and while the writer is behind
+  // CreateMatch refuses new matches (kResourceExhausted). Match ids come from
+  // blocks the store reserves, so none is handed out twice, even across a
+  // crash. First stores what the spill file of an earlier run holds. Call
+  // before serving.
+  absl::Status UseStore(std::unique_ptr<db::MatchStore> store,
+                        db::StoreWriterOptions writer = {});
 
   // Reports matches starting and ending and bots coming and going (see
   // service/event_log.h). Call before serving.
@@ -134,6 +141,13 @@ class Arena {
   // (without a record) and returns how many it aborted.
   void BeginShutdown();
   int AbortRunning();
+  // Stores the finished matches still waiting for the store, for at most
+  // `timeout`; the rest go to the spill file (logged). Returns how many
+  // matches were not stored since the start. After it, matches that end are
+  // spilled at once.
+  int FlushStore(absl::Duration timeout);
+  // The store's writer, or null without a store.
+  const db::StoreWriter* store_writer() const { return writer_.get(); }
 
  private:
   struct RegisteredBot {
@@ -162,8 +176,8 @@ class Arena {
   absl::StatusOr<PreparedMatch> PrepareMatch(const hoard::v1::CreateMatchRequest& request);
   absl::Status CheckRoom(const std::string& creator, const std::map<std::string, int>& bot_seats)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  std::shared_ptr<HostedMatch> Admit(PreparedMatch prepared, MatchHooks hooks,
-                                     const std::string& creator,
+  std::shared_ptr<HostedMatch> Admit(PreparedMatch prepared, std::int64_t sequence,
+                                     MatchHooks hooks, const std::string& creator,
                                      hoard::v1::CreateMatchResponse& response)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Reports match_started to the event sink, if there is one.
@@ -177,19 +191,34 @@ class Arena {
   void SendError(const std::shared_ptr<Connection>& connection,
                  const absl::Status& status, const std::string& match_id);
   void OnMatchFinished(const std::string& match_id);
+  // The writer's report on a finished match: it leaves memory once stored,
+  // and its end is logged with what became of it.
+  void OnStoreOutcome(const std::string& match_id, const db::ResultOutcome& outcome);
+  // Keeps a finished match that is not in the store in memory (the newest
+  // max_finished_in_memory of them).
+  void KeepInMemory(const std::string& match_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Ends the registered bot's stream, if it has one, with `why`; its seats
   // wait for a reconnect. Returns how many streams it ended (0 or 1).
   int DisconnectBot(const std::string& name, const absl::Status& why);
   // Whether a non-admin may see the seed and record of `match`.
   bool Unsealed(const hoard::v1::Match& match) const;
   // Frees what a finished match held: its bots' places, tokens, streams.
-  void ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described);
+  // What becomes of a finished match's entry once it is released.
+  enum class Afterwards {
+    kKeepInMemory,  // no store: among the newest max_finished_in_memory
+    kAwaitStore,    // stays until the writer reports (OnStoreOutcome)
+    kForget,        // its creator stores it (a tournament's match)
+  };
+  void ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described,
+                       Afterwards afterwards);
   std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
 
   const ArenaLimits limits_;
   EventSink events_;
   BotAccounts accounts_;
   std::unique_ptr<db::MatchStore> store_;
+  // Declared after the store: closed before it goes.
+  std::unique_ptr<db::StoreWriter> writer_;
   // Declared first, destroyed last: matches cancel their timers as they go.
   // ~Arena stops its thread before any match is destroyed.
   TimerQueue timers_;
@@ -210,8 +239,12 @@ class Arena {
   std::map<std::string, int> running_by_creator_ ABSL_GUARDED_BY(mu_);
   int running_ ABSL_GUARDED_BY(mu_) = 0;
   bool shutting_down_ ABSL_GUARDED_BY(mu_) = false;
-  // Finished matches still kept in memory, oldest first (by sequence).
+  // Finished matches kept in memory that are not in the store, oldest first
+  // (by sequence).
   std::deque<std::int64_t> finished_ ABSL_GUARDED_BY(mu_);
+  // The event that reports a match's end, written once the writer says what
+  // became of it.
+  std::map<std::string, std::pair<std::string, LogFields>> end_events_ ABSL_GUARDED_BY(mu_);
   // Bots connected or playing; forgotten when neither (their accounts stay).
   std::map<std::string, RegisteredBot> bots_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, TokenTarget> tokens_ ABSL_GUARDED_BY(mu_);

@@ -503,7 +503,10 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
   if (!options.db_path.empty()) {
     absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenSqliteStore(options.db_path);
     if (!store.ok()) return store.status();
-    if (absl::Status status = server->arena_->UseStore(*std::move(store)); !status.ok()) {
+    db::StoreWriterOptions writer = options.store_writer;
+    if (writer.spill_path.empty()) writer.spill_path = db::SpillPathFor(options.db_path);
+    if (absl::Status status = server->arena_->UseStore(*std::move(store), std::move(writer));
+        !status.ok()) {
       return status;
     }
   }
@@ -599,6 +602,7 @@ ArenaServer::StopReport ArenaServer::Stop(absl::Duration grace) {
   }
   report.aborted = arena_->AbortRunning();
   manager_.reset();  // its runners see their matches end, and stop
+  report.not_stored = arena_->FlushStore(grace);
   Shutdown();
   return report;
 }

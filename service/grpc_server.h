@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "db/store_writer.h"
 #include "service/arena.h"
 #include "service/auth.h"
 #include "tournament/catalog.h"
@@ -41,6 +42,9 @@ struct ServerOptions {
   // The SQLite database that keeps finished matches; empty: none (they are
   // kept in memory only, up to limits.max_finished_in_memory).
   std::string db_path;
+  // How finished matches reach the database (db/store_writer.h). Its spill
+  // file is "<db_path>.unstored" unless set.
+  db::StoreWriterOptions store_writer;
   ArenaLimits limits;
   // Who may do what (docs/security.md). Admin tokens: none means no call is
   // an admin's. Read tokens matter with private_reads: then every read
@@ -90,11 +94,14 @@ class ArenaServer {
   struct StopReport {
     int running_at_stop = 0;  // matches running when Stop began
     int aborted = 0;          // of those, aborted after the grace period
+    int not_stored = 0;       // finished matches the store did not take (spilled or lost)
   };
   // A graceful stop: no new matches or tournaments start, running matches
   // get up to `grace` to finish, those still running are aborted (and
   // stored as aborted), tournaments stop (they resume on the next start),
-  // and the server shuts down. The database closes with the server.
+  // finished matches waiting for the database get up to `grace` more to be
+  // stored (the rest go to the spill file, stored at the next start), and
+  // the server shuts down. The database closes with the server.
   StopReport Stop(absl::Duration grace);
 
  private:

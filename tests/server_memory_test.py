@@ -13,6 +13,7 @@ line per check and a closing 'N passed, M failed'.
 """
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -53,7 +54,7 @@ def main():
         channel = grpc.insecure_channel(address)
         arena = arena_pb2_grpc.ArenaStub(channel)
         tournaments = tournament_pb2_grpc.TournamentsStub(channel)
-        finished_matches(server.pid, arena)
+        finished_matches(server.pid, arena, os.path.join(work, "hoard.db"))
         cancelled_tournaments(server.pid, tournaments)
         channel.close()
     finally:
@@ -74,14 +75,22 @@ def create(arena, request):
             time.sleep(0.01)
 
 
-def drain(arena):
-    """Waits until no match runs (built-in bots play in the background)."""
+def drain(arena, db, created):
+    """Waits until no match runs (built-in bots play in the background) and
+    the `created` matches are stored (the store's writer keeps a finished
+    match in memory until then)."""
     running = arena_pb2.ListMatchesRequest(status=arena_pb2.MATCH_STATUS_RUNNING, page_size=1)
     while arena.ListMatches(running, timeout=30).matches:
         time.sleep(0.02)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+            if connection.execute("SELECT COUNT(*) FROM matches").fetchone()[0] >= created:
+                return
+        time.sleep(0.05)
 
 
-def finished_matches(pid, arena):
+def finished_matches(pid, arena, db):
     request = arena_pb2.CreateMatchRequest(
         game="village", seats=[arena_pb2.SeatSpec(builtin="random")] * 3)
     warm = max(1, MATCHES // 5)
@@ -91,9 +100,9 @@ def finished_matches(pid, arena):
         created = create(arena, request)
         first = first or created.match_id
         if i + 1 == warm:
-            drain(arena)
+            drain(arena, db, warm)
             after_warm = rss_kib(pid)
-    drain(arena)
+    drain(arena, db, MATCHES)
     after_all = rss_kib(pid)
     print(f"     {MATCHES} matches in {time.monotonic() - started:.1f} s; resident memory "
           f"{after_warm} KiB after {warm}, {after_all} KiB after {MATCHES}")

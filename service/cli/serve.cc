@@ -59,6 +59,9 @@ const std::vector<FlagSpec>& ServeFlags() {
        "bytes queued for a stream that reads too slowly before it is ended (default 8388608)"},
       {"max-finished-in-memory", "N",
        "finished matches kept in memory without --db (default 1000)"},
+      {"max-store-queue-bytes", "N",
+       "finished matches waiting for the database, in bytes, past which no new match "
+       "starts until they are stored (default 67108864)"},
       {"max-message-bytes", "N", "largest message a client may send (default 1048576)"},
       {"shutdown-grace-ms", "MS",
        "on SIGTERM/SIGINT, time running matches get to finish before they are aborted "
@@ -96,8 +99,14 @@ constexpr char kServeHelp[] =
     "the database holds as running resume at start.\n\n"
     "On SIGTERM or SIGINT it stops gracefully: no new matches start, running\n"
     "matches get --shutdown-grace-ms to finish, the rest are aborted (stored as\n"
-    "aborted), tournaments stop to resume at the next start, and the database\n"
-    "is closed.\n\n"
+    "aborted), tournaments stop to resume at the next start, finished matches\n"
+    "still waiting for the database get --shutdown-grace-ms more (the rest are\n"
+    "kept in DB.unstored and stored at the next start), and the database is\n"
+    "closed.\n\n"
+    "Finished matches are stored on a thread of their own: play never waits on\n"
+    "the database. While it cannot be written (another program holds a lock, the\n"
+    "disk is full) they wait in memory and are retried; past\n"
+    "--max-store-queue-bytes new matches are refused until they are stored.\n\n"
     "Who may do what (docs/security.md): admins (a token from\n"
     "--admin-token-file, or one made in the state directory) create matches,\n"
     "tournaments and bot accounts; bots play with their account's name and key;\n"
@@ -162,6 +171,9 @@ absl::Status OptionsFromFlags(const ParsedArgs& parsed, service::EventLog& log,
            {"max-message-bytes", &options.max_message_bytes}}) {
     RETURN_IF_ERROR(ReadIntFlag(parsed, flag, 1, 1000000000, target));
   }
+  int store_queue = static_cast<int>(options.store_writer.max_queued_bytes);
+  RETURN_IF_ERROR(ReadIntFlag(parsed, "max-store-queue-bytes", 1, 1000000000, &store_queue));
+  options.store_writer.max_queued_bytes = static_cast<std::size_t>(store_queue);
   options.limits.open_registration = parsed.Has("open-registration");
   options.private_reads = parsed.Has("private");
   options.catalog_path = parsed.Get("catalog", "");
@@ -235,7 +247,8 @@ void HandleSignals(sigset_t signals, service::ArenaServer& server, const TokenFi
   const service::ArenaServer::StopReport report = server.Stop(absl::Milliseconds(grace_ms));
   log.Write("server_stopped",
             {{"finished_in_grace", absl::StrCat(report.running_at_stop - report.aborted)},
-             {"aborted", absl::StrCat(report.aborted)}});
+             {"aborted", absl::StrCat(report.aborted)},
+             {"not_stored", absl::StrCat(report.not_stored)}});
 }
 
 }  // namespace
@@ -284,6 +297,12 @@ int RunServe(const std::vector<std::string>& args) {
   std::cout << "hoard: serving on " << address << std::endl;
   log.Write("server_started", {{"listen", address},
                                {"db", options.db_path.empty() ? "none" : options.db_path}});
+  if (const db::StoreWriter* writer = (*server)->arena().store_writer();
+      writer != nullptr && writer->counts().recovered > 0) {
+    log.Write("results_recovered",
+              {{"matches", absl::StrCat(writer->counts().recovered)},
+               {"from", db::SpillPathFor(options.db_path)}});
+  }
   for (const std::string& name : made) {
     // Where the token is, never the token.
     log.Write(name == "admin-token" ? "admin_token" : "read_token",

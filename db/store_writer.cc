@@ -1,0 +1,333 @@
+#include "db/store_writer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/util/delimited_message_util.h"
+
+namespace hoard::db {
+namespace {
+
+std::size_t BytesOf(const FinishedResult& result) {
+  return result.match.ByteSizeLong() + result.record.ByteSizeLong();
+}
+
+// The sequence in a match id "m<sequence>"; 0 for any other id.
+std::int64_t SequenceOf(const std::string& match_id) {
+  std::int64_t sequence = 0;
+  if (match_id.size() < 2 || match_id[0] != 'm' ||
+      !absl::SimpleAtoi(absl::string_view(match_id).substr(1), &sequence)) {
+    return 0;
+  }
+  return sequence;
+}
+
+// The spill file holds, per result, its summary and its record, each a
+// varint-length-prefixed hoard.v1 message.
+absl::Status AppendToSpill(const std::string& path, const FinishedResult& result) {
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream out(&bytes);
+    if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(result.match, &out) ||
+        !google::protobuf::util::SerializeDelimitedToZeroCopyStream(result.record, &out)) {
+      return absl::InternalError("cannot encode the result");
+    }
+  }
+  std::FILE* file = std::fopen(path.c_str(), "ab");
+  if (file == nullptr) {
+    return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
+  }
+  std::fseek(file, 0, SEEK_END);
+  const long before = std::ftell(file);
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size() &&
+                       std::fflush(file) == 0 && ::fsync(fileno(file)) == 0;
+  const int error = errno;
+  if (!written && before >= 0) {
+    // A partly written entry would leave the file unreadable: cut it off.
+    std::clearerr(file);
+    if (::ftruncate(fileno(file), before) != 0) {
+      // The next start refuses the file and says so.
+    }
+  }
+  std::fclose(file);
+  if (!written) {
+    return absl::UnavailableError(absl::StrCat("cannot write ", path, ": ", std::strerror(error)));
+  }
+  return absl::OkStatus();
+}
+
+// The results in the spill file at `path` (none if there is no file).
+absl::StatusOr<std::vector<FinishedResult>> ReadSpill(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return std::vector<FinishedResult>{};
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string bytes = text.str();
+  google::protobuf::io::ArrayInputStream in(bytes.data(), static_cast<int>(bytes.size()));
+  std::vector<FinishedResult> results;
+  while (in.ByteCount() < static_cast<std::int64_t>(bytes.size())) {
+    FinishedResult result;
+    bool clean_eof = false;
+    if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&result.match, &in,
+                                                                  &clean_eof) ||
+        !google::protobuf::util::ParseDelimitedFromZeroCopyStream(&result.record, &in,
+                                                                  &clean_eof)) {
+      return absl::DataLossError(absl::StrCat(
+          path, " holds results an earlier run could not store, but cannot be read after ",
+          results.size(), " of them; move it aside to start (the results it holds are not "
+          "in the database)"));
+    }
+    result.sequence = SequenceOf(result.match.match_id());
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace
+
+std::string SpillPathFor(const std::string& db_path) {
+  if (db_path.empty() || db_path == ":memory:") return "";
+  return db_path + ".unstored";
+}
+
+StoreWriter::StoreWriter(MatchStore* store, StoreWriterOptions options, OnOutcome on_outcome)
+    : store_(store), options_(std::move(options)), on_outcome_(std::move(on_outcome)) {}
+
+absl::StatusOr<std::unique_ptr<StoreWriter>> StoreWriter::Open(MatchStore* store,
+                                                               StoreWriterOptions options,
+                                                               OnOutcome on_outcome) {
+  std::unique_ptr<StoreWriter> writer(
+      new StoreWriter(store, std::move(options), std::move(on_outcome)));
+  const std::string& spill = writer->options_.spill_path;
+  if (!spill.empty()) {
+    absl::StatusOr<std::vector<FinishedResult>> left = ReadSpill(spill);
+    if (!left.ok()) return left.status();
+    for (const FinishedResult& result : *left) {
+      const absl::Status saved = store->SaveFinished(result.sequence, result.match, result.record);
+      if (!saved.ok() && saved.code() != absl::StatusCode::kAlreadyExists) {
+        return absl::Status(saved.code(),
+                            absl::StrCat("cannot store the results kept in ", spill, ": ",
+                                         saved.message()));
+      }
+    }
+    writer->recovered_ = static_cast<int>(left->size());
+    if (!left->empty() && std::remove(spill.c_str()) != 0) {
+      return absl::UnavailableError(absl::StrCat("stored the results kept in ", spill,
+                                                 " but cannot remove it: ", std::strerror(errno)));
+    }
+  }
+  const int block = std::max(1, writer->options_.id_block);
+  absl::StatusOr<std::int64_t> first = store->ReserveSequences(block);
+  if (!first.ok()) return first.status();
+  {
+    absl::MutexLock lock(&writer->mu_);
+    writer->next_id_ = *first;
+    writer->end_id_ = *first + block;
+  }
+  writer->thread_ = std::thread([w = writer.get()] { w->Run(); });
+  return writer;
+}
+
+StoreWriter::~StoreWriter() { Close(absl::ZeroDuration()); }
+
+absl::StatusOr<std::int64_t> StoreWriter::NextSequence() {
+  absl::MutexLock lock(&mu_);
+  if (next_id_ == end_id_ && next_block_ != 0) {
+    next_id_ = next_block_;
+    end_id_ = next_block_ + std::max(1, options_.id_block);
+    next_block_ = 0;
+  }
+  if (next_id_ < end_id_) return next_id_++;
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "no match ids are left: the store has not reserved more",
+      last_error_.ok() ? "" : absl::StrCat(" (", last_error_.message(), ")")));
+}
+
+absl::Status StoreWriter::CheckRoom() const {
+  absl::MutexLock lock(&mu_);
+  const std::size_t waiting = queued_bytes_ + in_hand_bytes_;
+  if (waiting <= options_.max_queued_bytes) return absl::OkStatus();
+  const std::size_t matches = queue_.size() + (in_hand_ ? 1 : 0);
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "the match store is behind: ", matches, " finished match", matches == 1 ? "" : "es",
+      " (", waiting, " bytes) wait to be written",
+      last_error_.ok() ? "" : absl::StrCat(" (", last_error_.message(), ")"),
+      "; no new match starts until they are"));
+}
+
+void StoreWriter::Add(FinishedResult result) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!closed_) {
+      queued_bytes_ += BytesOf(result);
+      queue_.push_back(std::move(result));
+      return;
+    }
+  }
+  // The thread is gone: kept for the next start, reported on this thread.
+  GiveUp(result, absl::UnavailableError("the server stopped before the store took it"));
+}
+
+int StoreWriter::Close(absl::Duration timeout) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!closing_) {
+      closing_ = true;
+      deadline_ = absl::Now() + timeout;
+    }
+  }
+  if (thread_.joinable()) thread_.join();
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(not_stored_);
+}
+
+StoreWriter::Counts StoreWriter::counts() const {
+  absl::MutexLock lock(&mu_);
+  return {.waiting = static_cast<int>(queue_.size()) + (in_hand_ ? 1 : 0),
+          .waiting_bytes = queued_bytes_ + in_hand_bytes_,
+          .stored = stored_,
+          .not_stored = not_stored_,
+          .recovered = recovered_};
+}
+
+bool StoreWriter::PastDeadline() const { return closing_ && absl::Now() >= deadline_; }
+
+bool StoreWriter::IdsLow() const {
+  return next_block_ == 0 && end_id_ - next_id_ < std::max(1, options_.id_block / 2);
+}
+
+void StoreWriter::Run() {
+  while (true) {
+    FinishedResult result;
+    {
+      absl::MutexLock lock(&mu_);
+      auto ready = [this]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+        return !queue_.empty() || closing_ ||
+               (IdsLow() && absl::Now() >= next_reserve_attempt_);
+      };
+      while (!ready()) {
+        mu_.AwaitWithDeadline(absl::Condition(&ready), IdsLow() ? next_reserve_attempt_
+                                                                : absl::InfiniteFuture());
+      }
+      // Past the close's deadline the rest is spilled without more attempts.
+      if (queue_.empty() || PastDeadline()) {
+        if (closing_) break;
+      } else {
+        result = std::move(queue_.front());
+        queue_.pop_front();
+        const std::size_t bytes = BytesOf(result);
+        queued_bytes_ -= bytes;
+        in_hand_bytes_ = bytes;
+        in_hand_ = true;
+      }
+    }
+    ReserveIfLow();
+    if (result.match.match_id().empty()) continue;
+    const absl::Status saved = StoreWithRetries(result);
+    {
+      absl::MutexLock lock(&mu_);
+      in_hand_ = false;
+      in_hand_bytes_ = 0;
+      if (saved.ok()) {
+        ++stored_;
+        last_error_ = absl::OkStatus();
+      }
+    }
+    if (saved.ok()) {
+      on_outcome_(result.match.match_id(), {.kind = ResultOutcome::Kind::kStored});
+    } else {
+      GiveUp(result, saved);
+    }
+  }
+  // Closing: whatever the deadline left waiting is kept for the next start.
+  std::deque<FinishedResult> left;
+  {
+    absl::MutexLock lock(&mu_);
+    left.swap(queue_);
+    queued_bytes_ = 0;
+    closed_ = true;
+  }
+  for (const FinishedResult& result : left) {
+    GiveUp(result, absl::UnavailableError("the server stopped before the store took it"));
+  }
+}
+
+void StoreWriter::ReserveIfLow() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!IdsLow() || absl::Now() < next_reserve_attempt_ || closing_) return;
+  }
+  const int block = std::max(1, options_.id_block);
+  absl::StatusOr<std::int64_t> first = store_->ReserveSequences(block);
+  absl::MutexLock lock(&mu_);
+  if (first.ok()) {
+    if (next_id_ == end_id_) {
+      next_id_ = *first;
+      end_id_ = *first + block;
+    } else {
+      next_block_ = *first;
+    }
+    reserve_pause_ = options_.first_retry;
+  } else {
+    last_error_ = first.status();
+    next_reserve_attempt_ = absl::Now() + reserve_pause_;
+    reserve_pause_ = std::min(reserve_pause_ * 2, options_.max_retry);
+  }
+}
+
+absl::Status StoreWriter::StoreWithRetries(const FinishedResult& result) {
+  absl::Duration pause = options_.first_retry;
+  for (int attempt = 1;; ++attempt) {
+    const absl::Status saved = store_->SaveFinished(result.sequence, result.match, result.record);
+    // Already there: an earlier attempt committed (or a spill file was
+    // stored twice).
+    if (saved.ok() || saved.code() == absl::StatusCode::kAlreadyExists) return absl::OkStatus();
+    absl::MutexLock lock(&mu_);
+    last_error_ = saved;
+    if (saved.code() != absl::StatusCode::kUnavailable &&
+        attempt >= options_.attempts_for_lasting_errors) {
+      return saved;
+    }
+    if (PastDeadline()) return saved;
+    const absl::Time wake = std::min(absl::Now() + pause, deadline_);
+    // Close() shortens the wait to its deadline.
+    const absl::Time set_deadline = deadline_;
+    auto moved = [this, set_deadline]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+      return deadline_ != set_deadline;
+    };
+    mu_.AwaitWithDeadline(absl::Condition(&moved), wake);
+    pause = std::min(pause * 2, options_.max_retry);
+  }
+}
+
+void StoreWriter::GiveUp(const FinishedResult& result, const absl::Status& why) {
+  ResultOutcome outcome{.kind = ResultOutcome::Kind::kLost, .error = why};
+  if (!options_.spill_path.empty()) {
+    const absl::Status kept = AppendToSpill(options_.spill_path, result);
+    if (kept.ok()) {
+      outcome.kind = ResultOutcome::Kind::kSpilled;
+      outcome.spill_path = options_.spill_path;
+    } else {
+      outcome.error = absl::Status(why.code(), absl::StrCat(why.message(), "; and ", kept.message()));
+    }
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    ++not_stored_;
+  }
+  on_outcome_(result.match.match_id(), outcome);
+}
+
+}  // namespace hoard::db
