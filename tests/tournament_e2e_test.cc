@@ -242,6 +242,29 @@ TEST_F(TournamentE2eTest, AServerThatStopsResumesItsTournamentsWhenItComesBack) 
   EXPECT_EQ(updates.back().progress().finished(), 6000);
 }
 
+TEST_F(TournamentE2eTest, ATournamentThatFailedBecauseItsResultsCouldNotBeStoredResumes) {
+  // As an older server left it: failed on its first save that met a lock.
+  const std::string db = TempDb("tournament_e2e_failed_store.db");
+  std::int64_t id = 0;
+  {
+    std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(db);
+    bool resumed = false;
+    id = *tournament::CreateOrResume(*store, *tournament::Normalize(Spec(kLeague)), true,
+                                     &resumed);
+    ASSERT_TRUE(store
+                    ->SetTournamentStatus(id, v1::TOURNAMENT_STATUS_FAILED,
+                                          absl::StrCat(tournament::kCannotStoreResults,
+                                                       db, ": database is locked"))
+                    .ok());
+  }
+  StartServer(db);
+  const std::vector<v1::Tournament> updates = Watch(id);
+  ASSERT_FALSE(updates.empty());
+  EXPECT_EQ(updates.back().status(), v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(updates.back().progress().finished(), updates.back().progress().scheduled());
+  EXPECT_EQ(updates.back().error(), "");
+}
+
 TEST_F(TournamentE2eTest, OnlyAdminsSeeTheCommandsOfTheOperatorsOwnTournaments) {
   // A tournament `hoard tournament` ran on the same database, with a command
   // participant, that failed naming its command.

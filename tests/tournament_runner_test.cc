@@ -1,9 +1,11 @@
 #include "tournament/runner.h"
 
+#include <atomic>
 #include <cstdio>
 #include <set>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bots/client.h"
@@ -12,6 +14,7 @@
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "db/faulty_store.h"
 #include "service/arena_host.h"
 #include "service/client_auth.h"
 #include "service/grpc_server.h"
@@ -44,12 +47,16 @@ std::string TempDb(const std::string& name) {
 // An arena in this process keeping its matches in a database.
 struct Local {
   explicit Local(const std::string& db) {
-    EXPECT_THAT(arena.UseStore(*db::OpenSqliteStore(db)), IsOk());
+    auto store = std::make_unique<db::FaultyStore>(*db::OpenSqliteStore(db));
+    faults = store.get();
+    EXPECT_THAT(arena.UseStore(std::move(store)), IsOk());
     host = service::ArenaHost(&arena, "");
   }
   db::MatchStore& store() { return *arena.store(); }
   service::Arena arena;
   std::unique_ptr<MatchHost> host;
+  // Makes the store fail on demand (it passes everything on meanwhile).
+  db::FaultyStore* faults = nullptr;
 };
 
 std::int64_t Create(db::MatchStore& store, const TournamentSpec& spec) {
@@ -165,6 +172,10 @@ TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
     EXPECT_LT(stored_first, scheduled);
   }
   Local local(db);  // as after a restart
+  std::atomic<int> started{0};
+  local.arena.SetEventSink([&](absl::string_view event, const service::LogFields&) {
+    if (event == "match_started") ++started;
+  });
   bool resumed = false;
   EXPECT_EQ(*CreateOrResume(local.store(), spec, false, &resumed), id);
   EXPECT_TRUE(resumed);
@@ -174,9 +185,9 @@ TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
   EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED);
   EXPECT_EQ(done->progress().finished(), scheduled);
   ExpectEverySlotOnce(local.store(), id, scheduled);
-  // The arena numbers every match it creates: the second run created only
-  // the matches the first left, so none was played twice.
-  EXPECT_EQ(*local.store().LastSequence(), scheduled);
+  // The second run created only the matches the first left, so none was
+  // played twice.
+  EXPECT_EQ(started, scheduled - stored_first);
   // Each match kept its deal: a duplicate block's rotations share a seed.
   std::map<int, std::uint64_t> seeds;
   const std::vector<db::StoredMatch> stored = *local.store().List(0, 1000, {.tournament_id = id});
@@ -188,6 +199,56 @@ TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
     EXPECT_EQ(seeds[3 * block], seeds[3 * block + 1]);
     EXPECT_EQ(seeds[3 * block], seeds[3 * block + 2]);
   }
+}
+
+TEST(RunnerTest, AStoreThatIsLockedForAWhilePausesTheTournamentAndItFinishes) {
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 2 rounds: 20 seed: 5 concurrency: 3
+    participants { name: "a" builtin: "random" }
+    participants { name: "b" builtin: "first" })pb");
+  Local local(TempDb("runner_locked.db"));
+  const std::int64_t id = Create(local.store(), spec);
+  absl::Mutex mu;
+  std::vector<std::string> warnings;
+  std::vector<Tournament> paused_views;
+  std::atomic<bool> locked{false};
+  std::thread unlocker;
+  TournamentRunner runner(
+      &local.store(), local.host.get(),
+      {.on_progress =
+           [&](const Tournament& t) {
+             // Locked once, after a few matches, for 300 ms.
+             if (t.progress().finished() >= 5 && !locked.exchange(true)) {
+               local.faults->SetFault(absl::UnavailableError("runner_locked.db: database is locked"));
+               unlocker = std::thread([&] {
+                 absl::SleepFor(absl::Milliseconds(300));
+                 local.faults->SetFault(absl::OkStatus());
+               });
+             }
+             if (absl::StrContains(t.error(), "paused")) {
+               absl::MutexLock lock(&mu);
+               paused_views.push_back(t);
+             }
+           },
+       .on_warning =
+           [&](const std::string& line) {
+             absl::MutexLock lock(&mu);
+             warnings.push_back(line);
+           }});
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  if (unlocker.joinable()) unlocker.join();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
+  EXPECT_EQ(done->error(), "");
+  ExpectEverySlotOnce(local.store(), id, 40);
+  EXPECT_GT(local.faults->failed_saves(), 0);
+  absl::MutexLock lock(&mu);
+  // While it waited, the tournament said so, and its log said when it went on.
+  ASSERT_FALSE(paused_views.empty());
+  EXPECT_THAT(paused_views[0].error(), HasSubstr("database is locked"));
+  EXPECT_EQ(paused_views[0].status(), hoard::v1::TOURNAMENT_STATUS_RUNNING);
+  EXPECT_THAT(absl::StrJoin(warnings, "\n"), HasSubstr("paused: cannot store match"));
+  EXPECT_THAT(absl::StrJoin(warnings, "\n"), HasSubstr("goes on"));
 }
 
 TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeout) {

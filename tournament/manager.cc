@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -86,8 +87,13 @@ absl::Status TournamentManager::ResumeUnfinished() {
   if (!all.ok()) return all.status();
   absl::MutexLock lock(&mu_);
   for (const db::StoredTournament& t : *all) {
-    const bool unfinished = t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
-                            t.status == hoard::v1::TOURNAMENT_STATUS_STOPPED;
+    // One that failed because its results could not be stored failed for a
+    // reason that passes (a lock, a full disk): it goes on too.
+    const bool unfinished =
+        t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
+        t.status == hoard::v1::TOURNAMENT_STATUS_STOPPED ||
+        (t.status == hoard::v1::TOURNAMENT_STATUS_FAILED &&
+         absl::StartsWith(t.error, kCannotStoreResults));
     if (unfinished && !running_.contains(t.id)) Start(t.id);
   }
   return absl::OkStatus();
@@ -120,7 +126,11 @@ void TournamentManager::Start(std::int64_t id, const std::string& creator) {
     Tournament last = final_state.ok() ? *final_state : runner->Current();
     if (!final_state.ok()) {
       last.set_status(hoard::v1::TOURNAMENT_STATUS_FAILED);
-      last.set_error(std::string(final_state.status().message()));
+      // The store could not be written (or read): marked so that the next
+      // start resumes it.
+      last.set_error(final_state.status().code() == absl::StatusCode::kUnavailable
+                         ? absl::StrCat(kCannotStoreResults, final_state.status().message())
+                         : std::string(final_state.status().message()));
       store_->SetTournamentStatus(id, last.status(), last.error()).IgnoreError();
     }
     // Leaderboards are ready when the tournament is.

@@ -16,6 +16,11 @@
 namespace hoard::tournament {
 namespace {
 
+// Attempts at storing a match whose error is not one that may pass.
+constexpr int kAttemptsForLastingErrors = 3;
+// How long a tournament's status waits for a store that is locked or full.
+constexpr absl::Duration kStatusRetryLimit = absl::Minutes(2);
+
 using hoard::v1::Participant;
 using hoard::v1::Tournament;
 using hoard::v1::TournamentSpec;
@@ -155,7 +160,7 @@ Tournament TournamentRunner::CurrentLocked() const {
   }
   progress->clear_standings();
   for (hoard::v1::Standing& row : standings_.Sorted()) *progress->add_standings() = std::move(row);
-  tournament.set_error(error_);
+  tournament.set_error(waiting_for_store_.empty() ? error_ : waiting_for_store_);
   return tournament;
 }
 
@@ -269,8 +274,14 @@ std::set<int> TournamentRunner::AwaitConnected(const std::set<int>& needed,
   for (int p : needed) {
     if (!spec_.participants(p).has_builtin() && !unavailable_.contains(p)) waiting.insert(p);
   }
-  const absl::Time deadline =
-      absl::Now() + absl::Milliseconds(spec_.fault_policy().start_timeout_ms());
+  // A participant that played in this tournament before was connected
+  // before a crash or a stop: it gets the resume grace to come back.
+  const absl::Time start = absl::Now();
+  const absl::Duration timeout = absl::Milliseconds(spec_.fault_policy().start_timeout_ms());
+  const absl::Duration resume_timeout = std::max(timeout, options_.resume_grace);
+  auto deadline_of = [&](int p) {
+    return start + (played_before_.contains(p) ? resume_timeout : timeout);
+  };
   while (!waiting.empty() && !cancelled_) {
     absl::StatusOr<hoard::v1::ListBotsResponse> bots = host_->ListBots();
     if (bots.ok()) {
@@ -281,7 +292,10 @@ std::set<int> TournamentRunner::AwaitConnected(const std::set<int>& needed,
       }
     }
     DropExited(launched, waiting);
-    if (waiting.empty() || absl::Now() >= deadline) break;
+    const absl::Time now = absl::Now();
+    if (std::all_of(waiting.begin(), waiting.end(), [&](int p) { return now >= deadline_of(p); })) {
+      break;
+    }
     absl::SleepFor(absl::Milliseconds(50));
   }
   return waiting;
@@ -290,9 +304,14 @@ std::set<int> TournamentRunner::AwaitConnected(const std::set<int>& needed,
 std::string TournamentRunner::NotConnected(int p, const std::vector<std::string>& addresses,
                                            const LaunchedBots& launched) const {
   const Participant& participant = spec_.participants(p);
+  const std::int64_t waited_ms =
+      played_before_.contains(p)
+          ? std::max<std::int64_t>(spec_.fault_policy().start_timeout_ms(),
+                                   absl::ToInt64Milliseconds(options_.resume_grace))
+          : spec_.fault_policy().start_timeout_ms();
   std::string why = absl::StrCat("participant '", participant.name(), "' did not connect to ",
-                                 absl::StrJoin(addresses, " and "), " within ",
-                                 spec_.fault_policy().start_timeout_ms(), " ms");
+                                 absl::StrJoin(addresses, " and "), " within ", waited_ms, " ms",
+                                 played_before_.contains(p) ? " of the tournament resuming" : "");
   if (!participant.has_command() && !participant.has_catalog()) {
     return absl::StrCat(why, " (it must register under that name)");
   }
@@ -353,6 +372,12 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
   spec_ = *spec;
   id_ = id;
   for (const Participant& p : spec->participants()) labels_.push_back(ParticipantLabel(p));
+  for (const db::RatedMatch& match : *results) {
+    for (const db::RatedSeat& seat : match.seats) {
+      auto it = std::find(labels_.begin(), labels_.end(), seat.bot);
+      if (it != labels_.end()) played_before_.insert(static_cast<int>(it - labels_.begin()));
+    }
+  }
   absl::MutexLock lock(&mu_);
   tournament_ = *std::move(loaded);
   *tournament_.mutable_spec() = *spec;
@@ -403,17 +428,31 @@ Tournament TournamentRunner::Conclude() {
   return CurrentLocked();
 }
 
+absl::Status TournamentRunner::SetStatusWithRetries(hoard::v1::TournamentStatus status,
+                                                    const std::string& error) {
+  absl::Duration pause = absl::Milliseconds(50);
+  const absl::Time give_up = absl::Now() + kStatusRetryLimit;
+  while (true) {
+    const absl::Status saved = store_->SetTournamentStatus(id_, status, error);
+    // A lock or a full disk pass: wait for them (within reason).
+    if (saved.ok() || saved.code() != absl::StatusCode::kUnavailable || absl::Now() >= give_up) {
+      return saved;
+    }
+    absl::SleepFor(pause);
+    pause = std::min(pause * 2, absl::Seconds(2));
+  }
+}
+
 absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
   if (absl::Status s = Load(id); !s.ok()) return s;
-  if (absl::Status s = store_->SetTournamentStatus(id, hoard::v1::TOURNAMENT_STATUS_RUNNING, "");
-      !s.ok()) {
+  if (absl::Status s = SetStatusWithRetries(hoard::v1::TOURNAMENT_STATUS_RUNNING, ""); !s.ok()) {
     return s;
   }
   PrepareParticipants();
   Report();
   PlayPending();
   const Tournament final_state = Conclude();
-  absl::Status saved = store_->SetTournamentStatus(id, final_state.status(), final_state.error());
+  absl::Status saved = SetStatusWithRetries(final_state.status(), final_state.error());
   Report();
   if (!saved.ok()) return saved;
   return final_state;
@@ -501,13 +540,61 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
                      .rank = summary.seats(seat).rank(),
                      .score = summary.seats(seat).score()});
   }
+  Store(match, *played, seats);
+}
+
+absl::Status TournamentRunner::SaveWithRetries(const ScheduledMatch& match,
+                                               const FinishedMatch& played) {
   const db::TournamentSlot slot{.tournament_id = id_,
                                 .schedule_index = match.index,
                                 .block = match.block};
-  // Stored and added to the standings under one lock: the live standings
-  // take the matches in the order the store keeps them, as ratings do.
+  absl::Duration pause = absl::Milliseconds(50);
+  bool paused = false;
+  for (int attempt = 1;; ++attempt) {
+    const absl::Status saved =
+        store_->SaveFinished(played.sequence, played.match, played.record, &slot);
+    // Errors that may pass (a lock, a full disk) pause the tournament; it
+    // goes on when the store takes the match. Others get a few attempts.
+    const bool transient = saved.code() == absl::StatusCode::kUnavailable;
+    if (saved.ok() || saved.code() == absl::StatusCode::kAlreadyExists ||
+        (!transient && attempt >= kAttemptsForLastingErrors) || cancelled_) {
+      if (paused) {
+        absl::MutexLock lock(&mu_);
+        waiting_for_store_.clear();
+      }
+      if (paused && saved.ok() && options_.on_warning) {
+        options_.on_warning(absl::StrCat("tournament ", id_, " goes on: the store took its results"));
+      }
+      return saved;
+    }
+    if (!paused) {
+      paused = true;
+      {
+        absl::MutexLock lock(&mu_);
+        waiting_for_store_ = absl::StrCat("paused: cannot store results (retrying): ",
+                                          saved.message());
+      }
+      if (options_.on_warning) {
+        options_.on_warning(absl::StrCat("tournament ", id_, " paused: cannot store match ",
+                                         match.index, " of the schedule (retrying): ",
+                                         saved.message()));
+      }
+      Report();
+    }
+    absl::SleepFor(pause);
+    pause = std::min(pause * 2, absl::Seconds(2));
+  }
+}
+
+void TournamentRunner::Store(const ScheduledMatch& match, const FinishedMatch& played,
+                             const std::vector<db::RatedSeat>& seats) {
+  // Stored and added to the standings in one order (stores_mu_): the live
+  // standings take the matches in the order the store keeps them, as
+  // ratings do. mu_ is not held while the store works, so the tournament
+  // can be read meanwhile.
+  absl::MutexLock in_order(&stores_mu_);
+  const absl::Status saved = SaveWithRetries(match, played);
   absl::MutexLock lock(&mu_);
-  const absl::Status saved = store_->SaveFinished(played->sequence, summary, played->record, &slot);
   --running_;
   if (saved.ok()) {
     ++finished_;
@@ -515,11 +602,19 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
     standings_.Add(seats);
   } else if (saved.code() == absl::StatusCode::kAlreadyExists) {
     ++finished_;  // another runner stored this slot first
+  } else if (cancelled_) {
+    // Stopped while the store was failing: the slot is not stored, so the
+    // match is played again when the tournament resumes.
+    if (options_.on_warning) {
+      options_.on_warning(absl::StrCat("match ", match.index, " of the schedule was not stored (",
+                                       saved.message(),
+                                       "); it is played again when the tournament resumes"));
+    }
   } else {
-    // Nothing more can be kept: stop rather than play matches for nothing.
+    // The store refuses for good: stop rather than play matches for nothing.
     store_broken_ = true;
     stop_ = true;
-    error_ = absl::StrCat("cannot store results: ", saved.message());
+    error_ = absl::StrCat(kCannotStoreResults, saved.message());
   }
 }
 

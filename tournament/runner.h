@@ -57,9 +57,16 @@ class Standings {
   std::map<std::string, Entry> entries_;
 };
 
+// How the error of a tournament that failed because its results could not
+// be stored begins. The store's own troubles pass (a lock, a full disk: the
+// runner pauses and retries those); a server resumes such a tournament when
+// it starts.
+inline constexpr char kCannotStoreResults[] = "cannot store results: ";
+
 struct RunnerOptions {
   // Called after every finished or failed match, from the thread that
-  // played it (calls do not overlap).
+  // played it (calls do not overlap), and when the tournament pauses for
+  // the store.
   std::function<void(const hoard::v1::Tournament&)> on_progress;
   // One line about something that went wrong: a failed match, a bot that
   // did not connect.
@@ -73,6 +80,10 @@ struct RunnerOptions {
   // the tournament's identity alone): 0 / unset keep the stored ones.
   int concurrency = 0;
   std::optional<hoard::v1::FaultPolicy> fault_policy;
+  // When a tournament resumes, how long it waits for the participants that
+  // played in it before (bots that were connected before a crash or a
+  // stop, now reconnecting), if that is longer than the start timeout.
+  absl::Duration resume_grace = absl::Seconds(60);
 };
 
 // Stores a new tournament for `spec` (normalized), or, unless `fresh` is
@@ -113,8 +124,17 @@ class TournamentRunner {
   void PlayPending();
   // The final status: FINISHED, cancelled as asked, or FAILED with why.
   hoard::v1::Tournament Conclude();
+  // Stores the tournament's status, waiting out errors that may pass.
+  absl::Status SetStatusWithRetries(hoard::v1::TournamentStatus status, const std::string& error);
   void Work();
   void PlayOne(const ScheduledMatch& match);
+  // Stores a played match and counts it (in the order stored).
+  void Store(const ScheduledMatch& match, const FinishedMatch& played,
+             const std::vector<db::RatedSeat>& seats);
+  // Saves the match, retrying errors that may pass (the tournament is paused
+  // meanwhile) until it is stored or the run is cancelled; a few attempts
+  // for other errors.
+  absl::Status SaveWithRetries(const ScheduledMatch& match, const FinishedMatch& played);
   void Fail(const ScheduledMatch& match, const std::string& reason);
   hoard::v1::Tournament CurrentLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Report();
@@ -168,6 +188,12 @@ class TournamentRunner {
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::string error_ ABSL_GUARDED_BY(mu_);
   bool store_broken_ ABSL_GUARDED_BY(mu_) = false;
+  // While the store refuses results: why (the tournament shows it).
+  std::string waiting_for_store_ ABSL_GUARDED_BY(mu_);
+  // Participants that played in the tournament before this run.
+  std::set<int> played_before_;
+  // Held while a match is stored and counted: one at a time, in order.
+  absl::Mutex stores_mu_ ABSL_ACQUIRED_BEFORE(mu_);
   absl::Time started_ = absl::Now();
   absl::Mutex report_mu_;  // keeps progress callbacks from overlapping
 };
