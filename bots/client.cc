@@ -1,11 +1,13 @@
 #include "bots/client.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 
@@ -82,10 +84,35 @@ absl::Status BotClient::Run() {
       absl::MutexLock lock(&mu_);
       ++stats_.reconnects;
     }
-    // Back off a little more after each failure in a row, up to 2 s.
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(2000, 50 << std::min(failures++, 6))));
+    // Back off a little more after each failure in a row, up to 1 s, and
+    // come back as soon as the channel connects.
+    AwaitChannel(absl::Milliseconds(std::min(1000, 50 << std::min(failures++, 5))));
   }
   return absl::OkStatus();
+}
+
+void BotClient::AwaitChannel(absl::Duration pause) {
+  const absl::Time until = absl::Now() + pause;
+  channel_->GetState(/*try_to_connect=*/true);
+  // Slices, so that Stop() is noticed.
+  while (!stopping_ && absl::Now() < until) {
+    const absl::Time slice = std::min(until, absl::Now() + absl::Milliseconds(100));
+    if (channel_->WaitForConnected(absl::ToChronoTime(slice))) return;
+  }
+}
+
+hoard::v1::Answer BotClient::AnswerFor(const hoard::v1::DecisionRequest& request) {
+  auto it = answered_.find(request.match_id());
+  if (request.resent() && it != answered_.end() && it->second.first == request.request_id()) {
+    absl::MutexLock lock(&mu_);
+    ++stats_.resent_answers;
+    return it->second.second;
+  }
+  hoard::v1::Answer answer = strategy_->Decide(request);
+  answer.set_match_id(request.match_id());
+  answer.set_request_id(request.request_id());
+  answered_[request.match_id()] = {request.request_id(), answer};
+  return answer;
 }
 
 absl::Status BotClient::PlayOnce() {
@@ -118,9 +145,7 @@ absl::Status BotClient::PlayOnce() {
         const hoard::v1::DecisionRequest& request = message.decision();
         open[request.match_id()] = request;
         hoard::v1::BotMessage reply;
-        *reply.mutable_answer() = strategy_->Decide(request);
-        reply.mutable_answer()->set_match_id(request.match_id());
-        reply.mutable_answer()->set_request_id(request.request_id());
+        *reply.mutable_answer() = AnswerFor(request);
         stream->Write(reply);
         absl::MutexLock lock(&mu_);
         ++stats_.decisions;
@@ -139,17 +164,20 @@ absl::Status BotClient::PlayOnce() {
         auto it = open.find(result.match_id());
         if (result.may_retry() && it != open.end() &&
             it->second.request_id() == result.request_id()) {
+          // Refused: a new choice, which replaces the one remembered.
+          hoard::v1::DecisionRequest again = it->second;
+          again.set_resent(false);
           hoard::v1::BotMessage reply;
-          *reply.mutable_answer() = strategy_->Decide(it->second);
-          reply.mutable_answer()->set_match_id(result.match_id());
-          reply.mutable_answer()->set_request_id(result.request_id());
+          *reply.mutable_answer() = AnswerFor(again);
           stream->Write(reply);
         }
         break;
       }
       case hoard::v1::ServerMessage::kEvent:
         if (message.event().has_finished()) {
+          // Finished or aborted: its answers are not needed any more.
           open.erase(message.event().match_id());
+          answered_.erase(message.event().match_id());
           absl::MutexLock lock(&mu_);
           ++stats_.matches_finished;
           if (options_.log) options_.log(absl::StrCat(message.event().match_id(), ": finished"));

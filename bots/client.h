@@ -5,16 +5,27 @@
 // (or joins one seat with its token), and answers every decision request of
 // every match it is seated in with a Strategy, reconnecting when the stream
 // breaks.
+//
+// Reconnecting: pauses grow from 50 ms to at most 1 s, and between them the
+// client waits for the channel to connect, so it is back within about a
+// second of the server's return (give the channel a bounded reconnect
+// backoff too: cli::ServerChannel does). A request the server marks
+// `resent` (sent again after a reconnect) that the client already answered
+// gets the same answer again; any other request is decided afresh, so an
+// answer is never replayed into another match. A match's answers are
+// forgotten when it ends.
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "engine/rng.h"
 #include "hoard/v1/arena.pb.h"
 
@@ -67,6 +78,8 @@ struct ClientStats {
   int decisions = 0;
   int refused_answers = 0;
   int reconnects = 0;
+  // Resent requests answered again with the answer given before.
+  int resent_answers = 0;
 };
 
 class BotClient {
@@ -88,6 +101,11 @@ class BotClient {
  private:
   // One stream's life; returns its final status.
   absl::Status PlayOnce();
+  // The answer to `request`: the one given before if it is resent, else the
+  // strategy's (remembered until the match ends).
+  hoard::v1::Answer AnswerFor(const hoard::v1::DecisionRequest& request);
+  // Waits up to `pause` for the channel to connect (sooner if it does).
+  void AwaitChannel(absl::Duration pause);
 
   std::shared_ptr<grpc::Channel> channel_;
   const ClientOptions options_;
@@ -96,6 +114,9 @@ class BotClient {
   mutable absl::Mutex mu_;
   grpc::ClientContext* context_ ABSL_GUARDED_BY(mu_) = nullptr;
   ClientStats stats_ ABSL_GUARDED_BY(mu_);
+  // The last answer given in each running match, by match id: its request
+  // id and the answer. Only PlayOnce's thread uses it.
+  std::map<std::string, std::pair<std::int64_t, hoard::v1::Answer>> answered_;
 };
 
 }  // namespace hoard::bots

@@ -34,12 +34,22 @@ bool IsLoopback(const std::string& address) {
   return host == "localhost" || host.rfind("127.", 0) == 0 || host == "[::1]";
 }
 
+// A server that went away is tried again within a second of its return
+// (gRPC's default backoff grows to two minutes).
+grpc::ChannelArguments ChannelArguments() {
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  return args;
+}
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& address) {
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
   if (!credentials.ok()) return credentials.status();
-  return grpc::CreateChannel(address, *credentials);
+  return grpc::CreateCustomChannel(address, *credentials, ChannelArguments());
 }
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
@@ -49,7 +59,7 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& a
   absl::StatusOr<std::string> token =
       service::ClientToken(token_file, /*local_server=*/IsLoopback(address));
   if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
-  return service::AuthorizedChannel(address, *credentials, *token);
+  return service::AuthorizedChannel(address, *credentials, *token, ChannelArguments());
 }
 
 int FailWith(const grpc::Status& status, const std::string& server) {
