@@ -164,6 +164,12 @@ Tournament TournamentRunner::CurrentLocked() const {
   return tournament;
 }
 
+void TournamentRunner::Warn(const std::string& line) {
+  if (!options_.on_warning) return;
+  absl::MutexLock lock(&warn_mu_);
+  options_.on_warning(line);
+}
+
 void TournamentRunner::Report() {
   if (!options_.on_progress) return;
   absl::MutexLock report(&report_mu_);
@@ -345,7 +351,7 @@ void TournamentRunner::PrepareParticipants() {
     unavailable_[p] = NotConnected(p, addresses, launched);
   }
   for (const auto& [p, why] : unavailable_) {
-    if (options_.on_warning) options_.on_warning(why);
+    Warn(why);
   }
 }
 
@@ -487,7 +493,7 @@ void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reas
     error_ = line;
     if (failed_ >= spec_.fault_policy().max_failed_matches()) stop_ = true;
   }
-  if (options_.on_warning) options_.on_warning(line);
+  Warn(line);
 }
 
 void TournamentRunner::PlayOne(const ScheduledMatch& match) {
@@ -562,8 +568,8 @@ absl::Status TournamentRunner::SaveWithRetries(const ScheduledMatch& match,
         absl::MutexLock lock(&mu_);
         waiting_for_store_.clear();
       }
-      if (paused && saved.ok() && options_.on_warning) {
-        options_.on_warning(absl::StrCat("tournament ", id_, " goes on: the store took its results"));
+      if (paused && saved.ok()) {
+        Warn(absl::StrCat("tournament ", id_, " goes on: the store took its results"));
       }
       return saved;
     }
@@ -574,11 +580,8 @@ absl::Status TournamentRunner::SaveWithRetries(const ScheduledMatch& match,
         waiting_for_store_ = absl::StrCat("paused: cannot store results (retrying): ",
                                           saved.message());
       }
-      if (options_.on_warning) {
-        options_.on_warning(absl::StrCat("tournament ", id_, " paused: cannot store match ",
-                                         match.index, " of the schedule (retrying): ",
-                                         saved.message()));
-      }
+      Warn(absl::StrCat("tournament ", id_, " paused: cannot store match ", match.index,
+                        " of the schedule (retrying): ", saved.message()));
       Report();
     }
     absl::SleepFor(pause);
@@ -605,11 +608,8 @@ void TournamentRunner::Store(const ScheduledMatch& match, const FinishedMatch& p
   } else if (cancelled_) {
     // Stopped while the store was failing: the slot is not stored, so the
     // match is played again when the tournament resumes.
-    if (options_.on_warning) {
-      options_.on_warning(absl::StrCat("match ", match.index, " of the schedule was not stored (",
-                                       saved.message(),
-                                       "); it is played again when the tournament resumes"));
-    }
+    Warn(absl::StrCat("match ", match.index, " of the schedule was not stored (", saved.message(),
+                      "); it is played again when the tournament resumes"));
   } else {
     // The store refuses for good: stop rather than play matches for nothing.
     store_broken_ = true;

@@ -69,7 +69,7 @@ struct RunnerOptions {
   // the store.
   std::function<void(const hoard::v1::Tournament&)> on_progress;
   // One line about something that went wrong: a failed match, a bot that
-  // did not connect.
+  // did not connect, a pause for the store (calls do not overlap).
   std::function<void(const std::string&)> on_warning;
   // Directory for launched bots' output (<name>.log); empty: discarded.
   std::string bot_log_dir;
@@ -138,6 +138,8 @@ class TournamentRunner {
   void Fail(const ScheduledMatch& match, const std::string& reason);
   hoard::v1::Tournament CurrentLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Report();
+  // Passes `line` to options_.on_warning, one call at a time.
+  void Warn(const std::string& line);
   // Launches or awaits every participant that is not built in; the ones
   // that are not connected in time go to unavailable_.
   void PrepareParticipants();
@@ -196,6 +198,7 @@ class TournamentRunner {
   absl::Mutex stores_mu_ ABSL_ACQUIRED_BEFORE(mu_);
   absl::Time started_ = absl::Now();
   absl::Mutex report_mu_;  // keeps progress callbacks from overlapping
+  absl::Mutex warn_mu_;    // and warnings
 };
 
 }  // namespace hoard::tournament
