@@ -557,8 +557,14 @@ absl::Status TournamentRunner::SaveWithRetries(const ScheduledMatch& match,
   absl::Duration pause = absl::Milliseconds(50);
   bool paused = false;
   for (int attempt = 1;; ++attempt) {
+    if (cancelled_ && store_failing_) {
+      // Stopping with a store that keeps failing: each attempt could wait
+      // for its busy timeout. The slot is played again on resumption.
+      return absl::UnavailableError("the store was failing when the tournament stopped");
+    }
     const absl::Status saved =
         store_->SaveFinished(played.sequence, played.match, played.record, &slot);
+    store_failing_ = saved.code() == absl::StatusCode::kUnavailable;
     // Errors that may pass (a lock, a full disk) pause the tournament; it
     // goes on when the store takes the match. Others get a few attempts.
     const bool transient = saved.code() == absl::StatusCode::kUnavailable;

@@ -190,6 +190,8 @@ class TournamentRunner {
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::string error_ ABSL_GUARDED_BY(mu_);
   bool store_broken_ ABSL_GUARDED_BY(mu_) = false;
+  // Whether the last attempt to store a match met an error that may pass.
+  std::atomic<bool> store_failing_{false};
   // While the store refuses results: why (the tournament shows it).
   std::string waiting_for_store_ ABSL_GUARDED_BY(mu_);
   // Participants that played in the tournament before this run.
