@@ -9,8 +9,20 @@
 // The client holds the Play stream and takes care of request and match ids,
 // deadlines (a decision still open shortly before its deadline is answered
 // with the default action, the first legal one), refusals (answered again with
-// the default action), reconnects (with growing pauses; the server resends
-// open requests) and several matches at once. docs/bots.md is the guide.
+// the default action) and several matches at once. docs/bots.md is the guide.
+//
+// Reconnects: a broken stream is opened again on a new channel, after pauses
+// that grow from 100 ms to at most 1 s (and start again at 100 ms once a
+// server has welcomed the bot), so the bot is back within about a second of
+// its server; a status reconnecting cannot help (a wrong key...) stops it.
+// The server then sends the requests still open again, marked `resent`: each
+// is answered with the answer given before (it may have been lost with the
+// stream), or decided if none was. A request not marked `resent` is always
+// decided afresh, even with match and request ids seen before: a server that
+// lost its matches may hand the same ids out again. What the client keeps of
+// a match is forgotten when the match ends or is aborted, or when the server
+// says it does not know the match, and is bounded: a few answers per match, a
+// few matches per match slot (matches that vanished with a crashed server).
 //
 // Messages keep the field names of proto/ (legal_actions, request_id...);
 // int64 fields are strings, enums their names, and each oneof has a field
@@ -31,6 +43,22 @@ const FATAL = new Set([
 ]);
 // A decision not made this long before its deadline gets the default action.
 const DEADLINE_MARGIN_MS = 150;
+// Pauses between attempts to reconnect: doubling from the first to the last.
+const FIRST_PAUSE_MS = 100;
+const LONGEST_PAUSE_MS = 1000;
+// Each channel its own connection, retried at most this far apart, so that a
+// new channel never inherits an old one's long backoff.
+const CHANNEL_OPTIONS = {
+  'grpc.use_local_subchannel_pool': 1,
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 1000,
+};
+// Answers kept to send again: a stream has at most one open request per seat
+// it holds, so a few per match; and the matches of maxMatches slots a few
+// times over, for those that vanish without an end (a server that crashed).
+const ANSWERS_KEPT_PER_MATCH = 8;
+const MATCHES_KEPT_PER_SLOT = 4;
+const MATCHES_KEPT_AT_LEAST = 64;
 
 // The protocol, loaded from proto/ ($HOARD_PROTO_DIR, else this checkout's).
 function loadProtocol(protoDir = process.env.HOARD_PROTO_DIR ||
@@ -70,6 +98,24 @@ function makeAnswer(request, choice) {
   return answer;
 }
 
+// What the client keeps of one match it plays, until the match ends.
+class KeptMatch {
+  constructor() {
+    this.game = '';
+    this.answers = new Map();  // request id -> the answer sent, oldest first
+    this.running = new Map();  // request id -> the token of its decision
+    this.retried = new Set();  // request ids answered again after a refusal
+  }
+
+  keep(requestId, answer) {
+    this.answers.delete(requestId);
+    this.answers.set(requestId, answer);
+    if (this.answers.size > ANSWERS_KEPT_PER_MATCH) {
+      this.answers.delete(this.answers.keys().next().value);
+    }
+  }
+}
+
 class BotClient {
   // options: server, and either name + key (+ maxMatches) or matchId + seatToken;
   // matches (stop after that many have ended; 0 never), describeActions, log,
@@ -84,11 +130,11 @@ class BotClient {
     this.protocol = loadProtocol(options.protoDir);
     this.stopping = false;
     this.call = null;
-    this.games = new Map();      // match id -> game id (from Seated)
-    this.active = new Set();     // matches seated in and not yet finished
-    this.answered = new Map();   // "match/request" -> the answer sent
-    this.running = new Set();    // "match/request" being decided
-    this.retried = new Set();    // "match/request" answered again after a refusal
+    this.welcomed = false;       // whether the current stream was welcomed
+    this.wake = null;            // ends a pause before reconnecting
+    this.kept = new Map();       // match id -> KeptMatch, least recently used first
+    this.mostKept = Math.max(MATCHES_KEPT_AT_LEAST,
+                             MATCHES_KEPT_PER_SLOT * Math.max(1, this.options.maxMatches));
     this.stats = { finished: 0, decisions: 0, refused: 0, late: 0, reconnects: 0 };
   }
 
@@ -98,29 +144,37 @@ class BotClient {
     const credentials = this.options.tlsCa
       ? grpc.credentials.createSsl(fs.readFileSync(this.options.tlsCa))
       : grpc.credentials.createInsecure();
-    const client = new this.protocol.Arena(this.options.server, credentials);
-    let failures = 0;
-    try {
-      while (!this.stopping) {
-        const status = await this.playOnce(client);
-        if (this.stopping || status === null) return;
-        if (FATAL.has(status.code)) {
-          throw new Error(`the server refused the bot: ${status.details} (code ${status.code})`);
-        }
-        this.stats.reconnects += 1;
-        const pause = Math.min(2000, 50 * 2 ** Math.min(failures, 6));
-        failures += 1;
-        this.options.log(`stream ended (${status.details}); reconnecting in ${pause} ms`);
-        await new Promise((resolve) => setTimeout(resolve, pause));
+    let pause = FIRST_PAUSE_MS;
+    while (!this.stopping) {
+      // A new channel each time: one that failed to connect waits out a
+      // backoff that grows far beyond our pauses before it tries again.
+      const client = new this.protocol.Arena(this.options.server, credentials, CHANNEL_OPTIONS);
+      let status;
+      try {
+        status = await this.playOnce(client);
+      } finally {
+        client.close();
       }
-    } finally {
-      client.close();
+      if (this.stopping || status === null) return;
+      if (FATAL.has(status.code)) {
+        throw new Error(`the server refused the bot: ${status.details} (code ${status.code})`);
+      }
+      if (this.welcomed) pause = FIRST_PAUSE_MS;  // the server was there: try again soon
+      this.stats.reconnects += 1;
+      this.options.log(`stream ended (${status.details}); reconnecting in ${pause} ms`);
+      await new Promise((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, pause);
+      });
+      this.wake = null;
+      pause = Math.min(LONGEST_PAUSE_MS, 2 * pause);
     }
   }
 
   stop() {
     this.stopping = true;
     if (this.call) this.call.cancel();
+    if (this.wake) this.wake();
   }
 
   hello() {
@@ -138,6 +192,7 @@ class BotClient {
     return new Promise((resolve) => {
       const call = client.Play();
       this.call = call;
+      this.welcomed = false;
       let settled = false;
       const settle = (status) => {
         if (settled) return;
@@ -171,28 +226,24 @@ class BotClient {
       case 'answer_result':
         this.onRefusal(message.answer_result);
         break;
+      case 'welcome':
+        this.welcomed = true;
+        break;
       case 'seated': {
         const seated = message.seated;
-        this.games.set(seated.match_id, seated.game);
-        this.active.add(seated.match_id);
+        this.match(seated.match_id).game = seated.game;
         this.options.log(`${seated.match_id}: seated as seat ${seated.seat} of ` +
                          `${seated.players} (${seated.game})`);
         break;
       }
       case 'event': {
         const matchId = message.event.match_id;
-        if (message.event.kind !== 'finished' || !this.active.has(matchId)) break;
-        this.active.delete(matchId);
-        this.games.delete(matchId);
-        for (const key of [...this.answered.keys(), ...this.retried, ...this.running]) {
-          if (key.startsWith(`${matchId}/`)) {
-            this.answered.delete(key);
-            this.retried.delete(key);
-            this.running.delete(key);
-          }
-        }
+        if (message.event.kind !== 'finished') break;
+        if (!this.kept.delete(matchId)) break;  // a second seat's news of the same match
         this.stats.finished += 1;
-        this.options.log(`${matchId}: finished`);
+        const match = message.event.finished.match;
+        const aborted = match && match.status === 'MATCH_STATUS_ABORTED';
+        this.options.log(`${matchId}: ${aborted ? 'aborted' : 'finished'}`);
         if (this.options.seatToken ||
             (this.options.matches && this.stats.finished >= this.options.matches)) {
           this.stopping = true;
@@ -200,32 +251,61 @@ class BotClient {
         }
         break;
       }
-      case 'error':
-        this.options.log(`server: ${message.error.message}`);
+      case 'error': {
+        const error = message.error;
+        this.options.log(`server: ${error.message}`);
+        // The server has no such match (any more).
+        if (error.match_id && error.code === grpc.status.NOT_FOUND) this.kept.delete(error.match_id);
         break;
+      }
       default:
         break;
     }
     return false;
   }
 
-  onDecision(request) {
-    const key = `${request.match_id}/${request.request_id}`;
-    if (this.answered.has(key)) {  // resent after a reconnect: the answer may be lost
-      this.send({ answer: this.answered.get(key) });
-      return;
+  // The match's KeptMatch, made if new, now the most recently used.
+  match(matchId) {
+    let match = this.kept.get(matchId);
+    if (match) {
+      this.kept.delete(matchId);
+    } else {
+      match = new KeptMatch();
+      if (this.kept.size >= this.mostKept) this.kept.delete(this.kept.keys().next().value);
     }
-    if (this.running.has(key)) return;
-    this.running.add(key);
+    this.kept.set(matchId, match);
+    return match;
+  }
+
+  onDecision(request) {
+    const match = this.match(request.match_id);
+    const requestId = request.request_id;
+    if (request.resent) {
+      // Sent again after a reconnect: the answer may have been lost with the
+      // stream, and the server expects that same answer.
+      const answer = match.answers.get(requestId);
+      if (answer) {
+        this.send({ answer });
+        return;
+      }
+      if (match.running.has(requestId)) return;  // sent once decided
+    }
+    // Not resent: a new request, even with known ids (a restarted server may
+    // reuse a match id). Whatever was sent or is being decided for those ids
+    // belongs to another request.
+    match.answers.delete(requestId);
+    match.retried.delete(requestId);
+    const token = {};
+    match.running.set(requestId, token);
     const timer = setTimeout(() => {
-      if (this.commit(key, makeAnswer(request, 0))) {
+      if (this.commit(request, token, makeAnswer(request, 0))) {
         this.stats.late += 1;
         this.options.log(`${request.match_id}: no decision in time for request ` +
-                         `${request.request_id}; sent the default action`);
+                         `${requestId}; sent the default action`);
       }
     }, Math.max(0, request.time_left_ms - DEADLINE_MARGIN_MS));
     Promise.resolve()
-      .then(() => this.decide(new Decision(request, this.games.get(request.match_id))))
+      .then(() => this.decide(new Decision(request, match.game)))
       .then((choice) => makeAnswer(request, choice))
       .catch((error) => {  // a bug in the bot: play the default rather than time out
         this.options.log(`${request.match_id}: the bot failed, playing the default action: ` +
@@ -234,15 +314,17 @@ class BotClient {
       })
       .then((answer) => {
         clearTimeout(timer);
-        if (this.commit(key, answer)) this.stats.decisions += 1;
+        if (this.commit(request, token, answer)) this.stats.decisions += 1;
       });
   }
 
-  // Sends `answer` unless the request was answered already.
-  commit(key, answer) {
-    if (!this.running.has(key)) return false;  // answered already, or its match is over
-    this.running.delete(key);
-    this.answered.set(key, answer);
+  // Sends `answer` if the decision `token` names is still awaited.
+  commit(request, token, answer) {
+    const match = this.kept.get(request.match_id);
+    // Answered already, its match is over, or a newer request took its ids.
+    if (!match || match.running.get(request.request_id) !== token) return false;
+    match.running.delete(request.request_id);
+    match.keep(request.request_id, answer);
     this.send({ answer });
     return true;
   }
@@ -252,11 +334,12 @@ class BotClient {
     this.stats.refused += 1;
     this.options.log(`${result.match_id}: answer to request ${result.request_id} refused: ` +
                      `${result.reason}`);
-    const key = `${result.match_id}/${result.request_id}`;
-    if (!result.may_retry || this.retried.has(key)) return;
-    this.retried.add(key);
+    if (!result.may_retry) return;
+    const match = this.match(result.match_id);
+    if (match.retried.has(result.request_id)) return;
+    match.retried.add(result.request_id);
     const answer = { match_id: result.match_id, request_id: result.request_id, legal_index: 0 };
-    this.answered.set(key, answer);
+    match.keep(result.request_id, answer);
     this.send({ answer });
   }
 }

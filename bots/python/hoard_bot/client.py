@@ -10,15 +10,28 @@ care of what every bot needs:
   is dropped;
 * refusals: a refused answer that may be retried is answered again with the
   default action, and the reason is logged;
-* reconnects: a broken stream is opened again with growing pauses; the
-  server then resends the requests still open;
+* reconnects: a broken stream is opened again on a new channel, after
+  pauses that grow from 0.1 s to at most 1 s (and start again at 0.1 s once a
+  server has welcomed the bot), so the bot is back within about a second of
+  its server; a status that reconnecting cannot help (a wrong key, an unknown
+  seat...) stops it instead;
+* resent requests: the server sends the requests still open again after a
+  reconnect, marked `resent`, and the client answers each with the answer it
+  gave before (which may have been lost with the stream), or decides it if it
+  gave none. A request not marked `resent` is always decided afresh, even if
+  its match and request ids were seen before: a server that lost its matches
+  may hand the same ids out again;
+* memory: what the client keeps of a match (its answers, to send again) is
+  forgotten when the match ends or is aborted, or when the server says it does
+  not know the match; at most a few answers per match and a few matches per
+  match slot are kept, so matches that vanished with a crashed server are
+  forgotten too;
 * several matches at once: decisions run on a pool of max_matches threads.
 """
 
+import collections
 import random
-import sys
 import threading
-import time
 import traceback
 from concurrent import futures
 
@@ -32,6 +45,20 @@ _FATAL = {grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
           grpc.StatusCode.UNIMPLEMENTED}
 # A decision not made this long before its deadline gets the default action.
 _DEADLINE_MARGIN_S = 0.15
+# Pauses between attempts to reconnect: doubling from the first to the last.
+_FIRST_PAUSE_S = 0.1
+_LONGEST_PAUSE_S = 1.0
+# Each channel its own connection, retried at most this far apart, so that a
+# new channel never inherits an old one's long backoff.
+_CHANNEL_OPTIONS = [("grpc.use_local_subchannel_pool", 1),
+                    ("grpc.initial_reconnect_backoff_ms", 100),
+                    ("grpc.max_reconnect_backoff_ms", 1000)]
+# Answers kept to send again: a stream has at most one open request per seat
+# it holds, so a few per match; and the matches of max_matches slots a few
+# times over, for those that vanish without an end (a server that crashed).
+_ANSWERS_KEPT_PER_MATCH = 8
+_MATCHES_KEPT_PER_SLOT = 4
+_MATCHES_KEPT_AT_LEAST = 64
 
 
 class BotError(Exception):
@@ -78,6 +105,22 @@ def _answer(request, choice):
         raise TypeError(f"a bot answers an index into legal_actions or a hoard.v1.Action, "
                         f"not {type(choice).__name__}")
     return answer
+
+
+class _Match:
+    """What the client keeps of one match it plays, until the match ends."""
+
+    def __init__(self):
+        self.game = ""
+        self.answers = collections.OrderedDict()  # request id -> Answer sent, oldest first
+        self.running = {}                         # request id -> token of its decision
+        self.retried = set()                      # request ids answered again after a refusal
+
+    def keep(self, request_id, answer):
+        self.answers[request_id] = answer
+        self.answers.move_to_end(request_id)
+        while len(self.answers) > _ANSWERS_KEPT_PER_MATCH:
+            self.answers.popitem(last=False)
 
 
 class _Stream:
@@ -136,12 +179,12 @@ class BotClient:
         self._lock = threading.Lock()
         self._stream = None            # the current _Stream
         self._call = None              # the current call, to cancel it
-        self._games = {}               # match id -> game id (from Seated)
-        self._active = set()           # matches seated in and not yet finished
-        self._answered = {}            # (match id, request id) -> Answer sent
-        self._running = set()          # (match id, request id) being decided
-        self._retried = set()          # (match id, request id) answered again after a refusal
+        self._welcomed = False         # whether the current stream was welcomed
+        # match id -> _Match, least recently used first; guarded by _lock.
+        self._kept = collections.OrderedDict()
+        self._most_kept = max(_MATCHES_KEPT_AT_LEAST, _MATCHES_KEPT_PER_SLOT * self._max_matches)
         self._stopping = False
+        self._stopped = threading.Event()  # wakes a pause before reconnecting
         self.finished = 0              # matches ended
         self.decisions = 0
         self.refused = 0
@@ -152,7 +195,7 @@ class BotClient:
 
     def run(self):
         """Plays; returns when done or stopped, raises BotError if refused for good."""
-        failures = 0
+        pause = _FIRST_PAUSE_S
         try:
             while not self._stopping:
                 status = self._play_once()
@@ -161,17 +204,19 @@ class BotClient:
                 code, details = status
                 if code in _FATAL or not self._reconnect:
                     raise BotError(f"{code.name}: {details}")
+                if self._welcomed:  # the server was there: try again soon
+                    pause = _FIRST_PAUSE_S
                 self.reconnects += 1
-                pause = min(2.0, 0.05 * (2 ** min(failures, 6)))
-                failures += 1
                 self._log(f"stream ended ({code.name}: {details}); reconnecting in {pause:.2f}s")
-                time.sleep(pause)
+                self._stopped.wait(pause)
+                pause = min(_LONGEST_PAUSE_S, 2 * pause)
         finally:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     def stop(self):
         """Ends run() soon; callable from any thread."""
         self._stopping = True
+        self._stopped.set()
         with self._lock:
             if self._stream is not None:
                 self._stream.close()
@@ -190,8 +235,11 @@ class BotClient:
     def _play_once(self):
         """One stream's life: None when done, else (status code, details)."""
         stream = _Stream(self._hello())
-        channel = grpc.secure_channel(self._server, self._credentials) if self._credentials \
-            else grpc.insecure_channel(self._server)
+        self._welcomed = False
+        # A new channel each time: one that failed to connect waits out a
+        # backoff that grows far beyond our pauses before it tries again.
+        channel = grpc.secure_channel(self._server, self._credentials, _CHANNEL_OPTIONS) \
+            if self._credentials else grpc.insecure_channel(self._server, _CHANNEL_OPTIONS)
         with channel:
             call = arena_pb2_grpc.ArenaStub(channel).Play(stream.messages())
             with self._lock:
@@ -226,77 +274,104 @@ class BotClient:
             self._on_decision(message.decision)
         elif kind == "answer_result":
             self._on_refusal(message.answer_result)
+        elif kind == "welcome":
+            self._welcomed = True
         elif kind == "seated":
             seated = message.seated
-            self._games[seated.match_id] = seated.game
-            self._active.add(seated.match_id)
+            with self._lock:
+                self._match(seated.match_id).game = seated.game
             self._log(f"{seated.match_id}: seated as seat {seated.seat} of {seated.players} "
                       f"({seated.game})")
         elif kind == "event" and message.event.WhichOneof("kind") == "finished":
             match_id = message.event.match_id
-            if match_id not in self._active:  # a second seat's news of the same match
-                return False
-            self._active.discard(match_id)
-            self._games.pop(match_id, None)
             with self._lock:
-                self._answered = {k: v for k, v in self._answered.items() if k[0] != match_id}
-                self._retried = {k for k in self._retried if k[0] != match_id}
-                self._running = {k for k in self._running if k[0] != match_id}
+                known = self._kept.pop(match_id, None) is not None
+            if not known:  # a second seat's news of the same match
+                return False
             self.finished += 1
-            self._log(f"{match_id}: finished")
+            aborted = message.event.finished.match.status == arena_pb2.MATCH_STATUS_ABORTED
+            self._log(f"{match_id}: {'aborted' if aborted else 'finished'}")
             if self._seat_token or (self._matches and self.finished >= self._matches):
                 self._stopping = True
                 self.stop()
                 return True
         elif kind == "error":
-            self._log(f"server: {message.error.message}")
+            error = message.error
+            self._log(f"server: {error.message}")
+            if error.match_id and error.code == grpc.StatusCode.NOT_FOUND.value[0]:
+                with self._lock:  # the server has no such match (any more)
+                    self._kept.pop(error.match_id, None)
         return False
 
+    def _match(self, match_id):
+        """The match's _Match, made if new, now the most recently used.
+
+        REQUIRES: _lock held.
+        """
+        match = self._kept.get(match_id)
+        if match is None:
+            match = self._kept[match_id] = _Match()
+            while len(self._kept) > self._most_kept:
+                self._kept.popitem(last=False)
+        self._kept.move_to_end(match_id)
+        return match
+
     def _on_decision(self, request):
-        key = (request.match_id, request.request_id)
         with self._lock:
-            if key in self._answered:  # resent after a reconnect: the answer may be lost
-                if self._stream is not None:
-                    self._stream.send(arena_pb2.BotMessage(answer=self._answered[key]))
-                return
-            if key in self._running:
-                return
-            self._running.add(key)
+            match = self._match(request.match_id)
+            if request.resent:
+                # Sent again after a reconnect: the answer may have been lost
+                # with the stream, and the server expects that same answer.
+                answer = match.answers.get(request.request_id)
+                if answer is not None:
+                    if self._stream is not None:
+                        self._stream.send(arena_pb2.BotMessage(answer=answer))
+                    return
+                if request.request_id in match.running:  # sent once decided
+                    return
+            # Not resent: a new request, even with known ids (a restarted
+            # server may reuse a match id). Whatever was sent or is being
+            # decided for those ids belongs to another request.
+            match.answers.pop(request.request_id, None)
+            match.retried.discard(request.request_id)
+            token = match.running[request.request_id] = object()
+            game = match.game
         budget = max(0.0, request.time_left_ms / 1000.0 - _DEADLINE_MARGIN_S)
-        timer = threading.Timer(budget, self._on_deadline, args=(request,))
+        timer = threading.Timer(budget, self._on_deadline, args=(request, token))
         timer.daemon = True
         timer.start()
-        self._pool.submit(self._decide_and_answer, request, timer)
+        self._pool.submit(self._decide_and_answer, request, game, token, timer)
 
-    def _decide_and_answer(self, request, timer):
+    def _decide_and_answer(self, request, game, token, timer):
         try:
-            choice = self._decide(Decision(request, self._games.get(request.match_id)))
+            choice = self._decide(Decision(request, game))
             answer = _answer(request, choice)
         except Exception:  # a bug in the bot: play the default rather than time out
             self._log(f"{request.match_id}: the bot failed, playing the default action:\n"
                       f"{traceback.format_exc()}")
             answer = _answer(request, 0)
         timer.cancel()
-        if self._commit(request, answer):
+        if self._commit(request, token, answer):
             self.decisions += 1
         else:
             self._log(f"{request.match_id}: decision for request {request.request_id} came "
                       "after its deadline or its match's end, and was dropped")
 
-    def _on_deadline(self, request):
-        if self._commit(request, _answer(request, 0)):
+    def _on_deadline(self, request, token):
+        if self._commit(request, token, _answer(request, 0)):
             self.late += 1
             self._log(f"{request.match_id}: no decision in time for request "
                       f"{request.request_id}; sent the default action")
 
-    def _commit(self, request, answer):
-        """Sends `answer` unless the request was answered already."""
-        key = (request.match_id, request.request_id)
+    def _commit(self, request, token, answer):
+        """Sends `answer` if the decision `token` names is still awaited."""
         with self._lock:
-            if key not in self._running:  # answered already, or its match is over
+            match = self._kept.get(request.match_id)
+            # Answered already, its match is over, or a newer request took its ids.
+            if match is None or match.running.get(request.request_id) is not token:
                 return False
-            self._running.discard(key)
-            self._answered[key] = answer
+            del match.running[request.request_id]
+            match.keep(request.request_id, answer)
             if self._stream is not None:
                 self._stream.send(arena_pb2.BotMessage(answer=answer))
         return True
@@ -307,16 +382,18 @@ class BotClient:
         self.refused += 1
         self._log(f"{result.match_id}: answer to request {result.request_id} refused: "
                   f"{result.reason}")
-        key = (result.match_id, result.request_id)
+        if not result.may_retry:
+            return
+        answer = arena_pb2.Answer(match_id=result.match_id, request_id=result.request_id,
+                                  legal_index=0)
         with self._lock:
-            retried = key in self._retried
-            self._retried.add(key)
-        if result.may_retry and not retried:
-            answer = arena_pb2.Answer(match_id=result.match_id, request_id=result.request_id,
-                                      legal_index=0)
-            with self._lock:
-                self._answered[(result.match_id, result.request_id)] = answer
-            self._send(arena_pb2.BotMessage(answer=answer))
+            match = self._match(result.match_id)
+            if result.request_id in match.retried:
+                return
+            match.retried.add(result.request_id)
+            match.keep(result.request_id, answer)
+            if self._stream is not None:
+                self._stream.send(arena_pb2.BotMessage(answer=answer))
 
 
 def random_choice(decision, rng=random):
