@@ -10,7 +10,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf
-  docker-compose openssl
+  docker-compose openssl sqlite3
 )
 # Node.js for the JavaScript bots: Debian's, unless a node and npm are there.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
