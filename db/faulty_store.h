@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
@@ -35,6 +36,14 @@ class FaultyStore final : public MatchStore {
       return fault;
     }
     return real_->SaveFinished(sequence, match, record, slot);
+  }
+  std::vector<absl::Status> SaveFinishedBatch(
+      const std::vector<const FinishedResult*>& results) override {
+    if (absl::Status fault = Fault(); !fault.ok()) {
+      failed_saves_ += static_cast<int>(results.size());
+      return std::vector<absl::Status>(results.size(), fault);
+    }
+    return real_->SaveFinishedBatch(results);
   }
   absl::StatusOr<std::int64_t> ReserveSequences(int count) override {
     if (absl::Status fault = Fault(); !fault.ok()) return fault;

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -323,6 +324,42 @@ class SqliteStore final : public MatchStore {
       return status;
     }
     return Exec("COMMIT");
+  }
+
+  std::vector<absl::Status> SaveFinishedBatch(
+      const std::vector<const FinishedResult*>& results) override {
+    absl::MutexLock lock(&mu_);
+    std::vector<absl::Status> statuses(results.size());
+    auto all = [&](const absl::Status& error) {
+      std::fill(statuses.begin(), statuses.end(), error);
+      return statuses;
+    };
+    if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return all(s);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      // A savepoint each: one already stored leaves the others in.
+      if (absl::Status s = Exec("SAVEPOINT one"); !s.ok()) {
+        Exec("ROLLBACK").IgnoreError();
+        return all(s);
+      }
+      const FinishedResult& result = *results[i];
+      statuses[i] = InsertLocked(result.sequence, result.match, result.record, nullptr);
+      if (statuses[i].code() == absl::StatusCode::kAlreadyExists) {
+        Exec("ROLLBACK TO one").IgnoreError();
+      } else if (!statuses[i].ok()) {
+        const absl::Status error = statuses[i];
+        Exec("ROLLBACK").IgnoreError();
+        return all(error);
+      }
+      if (absl::Status s = Exec("RELEASE one"); !s.ok()) {
+        Exec("ROLLBACK").IgnoreError();
+        return all(s);
+      }
+    }
+    if (absl::Status s = Exec("COMMIT"); !s.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return all(s);
+    }
+    return statuses;
   }
 
   absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) override {
@@ -700,8 +737,17 @@ class SqliteStore final : public MatchStore {
               "match ", match.match_id(), " or slot ", slot->schedule_index,
               " of tournament ", slot->tournament_id, " is already stored"));
         }
-        return absl::AlreadyExistsError(
-            absl::StrCat("match ", match.match_id(), " is already stored"));
+        Statement same(statements_, "SELECT 1 FROM matches WHERE id = ?");
+        if (!same.ok()) return Error("storing a match");
+        same.Bind(1, match.match_id());
+        if (same.Step() == SQLITE_ROW) {
+          return absl::AlreadyExistsError(
+              absl::StrCat("match ", match.match_id(), " is already stored"));
+        }
+        // Not this match: another holds its number.
+        return absl::FailedPreconditionError(absl::StrCat(
+            "match ", match.match_id(), " cannot be stored: its sequence ", sequence,
+            " belongs to another match"));
       }
       return Error("storing a match");
     }

@@ -42,6 +42,14 @@ struct MatchFilter {
   std::string rated_bot;
 };
 
+// A finished match to store: its sequence (0: the store numbers it), its
+// summary and its record.
+struct FinishedResult {
+  std::int64_t sequence = 0;
+  hoard::v1::Match match;
+  hoard::v1::MatchRecord record;
+};
+
 // A match's place in a tournament.
 struct TournamentSlot {
   std::int64_t tournament_id = 0;
@@ -107,6 +115,13 @@ class MatchStore {
                                     const hoard::v1::Match& match,
                                     const hoard::v1::MatchRecord& record,
                                     const TournamentSlot* slot = nullptr) = 0;
+
+  // Stores several finished matches (none of a tournament) in one
+  // transaction, far faster than one each. Returns a status per result: OK,
+  // or kAlreadyExists for one whose id is stored (the others are stored all
+  // the same). On any other error none is stored and every status is it.
+  virtual std::vector<absl::Status> SaveFinishedBatch(
+      const std::vector<const FinishedResult*>& results) = 0;
 
   // The stored match with this id, or nullopt.
   virtual absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) = 0;

@@ -20,6 +20,10 @@
 namespace hoard::db {
 namespace {
 
+// The most results stored in one transaction, and their bytes.
+constexpr int kMaxBatch = 256;
+constexpr std::size_t kMaxBatchBytes = 4 << 20;
+
 std::size_t BytesOf(const FinishedResult& result) {
   return result.match.ByteSizeLong() + result.record.ByteSizeLong();
 }
@@ -159,7 +163,7 @@ absl::Status StoreWriter::CheckRoom() const {
   absl::MutexLock lock(&mu_);
   const std::size_t waiting = queued_bytes_ + in_hand_bytes_;
   if (waiting <= options_.max_queued_bytes) return absl::OkStatus();
-  const std::size_t matches = queue_.size() + (in_hand_ ? 1 : 0);
+  const std::size_t matches = queue_.size() + in_hand_;
   return absl::ResourceExhaustedError(absl::StrCat(
       "the match store is behind: ", matches, " finished match", matches == 1 ? "" : "es",
       " (", waiting, " bytes) wait to be written",
@@ -195,7 +199,7 @@ int StoreWriter::Close(absl::Duration timeout) {
 
 StoreWriter::Counts StoreWriter::counts() const {
   absl::MutexLock lock(&mu_);
-  return {.waiting = static_cast<int>(queue_.size()) + (in_hand_ ? 1 : 0),
+  return {.waiting = static_cast<int>(queue_.size()) + in_hand_,
           .waiting_bytes = queued_bytes_ + in_hand_bytes_,
           .stored = stored_,
           .not_stored = not_stored_,
@@ -210,7 +214,7 @@ bool StoreWriter::IdsLow() const {
 
 void StoreWriter::Run() {
   while (true) {
-    FinishedResult result;
+    std::vector<FinishedResult> batch;
     {
       absl::MutexLock lock(&mu_);
       auto ready = [this]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
@@ -224,31 +228,38 @@ void StoreWriter::Run() {
       // Past the close's deadline the rest is spilled without more attempts.
       if (queue_.empty() || PastDeadline()) {
         if (closing_) break;
-      } else {
-        result = std::move(queue_.front());
-        queue_.pop_front();
-        const std::size_t bytes = BytesOf(result);
-        queued_bytes_ -= bytes;
-        in_hand_bytes_ = bytes;
-        in_hand_ = true;
       }
+      // What waits goes in one transaction (up to a bound): a store that
+      // fell behind catches up at many times the pace of one per commit.
+      std::size_t bytes = 0;
+      while (!queue_.empty() && !PastDeadline() &&
+             static_cast<int>(batch.size()) < kMaxBatch && bytes < kMaxBatchBytes) {
+        bytes += BytesOf(queue_.front());
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+      queued_bytes_ -= bytes;
+      in_hand_bytes_ = bytes;
+      in_hand_ = static_cast<int>(batch.size());
     }
     ReserveIfLow();
-    if (result.match.match_id().empty()) continue;
-    const absl::Status saved = StoreWithRetries(result);
+    if (batch.empty()) continue;
+    const std::vector<absl::Status> saved = StoreBatchWithRetries(batch);
     {
       absl::MutexLock lock(&mu_);
-      in_hand_ = false;
+      in_hand_ = 0;
       in_hand_bytes_ = 0;
-      if (saved.ok()) {
-        ++stored_;
-        last_error_ = absl::OkStatus();
+      for (const absl::Status& status : saved) {
+        if (status.ok()) ++stored_;
       }
+      if (saved.front().ok()) last_error_ = absl::OkStatus();
     }
-    if (saved.ok()) {
-      on_outcome_(result.match.match_id(), {.kind = ResultOutcome::Kind::kStored});
-    } else {
-      GiveUp(result, saved);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (saved[i].ok()) {
+        on_outcome_(batch[i].match.match_id(), {.kind = ResultOutcome::Kind::kStored});
+      } else {
+        GiveUp(batch[i], saved[i]);
+      }
     }
   }
   // Closing: whatever the deadline left waiting is kept for the next start.
@@ -261,6 +272,53 @@ void StoreWriter::Run() {
   }
   for (const FinishedResult& result : left) {
     GiveUp(result, absl::UnavailableError("the server stopped before the store took it"));
+  }
+}
+
+std::vector<absl::Status> StoreWriter::StoreBatchWithRetries(
+    const std::vector<FinishedResult>& batch) {
+  std::vector<const FinishedResult*> results;
+  for (const FinishedResult& result : batch) results.push_back(&result);
+  absl::Duration pause = options_.first_retry;
+  for (int attempt = 1;; ++attempt) {
+    std::vector<absl::Status> saved = store_->SaveFinishedBatch(results);
+    // Already there: an earlier attempt committed (or a spill file was
+    // stored twice).
+    bool failed = false;
+    for (absl::Status& status : saved) {
+      if (status.code() == absl::StatusCode::kAlreadyExists) status = absl::OkStatus();
+      failed = failed || !status.ok();
+    }
+    if (!failed) return saved;
+    const absl::Status error = saved.front();
+    bool split = false;
+    {
+      absl::MutexLock lock(&mu_);
+      last_error_ = error;
+      if (error.code() != absl::StatusCode::kUnavailable &&
+          attempt >= options_.attempts_for_lasting_errors) {
+        if (batch.size() == 1) return saved;
+        split = true;
+      } else if (PastDeadline()) {
+        return saved;
+      } else {
+        const absl::Time wake = std::min(absl::Now() + pause, deadline_);
+        // Close() shortens the wait to its deadline.
+        const absl::Time set_deadline = deadline_;
+        auto moved = [this, set_deadline]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+          return deadline_ != set_deadline;
+        };
+        mu_.AwaitWithDeadline(absl::Condition(&moved), wake);
+      }
+    }
+    if (split) {
+      // One bad result must not keep the others out: each on its own.
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        saved[i] = StoreBatchWithRetries({batch[i]}).front();
+      }
+      return saved;
+    }
+    pause = std::min(pause * 2, options_.max_retry);
   }
 }
 
@@ -284,31 +342,6 @@ void StoreWriter::ReserveIfLow() {
     last_error_ = first.status();
     next_reserve_attempt_ = absl::Now() + reserve_pause_;
     reserve_pause_ = std::min(reserve_pause_ * 2, options_.max_retry);
-  }
-}
-
-absl::Status StoreWriter::StoreWithRetries(const FinishedResult& result) {
-  absl::Duration pause = options_.first_retry;
-  for (int attempt = 1;; ++attempt) {
-    const absl::Status saved = store_->SaveFinished(result.sequence, result.match, result.record);
-    // Already there: an earlier attempt committed (or a spill file was
-    // stored twice).
-    if (saved.ok() || saved.code() == absl::StatusCode::kAlreadyExists) return absl::OkStatus();
-    absl::MutexLock lock(&mu_);
-    last_error_ = saved;
-    if (saved.code() != absl::StatusCode::kUnavailable &&
-        attempt >= options_.attempts_for_lasting_errors) {
-      return saved;
-    }
-    if (PastDeadline()) return saved;
-    const absl::Time wake = std::min(absl::Now() + pause, deadline_);
-    // Close() shortens the wait to its deadline.
-    const absl::Time set_deadline = deadline_;
-    auto moved = [this, set_deadline]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
-      return deadline_ != set_deadline;
-    };
-    mu_.AwaitWithDeadline(absl::Condition(&moved), wake);
-    pause = std::min(pause * 2, options_.max_retry);
   }
 }
 

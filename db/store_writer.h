@@ -26,6 +26,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -36,12 +37,6 @@
 #include "hoard/v1/record.pb.h"
 
 namespace hoard::db {
-
-struct FinishedResult {
-  std::int64_t sequence = 0;
-  hoard::v1::Match match;
-  hoard::v1::MatchRecord record;
-};
 
 // What became of a result.
 struct ResultOutcome {
@@ -116,9 +111,10 @@ class StoreWriter {
  private:
   StoreWriter(MatchStore* store, StoreWriterOptions options, OnOutcome on_outcome);
   void Run();
-  // Tries to store `result` until it is stored, its attempts are used up or
-  // the writer is closing past its deadline; returns the last status.
-  absl::Status StoreWithRetries(const FinishedResult& result);
+  // Tries to store `batch` (in one transaction) until it is stored, its
+  // attempts are used up (then each result on its own) or the writer is
+  // closing past its deadline; returns the last status of each result.
+  std::vector<absl::Status> StoreBatchWithRetries(const std::vector<FinishedResult>& batch);
   // Reserves the next block of ids if half of the current one is used.
   void ReserveIfLow();
   // Reports `result` as not stored, keeping it in the spill file if it can.
@@ -136,9 +132,9 @@ class StoreWriter {
   mutable absl::Mutex mu_;
   std::deque<FinishedResult> queue_ ABSL_GUARDED_BY(mu_);
   std::size_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
-  // The result the thread is storing, counted as waiting until it is done.
+  // The results the thread is storing, counted as waiting until done.
   std::size_t in_hand_bytes_ ABSL_GUARDED_BY(mu_) = 0;
-  bool in_hand_ ABSL_GUARDED_BY(mu_) = false;
+  int in_hand_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Status last_error_ ABSL_GUARDED_BY(mu_);
   // Reserved sequences: [next_id_, end_id_).
   std::int64_t next_id_ ABSL_GUARDED_BY(mu_) = 0;
