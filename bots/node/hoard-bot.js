@@ -5,11 +5,22 @@
 //
 // The decide function gets a Decision (the seat's typed view, its legal
 // actions, ...) and returns — or resolves to — an index into
-// decision.legalActions or an Action object such as { village: { draw: {} } }.
-// The client holds the Play stream and takes care of request and match ids,
-// deadlines (a decision still open shortly before its deadline is answered
-// with the default action, the first legal one), refusals (answered again with
-// the default action) and several matches at once. docs/bots.md is the guide.
+// decision.legalActions, an Action object such as { village: { draw: {} } }
+// (actions.js builds every game's: actions.village.draw(),
+// actions.dragons_gold.propose({ 0: { gold: 2 }, 2: { silver: 1 } }), ...)
+// or DEFAULT, for the default action (the first legal one). The client holds
+// the Play stream and takes care of request and match ids and several
+// matches at once. docs/bots.md is the guide.
+//
+// Refusals: when the server refuses an answer and the request is still open
+// (may_retry), the decide function is called again, with the refused answers
+// and the server's reasons in decision.refused ({ answer, reason, code }),
+// so the bot can correct itself while time remains; after 3 refusals of one
+// request the default action is sent instead. The default action is sent
+// only then, when the bot returns DEFAULT, when its function returns nothing
+// or throws (logged: a bug costs a move, not the match), and when time runs
+// out: a decision still open shortly before its deadline is answered with the
+// default action, and its late result is dropped.
 //
 // Reconnects: a broken stream is opened again on a new channel, after pauses
 // that grow from 100 ms to at most 1 s (and start again at 100 ms once a
@@ -20,9 +31,10 @@
 // stream), or decided if none was. A request not marked `resent` is always
 // decided afresh, even with match and request ids seen before: a server that
 // lost its matches may hand the same ids out again. What the client keeps of
-// a match is forgotten when the match ends or is aborted, or when the server
-// says it does not know the match, and is bounded: a few answers per match, a
-// few matches per match slot (matches that vanished with a crashed server).
+// a match (its answers, to send again, and its requests, to ask again) is
+// forgotten when the match ends or is aborted, or when the server says it
+// does not know the match, and is bounded: a few requests per match, a few
+// matches per match slot (matches that vanished with a crashed server).
 //
 // Messages keep the field names of proto/ (legal_actions, request_id...);
 // int64 fields are strings, enums their names, and each oneof has a field
@@ -35,6 +47,7 @@ const path = require('path');
 const { parseArgs } = require('util');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
+const makeActions = require('./actions');
 
 // Stream statuses after which reconnecting cannot help.
 const FATAL = new Set([
@@ -53,6 +66,10 @@ const CHANNEL_OPTIONS = {
   'grpc.initial_reconnect_backoff_ms': 100,
   'grpc.max_reconnect_backoff_ms': 1000,
 };
+// Refused answers to one request after which the default action is sent.
+const MAX_REFUSALS = 3;
+// Returned by a decide function: play the default action (the first legal one).
+const DEFAULT = Symbol('hoard-bot DEFAULT');
 // Answers kept to send again: a stream has at most one open request per seat
 // it holds, so a few per match; and the matches of maxMatches slots a few
 // times over, for those that vanish without an end (a server that crashed).
@@ -70,9 +87,13 @@ function loadProtocol(protoDir = process.env.HOARD_PROTO_DIR ||
   return grpc.loadPackageDefinition(definition).hoard.v1;
 }
 
-// One decision of one seat: what it sees and what it may do.
+// One decision of one seat: what it sees and what it may do. timeLeftMs is
+// the time left to answer, bank included (less than the request's when the
+// function is asked again); refused lists the answers to this request the
+// server refused, oldest first: { answer (what decide returned), reason,
+// code (a gRPC status code) }, empty when first asked.
 class Decision {
-  constructor(request, game) {
+  constructor(request, game, refused = [], timeLeftMs = undefined) {
     this.request = request;
     this.matchId = request.match_id;
     this.seat = request.seat;
@@ -82,20 +103,35 @@ class Decision {
     this.texts = request.legal_actions.map((legal) => legal.text);
     this.complete = request.legal_actions_complete;
     this.constraints = request.constraints;
-    this.timeLeftMs = request.time_left_ms;
+    this.timeLeftMs = timeLeftMs === undefined ? request.time_left_ms : timeLeftMs;
+    this.refused = refused.slice();
   }
 }
 
 function makeAnswer(request, choice) {
   const answer = { match_id: request.match_id, request_id: request.request_id };
-  if (Number.isInteger(choice)) {
+  if (choice === DEFAULT) {
+    answer.legal_index = 0;
+  } else if (Number.isInteger(choice)) {
     answer.legal_index = choice;
   } else if (choice && typeof choice === 'object') {
     answer.action = choice;
   } else {
-    throw new TypeError(`a bot answers an index into legalActions or an Action, not ${choice}`);
+    throw new TypeError('a bot answers an index into legalActions, an Action or DEFAULT, ' +
+                        `not ${String(choice)}`);
   }
   return answer;
+}
+
+// A request the decide function decides, kept to ask it again if refused.
+class Asked {
+  constructor(request, game) {
+    this.request = request;
+    this.game = game;
+    this.deadline = performance.now() + request.time_left_ms;
+    this.refused = [];         // { answer, reason, code } per refused answer, oldest first
+    this.choice = undefined;   // what decide returned for the answer last sent
+  }
 }
 
 // What the client keeps of one match it plays, until the match ends.
@@ -103,8 +139,9 @@ class KeptMatch {
   constructor() {
     this.game = '';
     this.answers = new Map();  // request id -> the answer sent, oldest first
+    this.asked = new Map();    // request id -> Asked, oldest first
     this.running = new Map();  // request id -> the token of its decision
-    this.retried = new Set();  // request ids answered again after a refusal
+    this.retried = new Set();  // request ids not asked, answered again after a refusal
   }
 
   keep(requestId, answer) {
@@ -112,6 +149,15 @@ class KeptMatch {
     this.answers.set(requestId, answer);
     if (this.answers.size > ANSWERS_KEPT_PER_MATCH) {
       this.answers.delete(this.answers.keys().next().value);
+    }
+  }
+
+  remember(asked) {
+    const requestId = asked.request.request_id;
+    this.asked.delete(requestId);
+    this.asked.set(requestId, asked);
+    if (this.asked.size > ANSWERS_KEPT_PER_MATCH) {
+      this.asked.delete(this.asked.keys().next().value);
     }
   }
 }
@@ -283,6 +329,9 @@ class BotClient {
     if (request.resent) {
       // Sent again after a reconnect: the answer may have been lost with the
       // stream, and the server expects that same answer.
+      const asked = match.asked.get(requestId);
+      // The time left, as the server counts it now.
+      if (asked) asked.deadline = performance.now() + request.time_left_ms;
       const answer = match.answers.get(requestId);
       if (answer) {
         this.send({ answer });
@@ -295,36 +344,64 @@ class BotClient {
     // belongs to another request.
     match.answers.delete(requestId);
     match.retried.delete(requestId);
+    const asked = new Asked(request, match.game);
+    match.remember(asked);
+    this.ask(match, asked);
+  }
+
+  // Runs the decide function on `asked`, with a timer for its deadline.
+  ask(match, asked) {
+    const request = asked.request;
     const token = {};
-    match.running.set(requestId, token);
+    match.running.set(request.request_id, token);
+    const left = asked.deadline - performance.now();
+    const decision = new Decision(request, asked.game, asked.refused,
+                                  asked.refused.length ? Math.max(0, left) : undefined);
     const timer = setTimeout(() => {
-      if (this.commit(request, token, makeAnswer(request, 0))) {
+      if (this.commit(asked, token, makeAnswer(request, DEFAULT), DEFAULT)) {
         this.stats.late += 1;
         this.options.log(`${request.match_id}: no decision in time for request ` +
-                         `${requestId}; sent the default action`);
+                         `${request.request_id}; sent the default action`);
       }
-    }, Math.max(0, request.time_left_ms - DEADLINE_MARGIN_MS));
+    }, Math.max(0, left - DEADLINE_MARGIN_MS));
+    let choice = DEFAULT;
     Promise.resolve()
-      .then(() => this.decide(new Decision(request, match.game)))
-      .then((choice) => makeAnswer(request, choice))
+      .then(() => this.decide(decision))
+      .then((decided) => {
+        if (decided === undefined || decided === null) {
+          this.options.log(`${request.match_id}: the bot decided nothing for request ` +
+                           `${request.request_id}; playing the default action`);
+          return makeAnswer(request, DEFAULT);
+        }
+        const answer = makeAnswer(request, decided);
+        choice = decided;
+        return answer;
+      })
       .catch((error) => {  // a bug in the bot: play the default rather than time out
         this.options.log(`${request.match_id}: the bot failed, playing the default action: ` +
                          `${error && error.stack ? error.stack : error}`);
-        return makeAnswer(request, 0);
+        return makeAnswer(request, DEFAULT);
       })
       .then((answer) => {
         clearTimeout(timer);
-        if (this.commit(request, token, answer)) this.stats.decisions += 1;
+        if (this.commit(asked, token, answer, choice)) {
+          this.stats.decisions += 1;
+        } else {
+          this.options.log(`${request.match_id}: decision for request ${request.request_id} ` +
+                           "came after its deadline or its match's end, and was dropped");
+        }
       });
   }
 
   // Sends `answer` if the decision `token` names is still awaited.
-  commit(request, token, answer) {
+  commit(asked, token, answer, choice) {
+    const request = asked.request;
     const match = this.kept.get(request.match_id);
     // Answered already, its match is over, or a newer request took its ids.
     if (!match || match.running.get(request.request_id) !== token) return false;
     match.running.delete(request.request_id);
     match.keep(request.request_id, answer);
+    asked.choice = choice;
     this.send({ answer });
     return true;
   }
@@ -332,14 +409,41 @@ class BotClient {
   onRefusal(result) {
     if (result.accepted) return;
     this.stats.refused += 1;
-    this.options.log(`${result.match_id}: answer to request ${result.request_id} refused: ` +
+    const requestId = result.request_id;
+    this.options.log(`${result.match_id}: answer to request ${requestId} refused: ` +
                      `${result.reason}`);
-    if (!result.may_retry) return;
     const match = this.match(result.match_id);
-    if (match.retried.has(result.request_id)) return;
-    match.retried.add(result.request_id);
-    const answer = { match_id: result.match_id, request_id: result.request_id, legal_index: 0 };
-    match.keep(result.request_id, answer);
+    const asked = match.asked.get(requestId);
+    if (!result.may_retry) {  // the request is closed
+      match.asked.delete(requestId);
+      return;
+    }
+    if (match.running.has(requestId)) return;  // being decided again already
+    if (!asked) {
+      // A request this client did not decide, or has forgotten: the default
+      // action, once.
+      if (match.retried.has(requestId)) return;
+      match.retried.add(requestId);
+      this.sendDefault(match, result.match_id, requestId);
+      return;
+    }
+    asked.refused.push({ answer: asked.choice, reason: result.reason, code: result.code });
+    if (asked.choice === DEFAULT) return;  // nothing better to send
+    const left = asked.deadline - performance.now() - DEADLINE_MARGIN_MS;
+    if (asked.refused.length >= MAX_REFUSALS || left <= 0) {
+      asked.choice = DEFAULT;
+      this.sendDefault(match, result.match_id, requestId);
+      this.options.log(`${result.match_id}: ${asked.refused.length} answers to request ` +
+                       `${requestId} refused${left > 0 ? '' : ' and no time left'}; ` +
+                       'sent the default action');
+      return;
+    }
+    this.ask(match, asked);
+  }
+
+  sendDefault(match, matchId, requestId) {
+    const answer = { match_id: matchId, request_id: requestId, legal_index: 0 };
+    match.keep(requestId, answer);
     this.send({ answer });
   }
 }
@@ -433,4 +537,8 @@ function run(decide, { argv = process.argv.slice(2), describeActions = false } =
   });
 }
 
-module.exports = { run, BotClient, Decision, loadProtocol };
+// Typed actions of every game (actions.js), checked against this checkout's
+// protocol ($HOARD_PROTO_DIR, else proto/) when first used.
+const actions = makeActions(() => loadProtocol());
+
+module.exports = { run, actions, BotClient, Decision, DEFAULT, MAX_REFUSALS, loadProtocol };

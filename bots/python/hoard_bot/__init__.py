@@ -9,8 +9,13 @@
     hoard_bot.run(decide)
 
 `decide` gets a Decision (the seat's typed view, its legal actions, ...) and
-returns an index into decision.legal_actions or a hoard.v1.Action. docs/bots.md
-is the guide.
+returns an index into decision.legal_actions, a hoard.v1.Action (built with
+the helpers of `hoard_bot.actions`: `actions.village.draw()`,
+`actions.dragons_gold.propose({0: {"gold": 2}, 2: {"silver": 1}})`...) or
+`hoard_bot.DEFAULT` for the default action. If the server refuses the answer,
+`decide` is asked again with the refusals in `decision.refused` (the answer
+and the server's reason) while time remains; a third refusal of the same
+request plays the default action. docs/bots.md is the guide.
 """
 
 import argparse
@@ -18,10 +23,13 @@ import os
 import signal
 import sys
 
-from hoard_bot.client import BotClient, BotError, Decision, random_choice
+from hoard_bot import actions
+from hoard_bot.client import (DEFAULT, MAX_REFUSALS, BotClient, BotError, Decision, Refusal,
+                              random_choice)
 from hoard_bot.stubs import StubError, arena_pb2
 
-__all__ = ["run", "BotClient", "BotError", "Decision", "StubError", "arena_pb2", "random_choice"]
+__all__ = ["run", "actions", "BotClient", "BotError", "DEFAULT", "Decision", "MAX_REFUSALS",
+           "Refusal", "StubError", "arena_pb2", "random_choice"]
 
 
 def _parser(description):

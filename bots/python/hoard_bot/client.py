@@ -5,11 +5,16 @@ its token), answers each decision request with the bot's function, and takes
 care of what every bot needs:
 
 * request ids and match ids on every answer;
-* deadlines: a decision still running shortly before its deadline is
-  answered with the default action (the first legal one), and the late result
-  is dropped;
-* refusals: a refused answer that may be retried is answered again with the
-  default action, and the reason is logged;
+* refusals: when the server refuses an answer and the request is still open
+  (`may_retry`), the function is asked again, with the refused answers and
+  the server's reasons in `decision.refused`, so the bot can correct itself
+  while time remains; after 3 refusals of one request the default action
+  (the first legal one) is sent instead;
+* the default action is sent only when the bot asks for it (returns
+  `DEFAULT`), when its function returns None or raises (logged with the
+  traceback: a bug costs a move, not the match), after 3 refusals, and when
+  time runs out: a decision still running shortly before its deadline is
+  answered with the default action, and the late result is dropped;
 * reconnects: a broken stream is opened again on a new channel, after
   pauses that grow from 0.1 s to at most 1 s (and start again at 0.1 s once a
   server has welcomed the bot), so the bot is back within about a second of
@@ -21,17 +26,18 @@ care of what every bot needs:
   gave none. A request not marked `resent` is always decided afresh, even if
   its match and request ids were seen before: a server that lost its matches
   may hand the same ids out again;
-* memory: what the client keeps of a match (its answers, to send again) is
-  forgotten when the match ends or is aborted, or when the server says it does
-  not know the match; at most a few answers per match and a few matches per
-  match slot are kept, so matches that vanished with a crashed server are
-  forgotten too;
+* memory: what the client keeps of a match (its answers, to send again, and
+  its requests, to ask again) is forgotten when the match ends or is aborted,
+  or when the server says it does not know the match; at most a few requests
+  per match and a few matches per match slot are kept, so matches that
+  vanished with a crashed server are forgotten too;
 * several matches at once: decisions run on a pool of max_matches threads.
 """
 
 import collections
 import random
 import threading
+import time
 import traceback
 from concurrent import futures
 
@@ -53,6 +59,8 @@ _LONGEST_PAUSE_S = 1.0
 _CHANNEL_OPTIONS = [("grpc.use_local_subchannel_pool", 1),
                     ("grpc.initial_reconnect_backoff_ms", 100),
                     ("grpc.max_reconnect_backoff_ms", 1000)]
+# Refused answers to one request after which the default action is sent.
+MAX_REFUSALS = 3
 # Answers kept to send again: a stream has at most one open request per seat
 # it holds, so a few per match; and the matches of max_matches slots a few
 # times over, for those that vanish without an end (a server that crashed).
@@ -63,6 +71,30 @@ _MATCHES_KEPT_AT_LEAST = 64
 
 class BotError(Exception):
     """The server refused the bot for good (a wrong key, an unknown seat...)."""
+
+
+class _Default:
+    """The type of DEFAULT."""
+
+    def __repr__(self):
+        return "hoard_bot.DEFAULT"
+
+
+# Returned by a decide function: play the default action (the first legal one).
+DEFAULT = _Default()
+
+
+class Refusal(collections.namedtuple("Refusal", "answer reason code")):
+    """An answer the server refused.
+
+    Attributes:
+      answer: what the decide function returned (an index or a hoard.v1.Action).
+      reason: why, in words ("legal_index 9 is out of range...", "the shares
+        give out 3 gold, but the treasure holds 2...").
+      code: the gRPC status code (3 INVALID_ARGUMENT for an illegal action).
+    """
+
+    __slots__ = ()
 
 
 class Decision:
@@ -78,10 +110,13 @@ class Decision:
       texts: each legal action in words, when the bot asked for them.
       complete: whether legal_actions lists every legal action.
       constraints: when not complete, what makes an action legal, in words.
-      time_left_ms: the time the seat has to answer, bank included.
+      time_left_ms: the time left to answer, bank included (less than the
+        request's when the function is asked again after a refusal).
+      refused: the answers to this request the server refused, oldest first,
+        each a Refusal(answer, reason, code); empty when first asked.
     """
 
-    def __init__(self, request, game):
+    def __init__(self, request, game, refused=(), time_left_ms=None):
         self.request = request
         self.match_id = request.match_id
         self.seat = request.seat
@@ -92,19 +127,33 @@ class Decision:
         self.texts = [legal.text for legal in request.legal_actions]
         self.complete = request.legal_actions_complete
         self.constraints = request.constraints
-        self.time_left_ms = request.time_left_ms
+        self.time_left_ms = request.time_left_ms if time_left_ms is None else time_left_ms
+        self.refused = list(refused)
 
 
 def _answer(request, choice):
     answer = arena_pb2.Answer(match_id=request.match_id, request_id=request.request_id)
-    if isinstance(choice, arena_pb2.Action):
+    if choice is DEFAULT:
+        answer.legal_index = 0
+    elif isinstance(choice, arena_pb2.Action):
         answer.action.CopyFrom(choice)
     elif isinstance(choice, int) and not isinstance(choice, bool):
         answer.legal_index = choice
     else:
-        raise TypeError(f"a bot answers an index into legal_actions or a hoard.v1.Action, "
-                        f"not {type(choice).__name__}")
+        raise TypeError(f"a bot answers an index into legal_actions, a hoard.v1.Action or "
+                        f"DEFAULT, not {type(choice).__name__}")
     return answer
+
+
+class _Asked:
+    """A request the bot's function decides, kept to ask it again if refused."""
+
+    def __init__(self, request, game):
+        self.request = request
+        self.game = game
+        self.deadline = time.monotonic() + request.time_left_ms / 1000.0
+        self.refused = []   # a Refusal per refused answer, oldest first
+        self.choice = None  # what the function returned for the answer last sent
 
 
 class _Match:
@@ -113,14 +162,22 @@ class _Match:
     def __init__(self):
         self.game = ""
         self.answers = collections.OrderedDict()  # request id -> Answer sent, oldest first
+        self.asked = collections.OrderedDict()    # request id -> _Asked, oldest first
         self.running = {}                         # request id -> token of its decision
-        self.retried = set()                      # request ids answered again after a refusal
+        self.retried = set()                      # request ids not asked, answered again
 
     def keep(self, request_id, answer):
         self.answers[request_id] = answer
         self.answers.move_to_end(request_id)
         while len(self.answers) > _ANSWERS_KEPT_PER_MATCH:
             self.answers.popitem(last=False)
+
+    def remember(self, asked):
+        request_id = asked.request.request_id
+        self.asked[request_id] = asked
+        self.asked.move_to_end(request_id)
+        while len(self.asked) > _ANSWERS_KEPT_PER_MATCH:
+            self.asked.popitem(last=False)
 
 
 class _Stream:
@@ -322,6 +379,9 @@ class BotClient:
             if request.resent:
                 # Sent again after a reconnect: the answer may have been lost
                 # with the stream, and the server expects that same answer.
+                asked = match.asked.get(request.request_id)
+                if asked is not None:  # the time left, as the server counts it now
+                    asked.deadline = time.monotonic() + request.time_left_ms / 1000.0
                 answer = match.answers.get(request.request_id)
                 if answer is not None:
                     if self._stream is not None:
@@ -334,37 +394,57 @@ class BotClient:
             # decided for those ids belongs to another request.
             match.answers.pop(request.request_id, None)
             match.retried.discard(request.request_id)
-            token = match.running[request.request_id] = object()
-            game = match.game
-        budget = max(0.0, request.time_left_ms / 1000.0 - _DEADLINE_MARGIN_S)
-        timer = threading.Timer(budget, self._on_deadline, args=(request, token))
+            asked = _Asked(request, match.game)
+            match.remember(asked)
+            self._ask(match, asked)
+
+    def _ask(self, match, asked):
+        """Runs the bot's function on `asked`, with a timer for its deadline.
+
+        REQUIRES: _lock held.
+        """
+        request = asked.request
+        token = match.running[request.request_id] = object()
+        left = asked.deadline - time.monotonic()
+        decision = Decision(request, asked.game, asked.refused,
+                            time_left_ms=max(0, int(left * 1000)) if asked.refused else None)
+        timer = threading.Timer(max(0.0, left - _DEADLINE_MARGIN_S), self._on_deadline,
+                                args=(asked, token))
         timer.daemon = True
         timer.start()
-        self._pool.submit(self._decide_and_answer, request, game, token, timer)
+        self._pool.submit(self._decide_and_answer, asked, decision, token, timer)
 
-    def _decide_and_answer(self, request, game, token, timer):
+    def _decide_and_answer(self, asked, decision, token, timer):
+        request = asked.request
         try:
-            choice = self._decide(Decision(request, game))
+            choice = self._decide(decision)
+            if choice is None:
+                self._log(f"{request.match_id}: the bot decided nothing for request "
+                          f"{request.request_id}; playing the default action")
+                choice = DEFAULT
             answer = _answer(request, choice)
         except Exception:  # a bug in the bot: play the default rather than time out
             self._log(f"{request.match_id}: the bot failed, playing the default action:\n"
                       f"{traceback.format_exc()}")
-            answer = _answer(request, 0)
+            choice = DEFAULT
+            answer = _answer(request, DEFAULT)
         timer.cancel()
-        if self._commit(request, token, answer):
+        if self._commit(asked, token, answer, choice):
             self.decisions += 1
         else:
             self._log(f"{request.match_id}: decision for request {request.request_id} came "
                       "after its deadline or its match's end, and was dropped")
 
-    def _on_deadline(self, request, token):
-        if self._commit(request, token, _answer(request, 0)):
+    def _on_deadline(self, asked, token):
+        request = asked.request
+        if self._commit(asked, token, _answer(request, DEFAULT), DEFAULT):
             self.late += 1
             self._log(f"{request.match_id}: no decision in time for request "
                       f"{request.request_id}; sent the default action")
 
-    def _commit(self, request, token, answer):
+    def _commit(self, asked, token, answer, choice):
         """Sends `answer` if the decision `token` names is still awaited."""
+        request = asked.request
         with self._lock:
             match = self._kept.get(request.match_id)
             # Answered already, its match is over, or a newer request took its ids.
@@ -372,6 +452,7 @@ class BotClient:
                 return False
             del match.running[request.request_id]
             match.keep(request.request_id, answer)
+            asked.choice = choice
             if self._stream is not None:
                 self._stream.send(arena_pb2.BotMessage(answer=answer))
         return True
@@ -382,18 +463,41 @@ class BotClient:
         self.refused += 1
         self._log(f"{result.match_id}: answer to request {result.request_id} refused: "
                   f"{result.reason}")
-        if not result.may_retry:
-            return
-        answer = arena_pb2.Answer(match_id=result.match_id, request_id=result.request_id,
-                                  legal_index=0)
         with self._lock:
             match = self._match(result.match_id)
-            if result.request_id in match.retried:
+            asked = match.asked.get(result.request_id)
+            if not result.may_retry:  # the request is closed
+                match.asked.pop(result.request_id, None)
                 return
-            match.retried.add(result.request_id)
-            match.keep(result.request_id, answer)
-            if self._stream is not None:
-                self._stream.send(arena_pb2.BotMessage(answer=answer))
+            if result.request_id in match.running:  # being decided again already
+                return
+            if asked is None:
+                # A request this client did not decide, or has forgotten:
+                # the default action, once.
+                if result.request_id in match.retried:
+                    return
+                match.retried.add(result.request_id)
+                self._send_default(match, result.match_id, result.request_id)
+                return
+            asked.refused.append(Refusal(asked.choice, result.reason, result.code))
+            if asked.choice is DEFAULT:  # nothing better to send
+                return
+            left_s = asked.deadline - time.monotonic() - _DEADLINE_MARGIN_S
+            if len(asked.refused) >= MAX_REFUSALS or left_s <= 0:
+                asked.choice = DEFAULT
+                self._send_default(match, result.match_id, result.request_id)
+                self._log(f"{result.match_id}: {len(asked.refused)} answers to request "
+                          f"{result.request_id} refused"
+                          f"{'' if left_s > 0 else ' and no time left'}; sent the default action")
+                return
+            self._ask(match, asked)
+
+    def _send_default(self, match, match_id, request_id):
+        """REQUIRES: _lock held."""
+        answer = arena_pb2.Answer(match_id=match_id, request_id=request_id, legal_index=0)
+        match.keep(request_id, answer)
+        if self._stream is not None:
+            self._stream.send(arena_pb2.BotMessage(answer=answer))
 
 
 def random_choice(decision, rng=random):

@@ -7,6 +7,9 @@ bots starting at once generate them only once.
 
     from hoard_bot.stubs import arena_pb2, arena_pb2_grpc
 
+Each game's messages have a module of their own beside them: village_pb2,
+dragons_gold_pb2, frost_dragon_pb2 and hedonia_pb2.
+
 Environment:
     HOARD_PROTO_DIR   the folder holding hoard/v1/*.proto (default: the
                       proto/ folder of the Hoard checkout this file is in)
@@ -95,7 +98,8 @@ def _load():
         sys.path.insert(0, path)
     return {name: importlib.import_module(f"hoard.v1.{name}")
             for name in ("arena_pb2", "arena_pb2_grpc", "tournament_pb2", "tournament_pb2_grpc",
-                         "record_pb2")}
+                         "record_pb2", "village_pb2", "dragons_gold_pb2", "frost_dragon_pb2",
+                         "hedonia_pb2")}
 
 
 _modules = _load()
@@ -104,3 +108,7 @@ arena_pb2_grpc = _modules["arena_pb2_grpc"]
 tournament_pb2 = _modules["tournament_pb2"]
 tournament_pb2_grpc = _modules["tournament_pb2_grpc"]
 record_pb2 = _modules["record_pb2"]
+village_pb2 = _modules["village_pb2"]
+dragons_gold_pb2 = _modules["dragons_gold_pb2"]
+frost_dragon_pb2 = _modules["frost_dragon_pb2"]
+hedonia_pb2 = _modules["hedonia_pb2"]
