@@ -9,7 +9,10 @@
 // The client holds the Play stream and takes care of request and match ids,
 // deadlines (a decision still open shortly before its deadline is answered
 // with the default action, the first legal one), refusals (answered again with
-// the default action) and several matches at once. docs/bots.md is the guide.
+// the default action) and several matches at once. Each default action sent in
+// place of the bot's own decision says why (Answer.default_reason): the server
+// counts them, and `hoard check-bot` fails a bot that needs them often.
+// docs/bots.md is the guide.
 //
 // Reconnects: a broken stream is opened again on a new channel, after pauses
 // that grow from 100 ms to at most 1 s (and start again at 100 ms once a
@@ -96,6 +99,11 @@ function makeAnswer(request, choice) {
     throw new TypeError(`a bot answers an index into legalActions or an Action, not ${choice}`);
   }
   return answer;
+}
+
+// The default action (the first legal one), sent for the bot, and why.
+function defaultAnswer(matchId, requestId, reason) {
+  return { match_id: matchId, request_id: requestId, legal_index: 0, default_reason: reason };
 }
 
 // What the client keeps of one match it plays, until the match ends.
@@ -298,7 +306,8 @@ class BotClient {
     const token = {};
     match.running.set(requestId, token);
     const timer = setTimeout(() => {
-      if (this.commit(request, token, makeAnswer(request, 0))) {
+      if (this.commit(request, token,
+                      defaultAnswer(request.match_id, requestId, 'DEFAULT_REASON_LATE'))) {
         this.stats.late += 1;
         this.options.log(`${request.match_id}: no decision in time for request ` +
                          `${requestId}; sent the default action`);
@@ -310,7 +319,7 @@ class BotClient {
       .catch((error) => {  // a bug in the bot: play the default rather than time out
         this.options.log(`${request.match_id}: the bot failed, playing the default action: ` +
                          `${error && error.stack ? error.stack : error}`);
-        return makeAnswer(request, 0);
+        return defaultAnswer(request.match_id, requestId, 'DEFAULT_REASON_FAILED');
       })
       .then((answer) => {
         clearTimeout(timer);
@@ -338,7 +347,7 @@ class BotClient {
     const match = this.match(result.match_id);
     if (match.retried.has(result.request_id)) return;
     match.retried.add(result.request_id);
-    const answer = { match_id: result.match_id, request_id: result.request_id, legal_index: 0 };
+    const answer = defaultAnswer(result.match_id, result.request_id, 'DEFAULT_REASON_REFUSED');
     match.keep(result.request_id, answer);
     this.send({ answer });
   }

@@ -10,6 +10,9 @@ care of what every bot needs:
   is dropped;
 * refusals: a refused answer that may be retried is answered again with the
   default action, and the reason is logged;
+* every default action sent in place of the bot's own decision (late,
+  failed or refused) says so (Answer.default_reason): the server counts them,
+  and `hoard check-bot` fails a bot that needs them often;
 * reconnects: a broken stream is opened again on a new channel, after
   pauses that grow from 0.1 s to at most 1 s (and start again at 0.1 s once a
   server has welcomed the bot), so the bot is back within about a second of
@@ -93,6 +96,12 @@ class Decision:
         self.complete = request.legal_actions_complete
         self.constraints = request.constraints
         self.time_left_ms = request.time_left_ms
+
+
+def _default(match_id, request_id, reason):
+    """The default action (the first legal one), sent for the bot, and why."""
+    return arena_pb2.Answer(match_id=match_id, request_id=request_id, legal_index=0,
+                            default_reason=reason)
 
 
 def _answer(request, choice):
@@ -349,7 +358,8 @@ class BotClient:
         except Exception:  # a bug in the bot: play the default rather than time out
             self._log(f"{request.match_id}: the bot failed, playing the default action:\n"
                       f"{traceback.format_exc()}")
-            answer = _answer(request, 0)
+            answer = _default(request.match_id, request.request_id,
+                              arena_pb2.DEFAULT_REASON_FAILED)
         timer.cancel()
         if self._commit(request, token, answer):
             self.decisions += 1
@@ -358,7 +368,8 @@ class BotClient:
                       "after its deadline or its match's end, and was dropped")
 
     def _on_deadline(self, request, token):
-        if self._commit(request, token, _answer(request, 0)):
+        if self._commit(request, token, _default(request.match_id, request.request_id,
+                                                 arena_pb2.DEFAULT_REASON_LATE)):
             self.late += 1
             self._log(f"{request.match_id}: no decision in time for request "
                       f"{request.request_id}; sent the default action")
@@ -384,8 +395,7 @@ class BotClient:
                   f"{result.reason}")
         if not result.may_retry:
             return
-        answer = arena_pb2.Answer(match_id=result.match_id, request_id=result.request_id,
-                                  legal_index=0)
+        answer = _default(result.match_id, result.request_id, arena_pb2.DEFAULT_REASON_REFUSED)
         with self._lock:
             match = self._match(result.match_id)
             if result.request_id in match.retried:
