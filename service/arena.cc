@@ -203,7 +203,9 @@ std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, std::int64_t s
                                              &timers_, [this, id] { OnMatchFinished(id); });
   matches_[sequence] = match;
   by_id_[id] = match;
-  if (hooks.on_finished || !hooks.store) hooks_[id] = std::move(hooks);
+  if (hooks.on_finished || hooks.on_flawed_answer || !hooks.store) {
+    hooks_[id] = std::move(hooks);
+  }
   if (!creator.empty()) {
     creator_of_[id] = creator;
     ++running_by_creator_[creator];
@@ -247,6 +249,12 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   LogMatchStarted(*match, request.game(), creator);
   match->Start();
   return response;
+}
+
+FlawedAnswerHook Arena::FindFlawedAnswerHook(const std::string& match_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = hooks_.find(match_id);
+  return it == hooks_.end() ? nullptr : it->second.on_flawed_answer;
 }
 
 void Arena::OnMatchFinished(const std::string& match_id) {
@@ -646,7 +654,16 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
         return absl::OkStatus();
       }
       hoard::v1::ServerMessage reply;
+      // A default is looked up first: it may end the match, and its hooks go.
+      const bool by_default = answer.default_reason() != hoard::v1::DEFAULT_REASON_UNSPECIFIED;
+      FlawedAnswerHook hook = by_default ? FindFlawedAnswerHook(answer.match_id()) : nullptr;
       *reply.mutable_answer_result() = match->Answer(connection.get(), answer);
+      if (!reply.answer_result().accepted() && !hook) {
+        hook = FindFlawedAnswerHook(answer.match_id());
+      }
+      if (hook && (by_default || !reply.answer_result().accepted())) {
+        hook(answer, reply.answer_result());
+      }
       if (!reply.answer_result().accepted() || connection->acknowledge_answers()) {
         connection->Send(std::move(reply));
       }

@@ -59,12 +59,21 @@ struct ArenaLimits {
 };
 
 // What an in-process caller of CreateMatch may ask for beside the request.
+using FlawedAnswerHook =
+    std::function<void(const hoard::v1::Answer&, const hoard::v1::AnswerResult&)>;
+
 struct MatchHooks {
   // Runs once when the match ends, with its summary and record, on the
   // thread that ended it (a worker of the pool where built-in bots think, a
   // transport thread, the timer's). The bots' places are free again by then.
   std::function<void(const hoard::v1::Match&, const hoard::v1::MatchRecord&)>
       on_finished;
+  // Runs for each answer in the match that the server refused, or that the
+  // bot's client sent as the default action (Answer.default_reason), with
+  // the server's reply, on the transport thread that received it (for the
+  // answer that ends the match, after on_finished). What a checker counts
+  // and shows as examples.
+  FlawedAnswerHook on_flawed_answer;
   // False: the arena does not keep the match in its store; the caller does
   // (a tournament stores its matches with their place in its schedule).
   bool store = true;
@@ -191,6 +200,8 @@ class Arena {
   void SendError(const std::shared_ptr<Connection>& connection,
                  const absl::Status& status, const std::string& match_id);
   void OnMatchFinished(const std::string& match_id);
+  // The match's on_flawed_answer hook, or null.
+  FlawedAnswerHook FindFlawedAnswerHook(const std::string& match_id);
   // The writer's report on a finished match: it leaves memory once stored,
   // and its end is logged with what became of it.
   void OnStoreOutcome(const std::string& match_id, const db::ResultOutcome& outcome);

@@ -349,6 +349,7 @@ hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
           0, s.bank_ms - std::max<int>(0, static_cast<int>(elapsed.count()) -
                                               time_control_.decision_ms));
       ++s.answers;
+      if (answer.default_reason() != hoard::v1::DEFAULT_REASON_UNSPECIFIED) ++s.default_answers;
       s.round_trip_us_total += round_trip.count();
       timers_->Cancel(s.pending->timer);
       s.pending.reset();
@@ -574,6 +575,7 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
     seat->set_illegal_answers(s.illegal_answers);
     seat->set_forfeited(s.forfeited);
     seat->set_answers(s.answers);
+    seat->set_default_answers(s.default_answers);
     if (s.answers > 0) seat->set_mean_round_trip_us(s.round_trip_us_total / s.answers);
   }
   return match;

@@ -149,6 +149,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
     int illegal_answers = 0;
     bool forfeited = false;
     int answers = 0;
+    // Of `answers`, those the bot's client marked as the default action.
+    int default_answers = 0;
     std::int64_t round_trip_us_total = 0;
     // A built-in bot deciding on the worker pool, and which of its
     // decisions that is.

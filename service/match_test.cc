@@ -298,12 +298,14 @@ TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
   // A legal action that is not among the examples is played.
   EXPECT_TRUE(match->Answer(connection0.get(), Name(request0, 999)).accepted());
 
-  // An index still picks among the examples.
+  // An index still picks among the examples. This answer's client says it
+  // sent it for a bot whose decision failed: it is counted as a default.
   const hoard::v1::DecisionRequest request1 = FirstRequest(seat1);
   ASSERT_EQ(request1.seat(), 1);
   EXPECT_FALSE(request1.legal_actions_complete());
-  EXPECT_TRUE(
-      match->Answer(connection1.get(), ByIndex(request1, 1)).accepted());
+  hoard::v1::Answer by_default = ByIndex(request1, 1);
+  by_default.set_default_reason(hoard::v1::DEFAULT_REASON_FAILED);
+  EXPECT_TRUE(match->Answer(connection1.get(), by_default).accepted());
 
   ASSERT_TRUE(match->IsOver());
   const engine::MatchRecord record = *match->Record();
@@ -312,6 +314,9 @@ TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
   EXPECT_EQ(record.actions[1].text, "name 6");
   const hoard::v1::Match described = match->Describe();
   EXPECT_EQ(described.seats(0).illegal_answers(), 1);
+  EXPECT_EQ(described.seats(0).default_answers(), 0);
+  EXPECT_EQ(described.seats(1).answers(), 1);
+  EXPECT_EQ(described.seats(1).default_answers(), 1);
   EXPECT_EQ(described.seats(0).score(), 999);
 }
 

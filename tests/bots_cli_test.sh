@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end tests of bots in other languages and of hoard check-bot, with the
 # real binary: the example Python, Node and C++ bots pass the checker; broken
-# bots fail it with the reason; the SDKs repair illegal, slow and crashing
-# decisions; and a round-robin of Python, Node and C++ bots (launched and
-# built in) plays village to the end into SQLite and prints its leaderboard.
+# bots fail it with the reason (illegal, silent, slow, dying, one match at a
+# time), and so do bots whose illegal, slow and failing decisions their SDK
+# covers with the default action (which the SDK logs); and a round-robin of
+# Python, Node and C++ bots (launched and built in) plays village to the end
+# into SQLite and prints its leaderboard.
 #
 #   bash tests/bots_cli_test.sh build/hoard
 set -u
@@ -38,6 +40,22 @@ conforms() {
     bash -c "! grep -q '^FAIL' '$WORK/$name.out' && grep -q 'the bot conforms' '$WORK/$name.out'"
 }
 
+# fails NAME COMMAND [FLAGS...]: check-bot fails the bot (exit 1, saying so);
+# its report goes to $WORK/NAME.out, the bot's output to $WORK/NAME.log.
+fails() {
+  local name=$1 command=$2
+  shift 2
+  "$HOARD" check-bot --command "$command" --bot-log "$WORK/$name.log" "$@" >"$WORK/$name.out" 2>&1
+  local got=$?
+  check "check-bot fails $name (exit 1)" "$WORK/$name.out" \
+    bash -c "[ $got -eq 1 ] && grep -q 'the bot does NOT conform' '$WORK/$name.out'"
+}
+
+# says NAME WHAT PATTERN: the report on NAME has a line matching PATTERN.
+says() {
+  check "$1: $2" "$WORK/$1.out" grep -qE -- "$3" "$WORK/$1.out"
+}
+
 # Every game the program knows, as --game flags.
 ALL_GAMES=$("$HOARD" games | sed -n 's/^\([a-z_][a-z_0-9]*\) — .*/--game \1/p')
 
@@ -56,43 +74,59 @@ check "the checker reports the registration, each game, the cut and the conduct"
     grep -q '^PASS  several matches at once' '$WORK/py-random.out' &&
     grep -qE '^PASS  survives a reconnect +connection cut in the middle of match' '$WORK/py-random.out' &&
     grep -q '^PASS  answers in time' '$WORK/py-random.out' &&
-    grep -q '^PASS  legal answers' '$WORK/py-random.out'"
+    grep -q '^PASS  legal answers' '$WORK/py-random.out' &&
+    grep -q '^PASS  decisions succeed' '$WORK/py-random.out'"
 
-# The SDKs repair what a bot's own function gets wrong.
+# The SDKs cover what a bot's own function gets wrong with the default
+# action, and say so in each answer: the checker counts those answers as the
+# faults they are, with an example.
 FAST=(--decision-ms 500 --bank-ms 0)
 for sdk in "py:$PY $REPO/tests/bots/sdk_bot.py" "node:node $REPO/tests/bots/sdk-bot.js"; do
   lang=${sdk%%:*}
   command=${sdk#*:}
-  conforms "$lang-sdk-illegal" "$command illegal" "${FAST[@]}"
-  check "$lang SDK: illegal decisions are refused, then answered again legally" \
-    "$WORK/$lang-sdk-illegal.out" \
-    grep -qE '^PASS  legal answers +[0-9]+ answers were refused as illegal, and the bot answered each again' \
-    "$WORK/$lang-sdk-illegal.out"
-  conforms "$lang-sdk-slow" "$command slow" "${FAST[@]}"
+  fails "$lang-sdk-illegal" "$command illegal" "${FAST[@]}"
+  says "$lang-sdk-illegal" "illegal decisions fail, with an example and the SDK's retries" \
+    '^FAIL  legal answers +[0-9]+ answers refused as illegal in [0-9]+ decisions \(at most 2% may be\); e.g. match m1, request [0-9]+: the bot answered legal_index [0-9]+, refused: legal_index [0-9]+ is out of range.*; the bot.s client answered [0-9]+ of them again with the default action$'
+  check "$lang SDK: a refused decision is answered again, and logged" \
+    "$WORK/$lang-sdk-illegal.log" grep -q "refused: legal_index" "$WORK/$lang-sdk-illegal.log"
+  fails "$lang-sdk-slow" "$command slow" --decision-ms 300 --bank-ms 0
+  says "$lang-sdk-slow" "the decisions its SDK answered for are late" \
+    '^FAIL  answers in time +[0-9]+ of [0-9]+ decisions \(100%\) late \(300 ms a decision \+ 0 ms bank; at most 2% may be\): [0-9]+ not decided in time: the bot.s client sent the default action just before the deadline \(e\.g\. match m1, request [0-9]+\)'
   check "$lang SDK: a decision too slow for its deadline gets the default action in time" \
     "$WORK/$lang-sdk-slow.log" grep -q "no decision in time for request" "$WORK/$lang-sdk-slow.log"
-  conforms "$lang-sdk-crash" "$command crash" "${FAST[@]}"
-  check "$lang SDK: a crashing decision is logged and the default action played" \
+  fails "$lang-sdk-crash" "$command crash" "${FAST[@]}"
+  says "$lang-sdk-crash" "failing decisions fail" \
+    '^FAIL  decisions succeed +[0-9]+ of [0-9]+ decisions \(100%\) failed \(at most 2% may be\): the bot.s code raised an error'
+  says "$lang-sdk-crash" "the report shows the bot's error from its output" \
+    '^        \| .*this bot fails on purpose'
+  check "$lang SDK: a failing decision is logged and the default action played" \
     "$WORK/$lang-sdk-crash.log" grep -q "this bot fails on purpose" "$WORK/$lang-sdk-crash.log"
 done
 
 # Broken bots fail, with the reason.
-"$HOARD" check-bot --command "$PY $REPO/tests/bots/broken_bot.py illegal" "${FAST[@]}" \
-  >"$WORK/illegal.out" 2>&1
-check "check-bot fails a bot that always answers illegally (exit 1)" "$WORK/illegal.out" [ $? -eq 1 ]
-check "and says its illegal answers were not recovered from" "$WORK/illegal.out" \
-  grep -qE '^FAIL  legal answers +[0-9]+ answers were refused as illegal, and the bot did not recover' \
-  "$WORK/illegal.out"
-check "and that it forfeited" "$WORK/illegal.out" \
-  grep -qE '^FAIL  plays village +forfeited match' "$WORK/illegal.out"
-"$HOARD" check-bot --command "$PY $REPO/tests/bots/broken_bot.py silent" "${FAST[@]}" \
-  >"$WORK/silent.out" 2>&1
-check "check-bot fails a bot that never answers (exit 1)" "$WORK/silent.out" [ $? -eq 1 ]
-check "and says its decisions timed out" "$WORK/silent.out" \
-  grep -qE '^FAIL  answers in time +[0-9]+ decisions timed out' "$WORK/silent.out"
-"$HOARD" check-bot --command "/bin/false" --connect-timeout-ms 3000 >"$WORK/dead.out" 2>&1
-check "check-bot fails a bot that exits at once, saying so" "$WORK/dead.out" \
-  grep -qE '^FAIL  registers +the bot exited with status 1 before registering' "$WORK/dead.out"
+fails illegal "$PY $REPO/tests/bots/broken_bot.py illegal" "${FAST[@]}"
+says illegal "its refused answers, with an example" \
+  '^FAIL  legal answers +[0-9]+ answers refused as illegal in [0-9]+ decisions \(at most 2% may be\); e\.g\. match m1, request 1: the bot answered legal_index [0-9]+, refused: '
+says illegal "it forfeited" '^FAIL  plays village +forfeited match'
+fails silent "$PY $REPO/tests/bots/broken_bot.py silent" "${FAST[@]}"
+says silent "its decisions timed out, in which matches" \
+  '^FAIL  answers in time +[0-9]+ of [0-9]+ decisions \(100%\) late .*: [0-9]+ timed out, the server playing the default action \(m1 \(3\), .*forfeited m1, '
+fails slow "$PY $REPO/tests/bots/broken_bot.py slow" --decision-ms 300 --bank-ms 0
+says slow "its 1.5 s decisions time out" \
+  '^FAIL  answers in time +[0-9]+ of [0-9]+ decisions \(100%\) late \(300 ms a decision \+ 0 ms bank; at most 2% may be\): [0-9]+ timed out'
+fails crash "$PY $REPO/tests/bots/broken_bot.py crash" "${FAST[@]}"
+says crash "it played its first match" '^PASS  plays village'
+says crash "then it died, with its last output shown" \
+  '^FAIL  several matches at once +.*the bot exited with status 3.*; its last output \(all of it in .*/crash\.log\):$'
+says crash "which says why" '^        \| broken_bot: crashing on purpose after match m1$'
+says crash "the checks after that say it is gone" \
+  '^FAIL  survives a reconnect +the bot exited with status 3: not checked$'
+fails one-at-a-time "$PY_RANDOM --max-matches 1" "${FAST[@]}"
+says one-at-a-time "several matches at once fails, with the hint" \
+  '^FAIL  several matches at once +offered 3 matches at once .*; the bot registered with max_matches 1; start it with --max-matches 3 \(or max_matches in its hello\) to play several at once$'
+fails dead "/bin/false" --connect-timeout-ms 3000
+says dead "a bot that exits at once did so before registering" \
+  '^FAIL  registers +the bot exited with status 1 before registering; it wrote nothing'
 expect_error "check-bot needs a bot" 2 "give either --command CMD or --bot NAME" \
   -- "$HOARD" check-bot
 expect_error "check-bot refuses an unknown game" 2 "unknown game 'chess'" \

@@ -10,11 +10,14 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 
 extern char** environ;
 
@@ -80,6 +83,7 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   if (out < 0) {
     return absl::InternalError(absl::StrCat("cannot open ", log, ": ", std::strerror(errno)));
   }
+  const off_t log_start = lseek(out, 0, SEEK_END);
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -109,7 +113,29 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   }
   close(out);
   setpgid(pid, pid);  // either side may win the race; both set the same group
-  return std::unique_ptr<LaunchedBot>(new LaunchedBot(pid, log_path));
+  return std::unique_ptr<LaunchedBot>(
+      new LaunchedBot(pid, log_path, std::max<off_t>(0, log_start)));
+}
+
+std::string LaunchedBot::LastLines(int lines) const {
+  constexpr off_t kMostBytes = 4096;
+  if (log_path_.empty()) return "";
+  std::ifstream in(log_path_, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  const off_t end = static_cast<off_t>(in.tellg());
+  // One byte more than kept, to tell whether the first line read is whole.
+  const off_t from = std::max(log_start_, end - kMostBytes - 1);
+  if (end <= from) return "";
+  std::string tail(static_cast<std::size_t>(end - from), '\0');
+  in.seekg(from);
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  tail.resize(static_cast<std::size_t>(in.gcount()));
+  absl::string_view whole = tail;
+  if (from > log_start_) whole.remove_prefix(std::min(whole.size(), whole.find('\n') + 1));
+  std::vector<absl::string_view> all =
+      absl::StrSplit(whole, absl::ByAnyChar("\n\r"), absl::SkipWhitespace());
+  const std::size_t kept = std::min(all.size(), static_cast<std::size_t>(std::max(0, lines)));
+  return absl::StrJoin(all.end() - static_cast<std::ptrdiff_t>(kept), all.end(), "\n");
 }
 
 LaunchedBot::~LaunchedBot() { Stop(); }

@@ -42,12 +42,18 @@ class LaunchedBot {
   void Stop(int grace_ms = 2000);
 
   const std::string& log_path() const { return log_path_; }
+  // The last `lines` lines the bot wrote to its log since it started (from
+  // its last 4 KiB of output), or empty without a log.
+  std::string LastLines(int lines) const;
 
  private:
-  LaunchedBot(pid_t pid, std::string log_path) : pid_(pid), log_path_(std::move(log_path)) {}
+  LaunchedBot(pid_t pid, std::string log_path, off_t log_start)
+      : pid_(pid), log_path_(std::move(log_path)), log_start_(log_start) {}
 
   pid_t pid_;
   const std::string log_path_;
+  // Where its output starts in the log (which is appended to).
+  const off_t log_start_;
   std::optional<std::string> exit_;
 };
 

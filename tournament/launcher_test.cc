@@ -47,5 +47,29 @@ TEST(LauncherTest, ABotGetsItsEnvironmentAndIsStopped) {
   EXPECT_EQ(*(*bot)->Exited(), "was killed by signal 15");
 }
 
+TEST(LauncherTest, TheLastLinesOfADeadBotAreItsOwn) {
+  const std::string log = ::testing::TempDir() + "/launcher_tail_test.log";
+  std::ofstream(log) << "an earlier run's line\n";
+  // 300 lines of 20 bytes: more than the 4 KiB looked at.
+  absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
+      "i=0; while [ $i -lt 300 ]; do printf 'line %013d\\n' $i; i=$((i+1)); done; "
+      "echo 'Traceback: boom' >&2; exit 3",
+      {}, log);
+  ASSERT_TRUE(bot.ok()) << bot.status();
+  for (int i = 0; i < 500 && !(*bot)->Exited(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ((*bot)->Exited().value_or("running"), "exited with status 3");
+  EXPECT_EQ((*bot)->LastLines(2), "line 0000000000299\nTraceback: boom");
+  const std::string all = (*bot)->LastLines(1000);
+  EXPECT_EQ(all.substr(0, 4), "line") << "a whole first line, not a cut one";
+  EXPECT_EQ(all.find("earlier"), std::string::npos);
+
+  absl::StatusOr<std::unique_ptr<LaunchedBot>> quiet = LaunchedBot::Start("true", {}, log);
+  ASSERT_TRUE(quiet.ok()) << quiet.status();
+  (*quiet)->Stop();
+  EXPECT_EQ((*quiet)->LastLines(5), "") << "nothing of its own, though the log has lines";
+}
+
 }  // namespace
 }  // namespace hoard::tournament

@@ -20,7 +20,10 @@
 // only then, when the bot returns DEFAULT, when its function returns nothing
 // or throws (logged: a bug costs a move, not the match), and when time runs
 // out: a decision still open shortly before its deadline is answered with the
-// default action, and its late result is dropped.
+// default action, and its late result is dropped. Each default sent in place
+// of the bot's own decision says why (Answer.default_reason: failed, refused,
+// late): the server counts them, and `hoard check-bot` fails a bot that needs
+// them often.
 //
 // Reconnects: a broken stream is opened again on a new channel, after pauses
 // that grow from 100 ms to at most 1 s (and start again at 100 ms once a
@@ -106,6 +109,12 @@ class Decision {
     this.timeLeftMs = timeLeftMs === undefined ? request.time_left_ms : timeLeftMs;
     this.refused = refused.slice();
   }
+}
+
+// The default action (the first legal one), sent in place of the bot's own
+// decision, and why.
+function defaultAnswer(matchId, requestId, reason) {
+  return { match_id: matchId, request_id: requestId, legal_index: 0, default_reason: reason };
 }
 
 function makeAnswer(request, choice) {
@@ -358,7 +367,9 @@ class BotClient {
     const decision = new Decision(request, asked.game, asked.refused,
                                   asked.refused.length ? Math.max(0, left) : undefined);
     const timer = setTimeout(() => {
-      if (this.commit(asked, token, makeAnswer(request, DEFAULT), DEFAULT)) {
+      if (this.commit(asked, token,
+                      defaultAnswer(request.match_id, request.request_id, 'DEFAULT_REASON_LATE'),
+                      DEFAULT)) {
         this.stats.late += 1;
         this.options.log(`${request.match_id}: no decision in time for request ` +
                          `${request.request_id}; sent the default action`);
@@ -371,7 +382,7 @@ class BotClient {
         if (decided === undefined || decided === null) {
           this.options.log(`${request.match_id}: the bot decided nothing for request ` +
                            `${request.request_id}; playing the default action`);
-          return makeAnswer(request, DEFAULT);
+          return defaultAnswer(request.match_id, request.request_id, 'DEFAULT_REASON_FAILED');
         }
         const answer = makeAnswer(request, decided);
         choice = decided;
@@ -380,7 +391,7 @@ class BotClient {
       .catch((error) => {  // a bug in the bot: play the default rather than time out
         this.options.log(`${request.match_id}: the bot failed, playing the default action: ` +
                          `${error && error.stack ? error.stack : error}`);
-        return makeAnswer(request, DEFAULT);
+        return defaultAnswer(request.match_id, request.request_id, 'DEFAULT_REASON_FAILED');
       })
       .then((answer) => {
         clearTimeout(timer);
@@ -441,8 +452,9 @@ class BotClient {
     this.ask(match, asked);
   }
 
+  // The default action in place of a refused answer.
   sendDefault(match, matchId, requestId) {
-    const answer = { match_id: matchId, request_id: requestId, legal_index: 0 };
+    const answer = defaultAnswer(matchId, requestId, 'DEFAULT_REASON_REFUSED');
     match.keep(requestId, answer);
     this.send({ answer });
   }

@@ -11,13 +11,23 @@
 //   * plays G        — for each game it claims, a match played to the end
 //                      without forfeiting;
 //   * several at once — as many matches at once as it was offered
-//                      (HOARD_MAX_MATCHES), all finished;
+//                      (HOARD_MAX_MATCHES), all finished without time-outs
+//                      (a bot that registered for fewer is told how to ask
+//                      for more);
 //   * reconnects     — its connection is cut in the middle of a match; it
 //                      connects again and the match finishes;
-//   * answers in time — no decision of all those matches timed out;
-//   * legal answers  — every answer was legal, or each refused one was
-//                      answered again legally in time.
-// Each check passes or fails with the reason.
+// and, over all those matches, from the server's counts for the bot's seat
+// and the answers themselves (Answer.default_reason: the SDKs' defaults
+// cover faults the server would otherwise not see), at most 2% of its
+// decisions may be
+//   * answers in time — late: timed out, or answered by its client with the
+//                      default action for want of a decision; no forfeit;
+//   * legal answers  — refused as illegal;
+//   * decisions succeed — answered by its client with the default action
+//                      because the bot's code failed.
+// Each check passes or fails with the reason, the numbers and an example
+// request. A launched bot that dies fails the check under way, which shows
+// its last lines of output, and the checks after it are not run.
 
 #include <cstdint>
 #include <functional>
@@ -46,7 +56,8 @@ struct CheckOptions {
   int concurrent_matches = 3;
   // How long the bot has to register, and to reconnect after the cut.
   int connect_timeout_ms = 15000;
-  // Where a launched bot's output goes (empty: discarded).
+  // Where a launched bot's output goes (empty: a temporary file, removed at
+  // the end).
   std::string log_path;
   // Seeds the test matches.
   std::uint64_t seed = 1;

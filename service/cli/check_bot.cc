@@ -22,7 +22,8 @@ const std::vector<FlagSpec>& CheckBotFlags() {
       {"bank-ms", "MS", "time bank per seat in the test matches (default 2000)"},
       {"matches-at-once", "N", "matches offered at once (HOARD_MAX_MATCHES; default 3)"},
       {"connect-timeout-ms", "MS", "time to register, and to reconnect (default 15000)"},
-      {"bot-log", "FILE", "where a launched bot's output goes (default: discarded)"},
+      {"bot-log", "FILE", "where a launched bot's output goes (default: a temporary file; "
+                          "the report shows its last lines if the bot dies)"},
       {"seed", "N", "seed of the test matches (default 1)"},
       {"help", "", "show this help"},
   };
@@ -39,9 +40,10 @@ int RunCheckBot(const std::vector<std::string>& args) {
                  "       hoard check-bot --bot NAME [flags]\n\n"
                  "Checks that a bot keeps the protocol: it registers, plays each game it\n"
                  "claims to the end, plays several matches at once, survives its connection\n"
-                 "being cut, answers in time and only legal actions (or handles refusals).\n"
-                 "The test matches are played on a server of the checker's own, against\n"
-                 "built-in random bots. Exit status 0 when every check passes, 1 otherwise.\n\n"
+                 "being cut, and decides for itself: at most 2% of its decisions may be late,\n"
+                 "refused as illegal, or failed (counting the default actions an SDK sends\n"
+                 "for it). The test matches are played on a server of the checker's own,\n"
+                 "against built-in bots. Exit status 0 when every check passes, 1 otherwise.\n\n"
               << FlagsHelp(CheckBotFlags());
     return kExitOk;
   }

@@ -14,7 +14,10 @@ care of what every bot needs:
   `DEFAULT`), when its function returns None or raises (logged with the
   traceback: a bug costs a move, not the match), after 3 refusals, and when
   time runs out: a decision still running shortly before its deadline is
-  answered with the default action, and the late result is dropped;
+  answered with the default action, and the late result is dropped. Each
+  default sent in place of the bot's own decision says why
+  (Answer.default_reason: failed, refused, late): the server counts them,
+  and `hoard check-bot` fails a bot that needs them often;
 * reconnects: a broken stream is opened again on a new channel, after
   pauses that grow from 0.1 s to at most 1 s (and start again at 0.1 s once a
   server has welcomed the bot), so the bot is back within about a second of
@@ -129,6 +132,13 @@ class Decision:
         self.constraints = request.constraints
         self.time_left_ms = request.time_left_ms if time_left_ms is None else time_left_ms
         self.refused = list(refused)
+
+
+def _default(match_id, request_id, reason):
+    """The default action (the first legal one), sent in place of the bot's
+    own decision, and why: the server counts these (hoard check-bot)."""
+    return arena_pb2.Answer(match_id=match_id, request_id=request_id, legal_index=0,
+                            default_reason=reason)
 
 
 def _answer(request, choice):
@@ -422,12 +432,16 @@ class BotClient:
                 self._log(f"{request.match_id}: the bot decided nothing for request "
                           f"{request.request_id}; playing the default action")
                 choice = DEFAULT
-            answer = _answer(request, choice)
+                answer = _default(request.match_id, request.request_id,
+                                  arena_pb2.DEFAULT_REASON_FAILED)
+            else:
+                answer = _answer(request, choice)
         except Exception:  # a bug in the bot: play the default rather than time out
             self._log(f"{request.match_id}: the bot failed, playing the default action:\n"
                       f"{traceback.format_exc()}")
             choice = DEFAULT
-            answer = _answer(request, DEFAULT)
+            answer = _default(request.match_id, request.request_id,
+                              arena_pb2.DEFAULT_REASON_FAILED)
         timer.cancel()
         if self._commit(asked, token, answer, choice):
             self.decisions += 1
@@ -437,7 +451,8 @@ class BotClient:
 
     def _on_deadline(self, asked, token):
         request = asked.request
-        if self._commit(asked, token, _answer(request, DEFAULT), DEFAULT):
+        if self._commit(asked, token, _default(request.match_id, request.request_id,
+                                               arena_pb2.DEFAULT_REASON_LATE), DEFAULT):
             self.late += 1
             self._log(f"{request.match_id}: no decision in time for request "
                       f"{request.request_id}; sent the default action")
@@ -493,8 +508,8 @@ class BotClient:
             self._ask(match, asked)
 
     def _send_default(self, match, match_id, request_id):
-        """REQUIRES: _lock held."""
-        answer = arena_pb2.Answer(match_id=match_id, request_id=request_id, legal_index=0)
+        """The default action in place of a refused answer. REQUIRES: _lock held."""
+        answer = _default(match_id, request_id, arena_pb2.DEFAULT_REASON_REFUSED)
         match.keep(request_id, answer)
         if self._stream is not None:
             self._stream.send(arena_pb2.BotMessage(answer=answer))
