@@ -43,21 +43,21 @@ TEST(AuthTest, AccountsCheckKeysAndKeepOnlyHashes) {
   BotAccounts accounts(/*max_accounts=*/2);
   ASSERT_TRUE(accounts.UseStore(store.get()).ok());
   ASSERT_TRUE(
-      accounts.Add("alice", "k1", /*replace=*/false, /*launched=*/false).ok());
-  EXPECT_EQ(accounts.Add("alice", "k2", false, false).code(),
+      accounts.Add("alice", "key-one-secret", /*replace=*/false, /*launched=*/false).ok());
+  EXPECT_EQ(accounts.Add("alice", "key-two-secret", false, false).code(),
             absl::StatusCode::kAlreadyExists);
-  EXPECT_TRUE(accounts.Check("alice", "k1").ok());
+  EXPECT_TRUE(accounts.Check("alice", "key-one-secret").ok());
   EXPECT_TRUE(
-      accounts.Check("alice", "k1").ok());  // remembered: no second hash
-  EXPECT_EQ(accounts.Check("alice", "k2").code(),
+      accounts.Check("alice", "key-one-secret").ok());  // remembered: no second hash
+  EXPECT_EQ(accounts.Check("alice", "key-two-secret").code(),
             absl::StatusCode::kUnauthenticated);
-  EXPECT_THAT(accounts.Check("bob", "k1").message(),
+  EXPECT_THAT(accounts.Check("bob", "key-one-secret").message(),
               HasSubstr("no bot account 'bob'"));
   // A new key replaces the old one, which then fails even though it matched.
-  ASSERT_TRUE(accounts.Add("alice", "k2", /*replace=*/true, false).ok());
-  EXPECT_EQ(accounts.Check("alice", "k1").code(),
+  ASSERT_TRUE(accounts.Add("alice", "key-two-secret", /*replace=*/true, false).ok());
+  EXPECT_EQ(accounts.Check("alice", "key-one-secret").code(),
             absl::StatusCode::kUnauthenticated);
-  EXPECT_TRUE(accounts.Check("alice", "k2").ok());
+  EXPECT_TRUE(accounts.Check("alice", "key-two-secret").ok());
   ASSERT_TRUE(accounts.Add("bot2", "k", false, /*launched=*/true).ok());
   const absl::Status full = accounts.Add("bot3", "k", false, false);
   EXPECT_EQ(full.code(), absl::StatusCode::kResourceExhausted);
@@ -71,11 +71,11 @@ TEST(AuthTest, AccountsCheckKeysAndKeepOnlyHashes) {
   ASSERT_EQ(stored.size(), 2u);
   for (const db::BotAccount& account : stored) {
     EXPECT_THAT(account.key_hash, ::testing::StartsWith("scrypt$"));
-    EXPECT_THAT(account.key_hash, ::testing::Not(HasSubstr("k2")));
+    EXPECT_THAT(account.key_hash, ::testing::Not(HasSubstr("key-two-secret")));
   }
   BotAccounts restarted(10);
   ASSERT_TRUE(restarted.UseStore(store.get()).ok());
-  EXPECT_TRUE(restarted.Check("alice", "k2").ok());
+  EXPECT_TRUE(restarted.Check("alice", "key-two-secret").ok());
   ASSERT_TRUE(restarted.Remove("alice").ok());
   EXPECT_EQ(restarted.Remove("alice").code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(*store->BotAccounts(), ::testing::SizeIs(1));
