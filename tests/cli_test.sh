@@ -100,6 +100,21 @@ for game in $GAMES; do
     fail "$game has its rules page, plays a match of $players and replays it" "$WORK/$game.out"
   fi
 done
+# Every built-in bot of every game plays through hoard play, side by side
+# (typed actions outside a decision's examples included), and the record
+# replays. Four seats, taken in turn by the game's bots as `hoard games`
+# lists them (mcts with a small search).
+for game in $GAMES; do
+  bots=$(sed -n "/^$game — /{n;s/.*bots: //p}" "$WORK/games" | sed 's/mcts/mcts-30/; s/, /\n/g' |
+         awk '{b[NR]=$0} END {for (i = 0; i < 4; i++) printf "%s%s", (i ? "," : ""), b[i % NR + 1]}')
+  if "$HOARD" play --game "$game" --players 4 --seed 11 --bots "$bots" --quiet \
+        --record "$WORK/$game-all.json" >"$WORK/$game-all.out" 2>&1 &&
+      "$HOARD" replay verify "$WORK/$game-all.json" >"$WORK/$game-all.verify" 2>&1; then
+    pass "$game: every built-in bot plays a match ($bots) that replays"
+  else
+    fail "$game: every built-in bot plays a match ($bots) that replays" "$WORK/$game-all.out"
+  fi
+done
 KNOWN=$(echo $GAMES | sed 's/ /, /g')
 README="$(dirname "$0")/../README.md"
 "$HOARD" games --markdown >"$WORK/games.md" 2>&1
