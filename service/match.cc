@@ -333,7 +333,9 @@ hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
         if (!status.ok()) {
           action = status;
         } else if (s.pending->complete) {
-          action = absl::InternalError("the action is not legal now");
+          action = absl::InvalidArgumentError(absl::StrCat(
+              "the action is not one of the ", s.pending->legal.size(),
+              " legal actions the request lists (the list is complete)"));
         }
       }
       if (!action.ok()) {
