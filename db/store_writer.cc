@@ -58,13 +58,9 @@ absl::Status AppendToSpill(const std::string& path, const FinishedResult& result
   const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size() &&
                        std::fflush(file) == 0 && ::fsync(fileno(file)) == 0;
   const int error = errno;
-  if (!written && before >= 0) {
-    // A partly written entry would leave the file unreadable: cut it off.
-    std::clearerr(file);
-    if (::ftruncate(fileno(file), before) != 0) {
-      // The next start refuses the file and says so.
-    }
-  }
+  // A partly written entry would leave the file unreadable: cut it off. If
+  // even that fails, the next start refuses the file and says so.
+  if (!written && before >= 0) static_cast<void>(::ftruncate(fileno(file), before));
   std::fclose(file);
   if (!written) {
     return absl::UnavailableError(absl::StrCat("cannot write ", path, ": ", std::strerror(error)));
