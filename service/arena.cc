@@ -238,12 +238,14 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
   {
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckRoom(creator, prepared.bot_seats));
-    std::int64_t sequence = next_sequence_;
+    // With a store, ids come from the blocks it reserves; without, the
+    // arena numbers its matches itself.
+    std::int64_t sequence = 0;
     if (writer_) {
-      // Without a store the arena numbers its matches itself.
       ASSIGN_OR_RETURN(sequence, writer_->NextSequence());
+    } else {
+      sequence = next_sequence_++;
     }
-    next_sequence_ = sequence + 1;
     match = Admit(std::move(prepared), sequence, std::move(hooks), creator, response);
   }
   LogMatchStarted(*match, request.game(), creator);

@@ -237,6 +237,8 @@ class Arena {
   WorkerPool thinkers_{WorkerPool::DefaultThreads()};
 
   mutable absl::Mutex mu_;
+  // The next match's sequence when there is no store (with one, the
+  // store's writer hands them out).
   std::int64_t next_sequence_ ABSL_GUARDED_BY(mu_) = 1;
   // Every match kept, by creation order, and by id.
   std::map<std::int64_t, std::shared_ptr<HostedMatch>> matches_
