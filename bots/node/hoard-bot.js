@@ -39,6 +39,20 @@
 // does not know the match, and is bounded: a few requests per match, a few
 // matches per match slot (matches that vanished with a crashed server).
 //
+// The play-by-play: each seat hears the events of its matches (MatchEvent:
+// every action as it is played, a sealed answer first as "answered
+// (sealed)" and then revealed, faults, the end), on the stream or inside its
+// decision requests (option events: 'stream', the default, or
+// 'in_requests'; 'none' hears only the end). The client keeps each seat's
+// events in order, a resent request's repeated ones taken once, and gives
+// them to every decision (decision.events, oldest first), so a bot that
+// keeps nothing still knows what the others played; the option onEvent is
+// called with each event as it arrives (for those inside a request, before
+// the decision is asked; what it throws is logged). A match's events are
+// forgotten with the rest of it, and at most eventsKept (default 100,000)
+// are kept per seat, the oldest dropped first (decision.eventsDropped
+// counts them).
+//
 // Messages keep the field names of proto/ (legal_actions, request_id...);
 // int64 fields are strings, enums their names, and each oneof has a field
 // naming the member that is set (view.game === 'village').
@@ -79,6 +93,14 @@ const DEFAULT = Symbol('hoard-bot DEFAULT');
 const ANSWERS_KEPT_PER_MATCH = 8;
 const MATCHES_KEPT_PER_SLOT = 4;
 const MATCHES_KEPT_AT_LEAST = 64;
+// Events kept per seat of a match: a match tells a few per action, far fewer.
+const EVENTS_KEPT = 100000;
+// The events option: how the stream hears the play (Register.events).
+const EVENT_DELIVERIES = {
+  stream: 'EVENT_DELIVERY_STREAM',
+  in_requests: 'EVENT_DELIVERY_IN_REQUESTS',
+  none: 'EVENT_DELIVERY_NONE',
+};
 
 // The protocol, loaded from proto/ ($HOARD_PROTO_DIR, else this checkout's).
 function loadProtocol(protoDir = process.env.HOARD_PROTO_DIR ||
@@ -94,9 +116,13 @@ function loadProtocol(protoDir = process.env.HOARD_PROTO_DIR ||
 // the time left to answer, bank included (less than the request's when the
 // function is asked again); refused lists the answers to this request the
 // server refused, oldest first: { answer (what decide returned), reason,
-// code (a gRPC status code) }, empty when first asked.
+// code (a gRPC status code) }, empty when first asked. events are the
+// events of the match this seat was told so far, oldest first (MatchEvent:
+// action_taken, fault), and eventsDropped how many of the oldest were
+// dropped to keep at most eventsKept (0 in any match of a sane length).
 class Decision {
-  constructor(request, game, refused = [], timeLeftMs = undefined) {
+  constructor(request, game, refused = [], timeLeftMs = undefined, events = [],
+              eventsDropped = 0) {
     this.request = request;
     this.matchId = request.match_id;
     this.seat = request.seat;
@@ -108,6 +134,8 @@ class Decision {
     this.constraints = request.constraints;
     this.timeLeftMs = timeLeftMs === undefined ? request.time_left_ms : timeLeftMs;
     this.refused = refused.slice();
+    this.events = events.slice();
+    this.eventsDropped = eventsDropped;
   }
 }
 
@@ -143,14 +171,59 @@ class Asked {
   }
 }
 
+// The events one seat of a match was told, oldest first, bounded.
+class Told {
+  constructor(most) {
+    this.most = most;
+    this.events = [];
+    this.dropped = 0;          // the oldest, dropped to keep `most`
+    this.taken = new Map();    // request id -> its events taken, oldest first
+  }
+
+  add(event) {
+    this.events.push(event);
+    if (this.events.length > this.most) {
+      this.events.shift();
+      this.dropped += 1;
+    }
+  }
+
+  // The events of `request` not yet taken, added to the history. A request
+  // carries the events since the seat's previous request; sent again
+  // (resent), it carries them again, with any newer ones after them.
+  take(request) {
+    const requestId = request.request_id;
+    const seen = request.resent ? this.taken.get(requestId) || 0 : 0;
+    const fresh = request.events.slice(seen);
+    this.taken.delete(requestId);
+    this.taken.set(requestId, Math.max(seen, request.events.length));
+    if (this.taken.size > ANSWERS_KEPT_PER_MATCH) {
+      this.taken.delete(this.taken.keys().next().value);
+    }
+    for (const event of fresh) this.add(event);
+    return fresh;
+  }
+}
+
 // What the client keeps of one match it plays, until the match ends.
 class KeptMatch {
-  constructor() {
+  constructor(eventsKept) {
     this.game = '';
+    this.eventsKept = eventsKept;
+    this.told = new Map();     // seat -> Told
     this.answers = new Map();  // request id -> the answer sent, oldest first
     this.asked = new Map();    // request id -> Asked, oldest first
     this.running = new Map();  // request id -> the token of its decision
     this.retried = new Set();  // request ids not asked, answered again after a refusal
+  }
+
+  toldTo(seat) {
+    let told = this.told.get(seat);
+    if (!told) {
+      told = new Told(this.eventsKept);
+      this.told.set(seat, told);
+    }
+    return told;
   }
 
   keep(requestId, answer) {
@@ -174,14 +247,28 @@ class KeptMatch {
 class BotClient {
   // options: server, and either name + key (+ maxMatches) or matchId + seatToken;
   // matches (stop after that many have ended; 0 never), describeActions, log,
-  // tlsCa (a PEM file of CAs to trust: TLS; unset: plaintext).
+  // tlsCa (a PEM file of CAs to trust: TLS; unset: plaintext), events
+  // ('stream', 'in_requests' or 'none'), onEvent (called with each
+  // MatchEvent), eventsKept (per seat of a match).
   constructor(decide, options) {
     const registers = Boolean(options.name || options.key);
     if (registers === Boolean(options.matchId || options.seatToken)) {
       throw new Error('give either a name and key, or a match id and seat token');
     }
     this.decide = decide;
-    this.options = { maxMatches: 1, matches: 0, describeActions: false, log: () => {}, ...options };
+    this.options = { maxMatches: 1, matches: 0, describeActions: false, log: () => {},
+                     events: 'stream', onEvent: null, eventsKept: EVENTS_KEPT, ...options };
+    if (!Object.hasOwn(EVENT_DELIVERIES, this.options.events)) {
+      throw new RangeError(`events is one of ${Object.keys(EVENT_DELIVERIES).join(', ')}, ` +
+                           `not '${this.options.events}'`);
+    }
+    if (this.options.onEvent && typeof this.options.onEvent !== 'function') {
+      throw new TypeError(`onEvent is a function of a MatchEvent, not ${this.options.onEvent}`);
+    }
+    if (!Number.isInteger(this.options.eventsKept) || this.options.eventsKept < 1) {
+      throw new RangeError(`eventsKept is a whole number of at least 1, not ` +
+                           `${this.options.eventsKept}`);
+    }
     this.protocol = loadProtocol(options.protoDir);
     this.stopping = false;
     this.call = null;
@@ -236,10 +323,12 @@ class BotClient {
     const o = this.options;
     if (o.seatToken) {
       return { hello: { join: { match_id: o.matchId, seat_token: o.seatToken,
-                                describe_actions: o.describeActions } } };
+                                describe_actions: o.describeActions,
+                                events: EVENT_DELIVERIES[o.events] } } };
     }
     return { hello: { register: { name: o.name, key: o.key, max_matches: o.maxMatches,
-                                  describe_actions: o.describeActions } } };
+                                  describe_actions: o.describeActions,
+                                  events: EVENT_DELIVERIES[o.events] } } };
   }
 
   // One stream's life: resolves to null when done, else its final status.
@@ -292,11 +381,17 @@ class BotClient {
         break;
       }
       case 'event': {
-        const matchId = message.event.match_id;
-        if (message.event.kind !== 'finished') break;
+        const event = message.event;
+        const matchId = event.match_id;
+        if (event.kind !== 'finished') {
+          this.match(matchId).toldTo(event._seat ? event.seat : null).add(event);
+          this.tell(event);
+          break;
+        }
+        this.tell(event);
         if (!this.kept.delete(matchId)) break;  // a second seat's news of the same match
         this.stats.finished += 1;
-        const match = message.event.finished.match;
+        const match = event.finished.match;
         const aborted = match && match.status === 'MATCH_STATUS_ABORTED';
         this.options.log(`${matchId}: ${aborted ? 'aborted' : 'finished'}`);
         if (this.options.seatToken ||
@@ -319,13 +414,28 @@ class BotClient {
     return false;
   }
 
+  // Calls onEvent; what it throws (or rejects with) is logged and the play
+  // goes on.
+  tell(event) {
+    const onEvent = this.options.onEvent;
+    if (!onEvent) return;
+    const failed = (error) => this.options.log(
+      `${event.match_id}: onEvent failed: ${error && error.stack ? error.stack : error}`);
+    try {
+      const result = onEvent(event);
+      if (result && typeof result.then === 'function') result.then(null, failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
   // The match's KeptMatch, made if new, now the most recently used.
   match(matchId) {
     let match = this.kept.get(matchId);
     if (match) {
       this.kept.delete(matchId);
     } else {
-      match = new KeptMatch();
+      match = new KeptMatch(this.options.eventsKept);
       if (this.kept.size >= this.mostKept) this.kept.delete(this.kept.keys().next().value);
     }
     this.kept.set(matchId, match);
@@ -335,6 +445,8 @@ class BotClient {
   onDecision(request) {
     const match = this.match(request.match_id);
     const requestId = request.request_id;
+    // The request's events (with in_requests), heard before it is decided.
+    for (const event of match.toldTo(request.seat).take(request)) this.tell(event);
     if (request.resent) {
       // Sent again after a reconnect: the answer may have been lost with the
       // stream, and the server expects that same answer.
@@ -364,8 +476,10 @@ class BotClient {
     const token = {};
     match.running.set(request.request_id, token);
     const left = asked.deadline - performance.now();
+    const told = match.toldTo(request.seat);
     const decision = new Decision(request, asked.game, asked.refused,
-                                  asked.refused.length ? Math.max(0, left) : undefined);
+                                  asked.refused.length ? Math.max(0, left) : undefined,
+                                  told.events, told.dropped);
     const timer = setTimeout(() => {
       if (this.commit(asked, token,
                       defaultAnswer(request.match_id, request.request_id, 'DEFAULT_REASON_LATE'),
@@ -486,7 +600,10 @@ function readKeyFile(file, usage) {
 
 // Runs `decide` as a bot configured by command-line flags and HOARD_*
 // variables; exits the process (0 done, 1 refused by the server, 2 bad flags).
-function run(decide, { argv = process.argv.slice(2), describeActions = false } = {}) {
+// clientOptions are BotClient's options the flags do not set, such as
+// describeActions, events ('stream', 'in_requests' or 'none': how the seats
+// hear the play) and onEvent (called with each event).
+function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
   const program = path.basename(process.argv[1] || 'bot');
   const usage = (message) => {
     process.stderr.write(`${program}: ${message}\n${HELP}\n`);
@@ -518,7 +635,7 @@ function run(decide, { argv = process.argv.slice(2), describeActions = false } =
     maxMatches: number(values['max-matches'] || env.HOARD_MAX_MATCHES || '1', 'max-matches'),
     matches: number(values.matches || '0', 'matches'),
     tlsCa: values['tls-ca'] || env.HOARD_TLS_CA || '',
-    describeActions,
+    ...clientOptions,
     log: values.quiet ? () => {} : (line) => process.stderr.write(`${program}: ${line}\n`),
   };
   if (values.match || values.token) {
@@ -553,4 +670,6 @@ function run(decide, { argv = process.argv.slice(2), describeActions = false } =
 // protocol ($HOARD_PROTO_DIR, else proto/) when first used.
 const actions = makeActions(() => loadProtocol());
 
-module.exports = { run, actions, BotClient, Decision, DEFAULT, MAX_REFUSALS, loadProtocol };
+module.exports = {
+  run, actions, BotClient, Decision, DEFAULT, EVENTS_KEPT, MAX_REFUSALS, loadProtocol,
+};

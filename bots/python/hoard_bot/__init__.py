@@ -15,7 +15,10 @@ the helpers of `hoard_bot.actions`: `actions.village.draw()`,
 `hoard_bot.DEFAULT` for the default action. If the server refuses the answer,
 `decide` is asked again with the refusals in `decision.refused` (the answer
 and the server's reason) while time remains; a third refusal of the same
-request plays the default action. docs/bots.md is the guide.
+request plays the default action. `decision.events` holds what the seat was
+told of its match so far (every action as played, sealed answers once
+revealed, faults), oldest first, and `run(decide, on_event=fn)` calls `fn`
+with each of those events as it arrives. docs/bots.md is the guide.
 """
 
 import argparse
@@ -24,12 +27,12 @@ import signal
 import sys
 
 from hoard_bot import actions
-from hoard_bot.client import (DEFAULT, MAX_REFUSALS, BotClient, BotError, Decision, Refusal,
-                              random_choice)
+from hoard_bot.client import (DEFAULT, EVENTS_KEPT, MAX_REFUSALS, BotClient, BotError, Decision,
+                              Refusal, random_choice)
 from hoard_bot.stubs import StubError, arena_pb2
 
-__all__ = ["run", "actions", "BotClient", "BotError", "DEFAULT", "Decision", "MAX_REFUSALS",
-           "Refusal", "StubError", "arena_pb2", "random_choice"]
+__all__ = ["run", "actions", "BotClient", "BotError", "DEFAULT", "Decision", "EVENTS_KEPT",
+           "MAX_REFUSALS", "Refusal", "StubError", "arena_pb2", "random_choice"]
 
 
 def _parser(description):
@@ -68,9 +71,12 @@ def _read_key_file(parser, path):
     return key
 
 
-def run(decide, argv=None, description=None, describe_actions=False):
+def run(decide, argv=None, description=None, **options):
     """Runs `decide` as a bot configured by command-line flags and HOARD_* variables.
 
+    `options` are BotClient's keyword options the flags do not set, such as
+    describe_actions, events ("stream", "in_requests" or "none": how the
+    seats hear the play) and on_event (a function called with each event).
     Exits the process: status 0 when done, 1 when the server refuses the bot,
     2 for bad flags.
     """
@@ -96,7 +102,7 @@ def run(decide, argv=None, description=None, describe_actions=False):
     client = BotClient(decide, server=args.server, name=args.name, key=args.key,
                        match_id=args.match, seat_token=args.token,
                        max_matches=args.max_matches, matches=args.matches,
-                       describe_actions=describe_actions, log=log, tls_ca=args.tls_ca)
+                       log=log, tls_ca=args.tls_ca, **options)
     signal.signal(signal.SIGTERM, lambda *_: client.stop())
     try:
         client.run()

@@ -34,7 +34,19 @@ care of what every bot needs:
   or when the server says it does not know the match; at most a few requests
   per match and a few matches per match slot are kept, so matches that
   vanished with a crashed server are forgotten too;
-* several matches at once: decisions run on a pool of max_matches threads.
+* several matches at once: decisions run on a pool of max_matches threads;
+* the play-by-play: each seat hears the events of its matches (MatchEvent:
+  every action as it is played, a sealed answer first as "answered
+  (sealed)" and then revealed, faults, the end), on the stream or inside
+  its decision requests (`events="stream"`, the default, or
+  `"in_requests"`; `"none"` hears only the end). The client keeps each
+  seat's events in order, a resent request's repeated ones taken once, and
+  gives them to every decision (`decision.events`, oldest first), so a bot
+  that keeps nothing still knows what the others played; `on_event` is
+  called with each event as it arrives (for those inside a request, before
+  the decision is asked). A match's events are forgotten with the rest of
+  it, and at most `events_kept` are kept per seat, the oldest dropped first
+  (`decision.events_dropped` counts them).
 """
 
 import collections
@@ -70,6 +82,12 @@ MAX_REFUSALS = 3
 _ANSWERS_KEPT_PER_MATCH = 8
 _MATCHES_KEPT_PER_SLOT = 4
 _MATCHES_KEPT_AT_LEAST = 64
+# Events kept per seat of a match: a match tells a few per action, far fewer.
+EVENTS_KEPT = 100_000
+# The `events` option: how the stream hears the play (Register.events).
+_EVENT_DELIVERIES = {"stream": arena_pb2.EVENT_DELIVERY_STREAM,
+                     "in_requests": arena_pb2.EVENT_DELIVERY_IN_REQUESTS,
+                     "none": arena_pb2.EVENT_DELIVERY_NONE}
 
 
 class BotError(Exception):
@@ -117,9 +135,14 @@ class Decision:
         request's when the function is asked again after a refusal).
       refused: the answers to this request the server refused, oldest first,
         each a Refusal(answer, reason, code); empty when first asked.
+      events: the events of the match this seat was told so far, oldest first
+        (hoard.v1.MatchEvent: action_taken, fault); empty with events="none".
+      events_dropped: how many of the oldest events were dropped to keep at
+        most `events_kept` (0 in any match of a sane length).
     """
 
-    def __init__(self, request, game, refused=(), time_left_ms=None):
+    def __init__(self, request, game, refused=(), time_left_ms=None, events=(),
+                 events_dropped=0):
         self.request = request
         self.match_id = request.match_id
         self.seat = request.seat
@@ -132,6 +155,8 @@ class Decision:
         self.constraints = request.constraints
         self.time_left_ms = request.time_left_ms if time_left_ms is None else time_left_ms
         self.refused = list(refused)
+        self.events = list(events)
+        self.events_dropped = events_dropped
 
 
 def _default(match_id, request_id, reason):
@@ -166,15 +191,54 @@ class _Asked:
         self.choice = None  # what the function returned for the answer last sent
 
 
+class _Told:
+    """The events one seat of a match was told, oldest first, bounded."""
+
+    def __init__(self, most):
+        self.events = collections.deque(maxlen=most)
+        self.dropped = 0                          # the oldest, dropped to keep `most`
+        self.taken = collections.OrderedDict()    # request id -> its events taken, oldest first
+
+    def add(self, event):
+        if len(self.events) == self.events.maxlen:
+            self.dropped += 1
+        self.events.append(event)
+
+    def take(self, request):
+        """The events of `request` not yet taken, added to the history.
+
+        A request carries the events since the seat's previous request; sent
+        again (resent), it carries them again, with any newer ones after them.
+        """
+        request_id = request.request_id
+        seen = self.taken.get(request_id, 0) if request.resent else 0
+        fresh = request.events[seen:]
+        self.taken[request_id] = max(seen, len(request.events))
+        self.taken.move_to_end(request_id)
+        while len(self.taken) > _ANSWERS_KEPT_PER_MATCH:
+            self.taken.popitem(last=False)
+        for event in fresh:
+            self.add(event)
+        return fresh
+
+
 class _Match:
     """What the client keeps of one match it plays, until the match ends."""
 
-    def __init__(self):
+    def __init__(self, events_kept):
         self.game = ""
+        self.events_kept = events_kept
+        self.told = {}                            # seat -> _Told
         self.answers = collections.OrderedDict()  # request id -> Answer sent, oldest first
         self.asked = collections.OrderedDict()    # request id -> _Asked, oldest first
         self.running = {}                         # request id -> token of its decision
         self.retried = set()                      # request ids not asked, answered again
+
+    def told_to(self, seat):
+        told = self.told.get(seat)
+        if told is None:
+            told = self.told[seat] = _Told(self.events_kept)
+        return told
 
     def keep(self, request_id, answer):
         self.answers[request_id] = answer
@@ -225,9 +289,20 @@ class BotClient:
 
     def __init__(self, decide, *, server, name="", key="", match_id="", seat_token="",
                  max_matches=1, matches=0, describe_actions=False, reconnect=True, log=None,
-                 tls_ca=""):
+                 tls_ca="", events="stream", on_event=None, events_kept=EVENTS_KEPT):
         if bool(name or key) == bool(match_id or seat_token):
             raise ValueError("give either a name and key, or a match id and seat token")
+        if events not in _EVENT_DELIVERIES:
+            raise ValueError(f"events is one of {', '.join(map(repr, _EVENT_DELIVERIES))}, "
+                             f"not {events!r}")
+        if on_event is not None and not callable(on_event):
+            raise TypeError(f"on_event is a function of a MatchEvent, not "
+                            f"{type(on_event).__name__}")
+        if isinstance(events_kept, bool) or not isinstance(events_kept, int) or events_kept < 1:
+            raise ValueError(f"events_kept is a whole number of at least 1, not {events_kept!r}")
+        self._events = _EVENT_DELIVERIES[events]
+        self._on_event = on_event
+        self._events_kept = events_kept
         self._decide = decide
         self._server = server
         # TLS when given the certificate authorities to trust (a PEM file).
@@ -294,10 +369,10 @@ class BotClient:
         if self._seat_token:
             return arena_pb2.BotMessage(hello=arena_pb2.Hello(join=arena_pb2.Join(
                 match_id=self._match_id, seat_token=self._seat_token,
-                describe_actions=self._describe)))
+                describe_actions=self._describe, events=self._events)))
         return arena_pb2.BotMessage(hello=arena_pb2.Hello(register=arena_pb2.Register(
             name=self._name, key=self._key, max_matches=self._max_matches,
-            describe_actions=self._describe)))
+            describe_actions=self._describe, events=self._events)))
 
     def _play_once(self):
         """One stream's life: None when done, else (status code, details)."""
@@ -349,25 +424,46 @@ class BotClient:
                 self._match(seated.match_id).game = seated.game
             self._log(f"{seated.match_id}: seated as seat {seated.seat} of {seated.players} "
                       f"({seated.game})")
-        elif kind == "event" and message.event.WhichOneof("kind") == "finished":
-            match_id = message.event.match_id
-            with self._lock:
-                known = self._kept.pop(match_id, None) is not None
-            if not known:  # a second seat's news of the same match
-                return False
-            self.finished += 1
-            aborted = message.event.finished.match.status == arena_pb2.MATCH_STATUS_ABORTED
-            self._log(f"{match_id}: {'aborted' if aborted else 'finished'}")
-            if self._seat_token or (self._matches and self.finished >= self._matches):
-                self._stopping = True
-                self.stop()
-                return True
+        elif kind == "event":
+            return self._on_match_event(message.event)
         elif kind == "error":
             error = message.error
             self._log(f"server: {error.message}")
             if error.match_id and error.code == grpc.StatusCode.NOT_FOUND.value[0]:
                 with self._lock:  # the server has no such match (any more)
                     self._kept.pop(error.match_id, None)
+        return False
+
+    def _tell(self, event):
+        """Calls on_event; its failure is logged and the play goes on."""
+        if self._on_event is None:
+            return
+        try:
+            self._on_event(event)
+        except Exception:
+            self._log(f"{event.match_id}: on_event failed:\n{traceback.format_exc()}")
+
+    def _on_match_event(self, event):
+        """Handles a MatchEvent of the stream; True when the bot is done."""
+        if event.WhichOneof("kind") != "finished":
+            with self._lock:
+                self._match(event.match_id).told_to(
+                    event.seat if event.HasField("seat") else None).add(event)
+            self._tell(event)
+            return False
+        self._tell(event)
+        match_id = event.match_id
+        with self._lock:
+            known = self._kept.pop(match_id, None) is not None
+        if not known:  # a second seat's news of the same match
+            return False
+        self.finished += 1
+        aborted = event.finished.match.status == arena_pb2.MATCH_STATUS_ABORTED
+        self._log(f"{match_id}: {'aborted' if aborted else 'finished'}")
+        if self._seat_token or (self._matches and self.finished >= self._matches):
+            self._stopping = True
+            self.stop()
+            return True
         return False
 
     def _match(self, match_id):
@@ -377,13 +473,18 @@ class BotClient:
         """
         match = self._kept.get(match_id)
         if match is None:
-            match = self._kept[match_id] = _Match()
+            match = self._kept[match_id] = _Match(self._events_kept)
             while len(self._kept) > self._most_kept:
                 self._kept.popitem(last=False)
         self._kept.move_to_end(match_id)
         return match
 
     def _on_decision(self, request):
+        # The request's events (with in_requests), heard before it is decided.
+        with self._lock:
+            fresh = self._match(request.match_id).told_to(request.seat).take(request)
+        for event in fresh:
+            self._tell(event)
         with self._lock:
             match = self._match(request.match_id)
             if request.resent:
@@ -416,8 +517,10 @@ class BotClient:
         request = asked.request
         token = match.running[request.request_id] = object()
         left = asked.deadline - time.monotonic()
+        told = match.told_to(request.seat)
         decision = Decision(request, asked.game, asked.refused,
-                            time_left_ms=max(0, int(left * 1000)) if asked.refused else None)
+                            time_left_ms=max(0, int(left * 1000)) if asked.refused else None,
+                            events=told.events, events_dropped=told.dropped)
         timer = threading.Timer(max(0.0, left - _DEADLINE_MARGIN_S), self._on_deadline,
                                 args=(asked, token))
         timer.daemon = True
