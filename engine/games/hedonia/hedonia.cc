@@ -84,6 +84,20 @@ std::string CardText(int card) {
   return card < 0 ? "-" : std::string(AssetName(card));
 }
 
+absl::string_view DirectionName(int direction) {
+  return direction == kClockwise ? "clockwise" : "counterclockwise";
+}
+
+// "cards by gap A, B, C; claims by seat left, right, left".
+std::string RevealText(std::span<const std::int8_t> cards,
+                       std::span<const Side> claims) {
+  std::vector<std::string> card_texts, claim_texts;
+  for (int card : cards) card_texts.push_back(CardText(card));
+  for (Side side : claims) claim_texts.push_back(std::string(SideName(side)));
+  return absl::StrCat("cards by gap ", absl::StrJoin(card_texts, ", "),
+                      "; claims by seat ", absl::StrJoin(claim_texts, ", "));
+}
+
 }  // namespace
 
 absl::string_view AssetName(int asset) {
@@ -181,11 +195,11 @@ std::unique_ptr<HedoniaState> HedoniaState::ForTesting(Position position,
 }
 
 std::unique_ptr<HedoniaState> HedoniaState::FromPosition(
-    const Rules& rules, const Position& position) {
-  HOARD_CHECK(position.num_players >= kMinPlayers &&
-                  position.num_players <= kMaxPlayers,
-              "Hedonia seats 3 to 6 players");
-  return std::unique_ptr<HedoniaState>(new HedoniaState(rules, position));
+    const Rules& rules, const Position& position,
+    std::vector<PastReveal> reveals) {
+  std::unique_ptr<HedoniaState> state = ForTesting(position, rules);
+  state->reveals_ = std::move(reveals);
+  return state;
 }
 
 Seat HedoniaState::Offerer() const {
@@ -300,6 +314,10 @@ void HedoniaState::Reveal() {
       ++p.king[card];
     }
   }
+  PastReveal record{.active = p.active,
+                    .direction = p.direction,
+                    .cards = p.table,
+                    .claims = p.claims};
   // Red Snatchers, in the order they were offered: each takes the most
   // valuable card of the player on the gap's other side.
   for (int i = 0; i < n; ++i) {
@@ -308,8 +326,11 @@ void HedoniaState::Reveal() {
     if (p.table[gap] != kRedSnatcher || owner[gap] < 0) continue;
     const Seat victim = owner[gap] == gap ? SeatAt(gap, 1, kClockwise, n) : gap;
     const int best = MostValuable(p.treasuries[victim]);
-    if (best >= 0) Move(p.treasuries[victim], p.treasuries[owner[gap]], best);
+    if (best < 0) continue;
+    Move(p.treasuries[victim], p.treasuries[owner[gap]], best);
+    record.snatched[gap] = static_cast<std::int8_t>(best);
   }
+  reveals_.push_back(record);
   // Each Misdirection taken by one player reverses the direction of play.
   for (int gap = 0; gap < n; ++gap) {
     if (p.table[gap] == kMisdirection && owner[gap] >= 0)
@@ -473,6 +494,7 @@ std::unique_ptr<View> HedoniaState::ViewFor(Seat observer) const {
     view->last_table.push_back(p.last_table[s]);
     view->last_claims.push_back(p.last_claims[s]);
   }
+  view->reveals = reveals_;
   view->king = p.king;
   if (observer >= 0 && observer < n) view->own_claim = p.claims[observer];
   if (IsOver()) {
@@ -490,8 +512,7 @@ std::string HedoniaView::ToString() const {
   const int n = static_cast<int>(players.size());
   std::string out = absl::StrCat(
       "observer ", observer, ", round ", round, " of ", rounds, ", ",
-      PhaseName(phase), ", active seat ", active, ", ",
-      direction == kClockwise ? "clockwise" : "counterclockwise",
+      PhaseName(phase), ", active seat ", active, ", ", DirectionName(direction),
       offerer >= 0 ? absl::StrCat(", seat ", offerer, " to offer") : "", "\n");
   absl::StrAppend(&out, "deck ", deck_size,
                   "; King's treasury: ", CountsText(king), "\n");
@@ -509,14 +530,27 @@ std::string HedoniaView::ToString() const {
   }
   if (own_claim != Side::kNone)
     absl::StrAppend(&out, "your claim: ", SideName(own_claim), "\n");
-  if (!last_claims.empty() && last_claims[0] != Side::kNone) {
-    std::vector<std::string> cards, claims;
-    for (int g = 0; g < n; ++g) cards.push_back(CardText(last_table[g]));
-    for (int s = 0; s < n; ++s)
-      claims.push_back(std::string(SideName(last_claims[s])));
-    absl::StrAppend(&out, "last reveal: cards by gap ",
-                    absl::StrJoin(cards, ", "), "; claims by seat ",
-                    absl::StrJoin(claims, ", "), "\n");
+  for (int r = 0; r < static_cast<int>(reveals.size()); ++r) {
+    const PastReveal& reveal = reveals[r];
+    std::vector<std::string> snatches;
+    for (int g = 0; g < n; ++g) {
+      if (reveal.snatched[g] >= 0) {
+        snatches.push_back(
+            absl::StrCat("gap ", g, " snatched ", CardText(reveal.snatched[g])));
+      }
+    }
+    absl::StrAppend(
+        &out, "round ", r + 1, " reveal (seat ", reveal.active, " first, ",
+        DirectionName(reveal.direction), "): ",
+        RevealText(std::span(reveal.cards).first(n),
+                   std::span(reveal.claims).first(n)),
+        snatches.empty() ? "" : "; ", absl::StrJoin(snatches, ", "), "\n");
+  }
+  if (reveals.empty() && !last_claims.empty() &&
+      last_claims[0] != Side::kNone) {
+    std::vector<std::int8_t> cards(last_table.begin(), last_table.end());
+    absl::StrAppend(&out, "last reveal: ", RevealText(cards, last_claims),
+                    "\n");
   }
   for (int s = 0; s < static_cast<int>(scores.size()); ++s) {
     absl::StrAppend(&out, "seat ", s,
@@ -535,8 +569,8 @@ std::string HedoniaView::Summary() const {
         absl::StrCat(Total(player.treasury), "/", Value(player.treasury)));
   }
   return absl::StrCat(
-      "round ", round, " ", PhaseName(phase), " | ",
-      direction == kClockwise ? "clockwise" : "counterclockwise", " | deck ",
+      "round ", round, " ", PhaseName(phase), " | ", DirectionName(direction),
+      " | deck ",
       deck_size, " | on the table ", absl::StrJoin(offered, ", "),
       " | treasuries (cards/value) ", absl::StrJoin(treasuries, " "),
       " | King ", Total(king));

@@ -200,6 +200,24 @@ struct Reckoning {
   std::array<int, kMaxPlayers> score_halves{};
 };
 
+// ---- The record
+// -------------------------------------------------------------------- One
+// round's reveal as the table saw it, kept for the rest of the match: the
+// position forgets it once the next round is revealed, the players do not.
+struct PastReveal {
+  Seat active = 0;             // the round's active player, who offered first
+  int direction = kClockwise;  // the direction of play of its offers
+  // By gap: the card offered into it (-1: none). Gap g's card was offered by
+  // seat g while play went clockwise, by seat g + 1 otherwise.
+  std::array<std::int8_t, kMaxPlayers> cards{-1, -1, -1, -1, -1, -1};
+  // By seat: the claim.
+  std::array<Side, kMaxPlayers> claims{};
+  // By gap: the kind of card the Red Snatcher offered into it snatched for
+  // its claimer, or -1 (no snatcher, shared, the King's, or nothing to take).
+  std::array<std::int8_t, kMaxPlayers> snatched{-1, -1, -1, -1, -1, -1};
+  bool operator==(const PastReveal&) const = default;
+};
+
 // ---- The view
 // --------------------------------------------------------------------
 struct PlayerView {
@@ -229,6 +247,8 @@ struct HedoniaView final : ComparableView<HedoniaView> {
   // The last reveal: the cards by gap (-1: none) and every claim by seat.
   std::vector<int> last_table;
   std::vector<Side> last_claims;
+  // Every reveal of the match so far, round 1 first: public to everyone.
+  std::vector<PastReveal> reveals;
   // Once over: the treasuries after the powers acted, the powers' points
   // and the scores; empty until then.
   std::vector<AssetCounts> final_treasuries;
@@ -242,6 +262,10 @@ struct HedoniaView final : ComparableView<HedoniaView> {
 
 // ---- The state
 // ---------------------------------------------------------------------
+// ToString() renders the position, all that the rest of the match depends
+// on; its fingerprint is what records and golden matches store. The reveals
+// of past rounds are the match's history, which the views carry: they live
+// beside the position, not in it, so they change no fingerprint.
 class HedoniaState final : public State {
  public:
   // A new match: the 60 assets shuffled, five dealt to each player, the
@@ -253,11 +277,12 @@ class HedoniaState final : public State {
   // is one the rules could reach in its phase.
   static std::unique_ptr<HedoniaState> ForTesting(Position position,
                                                   Rules rules = {});
-  // A match at `position` under `rules`, as the search's sampler rebuilds
-  // one from a seat's view (hedonia_sampler.cc). REQUIRES: the
-  // same as ForTesting; the caller has checked the position.
-  static std::unique_ptr<HedoniaState> FromPosition(const Rules& rules,
-                                                    const Position& position);
+  // A match at `position` under `rules` after the rounds `reveals`, as the
+  // search's sampler rebuilds one from a seat's view (hedonia_sampler.cc).
+  // REQUIRES: the same as ForTesting; the caller has checked the position.
+  static std::unique_ptr<HedoniaState> FromPosition(
+      const Rules& rules, const Position& position,
+      std::vector<PastReveal> reveals = {});
 
   int num_players() const override { return position_.num_players; }
   Seats SeatsToAct() const override;
@@ -275,6 +300,8 @@ class HedoniaState final : public State {
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
+  // Every reveal so far, round 1 first.
+  const std::vector<PastReveal>& reveals() const { return reveals_; }
   // Who offers now (in the offer phase).
   Seat Offerer() const;
   // How many rounds a match of these rules and players lasts.
@@ -291,6 +318,7 @@ class HedoniaState final : public State {
 
   Rules rules_;
   Position position_;
+  std::vector<PastReveal> reveals_;  // the history: outside the position
 };
 
 // The game and its deal (engine/sampler.h; hedonia_sampler.cc), for its

@@ -120,6 +120,19 @@ void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
     for (int card : view.last_table) reveal->add_cards(AssetToProto(card));
     for (Side side : view.last_claims) reveal->add_claims(SideToProto(side));
   }
+  for (int r = 0; r < static_cast<int>(view.reveals.size()); ++r) {
+    const PastReveal& past = view.reveals[r];
+    hoard::v1::HedoniaReveal* reveal = out->add_reveals();
+    reveal->set_round(r + 1);
+    reveal->set_active_seat(past.active);
+    reveal->set_clockwise(past.direction == kClockwise);
+    for (int gap = 0; gap < n; ++gap) {
+      reveal->add_cards(AssetToProto(past.cards[gap]));
+      reveal->add_snatched(AssetToProto(past.snatched[gap]));
+    }
+    for (Seat seat = 0; seat < n; ++seat)
+      reveal->add_claims(SideToProto(past.claims[seat]));
+  }
 }
 
 void ToProto(Action action, hoard::v1::HedoniaAction* out) {

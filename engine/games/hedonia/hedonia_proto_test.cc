@@ -62,6 +62,7 @@ TEST(HedoniaProtoTest, AViewShowsTheOwnHandTheTableAndNoOtherClaim) {
   EXPECT_EQ(h.own_claim(), hoard::v1::HEDONIA_SIDE_UNSPECIFIED)
       << "seat 2's claim is sealed";
   EXPECT_FALSE(h.has_last_reveal());
+  EXPECT_EQ(h.reveals_size(), 0);
 
   hoard::v1::View own;
   codec.ViewToProto(*state->ViewFor(2), &own);
@@ -75,6 +76,20 @@ TEST(HedoniaProtoTest, AViewShowsTheOwnHandTheTableAndNoOtherClaim) {
   ASSERT_EQ(reveal.claims_size(), 3);
   EXPECT_EQ(reveal.claims(2), hoard::v1::HEDONIA_SIDE_RIGHT);
   EXPECT_EQ(reveal.cards(1), hoard::v1::HEDONIA_ASSET_GRUNGLE);
+  // The record holds the same reveal in full.
+  ASSERT_EQ(after.hedonia().reveals_size(), 1);
+  const hoard::v1::HedoniaReveal& first = after.hedonia().reveals(0);
+  EXPECT_EQ(first.round(), 1);
+  EXPECT_EQ(first.active_seat(), 1);
+  EXPECT_TRUE(first.clockwise()) << "the offers went clockwise";
+  ASSERT_EQ(first.cards_size(), 3);
+  EXPECT_EQ(first.cards(0), hoard::v1::HEDONIA_ASSET_MISDIRECTION);
+  EXPECT_EQ(first.cards(2), hoard::v1::HEDONIA_ASSET_CURSED_SUSHI);
+  ASSERT_EQ(first.claims_size(), 3);
+  EXPECT_EQ(first.claims(0), hoard::v1::HEDONIA_SIDE_LEFT);
+  EXPECT_EQ(first.claims(2), hoard::v1::HEDONIA_SIDE_RIGHT);
+  ASSERT_EQ(first.snatched_size(), 3);
+  EXPECT_EQ(first.snatched(0), hoard::v1::HEDONIA_ASSET_UNSPECIFIED);
   // Seat 0 took its Misdirection alone (play turns counterclockwise),
   // seats 1 and 2 share the Grungle, and the sushi goes to the King.
   EXPECT_EQ(after.hedonia().players(0).treasury().misdirections(), 1);

@@ -3,6 +3,7 @@
 // other hands nor the deck, and nothing of the other seats' claims this
 // round. So the unseen cards — the sixty less all of those — are shuffled
 // into the deck and the other hands, each keeping the size the view shows.
+// The past reveals are public and go into the dealt match as they are.
 
 #include <array>
 #include <cstdint>
@@ -32,6 +33,7 @@ using engine::hedonia::kMinPlayers;
 using engine::hedonia::kNumAssetKinds;
 using engine::hedonia::kNumAssets;
 using engine::hedonia::OfferGap;
+using engine::hedonia::PastReveal;
 using engine::hedonia::Phase;
 using engine::hedonia::PlayerView;
 using engine::hedonia::Position;
@@ -107,6 +109,41 @@ absl::Status CheckShape(const HedoniaView& v) {
     return Unreachable("final scores before the end");
   }
 
+  return absl::OkStatus();
+}
+
+// The past reveals: no more than the rounds revealed, each in range, the
+// last one the last reveal the view shows.
+absl::Status CheckReveals(const HedoniaView& v) {
+  const int n = static_cast<int>(v.players.size());
+  // A round is revealed before the next begins; the last one ends the match.
+  const int revealed = v.phase == Phase::kOver ? v.round : v.round - 1;
+  if (static_cast<int>(v.reveals.size()) > revealed) {
+    return Unreachable(absl::StrCat(v.reveals.size(), " reveals by round ",
+                                    v.round));
+  }
+  for (const PastReveal& reveal : v.reveals) {
+    if (reveal.active < 0 || reveal.active >= n ||
+        (reveal.direction != kClockwise &&
+         reveal.direction != kCounterclockwise)) {
+      return Unreachable("a past round's active seat or direction");
+    }
+    for (int i = 0; i < n; ++i) {
+      if (!IsCardOrNone(reveal.cards[i]) || !IsCardOrNone(reveal.snatched[i]) ||
+          !IsSide(reveal.claims[i])) {
+        return Unreachable("an unknown card or claim in a past reveal");
+      }
+    }
+  }
+  if (!v.reveals.empty()) {
+    const PastReveal& last = v.reveals.back();
+    for (int i = 0; i < n; ++i) {
+      if (last.cards[i] != v.last_table[i] ||
+          last.claims[i] != v.last_claims[i]) {
+        return Unreachable("the last past reveal is not the last reveal");
+      }
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -194,6 +231,7 @@ absl::Status PlaceOffers(const HedoniaView& v, Position& p) {
 
 absl::StatusOr<Position> PublicPosition(const HedoniaView& v) {
   RETURN_IF_ERROR(CheckShape(v));
+  RETURN_IF_ERROR(CheckReveals(v));
   const int n = static_cast<int>(v.players.size());
   Position p;
   p.num_players = n;
@@ -272,7 +310,7 @@ class HedoniaSampler final : public Sampler {
     // round is unrevealed), and it leaves the search to choose their claims
     // rather than fix them at random.
     std::unique_ptr<HedoniaState> sample =
-        HedoniaState::FromPosition(v->rules, p);
+        HedoniaState::FromPosition(v->rules, p, v->reveals);
     if (sample->Rounds() != v->rounds) {
       return Unreachable(absl::StrCat("a match of ", v->rounds, " rounds"));
     }

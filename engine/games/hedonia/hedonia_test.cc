@@ -321,6 +321,99 @@ TEST(HedoniaClaimTest, TheDealKeepsWhatTheObserverSeesAndLeavesOtherClaimsPendin
   EXPECT_TRUE(moved) << "other hands are dealt anew";
 }
 
+// ---------------------------------------------------------------- The record
+
+TEST(HedoniaRecordTest, EverySeatSeesEveryPastRevealButNoSealedClaim) {
+  Position p = Table(3);
+  p.hands[0] = Of({{kRedSnatcher, 1}, {kSnorkelPig, 1}});
+  p.hands[1] = Of({{kCursedSushi, 1}, {kMisdirection, 1}});
+  p.hands[2] = Of({{kSnorkelPig, 1}, {kGrungle, 1}});
+  auto state = HedoniaState::ForTesting(p);
+  for (Seat s = kSpectator; s < 3; ++s)
+    EXPECT_TRUE(AsHedonia(*state->ViewFor(s)).reveals.empty());
+
+  // Round 1, seat 0 first: each takes its own card; seat 0's Red Snatcher
+  // snatches the sushi seat 1 just took.
+  PlayRound(*state, {kRedSnatcher, kCursedSushi, kSnorkelPig}, {L, L, L});
+  const PastReveal first{.active = 0,
+                         .direction = kClockwise,
+                         .cards = {kRedSnatcher, kCursedSushi, kSnorkelPig,
+                                   -1, -1, -1},
+                         .claims = {L, L, L},
+                         .snatched = {kCursedSushi, -1, -1, -1, -1, -1}};
+  // Round 2, seat 1 first: seat 1 takes its Misdirection alone (play turns),
+  // seats 0 and 2 share the Grungle, and the pig goes to the King.
+  ASSERT_THAT(state->Apply(1, OfferAction(kMisdirection)), IsOk());
+  ASSERT_THAT(state->Apply(2, OfferAction(kGrungle)), IsOk());
+  ASSERT_THAT(state->Apply(0, OfferAction(kSnorkelPig)), IsOk());
+  ASSERT_THAT(state->Apply(0, ClaimAction(R)), IsOk());
+  for (Seat s = kSpectator; s < 3; ++s) {
+    EXPECT_THAT(AsHedonia(*state->ViewFor(s)).reveals, ElementsAre(first))
+        << "seat " << s << " sees round 1 and nothing of seat 0's claim";
+  }
+  ASSERT_THAT(state->Apply(1, ClaimAction(L)), IsOk());
+  ASSERT_THAT(state->Apply(2, ClaimAction(L)), IsOk());
+  ASSERT_TRUE(state->IsOver());
+  const PastReveal second{.active = 1,
+                          .direction = kClockwise,
+                          .cards = {kSnorkelPig, kMisdirection, kGrungle, -1,
+                                    -1, -1},
+                          .claims = {R, L, L}};
+  for (Seat s = kSpectator; s < 3; ++s) {
+    EXPECT_THAT(AsHedonia(*state->ViewFor(s)).reveals,
+                ElementsAre(first, second));
+  }
+  EXPECT_EQ(state->position().direction, kCounterclockwise);
+  EXPECT_EQ(state->position().treasuries[0],
+            Of({{kRedSnatcher, 1}, {kCursedSushi, 1}}));
+  EXPECT_THAT(state->ViewFor(kSpectator)->ToString(),
+              HasSubstr("round 1 reveal (seat 0 first, clockwise): cards by "
+                        "gap Red Snatcher, Cursed Sushi, Snorkel Pig; claims "
+                        "by seat left, left, left; gap 0 snatched Cursed "
+                        "Sushi"));
+
+  // The record is history beside the position: it changes no fingerprint,
+  // and a clone keeps it.
+  EXPECT_EQ(HedoniaState::ForTesting(state->position())->ToString(),
+            state->ToString());
+  EXPECT_THAT(static_cast<const HedoniaState&>(*state->Clone()).reveals(),
+              ElementsAre(first, second));
+}
+
+TEST(HedoniaRecordTest, TheDealKeepsThePastReveals) {
+  std::unique_ptr<State> state =
+      *Hedonia().NewMatch({.num_players = 4, .seed = 21});
+  // Three rounds and one offer into the fourth.
+  for (int i = 0; i < 3 * 8 + 1; ++i) {
+    const Seat seat = state->SeatsToAct()[0];
+    const std::vector<Action> legal = state->LegalActions(seat);
+    ASSERT_THAT(state->Apply(seat, legal[i % legal.size()]), IsOk());
+  }
+  const auto& played = static_cast<const HedoniaState&>(*state);
+  ASSERT_EQ(played.reveals().size(), 3u);
+  const std::unique_ptr<Sampler> deal = MakeSampler();
+  Rng rng(4);
+  for (Seat observer = 0; observer < 4; ++observer) {
+    const std::unique_ptr<View> view = state->ViewFor(observer);
+    absl::StatusOr<std::unique_ptr<State>> sample = deal->Sample(*view, rng);
+    ASSERT_THAT(sample, IsOk());
+    EXPECT_EQ(static_cast<const HedoniaState&>(**sample).reveals(),
+              played.reveals());
+    EXPECT_TRUE((*sample)->ViewFor(observer)->Equals(*view));
+  }
+}
+
+TEST(HedoniaRecordTest, TheDealRefusesARecordNoMatchMakes) {
+  std::unique_ptr<State> state =
+      *Hedonia().NewMatch({.num_players = 3, .seed = 2});
+  HedoniaView view = AsHedonia(*state->ViewFor(0));
+  view.reveals.push_back({.active = 7});
+  Rng rng(1);
+  EXPECT_THAT(MakeSampler()->Sample(view, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("no Hedonia match")));
+}
+
 // ---------------------------------------------------------------- At once
 
 TEST(HedoniaAtOnceTest, ARedSnatcherTakesTheBestCardOfTheOtherPlayerBesideIt) {
