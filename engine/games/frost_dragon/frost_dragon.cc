@@ -103,6 +103,10 @@ std::string ChallengeText(const Challenge& challenge) {
   return absl::StrCat("led by seat ", challenge.leader, " [", absl::StrJoin(cards, " "), "]");
 }
 
+std::string WinnerText(Seat winner) {
+  return winner < 0 ? "nobody" : absl::StrCat("seat ", winner);
+}
+
 }  // namespace
 
 absl::string_view KingdomName(int kingdom) {
@@ -228,8 +232,9 @@ std::optional<Move> Move::Decode(Action action) {
 
 // ---------------------------------------------------------------- State
 
-FrostDragonState::FrostDragonState(const Rules& rules, Position position)
-    : rules_(rules), position_(std::move(position)) {}
+FrostDragonState::FrostDragonState(const Rules& rules, Position position,
+                                   std::vector<Challenge> challenges)
+    : rules_(rules), position_(std::move(position)), challenges_(std::move(challenges)) {}
 
 int FrostDragonState::num_players() const { return position_.num_players; }
 
@@ -449,6 +454,7 @@ void FrostDragonState::FinishChallenge() {
   // A challenge of Treasure jokers alone has no winner: its leader leads again.
   const Seat leader = winner >= 0 ? winner : c.leader;
   p.last_challenge = c;
+  challenges_.push_back(c);
   p.challenge = Challenge{.leader = leader};
   if (p.hands[leader] == 0) {
     ResolveBoasts();
@@ -553,6 +559,7 @@ void FrostDragonState::StartQuest() {
     p.hands[s] = 0;
   }
   p.out_of_play = p.played = 0;
+  challenges_.clear();
   p.trump_led = false;
   p.final_quest = false;
   p.challenge = Challenge{};
@@ -651,6 +658,7 @@ std::unique_ptr<View> FrostDragonState::ViewFor(Seat observer) const {
   view->to_act = p.to_act;
   view->challenge = p.challenge;
   view->last_challenge = p.last_challenge;
+  view->challenges = challenges_;
   view->final_quest = p.final_quest;
   for (Seat s = 0; s < num_players(); ++s) {
     PlayerView player;
@@ -675,10 +683,13 @@ std::string FrostDragonView::ToString() const {
                   ", removed ", CardsText(removed), "\n");
   absl::StrAppend(&out, "played this quest: ", CardsText(played), "\n");
   if (challenge.size > 0) absl::StrAppend(&out, "challenge ", ChallengeText(challenge), "\n");
-  if (last_challenge.size > 0) {
-    absl::StrAppend(
-        &out, "last challenge ", ChallengeText(last_challenge), ", won by ",
-        last_challenge.winner < 0 ? "nobody" : absl::StrCat("seat ", last_challenge.winner), "\n");
+  if (challenges.empty() && last_challenge.size > 0) {
+    absl::StrAppend(&out, "last challenge ", ChallengeText(last_challenge), ", won by ",
+                    WinnerText(last_challenge.winner), "\n");
+  }
+  for (std::size_t i = 0; i < challenges.size(); ++i) {
+    absl::StrAppend(&out, "challenge ", i + 1, " of this quest ", ChallengeText(challenges[i]),
+                    ", won by ", WinnerText(challenges[i].winner), "\n");
   }
   for (std::size_t s = 0; s < players.size(); ++s) {
     const Adventurer& a = players[s].adventurer;
@@ -712,9 +723,7 @@ std::string FrostDragonView::Summary() const {
   if (challenge.size > 0) {
     table = absl::StrCat(" | challenge ", ChallengeText(challenge));
   } else if (last_challenge.size > 0 && phase == Phase::kPlay) {
-    table = absl::StrCat(" | last won by ", last_challenge.winner < 0
-                                                ? "nobody"
-                                                : absl::StrCat("seat ", last_challenge.winner));
+    table = absl::StrCat(" | last won by ", WinnerText(last_challenge.winner));
   }
   return absl::StrCat("quest ", quest, " ", PhaseName(phase), ", trump ",
                       trump == kNoKingdom ? "-" : KingdomName(trump), table, " | spaces ",

@@ -321,6 +321,11 @@ struct FrostDragonView final : ComparableView<FrostDragonView> {
   Seat to_act = 0;
   Challenge challenge;
   Challenge last_challenge;
+  // Every challenge completed this quest, in order, each with every seat's
+  // card (and what an ally counted as), its lead kingdom and its winner:
+  // who played what, and so who has shown they lack a kingdom. The last is
+  // last_challenge; empty before the quest's first is complete.
+  std::vector<Challenge> challenges;
   bool final_quest = false;
   std::vector<PlayerView> players;
   EndReason end = EndReason::kNotOver;
@@ -332,10 +337,18 @@ struct FrostDragonView final : ComparableView<FrostDragonView> {
 };
 
 // ---- The state -----------------------------------------------------------
+// ToString() renders the position, all that the rest of the match depends
+// on; its fingerprint is what records and golden matches store. The
+// challenges completed this quest are the quest's history, which the views
+// carry: they live beside the position, not in it, so they change no
+// fingerprint.
 class FrostDragonState final : public State {
  public:
-  // A match in `position` (tests build any position they need).
-  FrostDragonState(const Rules& rules, Position position);
+  // A match in `position` (tests build any position they need), with
+  // `challenges` completed this quest before it (as the sampler rebuilds a
+  // match from a view).
+  FrostDragonState(const Rules& rules, Position position,
+                   std::vector<Challenge> challenges = {});
 
   int num_players() const override;
   Seats SeatsToAct() const override;
@@ -353,6 +366,8 @@ class FrostDragonState final : public State {
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
+  // The challenges completed this quest, in order.
+  const std::vector<Challenge>& challenges() const { return challenges_; }
   // Whether the Frost Dragon's tie-break eats `seat` (only once over).
   bool Eaten(Seat seat) const;
 
@@ -374,6 +389,7 @@ class FrostDragonState final : public State {
 
   Rules rules_;
   Position position_;
+  std::vector<Challenge> challenges_;  // the history: outside the position
 };
 
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config);

@@ -137,6 +137,9 @@ void ToProto(const FrostDragonView& view, hoard::v1::FrostDragonView* out) {
   if (view.last_challenge.size > 0) {
     ChallengeToProto(view.last_challenge, out->mutable_last_challenge());
   }
+  for (const Challenge& challenge : view.challenges) {
+    ChallengeToProto(challenge, out->add_challenges());
+  }
   out->set_final_quest(view.final_quest);
   for (std::size_t s = 0; s < view.players.size(); ++s) {
     const PlayerView& player = view.players[s];

@@ -92,6 +92,21 @@ TEST(FrostDragonProtoTest, TheViewShowsTheMapTheChallengeAndOnlyTheObserversHand
   EXPECT_TRUE(other.hand().empty());
   EXPECT_FALSE(other.has_boast());
   EXPECT_FALSE(other.has_jump_to());
+  EXPECT_EQ(view.challenges_size(), 0);
+
+  // Seat 1 completes the challenge: it joins the quest's record.
+  ASSERT_THAT(state.Apply(1, Move::Play(KingdomCard(kMountain, 2)).Encode()), IsOk());
+  hoard::v1::View after;
+  (*FindCodec("frost_dragon"))->ViewToProto(*state.ViewFor(1), &after);
+  ASSERT_EQ(after.frost_dragon().challenges_size(), 1);
+  const hoard::v1::FrostDragonChallenge& done = after.frost_dragon().challenges(0);
+  EXPECT_EQ(done.leader(), 0);
+  ASSERT_EQ(done.cards_size(), 2);
+  EXPECT_EQ(done.cards(0).as().rank(), 14);
+  EXPECT_EQ(done.cards(1).seat(), 1);
+  EXPECT_EQ(done.cards(1).card().rank(), 2);
+  EXPECT_EQ(done.lead_kingdom(), hoard::v1::FROST_DRAGON_KINGDOM_MOUNTAIN);
+  EXPECT_EQ(done.winner(), 0);
 }
 
 TEST(FrostDragonProtoTest, MalformedActionsNameTheField) {

@@ -7,12 +7,15 @@
 // anew, each place keeping its size, and gives the deals to come a fresh
 // generator.
 //
-// The view also tells where some cards are not: a seat that played another
-// kingdom's card to a challenge whose lead kingdom was already set holds no
-// card of that lead kingdom. The sampler keeps such cards out of that
-// seat's hand (for the challenge under way and the last one of this quest,
-// the two the view shows), so search does not imagine a seat following suit
-// when it has shown it cannot.
+// The view also tells where some cards are not. From every challenge of
+// this quest (the completed ones the view records, and the one under way):
+// a seat that played another kingdom's card to a challenge whose lead
+// kingdom was already set holds no card of that lead kingdom, and a leader
+// who led trump before any challenge had been led in trump holds no card of
+// another kingdom. The sampler keeps such cards out of that seat's hand, so
+// search does not imagine a seat following suit when it has shown it
+// cannot. The completed challenges themselves are public and go into the
+// dealt match as they are.
 
 #include <algorithm>
 #include <array>
@@ -92,9 +95,18 @@ absl::Status CheckAdventurer(const Adventurer& a, engine::Seat seat) {
 }
 
 // Kingdoms (as bits) that seats other than `observer` showed they hold no
-// card of, in `c`: they played a card of another kingdom after the lead
-// kingdom was set.
-void NoteVoids(const Challenge& c, engine::Seat observer, std::array<unsigned, 4>& voids) {
+// card of, in `c`, a challenge of this quest; `trump_led` says whether an
+// earlier challenge of the quest was led in trump. A seat that played a card
+// of another kingdom after the lead kingdom was set lacks the lead kingdom;
+// a leader who led trump (a trump card, or an ally as one) before trump was
+// led lacks every other kingdom.
+void NoteVoids(const Challenge& c, int trump, bool trump_led, engine::Seat observer,
+               std::array<unsigned, 4>& voids) {
+  constexpr unsigned kEveryKingdom = (1u << fd::kNumKingdoms) - 1;
+  if (c.size > 0 && !trump_led && trump != fd::kNoKingdom && c.cards[0].seat != observer &&
+      c.cards[0].as != fd::kNoCard && fd::KingdomOf(c.cards[0].as) == trump) {
+    voids[c.cards[0].seat] |= kEveryKingdom & ~(1u << trump);
+  }
   int lead = fd::kNoKingdom;
   for (int i = 0; i < c.size; ++i) {
     const fd::PlayedCard& played = c.cards[i];
@@ -104,16 +116,6 @@ void NoteVoids(const Challenge& c, engine::Seat observer, std::array<unsigned, 4
     }
     if (lead == fd::kNoKingdom && played.as != fd::kNoCard) lead = fd::KingdomOf(played.as);
   }
-}
-
-// Whether every card of `c` was played this quest (else it is an earlier
-// quest's last challenge, which tells nothing of today's hands).
-bool OfThisQuest(const Challenge& c, CardSet played) {
-  if (c.size == 0) return false;
-  for (int i = 0; i < c.size; ++i) {
-    if ((played & fd::Bit(c.cards[i].card)) == 0) return false;
-  }
-  return true;
 }
 
 class FrostDragonSampler final : public Sampler {
@@ -160,6 +162,20 @@ class FrostDragonSampler final : public Sampler {
       return s;
     }
     if (auto s = CheckChallenge(v.last_challenge, n, n, "the last challenge"); !s.ok()) return s;
+    if (static_cast<int>(v.challenges.size()) > fd::kMaxHandSize) {
+      return Bad(absl::StrCat(v.challenges.size(), " challenges in one quest"));
+    }
+    for (const Challenge& c : v.challenges) {
+      if (auto s = CheckChallenge(c, n, n, "a challenge of this quest"); !s.ok()) return s;
+      for (int i = 0; i < c.size; ++i) {
+        if ((v.played & fd::Bit(c.cards[i].card)) == 0) {
+          return Bad("a challenge of this quest shows a card not played this quest");
+        }
+      }
+    }
+    if (!v.challenges.empty() && v.challenges.back() != v.last_challenge) {
+      return Bad("the last challenge of this quest is not the last challenge");
+    }
 
     const CardSet deck = rules.Deck();
     if ((v.removed & ~deck) != 0 || (v.played & ~deck) != 0) {
@@ -215,7 +231,7 @@ class FrostDragonSampler final : public Sampler {
     Deal(v, unseen, rng, p);
     p.rng = engine::Rng(rng.Next());
 
-    auto sample = std::make_unique<FrostDragonState>(rules, std::move(p));
+    auto sample = std::make_unique<FrostDragonState>(rules, std::move(p), v.challenges);
     if (sample->IsOver() && sample->Scores() != v.scores) return Bad("scores that do not follow");
     if (!sample->IsOver() && !v.scores.empty()) return Bad("scores before the end");
     return sample;
@@ -230,8 +246,14 @@ class FrostDragonSampler final : public Sampler {
     const engine::Seat me = v.observer;
     std::array<unsigned, 4> voids{};
     if (v.phase == Phase::kPlay) {
-      NoteVoids(v.challenge, me, voids);
-      if (OfThisQuest(v.last_challenge, v.played)) NoteVoids(v.last_challenge, me, voids);
+      // The quest's challenges in order: the completed ones, then this one.
+      bool trump_led = false;
+      auto note = [&](const Challenge& c) {
+        NoteVoids(c, v.trump, trump_led, me, voids);
+        trump_led = trump_led || (c.lead_kingdom != fd::kNoKingdom && c.lead_kingdom == v.trump);
+      };
+      for (const Challenge& c : v.challenges) note(c);
+      note(v.challenge);
     }
     // Places 0..n-1 are the hands, n the leftovers, n+1 what stays undealt.
     std::array<int, fd::kMaxPlayers + 2> capacity{};

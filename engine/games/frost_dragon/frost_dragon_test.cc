@@ -1,5 +1,6 @@
 #include "engine/games/frost_dragon/frost_dragon.h"
 
+#include <array>
 #include <bit>
 #include <map>
 #include <memory>
@@ -679,6 +680,106 @@ TEST(FrostDragonTest, ASeatSeesItsOwnHandAndNoOneSeesTheLeftovers) {
       }
     }
   }
+}
+
+// Four challenges of three seats, Glacier trump: seat 2 shows it has no
+// Mountain, then no River, then leads trump before trump was led (so it
+// holds no card of another kingdom).
+Position RecordedQuest() {
+  return Quest({{C(kMountain, 10), C(kMountain, 5), C(kRiver, 3), C(kRiver, 6)},
+                {C(kMountain, 12), C(kForest, 4), kLeprechaun, C(kForest, 7)},
+                {C(kForest, 9), C(kGlacier, 2), C(kGlacier, 7), C(kGlacier, 9)}},
+               {1, 1, 1});
+}
+
+TEST(FrostDragonTest, EverySeatSeesEachChallengeOfTheQuestInOrder) {
+  FrostDragonState state(Rules{}, RecordedQuest());
+  auto challenges_seen_by = [&](Seat observer) {
+    return static_cast<const FrostDragonView&>(*state.ViewFor(observer)).challenges;
+  };
+  for (Seat observer = kSpectator; observer < 3; ++observer) {
+    EXPECT_TRUE(challenges_seen_by(observer).empty());
+  }
+  for (auto [seat, card, as] : std::vector<std::array<int, 3>>{
+           {0, C(kMountain, 10), 0}, {1, C(kMountain, 12), 0}, {2, C(kForest, 9), 0},
+           {1, kLeprechaun, C(kRiver, kAce)}, {2, C(kGlacier, 7), 0}, {0, C(kRiver, 3), 0}}) {
+    ASSERT_THAT(state.Apply(seat, Play(card, as)), IsOk()) << CardName(card);
+  }
+  const Challenge first{.leader = 0,
+                        .size = 3,
+                        .cards = {{{0, C(kMountain, 10), C(kMountain, 10)},
+                                   {1, C(kMountain, 12), C(kMountain, 12)},
+                                   {2, C(kForest, 9), C(kForest, 9)}}},
+                        .lead_kingdom = kMountain,
+                        .winner = 1};
+  const Challenge second{.leader = 1,
+                         .size = 3,
+                         .cards = {{{1, kLeprechaun, C(kRiver, kAce)},
+                                    {2, C(kGlacier, 7), C(kGlacier, 7)},
+                                    {0, C(kRiver, 3), C(kRiver, 3)}}},
+                         .lead_kingdom = kRiver,
+                         .winner = 2};
+  // Seat 2 leads trump: the challenge under way is not in the record yet.
+  ASSERT_THAT(state.Apply(2, Play(C(kGlacier, 2))), IsOk());
+  for (Seat observer = kSpectator; observer < 3; ++observer) {
+    EXPECT_THAT(challenges_seen_by(observer), ElementsAre(first, second))
+        << "observer " << observer;
+  }
+  EXPECT_THAT(state.ViewFor(kSpectator)->ToString(),
+              HasSubstr("challenge 2 of this quest led by seat 1 [1:Lep=AR 2:7G 0:3R], won by "
+                        "seat 2"));
+
+  // The record is history beside the position: it changes no fingerprint,
+  // and a clone keeps it.
+  EXPECT_EQ(FrostDragonState(Rules{}, state.position()).ToString(), state.ToString());
+  EXPECT_THAT(static_cast<const FrostDragonState&>(*state.Clone()).challenges(),
+              ElementsAre(first, second));
+
+  // The next quest starts a new record; last_challenge still shows the
+  // quest's last.
+  for (auto [seat, card] : std::vector<std::pair<Seat, int>>{{0, C(kMountain, 5)},
+                                                             {1, C(kForest, 4)},
+                                                             {2, C(kGlacier, 9)},
+                                                             {0, C(kRiver, 6)},
+                                                             {1, C(kForest, 7)}}) {
+    ASSERT_THAT(state.Apply(seat, Play(card)), IsOk()) << CardName(card);
+  }
+  ASSERT_EQ(state.position().quest, 2);
+  const auto& next = static_cast<const FrostDragonView&>(*state.ViewFor(0));
+  EXPECT_TRUE(next.challenges.empty());
+  EXPECT_EQ(next.last_challenge.cards[0].card, C(kGlacier, 9));
+}
+
+TEST(FrostDragonTest, TheDealKeepsTheRecordAndEveryKingdomASeatShowedItLacks) {
+  FrostDragonState state(Rules{}, RecordedQuest());
+  for (auto [seat, card, as] : std::vector<std::array<int, 3>>{
+           {0, C(kMountain, 10), 0}, {1, C(kMountain, 12), 0}, {2, C(kForest, 9), 0},
+           {1, kLeprechaun, C(kRiver, kAce)}, {2, C(kGlacier, 7), 0}, {0, C(kRiver, 3), 0},
+           {2, C(kGlacier, 2), 0}}) {
+    ASSERT_THAT(state.Apply(seat, Play(card, as)), IsOk()) << CardName(card);
+  }
+  // Seat 2 followed Mountain with a Forest card and River with trump, then
+  // led trump before anyone had: its last card is trump or a joker.
+  const CardSet others =
+      KingdomCards(kMountain) | KingdomCards(kForest) | KingdomCards(kRiver);
+  const std::unique_ptr<Sampler> deal = MakeSampler();
+  Rng rng(3);
+  for (Seat observer : {0, 1}) {
+    const std::unique_ptr<View> view = state.ViewFor(observer);
+    for (int i = 0; i < 200; ++i) {
+      absl::StatusOr<std::unique_ptr<State>> sample = deal->Sample(*view, rng);
+      ASSERT_THAT(sample, IsOk());
+      const auto& dealt = static_cast<const FrostDragonState&>(**sample);
+      ASSERT_TRUE(dealt.ViewFor(observer)->Equals(*view));
+      EXPECT_EQ(dealt.challenges(), state.challenges());
+      ASSERT_EQ(dealt.position().hands[2] & others, 0u) << dealt.ToString();
+    }
+  }
+  // A record that no match could make is refused.
+  FrostDragonView forged = static_cast<const FrostDragonView&>(*state.ViewFor(0));
+  forged.challenges[0].cards[1].card = C(kRiver, 11);  // never played
+  EXPECT_THAT(deal->Sample(forged, rng), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                  HasSubstr("not played this quest")));
 }
 
 TEST(FrostDragonTest, MovesEncodeOneCodeEach) {
