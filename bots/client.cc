@@ -16,7 +16,7 @@ namespace {
 
 class FirstStrategy final : public Strategy {
  public:
-  hoard::v1::Answer Decide(const hoard::v1::DecisionRequest&) override {
+  hoard::v1::Answer Decide(const hoard::v1::DecisionRequest&, const MatchHistory&) override {
     hoard::v1::Answer answer;
     answer.set_legal_index(0);
     return answer;
@@ -33,7 +33,8 @@ bool IsFatal(grpc::StatusCode code) {
 
 }  // namespace
 
-hoard::v1::Answer RandomStrategy::Decide(const hoard::v1::DecisionRequest& request) {
+hoard::v1::Answer RandomStrategy::Decide(const hoard::v1::DecisionRequest& request,
+                                         const MatchHistory&) {
   hoard::v1::Answer answer;
   const int size = request.legal_actions_size();
   answer.set_legal_index(size > 0 ? static_cast<int>(rng_.Uniform(size)) : 0);
@@ -108,11 +109,38 @@ hoard::v1::Answer BotClient::AnswerFor(const hoard::v1::DecisionRequest& request
     ++stats_.resent_answers;
     return it->second.second;
   }
-  hoard::v1::Answer answer = strategy_->Decide(request);
+  static const MatchHistory kNone;
+  auto heard = heard_.find(request.match_id());
+  hoard::v1::Answer answer =
+      strategy_->Decide(request, heard == heard_.end() ? kNone : heard->second.history);
   answer.set_match_id(request.match_id());
   answer.set_request_id(request.request_id());
   answered_[request.match_id()] = {request.request_id(), answer};
   return answer;
+}
+
+void BotClient::Hear(const hoard::v1::MatchEvent& event) {
+  MatchHistory& history = heard_[event.match_id()].history;
+  // Far more than any match's events; a bound against a server that never
+  // ends a match.
+  constexpr std::size_t kMaxHistory = 1 << 20;
+  if (history.size() < kMaxHistory) history.push_back(event);
+  {
+    absl::MutexLock lock(&mu_);
+    ++stats_.events;
+  }
+  strategy_->OnEvent(event);
+}
+
+void BotClient::HearEventsOf(const hoard::v1::DecisionRequest& request) {
+  if (request.events().empty()) return;
+  Heard& heard = heard_[request.match_id()];
+  if (heard.request_id != request.request_id()) {
+    heard.request_id = request.request_id();
+    heard.request_events = 0;
+  }
+  for (int i = heard.request_events; i < request.events_size(); ++i) Hear(request.events(i));
+  heard.request_events = std::max(heard.request_events, request.events_size());
 }
 
 absl::Status BotClient::PlayOnce() {
@@ -128,10 +156,12 @@ absl::Status BotClient::PlayOnce() {
   if (!options_.seat_token.empty()) {
     hello.mutable_hello()->mutable_join()->set_match_id(options_.match_id);
     hello.mutable_hello()->mutable_join()->set_seat_token(options_.seat_token);
+    hello.mutable_hello()->mutable_join()->set_events(options_.events);
   } else {
     hello.mutable_hello()->mutable_register_()->set_name(options_.name);
     hello.mutable_hello()->mutable_register_()->set_key(options_.key);
     hello.mutable_hello()->mutable_register_()->set_max_matches(options_.max_matches);
+    hello.mutable_hello()->mutable_register_()->set_events(options_.events);
   }
   stream->Write(hello);
 
@@ -143,6 +173,7 @@ absl::Status BotClient::PlayOnce() {
     switch (message.kind_case()) {
       case hoard::v1::ServerMessage::kDecision: {
         const hoard::v1::DecisionRequest& request = message.decision();
+        HearEventsOf(request);
         open[request.match_id()] = request;
         hoard::v1::BotMessage reply;
         *reply.mutable_answer() = AnswerFor(request);
@@ -174,10 +205,12 @@ absl::Status BotClient::PlayOnce() {
         break;
       }
       case hoard::v1::ServerMessage::kEvent:
+        Hear(message.event());
         if (message.event().has_finished()) {
-          // Finished or aborted: its answers are not needed any more.
+          // Finished or aborted: its answers and history are not needed any more.
           open.erase(message.event().match_id());
           answered_.erase(message.event().match_id());
+          heard_.erase(message.event().match_id());
           absl::MutexLock lock(&mu_);
           ++stats_.matches_finished;
           if (options_.log) options_.log(absl::StrCat(message.event().match_id(), ": finished"));

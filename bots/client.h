@@ -14,6 +14,12 @@
 // gets the same answer again; any other request is decided afresh, so an
 // answer is never replayed into another match. A match's answers are
 // forgotten when it ends.
+//
+// Events: the client hears the play of its matches as ClientOptions::events
+// asks (by default each event on the stream). The Strategy is told each
+// event as it comes (OnEvent) and is given the match's history — every event
+// the seat was told so far — with each decision, so a strategy needs to keep
+// nothing itself. A match's history is forgotten when it ends.
 
 #include <atomic>
 #include <cstdint>
@@ -21,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -36,18 +43,27 @@ class ClientContext;
 
 namespace hoard::bots {
 
+// The events of one match a seat has been told so far, oldest first.
+using MatchHistory = std::vector<hoard::v1::MatchEvent>;
+
 // Chooses the answer to a decision request: a legal_index or an action.
 class Strategy {
  public:
   virtual ~Strategy() = default;
-  virtual hoard::v1::Answer Decide(const hoard::v1::DecisionRequest& request) = 0;
+  // `history`: what the seat has been told of the request's match so far.
+  virtual hoard::v1::Answer Decide(const hoard::v1::DecisionRequest& request,
+                                   const MatchHistory& history) = 0;
+  // Each event of the seat's matches, as it comes (events carried by a
+  // request come before it is decided), the end included.
+  virtual void OnEvent(const hoard::v1::MatchEvent& event) { (void)event; }
 };
 
 // Uniformly random among the listed legal actions.
 class RandomStrategy final : public Strategy {
  public:
   explicit RandomStrategy(std::uint64_t seed) : rng_(seed) {}
-  hoard::v1::Answer Decide(const hoard::v1::DecisionRequest& request) override;
+  hoard::v1::Answer Decide(const hoard::v1::DecisionRequest& request,
+                           const MatchHistory& history) override;
 
  private:
   engine::Rng rng_;
@@ -69,6 +85,8 @@ struct ClientOptions {
   int stop_after_matches = 0;
   // Reconnect when the stream breaks (not when credentials are refused).
   bool reconnect = true;
+  // How the client hears the play of its matches.
+  hoard::v1::EventDelivery events = hoard::v1::EVENT_DELIVERY_STREAM;
   // Called with a line for each notable thing (may be empty).
   std::function<void(const std::string&)> log;
 };
@@ -80,6 +98,8 @@ struct ClientStats {
   int reconnects = 0;
   // Resent requests answered again with the answer given before.
   int resent_answers = 0;
+  // Events heard (on the stream or in requests, each once).
+  std::int64_t events = 0;
 };
 
 class BotClient {
@@ -106,6 +126,11 @@ class BotClient {
   hoard::v1::Answer AnswerFor(const hoard::v1::DecisionRequest& request);
   // Waits up to `pause` for the channel to connect (sooner if it does).
   void AwaitChannel(absl::Duration pause);
+  // Adds an event to its match's history and tells the strategy.
+  void Hear(const hoard::v1::MatchEvent& event);
+  // Hears the events of `request` not heard before (a resent request
+  // repeats those it carried).
+  void HearEventsOf(const hoard::v1::DecisionRequest& request);
 
   std::shared_ptr<grpc::Channel> channel_;
   const ClientOptions options_;
@@ -117,6 +142,14 @@ class BotClient {
   // The last answer given in each running match, by match id: its request
   // id and the answer. Only PlayOnce's thread uses it.
   std::map<std::string, std::pair<std::int64_t, hoard::v1::Answer>> answered_;
+  // Each running match's history, and how many events of which request it
+  // holds. Only PlayOnce's thread uses them.
+  struct Heard {
+    MatchHistory history;
+    std::int64_t request_id = 0;
+    int request_events = 0;
+  };
+  std::map<std::string, Heard> heard_;
 };
 
 }  // namespace hoard::bots

@@ -28,7 +28,7 @@ namespace v1 = ::hoard::v1;
 // Answers 0, 1, 2, ...: each decision differs from the one before.
 class CountingStrategy final : public Strategy {
  public:
-  v1::Answer Decide(const v1::DecisionRequest&) override {
+  v1::Answer Decide(const v1::DecisionRequest&, const MatchHistory&) override {
     v1::Answer answer;
     answer.set_legal_index(calls_++);
     return answer;

@@ -25,6 +25,13 @@ constexpr int kMaxKeyLength = 256;
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
 
+absl::Status CheckEventDelivery(int events) {
+  if (hoard::v1::EventDelivery_IsValid(events)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "events: ", events, " is not an EventDelivery (0 to 3: unspecified, stream, "
+      "in requests, none)"));
+}
+
 }  // namespace
 
 Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {}
@@ -702,6 +709,7 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   if (request.max_matches() < 0) {
     return absl::InvalidArgumentError("max_matches must not be negative");
   }
+  RETURN_IF_ERROR(CheckEventDelivery(request.events()));
   const int max_matches =
       std::min(request.max_matches() == 0 ? 1 : request.max_matches(),
                limits_.max_matches_per_bot);
@@ -728,6 +736,7 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   connection->set_identified();
   connection->set_describe_actions(request.describe_actions());
   connection->set_acknowledge_answers(request.acknowledge_answers());
+  connection->set_events(request.events());
   std::vector<std::shared_ptr<HostedMatch>> live;
   std::set<std::string>& held = held_[connection.get()];
   for (const auto& [sequence, match] : matches_) {
@@ -767,6 +776,7 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
   if (request.seat_token().empty()) {
     return absl::UnauthenticatedError("join needs a seat_token");
   }
+  RETURN_IF_ERROR(CheckEventDelivery(request.events()));
   std::shared_ptr<HostedMatch> match;
   TokenTarget target;
   bool first = false;
@@ -792,6 +802,7 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
     if (first) {
       connection->set_describe_actions(request.describe_actions());
       connection->set_acknowledge_answers(request.acknowledge_answers());
+      connection->set_events(request.events());
     }
     held_[connection.get()].insert(target.match_id);
   }

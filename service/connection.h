@@ -85,6 +85,14 @@ class Connection {
   // Whether accepted answers are confirmed (refusals always are).
   bool acknowledge_answers() const { return acknowledge_answers_; }
   void set_acknowledge_answers(bool acknowledge) { acknowledge_answers_ = acknowledge; }
+  // How the stream hears the play of its matches (never UNSPECIFIED: the
+  // arena sets STREAM for it). Set by the arena from the hello, before any
+  // seat is held.
+  hoard::v1::EventDelivery events() const { return events_; }
+  void set_events(hoard::v1::EventDelivery events) {
+    events_ = events == hoard::v1::EVENT_DELIVERY_UNSPECIFIED ? hoard::v1::EVENT_DELIVERY_STREAM
+                                                              : events;
+  }
 
  private:
   mutable absl::Mutex mu_;
@@ -93,6 +101,7 @@ class Connection {
   std::atomic<bool> identified_{false};
   bool describe_actions_ = false;
   bool acknowledge_answers_ = false;
+  hoard::v1::EventDelivery events_ = hoard::v1::EVENT_DELIVERY_STREAM;
 };
 
 }  // namespace hoard::service

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,11 @@ namespace {
 
 using engine::Action;
 using engine::Seat;
+
+// Events kept for a seat that hears them in its requests, between two of
+// its requests: far more than a match's actions between two decisions of
+// one seat, a bound on a stream that disconnects and reconnects at will.
+constexpr std::size_t kMaxEventsBetweenRequests = 4096;
 
 std::int64_t UnixMillis(SteadyClock::time_point when) {
   const auto from_now = when - SteadyClock::now();
@@ -137,9 +143,6 @@ void HostedMatch::NotifyIfFinished() {
 void HostedMatch::Advance() {
   while (!state_->IsOver()) {
     const engine::Seats to_act = state_->SeatsToAct();
-    if (to_act.size() > 1 && sealed_group_.empty()) {
-      sealed_group_.assign(to_act.begin(), to_act.end());
-    }
     bool played = false;
     bool waiting = false;
     for (Seat seat : to_act) {
@@ -221,6 +224,12 @@ void HostedMatch::SendRequest(Seat seat, bool resent) {
   request->set_time_left_ms(MillisUntil(s.pending->deadline));
   request->set_bank_ms(s.bank_ms);
   request->set_resent(resent);
+  if (s.events == hoard::v1::EVENT_DELIVERY_IN_REQUESTS) {
+    // Told with this request from now on: a resent request carries them again.
+    std::move(s.untold.begin(), s.untold.end(), std::back_inserter(s.pending->events));
+    s.untold.clear();
+    for (const hoard::v1::MatchEvent& event : s.pending->events) *request->add_events() = event;
+  }
   if (resent) s.pending->sent_at = SteadyClock::now();
   s.connection->Send(std::move(message));
 }
@@ -232,6 +241,9 @@ void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
     const bool reconnect = s.connection != nullptr || s.answers > 0 ||
                            s.timeouts > 0;
     s.connection = std::move(connection);
+    s.events = s.connection->events();
+    if (s.events != hoard::v1::EVENT_DELIVERY_IN_REQUESTS) s.untold.clear();
+    if (s.events == hoard::v1::EVENT_DELIVERY_NONE) s.told = told_;
     hoard::v1::ServerMessage message;
     hoard::v1::Seated* seated = message.mutable_seated();
     seated->set_match_id(id_);
@@ -253,6 +265,7 @@ void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
       s.connection->Send(std::move(finished));
       return;
     }
+    CatchUp(seat);
     if (reconnect) PublishFault(seat, hoard::v1::SeatFault::KIND_RECONNECTED);
     SendRequest(seat, /*resent=*/reconnect);
   }
@@ -397,43 +410,56 @@ void HostedMatch::TimeOut(Seat seat) {
 
 void HostedMatch::Play(Seat seat, Action action, bool by_default) {
   std::string text = state_->ActionToString(seat, action);
+  std::vector<engine::ToldAction> told =
+      play_by_play_.Tell(*state_, seat, action, text, by_default);
   const absl::Status status = state_->Apply(seat, action);
   HOARD_CHECK(status.ok(), "the match host applied an action it had checked");
-  actions_.push_back({.seat = seat, .action = action, .text = text});
+  actions_.push_back({.seat = seat, .action = action, .text = std::move(text)});
+  by_default_.push_back(by_default);
   ++steps_;
-  if (watchers_.empty()) {
-    auto in_group = std::find(sealed_group_.begin(), sealed_group_.end(), seat);
-    if (in_group != sealed_group_.end()) sealed_group_.erase(in_group);
-    if (sealed_group_.empty()) sealed_events_.clear();  // nobody to reveal them to
-    return;
-  }
+  told_ += static_cast<int>(told.size());
+  if (!Heard()) return;
+  for (engine::ToldAction& item : told) Publish(ActionEvent(std::move(item)));
+}
 
+hoard::v1::MatchEvent HostedMatch::ActionEvent(engine::ToldAction told) const {
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
-  event.set_step(steps_);
+  event.set_step(told.step);
   hoard::v1::ActionTaken* taken = event.mutable_action_taken();
-  taken->set_seat(seat);
-  taken->set_by_default(by_default);
-  auto in_group = std::find(sealed_group_.begin(), sealed_group_.end(), seat);
-  if (in_group != sealed_group_.end()) {
-    sealed_group_.erase(in_group);
-    hoard::v1::MatchEvent revealed = event;
-    codec_.ActionToProto(action, revealed.mutable_action_taken()->mutable_action());
-    revealed.mutable_action_taken()->set_text(text);
-    sealed_events_.push_back(std::move(revealed));
-    taken->set_text("answered (sealed)");
-    Publish(std::move(event));
-    if (sealed_group_.empty()) {
-      for (hoard::v1::MatchEvent& withheld : sealed_events_) {
-        Publish(std::move(withheld));
+  taken->set_seat(told.seat);
+  taken->set_by_default(told.by_default);
+  if (told.action) codec_.ActionToProto(*told.action, taken->mutable_action());
+  taken->set_text(std::move(told.text));
+  return event;
+}
+
+void HostedMatch::CatchUp(Seat seat) {
+  SeatState& s = seats_[seat];
+  if (s.events == hoard::v1::EVENT_DELIVERY_NONE || s.told >= told_) return;
+  // Told again from the start: the same actions give the same telling.
+  engine::PlayByPlay again;
+  std::unique_ptr<engine::State> replay = initial_->Clone();
+  int index = 0;
+  for (std::size_t i = 0; i < actions_.size(); ++i) {
+    const engine::RecordedAction& step = actions_[i];
+    for (engine::ToldAction& item :
+         again.Tell(*replay, step.seat, step.action, step.text, by_default_[i])) {
+      if (index++ < s.told) continue;
+      hoard::v1::MatchEvent event = ActionEvent(std::move(item));
+      if (s.events == hoard::v1::EVENT_DELIVERY_IN_REQUESTS) {
+        if (s.untold.size() >= kMaxEventsBetweenRequests) s.untold.pop_front();
+        s.untold.push_back(std::move(event));
+      } else {
+        event.set_seat(seat);
+        hoard::v1::ServerMessage message;
+        *message.mutable_event() = std::move(event);
+        s.connection->Send(std::move(message));
       }
-      sealed_events_.clear();
     }
-    return;
+    HOARD_CHECK(replay->Apply(step.seat, step.action).ok(), "a match replays its actions");
   }
-  codec_.ActionToProto(action, taken->mutable_action());
-  taken->set_text(std::move(text));
-  Publish(std::move(event));
+  s.told = told_;
 }
 
 void HostedMatch::Finish() {
@@ -471,12 +497,21 @@ void HostedMatch::AnnounceEnd() {
   event.set_step(steps_);
   *event.mutable_finished()->mutable_match() = DescribeLocked();
   if (sealed_) event.mutable_finished()->mutable_match()->clear_seed();
-  Publish(event);
-  hoard::v1::ServerMessage message;
-  *message.mutable_event() = event;
-  for (SeatState& seat : seats_) {
-    if (seat.connection) seat.connection->Send(message);
+  // Every seat hears of the end, whatever its stream chose; with its view
+  // if it hears every event on the stream.
+  for (Seat seat = 0; seat < static_cast<Seat>(seats_.size()); ++seat) {
+    SeatState& s = seats_[seat];
+    s.untold.clear();
+    if (s.connection == nullptr) continue;
+    hoard::v1::ServerMessage message;
+    *message.mutable_event() = event;
+    message.mutable_event()->set_seat(seat);
+    if (s.events == hoard::v1::EVENT_DELIVERY_STREAM) {
+      codec_.ViewToProto(*state_->ViewFor(seat), message.mutable_event()->mutable_view());
+    }
+    s.connection->Send(std::move(message));
   }
+  TellSpectators(std::move(event));
   for (const auto& watcher : watchers_) watcher->Close();
   watchers_.clear();
 }
@@ -493,13 +528,56 @@ std::vector<int> HostedMatch::FinalRanks() const {
 }
 
 void HostedMatch::Publish(hoard::v1::MatchEvent event) {
+  TellSeats(event);
+  TellSpectators(std::move(event));
+}
+
+void HostedMatch::TellSpectators(hoard::v1::MatchEvent event) {
   if (watchers_.empty()) return;
   std::erase_if(watchers_, [](const auto& watcher) { return !watcher->open(); });
   codec_.ViewToProto(*state_->ViewFor(engine::kSpectator), event.mutable_view());
   for (const auto& watcher : watchers_) watcher->Send(event);
 }
 
+void HostedMatch::TellSeats(const hoard::v1::MatchEvent& event) {
+  for (Seat seat = 0; seat < static_cast<Seat>(seats_.size()); ++seat) {
+    SeatState& s = seats_[seat];
+    switch (s.events) {
+      case hoard::v1::EVENT_DELIVERY_IN_REQUESTS:
+        if (s.untold.size() >= kMaxEventsBetweenRequests) s.untold.pop_front();
+        s.untold.push_back(event);
+        if (event.has_action_taken()) ++s.told;
+        break;
+      case hoard::v1::EVENT_DELIVERY_STREAM: {
+        if (s.connection == nullptr) break;
+        if (event.has_action_taken()) ++s.told;
+        OutgoingMessage message = OutgoingMessage::OnArena();
+        hoard::v1::MatchEvent* told = message->mutable_event();
+        *told = event;
+        told->set_seat(seat);
+        codec_.ViewToProto(*state_->ViewFor(seat), told->mutable_view());
+        s.connection->Send(std::move(message));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+bool HostedMatch::Heard() const {
+  if (!watchers_.empty()) return true;
+  for (const SeatState& s : seats_) {
+    if (s.events == hoard::v1::EVENT_DELIVERY_IN_REQUESTS ||
+        (s.events == hoard::v1::EVENT_DELIVERY_STREAM && s.connection != nullptr)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void HostedMatch::PublishFault(Seat seat, hoard::v1::SeatFault::Kind kind) {
+  if (!Heard()) return;
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
   event.set_step(steps_);

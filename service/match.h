@@ -24,11 +24,17 @@
 // Sealed decisions. When several seats must act at once, each answer is
 // applied as it comes (the engine keeps it sealed), but events only say that
 // a seat answered; the actions are published once every seat of the group
-// has answered.
+// has answered (engine/play_by_play.h decides).
+//
+// Events. Spectators and seats are told the same events (MatchEvent), each
+// with its own view: a spectator's, or the seat's. A seat hears them as its
+// stream asked in its hello (EventDelivery): each on the stream, gathered
+// into its next decision request, or not at all.
 //
 // Thread safety: every public method may be called from any thread.
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -40,6 +46,7 @@
 #include "bots/bot.h"
 #include "engine/codec.h"
 #include "engine/game.h"
+#include "engine/play_by_play.h"
 #include "engine/record.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/connection.h"
@@ -139,6 +146,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
     SteadyClock::time_point sent_at;
     SteadyClock::time_point deadline;
     TimerQueue::Id timer = 0;
+    // EVENT_DELIVERY_IN_REQUESTS: the events this request carries (sent
+    // again with it when it is resent).
+    std::vector<hoard::v1::MatchEvent> events;
   };
   struct SeatState {
     SeatPlayer player;
@@ -156,6 +166,14 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
     // decisions that is.
     bool thinking = false;
     int thought = 0;
+    // How the seat's stream (or its last one) hears events, and, when in
+    // requests, the events since its last request (the oldest dropped past
+    // kMaxEventsBetweenRequests).
+    hoard::v1::EventDelivery events = hoard::v1::EVENT_DELIVERY_NONE;
+    std::deque<hoard::v1::MatchEvent> untold;
+    // How many of the match's told actions (told_) the seat has been sent,
+    // so that a seat that comes late or comes back hears what it missed.
+    int told = 0;
   };
   enum class Outcome : std::uint8_t { kOpen, kAnswered, kTimedOut };
 
@@ -175,7 +193,17 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void Finish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Tells the seats and spectators that the match has ended.
   void AnnounceEnd() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Tells the spectators and the seats (each with its own view).
   void Publish(hoard::v1::MatchEvent event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void TellSpectators(hoard::v1::MatchEvent event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void TellSeats(const hoard::v1::MatchEvent& event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Whether anyone would hear an event now.
+  bool Heard() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The event telling of an action.
+  hoard::v1::MatchEvent ActionEvent(engine::ToldAction told) const;
+  // Tells `seat` the actions it has not been told (it was away, or came
+  // late), without views: told again from the actions played.
+  void CatchUp(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void PublishFault(engine::Seat seat, hoard::v1::SeatFault::Kind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   hoard::v1::Match DescribeLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -203,6 +231,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const std::unique_ptr<engine::State> initial_;
   std::vector<std::string> seat_names_;
   std::vector<engine::RecordedAction> actions_ ABSL_GUARDED_BY(mu_);
+  // by_default_[i]: actions_[i] was played for its seat by the server.
+  std::vector<bool> by_default_ ABSL_GUARDED_BY(mu_);
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   // Ended by Abort() (finished_ is set too).
   bool aborted_ ABSL_GUARDED_BY(mu_) = false;
@@ -213,10 +243,11 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   std::vector<std::shared_ptr<EventOutbox>> watchers_ ABSL_GUARDED_BY(mu_);
   // outcomes_[id - 1]: what became of request `id`.
   std::vector<Outcome> outcomes_ ABSL_GUARDED_BY(mu_);
-  // Seats of the sealed decision in progress that have yet to answer, and
-  // the events withheld until they all have.
-  std::vector<engine::Seat> sealed_group_ ABSL_GUARDED_BY(mu_);
-  std::vector<hoard::v1::MatchEvent> sealed_events_ ABSL_GUARDED_BY(mu_);
+  // What the table is told of each action (sealed answers withheld).
+  engine::PlayByPlay play_by_play_ ABSL_GUARDED_BY(mu_);
+  // How many actions have been told (sealed answers count twice: when
+  // answered and when revealed).
+  int told_ ABSL_GUARDED_BY(mu_) = 0;
   int steps_ ABSL_GUARDED_BY(mu_) = 0;
   const std::int64_t started_unix_ms_;
   std::int64_t finished_unix_ms_ ABSL_GUARDED_BY(mu_) = 0;

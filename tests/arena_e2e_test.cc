@@ -154,7 +154,8 @@ class ArenaE2eTest : public ::testing::Test {
   std::vector<std::unique_ptr<bots::BotClient>> finished_bots_;
 };
 
-// A bot stream driven by hand.
+// A bot stream driven by hand. It hears no events (EVENT_DELIVERY_NONE)
+// unless asked: its tests read decisions and answers.
 class RawBot {
  public:
   explicit RawBot(v1::Arena::Stub* stub) : stream_(stub->Play(&context_)) {}
@@ -165,11 +166,13 @@ class RawBot {
   }
 
   void Send(const v1::BotMessage& message) { ASSERT_TRUE(stream_->Write(message)); }
-  void Join(const std::string& match, const std::string& token) {
+  void Join(const std::string& match, const std::string& token,
+            v1::EventDelivery events = v1::EVENT_DELIVERY_NONE) {
     v1::BotMessage hello;
     hello.mutable_hello()->mutable_join()->set_match_id(match);
     hello.mutable_hello()->mutable_join()->set_seat_token(token);
     hello.mutable_hello()->mutable_join()->set_acknowledge_answers(true);
+    hello.mutable_hello()->mutable_join()->set_events(events);
     Send(hello);
   }
   void Register(const std::string& name, const std::string& key, int max_matches) {
@@ -178,6 +181,7 @@ class RawBot {
     hello.mutable_hello()->mutable_register_()->set_key(key);
     hello.mutable_hello()->mutable_register_()->set_max_matches(max_matches);
     hello.mutable_hello()->mutable_register_()->set_acknowledge_answers(true);
+    hello.mutable_hello()->mutable_register_()->set_events(v1::EVENT_DELIVERY_NONE);
     Send(hello);
   }
   bool NextAny(ServerMessage* out) { return stream_->Read(out); }
@@ -262,6 +266,139 @@ TEST_F(ArenaE2eTest, FourExternalBotsFinishAVillageMatch) {
   absl::StatusOr<engine::MatchRecord> record = engine::RecordFromProto(finished.record());
   ASSERT_THAT(record, IsOk());
   EXPECT_THAT(engine::VerifyRecord(*record), IsOk());
+}
+
+// What a ListeningStrategy heard.
+struct Listened {
+  int decisions = 0;
+  // Decisions whose history was not every event heard so far.
+  int histories_behind = 0;
+  // Events carried by requests with a view (there should be none).
+  int viewed_request_events = 0;
+  bots::MatchHistory heard;
+  bots::MatchHistory last_history;
+};
+
+// Answers at random, keeping every event it is told and the history given
+// with each decision.
+class ListeningStrategy final : public bots::Strategy {
+ public:
+  ListeningStrategy(std::uint64_t seed, Listened* out) : random_(seed), out_(out) {}
+  v1::Answer Decide(const v1::DecisionRequest& request,
+                    const bots::MatchHistory& history) override {
+    ++out_->decisions;
+    if (history.size() != out_->heard.size()) ++out_->histories_behind;
+    out_->last_history = history;
+    for (const v1::MatchEvent& event : request.events()) {
+      if (event.has_view()) ++out_->viewed_request_events;
+    }
+    return random_.Decide(request, history);
+  }
+  void OnEvent(const v1::MatchEvent& event) override { out_->heard.push_back(event); }
+
+ private:
+  bots::RandomStrategy random_;
+  Listened* out_;
+};
+
+// What the events tell of the actions: each revealed action's seat and text,
+// in the order told, and how many answers were told as sealed.
+struct ToldActions {
+  std::vector<std::pair<int, std::string>> revealed;
+  int sealed = 0;
+};
+ToldActions ActionsTold(const bots::MatchHistory& events) {
+  ToldActions told;
+  for (const v1::MatchEvent& event : events) {
+    if (!event.has_action_taken()) continue;
+    if (event.action_taken().has_action()) {
+      told.revealed.emplace_back(event.action_taken().seat(), event.action_taken().text());
+    } else {
+      EXPECT_EQ(event.action_taken().text(), "answered (sealed)");
+      ++told.sealed;
+    }
+  }
+  return told;
+}
+
+// A Hedonia match (sealed claims every round) with a C++ bot in seat 0,
+// hearing events as it asks, against two built-in bots.
+TEST_F(ArenaE2eTest, ASeatIsToldEveryActionWithItsOwnViewAndItsHistoryInEachDecision) {
+  struct HeardMatch {
+    v1::GetMatchResponse finished;
+    Listened listened;
+  };
+  auto play = [&](v1::EventDelivery delivery) {
+    v1::CreateMatchRequest request;
+    request.set_game("hedonia");
+    request.set_seed(11);
+    request.add_seats()->set_open(true);
+    request.add_seats()->set_builtin("random");
+    request.add_seats()->set_builtin("random");
+    v1::CreateMatchResponse created;
+    {
+      grpc::ClientContext context;
+      const grpc::Status status = stub_->CreateMatch(&context, request, &created);
+      EXPECT_TRUE(status.ok()) << status.error_message();
+    }
+    HeardMatch heard;
+    bots::ClientOptions options = JoinOptions(created.match_id(), created.seat_tokens(0).token());
+    options.events = delivery;
+    bots::BotClient client(channel_, options,
+                           std::make_unique<ListeningStrategy>(3, &heard.listened));
+    EXPECT_THAT(client.Run(), IsOk());
+    heard.finished = AwaitFinished(created.match_id());
+    return heard;
+  };
+
+  const HeardMatch stream = play(v1::EVENT_DELIVERY_STREAM);
+  const v1::MatchRecord& record = stream.finished.record();
+  ASSERT_GT(record.actions_size(), 0);
+  // Every action of the match is told, in the order played; each sealed
+  // claim first as sealed.
+  const ToldActions told = ActionsTold(stream.listened.heard);
+  ASSERT_EQ(static_cast<int>(told.revealed.size()), record.actions_size());
+  for (int i = 0; i < record.actions_size(); ++i) {
+    EXPECT_EQ(told.revealed[i].first, record.actions(i).seat()) << "action " << i;
+    EXPECT_EQ(told.revealed[i].second, record.actions(i).text()) << "action " << i;
+  }
+  EXPECT_GT(told.sealed, 0);
+  // Each event is the seat's own. The actions played before the bot joined
+  // come first, without views; every later event has the seat's own view.
+  bool joined = false;
+  for (const v1::MatchEvent& event : stream.listened.heard) {
+    EXPECT_EQ(event.seat(), 0);
+    joined = joined || event.has_view();
+    if (!joined) continue;
+    ASSERT_TRUE(event.view().has_hedonia()) << event.DebugString();
+    EXPECT_EQ(event.view().hedonia().observer(), 0);
+  }
+  EXPECT_TRUE(joined);
+  EXPECT_TRUE(stream.listened.heard.back().has_finished());
+  // Each decision had the history heard so far.
+  EXPECT_GT(stream.listened.decisions, 0);
+  EXPECT_EQ(stream.listened.histories_behind, 0);
+
+  // In requests: the same play, without views, gathered into each request.
+  const HeardMatch in_requests = play(v1::EVENT_DELIVERY_IN_REQUESTS);
+  EXPECT_EQ(in_requests.listened.histories_behind, 0);
+  EXPECT_EQ(in_requests.listened.viewed_request_events, 0);
+  const ToldActions told_in_requests = ActionsTold(in_requests.listened.last_history);
+  ASSERT_FALSE(told_in_requests.revealed.empty());
+  // Every action up to the bot's last decision, in the order played.
+  const v1::MatchRecord& played = in_requests.finished.record();
+  ASSERT_LE(static_cast<int>(told_in_requests.revealed.size()), played.actions_size());
+  for (std::size_t i = 0; i < told_in_requests.revealed.size(); ++i) {
+    EXPECT_EQ(told_in_requests.revealed[i].first, played.actions(i).seat()) << "action " << i;
+    EXPECT_EQ(told_in_requests.revealed[i].second, played.actions(i).text()) << "action " << i;
+  }
+  // At most the last round's claims come after it.
+  EXPECT_GE(static_cast<int>(told_in_requests.revealed.size()), played.actions_size() - 5);
+
+  // None: only the end.
+  const HeardMatch none = play(v1::EVENT_DELIVERY_NONE);
+  ASSERT_EQ(none.listened.heard.size(), 1u);
+  EXPECT_TRUE(none.listened.heard[0].has_finished());
 }
 
 TEST_F(ArenaE2eTest, ARegisteredBotPlaysSeveralMatchesOnOneStream) {
@@ -407,12 +544,13 @@ TEST_F(ArenaE2eTest, ALateAnswerIsRefused) {
 class NotingStrategy final : public bots::Strategy {
  public:
   explicit NotingStrategy(std::uint64_t seed) : random_(seed) {}
-  v1::Answer Decide(const v1::DecisionRequest& request) override {
+  v1::Answer Decide(const v1::DecisionRequest& request,
+                    const bots::MatchHistory& history) override {
     if (!request.legal_actions_complete()) {
       ++incomplete;
       if (request.constraints().find("propose any division") != std::string::npos) ++hinted;
     }
-    return random_.Decide(request);
+    return random_.Decide(request, history);
   }
   std::atomic<int> incomplete{0};
   std::atomic<int> hinted{0};
@@ -457,14 +595,14 @@ TEST_F(ArenaE2eTest, FourRandomBotsFinishADragonsGoldMatchWithNegotiations) {
 class HandCheckingStrategy final : public bots::Strategy {
  public:
   explicit HandCheckingStrategy(std::uint64_t seed) : random_(seed) {}
-  v1::Answer Decide(const v1::DecisionRequest& request) override {
+  v1::Answer Decide(const v1::DecisionRequest& request, const bots::MatchHistory& history) override {
     const v1::FrostDragonView& view = request.view().frost_dragon();
     for (const v1::FrostDragonPlayer& player : view.players()) {
       const bool own = player.seat() == request.seat();
       if (player.hand_size() != (own ? player.cards_held() : 0)) ++bad_views;
     }
     ++decisions;
-    return random_.Decide(request);
+    return random_.Decide(request, history);
   }
   std::atomic<int> decisions{0};
   std::atomic<int> bad_views{0};
@@ -734,9 +872,9 @@ TEST_F(ArenaE2eTest, HedoniaClaimsAreAskedOfEverySeatAtOnceAndStaySealed) {
 // Drops the stream once, after a few decisions.
 class DroppingStrategy final : public bots::Strategy {
  public:
-  v1::Answer Decide(const v1::DecisionRequest& request) override {
+  v1::Answer Decide(const v1::DecisionRequest& request, const bots::MatchHistory& history) override {
     if (++decisions_ == 3 && client != nullptr) client->DropConnection();
-    return random_.Decide(request);
+    return random_.Decide(request, history);
   }
   bots::BotClient* client = nullptr;
 

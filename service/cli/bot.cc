@@ -96,6 +96,8 @@ int RunBot(const std::vector<std::string>& args) {
   const std::string server = FlagOrEnv(*parsed, "server", "HOARD_SERVER", "127.0.0.1:50051");
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+  // Its strategies read only the request: the play-by-play would be wasted.
+  options.events = hoard::v1::EVENT_DELIVERY_NONE;
   bots::BotClient client(*channel, options, *std::move(strategy));
   if (absl::Status status = client.Run(); !status.ok()) {
     return Fail(kExitFailure, absl::StrCat(server, ": ", status.message()));
