@@ -33,6 +33,7 @@ struct Defects {
   bool endless = false;           // "keep" never finishes the round
   bool nondeterministic = false;  // the deal ignores the seed
   bool blind_deal = false;        // the deal forgets the seat's own card
+  bool telling_text = false;      // "keep" tells the card kept
 };
 
 struct HighCardView final : ComparableView<HighCardView> {
@@ -96,7 +97,10 @@ class HighCardState final : public State {
     view->current = current_;
     return view;
   }
-  std::string ActionToString(Seat, Action action) const override {
+  std::string ActionToString(Seat seat, Action action) const override {
+    if (defects_.telling_text && action.code() == 0 && seat >= 0 && seat < num_players()) {
+      return absl::StrCat("keep ", hands_[seat]);
+    }
     return action.code() == 0 ? "keep" : "swap";
   }
   std::string ToString() const override {
@@ -208,6 +212,18 @@ TEST(ConformanceSuiteTest, ADealThatForgetsWhatTheSeatSeesFails) {
 TEST(ConformanceSuiteTest, ALeakyViewFails) {
   EXPECT_THAT(Check({.leaky_view = true}),
               StatusIs(absl::StatusCode::kInternal, HasSubstr("view invariance")));
+}
+
+TEST(ConformanceSuiteTest, AnActionTextThatTellsAHiddenCardFails) {
+  EXPECT_THAT(Check({.telling_text = true}),
+              StatusIs(absl::StatusCode::kInternal,
+                       HasSubstr("would be told of seat")));
+}
+
+TEST(ConformanceSuiteTest, ACorrectGameIsToldAlikeInDealtStates) {
+  absl::StatusOr<testing::ConformanceReport> report = Check({});
+  ASSERT_THAT(report, IsOk());
+  EXPECT_GT(report->told_alike_others, report->steps);
 }
 
 TEST(ConformanceSuiteTest, ARefusalThatChangesTheStateFails) {

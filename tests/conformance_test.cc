@@ -1,5 +1,6 @@
 // Every registered game passes the conformance suite for every player count.
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -41,6 +42,11 @@ TEST_P(ConformanceTest, RandomMatchesKeepTheContract) {
   options.seed = 20261123;
   const engine::Sampler* deal = engine::DealFor(game);
   ASSERT_NE(deal, nullptr);
+  absl::StatusOr<const engine::GameCodec*> codec = engine::FindCodec(game.info().id);
+  ASSERT_THAT(codec, IsOk());
+  options.codec = *codec;
+  // What each seat is told, and the views' wire bytes, in one match of ten.
+  options.told_matches = std::max(1, matches / 10);
   absl::StatusOr<engine::testing::ConformanceReport> report =
       engine::testing::CheckConformance(game, *deal, GetParam().players, options);
   ASSERT_THAT(report, IsOk());
@@ -49,6 +55,11 @@ TEST_P(ConformanceTest, RandomMatchesKeepTheContract) {
   EXPECT_GT(report->deals_that_moved_cards, report->steps / 2);
   EXPECT_GT(report->deals_visible_to_others, report->steps / 2);
   EXPECT_GT(report->illegal_refused, report->steps);
+  // What each seat is told was compared in dealt states, for its own
+  // actions and for others', and views as wire bytes.
+  EXPECT_GT(report->told_alike, report->told_steps);
+  EXPECT_GT(report->told_alike_others, report->told_steps / 4);
+  EXPECT_GT(report->view_bytes_compared, report->told_steps);
 }
 
 std::vector<Case> AllCases() {

@@ -9,7 +9,11 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/play_by_play.h"
 #include "engine/record.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "hoard/v1/arena.pb.h"
 
 namespace hoard::engine::testing {
 namespace {
@@ -59,7 +63,9 @@ class Checker {
     std::unique_ptr<State> state = *std::move(started);
     std::vector<std::pair<Seat, Action>> trace;
     std::vector<std::string> states = {state->ToString()};
+    PlayByPlay told;
     step_ = 0;
+    match_ = match;
     for (;;) {
       if (absl::Status status = CheckStep(*state, match); !status.ok()) {
         return status;
@@ -73,6 +79,13 @@ class Checker {
       const Seat seat = seats[rng_.Uniform(seats.size())];
       const std::vector<Action> legal = state->LegalActions(seat);
       const Action action = legal[rng_.Uniform(legal.size())];
+      if (Telling(match)) {
+        ++report_.told_steps;
+        if (absl::Status status = CheckToldAlike(*state, seat, action, told); !status.ok()) {
+          return status;
+        }
+      }
+      told.Tell(*state, seat, action, state->ActionToString(seat, action), false);
       if (absl::Status status = state->Apply(seat, action); !status.ok()) {
         return Fail(absl::StrCat("legal action '",
                                  state->ActionToString(seat, action),
@@ -238,6 +251,14 @@ class Checker {
           observer, "'s view (a spectator may see only what every seat sees).\nview:\n",
           spectator.ToString(), "dealt view:\n", sample.ViewFor(kSpectator)->ToString()));
     }
+    if (options_.codec != nullptr && Telling(match_)) {
+      ++report_.view_bytes_compared;
+      if (WireBytes(*sample.ViewFor(observer)) != WireBytes(view) ||
+          WireBytes(*sample.ViewFor(kSpectator)) != WireBytes(spectator)) {
+        return Fail(absl::StrCat("information set: a state dealt from seat ", observer,
+                                 "'s view gives a view of other wire bytes"));
+      }
+    }
     if (sample.ToString() == full) return absl::OkStatus();
     ++report_.deals_that_moved_cards;
     for (Seat other = 0; other < num_players_; ++other) {
@@ -247,6 +268,56 @@ class Checker {
       }
     }
     return absl::OkStatus();
+  }
+
+  // What the table is told of `seat` playing `action` is the same for each
+  // observer in a state dealt from its view where the action is legal too.
+  absl::Status CheckToldAlike(const State& state, Seat seat, Action action,
+                              const PlayByPlay& told) {
+    PlayByPlay here = told;
+    const std::vector<ToldAction> expected =
+        here.Tell(state, seat, action, state.ActionToString(seat, action), false);
+    for (Seat observer = 0; observer < num_players_; ++observer) {
+      const std::unique_ptr<View> view = state.ViewFor(observer);
+      for (int r = 0; r < options_.told_deals; ++r) {
+        absl::StatusOr<std::unique_ptr<State>> dealt = deal_.Sample(*view, rng_);
+        if (!dealt.ok()) continue;  // CheckDeals reports it
+        if (!(*dealt)->Clone()->Apply(seat, action).ok()) continue;
+        PlayByPlay there = told;
+        const std::vector<ToldAction> heard =
+            there.Tell(**dealt, seat, action, (*dealt)->ActionToString(seat, action), false);
+        if (heard != expected) {
+          return Fail(absl::StrCat(
+              "information set: seat ", observer, " would be told of seat ", seat,
+              "'s action differently in a state dealt from its view: '",
+              expected.empty() ? "" : expected.front().text, "' against '",
+              heard.empty() ? "" : heard.front().text, "'"));
+        }
+        ++report_.told_alike;
+        if (observer != seat) ++report_.told_alike_others;
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Whether match number `match` compares what is told and wire bytes.
+  bool Telling(int match) const {
+    return options_.told_matches < 0 || match < options_.told_matches;
+  }
+
+  // The view's wire bytes (deterministic), given a codec.
+  std::string WireBytes(const View& view) const {
+    hoard::v1::View proto;
+    options_.codec->ViewToProto(view, &proto);
+    std::string bytes;
+    {
+      google::protobuf::io::StringOutputStream stream(&bytes);
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      proto.SerializeToCodedStream(&coded);
+    }
+    return bytes;
   }
 
   absl::Status CheckLegalApply(const State& state, const Seats& seats,
@@ -388,6 +459,8 @@ class Checker {
   std::vector<Action> pool_;
   absl::flat_hash_set<Action> pooled_;
   int step_ = 0;
+  // The number of the match being played.
+  int match_ = 0;
   ConformanceReport report_;
 };
 

@@ -24,6 +24,14 @@
 //    to act and the match over exactly as before, and look the same to the
 //    spectator (who may see only what every seat sees); the deal never
 //    refuses a view of a real match;
+//  * what the table is told (engine/play_by_play.h) is alike for every
+//    observer in matches it cannot tell apart: before each action, for
+//    every seat, a state dealt from its view in which the action is legal
+//    tells it of the action in exactly the same items (seat, action, text);
+//    and, given the game's codec, every view compared above is the same
+//    bytes on the wire. With view invariance at the next step, every event
+//    a seat receives (what it is told, and its view after) is a function of
+//    what it may know;
 //  * the match ends within GameInfo::max_actions actions;
 //  * ranks are consistent with scores (a higher score never ranks worse,
 //    shared ranks have equal scores, ranks count the better players);
@@ -35,6 +43,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "engine/codec.h"
 #include "engine/game.h"
 #include "engine/sampler.h"
 
@@ -53,6 +62,14 @@ struct ConformanceOptions {
   int illegal_probes = 4;
   // States dealt per seat per step for view invariance.
   int deals = 1;
+  // States dealt per seat per step, at most, to find one in which the
+  // action about to be played is legal too (to compare what is told).
+  int told_deals = 3;
+  // The game's codec, to compare views as wire bytes (optional).
+  const GameCodec* codec = nullptr;
+  // In how many of the first matches what is told, and the views' bytes,
+  // are compared (-1: all).
+  int told_matches = -1;
 };
 
 // What the suite saw, so a test can assert it was not vacuous.
@@ -70,6 +87,14 @@ struct ConformanceReport {
   std::int64_t deals_that_moved_cards = 0;
   // ...and of those, how often some other seat's view changed.
   std::int64_t deals_visible_to_others = 0;
+  // Actions told alike in a dealt state (per seat and step), and of those,
+  // actions of another seat than the one the state was dealt for.
+  std::int64_t told_alike = 0;
+  std::int64_t told_alike_others = 0;
+  // Views compared as wire bytes.
+  std::int64_t view_bytes_compared = 0;
+  // Steps of the matches where what is told was compared.
+  std::int64_t told_steps = 0;
 };
 
 // Checks `game`, with `deal` its deal, for `num_players` seats.
