@@ -428,8 +428,12 @@ def check_stream(sdk, got, lines):
           and grows(heard),
           f"requests {mismatched}")
     played = [e for e in events if e["kind"] != "finished"]
-    check(f"{sdk} stream: every event has the seat's view and names seat 0",
-          played and all(e["view"] and e["seat"] == 0 for e in played),
+    # Actions played before the bot joined are told first, without views.
+    first_viewed = next((i for i, e in enumerate(played) if e["view"]), len(played))
+    live = played[first_viewed:]
+    check(f"{sdk} stream: every event names seat 0, and every event since it joined has "
+          "the seat's view",
+          live and all(e["seat"] == 0 for e in played) and all(e["view"] for e in live),
           [e for e in played if not (e["view"] and e["seat"] == 0)][:5] or "no events")
     sealed_then_revealed(sdk, "stream", events[:-1])
     return heard[-1]["events"] if heard else []
