@@ -185,10 +185,11 @@ struct Board {
 class BenchBot {
  public:
   BenchBot(std::shared_ptr<grpc::Channel> channel, std::string name, Board* board,
-           std::uint64_t seed, int think_ms = 0)
+           hoard::v1::EventDelivery events, std::uint64_t seed, int think_ms = 0)
       : channel_(std::move(channel)),
         name_(std::move(name)),
         board_(board),
+        events_(events),
         rng_(seed),
         think_(std::chrono::milliseconds(think_ms)) {
     thread_ = std::thread([this] { Run(); });
@@ -209,6 +210,7 @@ class BenchBot {
     hello.mutable_hello()->mutable_register_()->set_name(name_);
     hello.mutable_hello()->mutable_register_()->set_key("bench");
     hello.mutable_hello()->mutable_register_()->set_max_matches(1000000);
+    hello.mutable_hello()->mutable_register_()->set_events(events_);
     stream->Write(hello);
     hoard::v1::BotMessage reply;
     google::protobuf::Arena arena(ReadArenaOptions());
@@ -303,6 +305,7 @@ class BenchBot {
   std::shared_ptr<grpc::Channel> channel_;
   const std::string name_;
   Board* const board_;
+  const hoard::v1::EventDelivery events_;
   engine::Rng rng_;
   absl::flat_hash_set<std::string> reported_;
   // Reader thread only: when each match was last answered, and the
@@ -485,7 +488,8 @@ absl::Status RunDecisionPhases(const ArenaBenchOptions& options, ArenaBenchRepor
     std::vector<std::unique_ptr<BenchBot>> bots;
     for (int i = 0; i < options.players; ++i) {
       bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
-                                                &board, static_cast<std::uint64_t>(i + 1)));
+                                                &board, options.events,
+                                                static_cast<std::uint64_t>(i + 1)));
     }
     AwaitRegistered(&board, options.players);
     const Clock::time_point start = Clock::now();
@@ -589,8 +593,8 @@ absl::Status RunTimeoutPhase(const ArenaBenchOptions& options, ArenaBenchReport&
   std::vector<std::unique_ptr<BenchBot>> bots;
   for (int i = 0; i < options.players; ++i) {
     bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
-                                              &board, static_cast<std::uint64_t>(i + 1),
-                                              think_ms));
+                                              &board, options.events,
+                                              static_cast<std::uint64_t>(i + 1), think_ms));
   }
   AwaitRegistered(&board, options.players);
   // Built-in bots thinking as hard as they may, on the same server.

@@ -36,6 +36,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "hoard/v1/arena.pb.h"
 
 namespace hoard::service {
 
@@ -52,6 +53,9 @@ struct ArenaBenchOptions {
   double timeout_seconds = 10;
   // All-built-in MCTS matches thinking during the time-out phase.
   int thinking_matches = 4;
+  // How the bots hear the play (the floor carries no events, so by default
+  // they hear none either: like is compared with like).
+  hoard::v1::EventDelivery events = hoard::v1::EVENT_DELIVERY_NONE;
   // Progress lines, as the phases go.
   std::function<void(const std::string&)> progress;
 };

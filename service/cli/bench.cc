@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/clip.h"
 #include "service/bench/arena_bench.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
@@ -24,6 +25,8 @@ const std::vector<FlagSpec>& BenchFlags() {
       {"think-percent", "P", "time-out phase: bots answer after P% of the decision time (default 80)"},
       {"thinking-matches", "N",
        "time-out phase: all-built-in MCTS Dragon's Gold matches thinking meanwhile (default 4)"},
+      {"events", "HOW",
+       "how the bots hear the play: stream, in_requests or none (default none, like the floor)"},
       {"help", "", "show this help"},
   };
   return *specs;
@@ -64,6 +67,19 @@ int RunBench(const std::vector<std::string>& args) {
     if (!parsed->Has(flag)) continue;
     if (!absl::SimpleAtod(parsed->Get(flag, ""), target) || *target <= 0 || *target > 3600) {
       return Fail(kExitUsage, absl::StrCat("--", flag, " needs seconds from 0 to 3600"));
+    }
+  }
+  if (parsed->Has("events")) {
+    const std::string events = parsed->Get("events", "");
+    if (events == "stream") {
+      options.events = hoard::v1::EVENT_DELIVERY_STREAM;
+    } else if (events == "in_requests") {
+      options.events = hoard::v1::EVENT_DELIVERY_IN_REQUESTS;
+    } else if (events == "none") {
+      options.events = hoard::v1::EVENT_DELIVERY_NONE;
+    } else {
+      return Fail(kExitUsage, absl::StrCat("--events must be stream, in_requests or none, not '",
+                                           engine::Clip(events), "'"));
     }
   }
   options.progress = [](const std::string& line) { std::cerr << "bench: " << line << std::endl; };
