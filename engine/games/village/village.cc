@@ -175,6 +175,11 @@ std::string VillageView::ToString() const {
       "; deck ", deck_size, "\n");
   absl::StrAppend(&out, RenderTable(rules, favor, market, discard, hand_sizes,
                                     hands, bribes));
+  for (std::size_t seat = 0; seat < known.size(); ++seat) {
+    if (Total(known[seat]) == 0) continue;
+    absl::StrAppend(&out, "seat ", seat, " is known to hold ",
+                    CountsToString(known[seat]), "\n");
+  }
   return out;
 }
 
@@ -184,10 +189,18 @@ std::string VillageView::Summary() const {
 
 // ---------------------------------------------------------------- State
 
-VillageState::VillageState(const Rules& rules, Position position)
-    : rules_(rules), position_(std::move(position)) {
+VillageState::VillageState(const Rules& rules, Position position,
+                           std::vector<Counts> known)
+    : rules_(rules), position_(std::move(position)), known_(std::move(known)) {
   for (int space = 0; space < kFavorSpaces; ++space) {
     space_of_[position_.favor[space]] = space;
+  }
+  if (known_.empty()) known_.assign(position_.hands.size(), Counts{});
+}
+
+void VillageState::Forget(Seat seat, const Counts& counts) {
+  for (int kind = 0; kind < kNumCardKinds; ++kind) {
+    known_[seat][kind] = std::max(0, known_[seat][kind] - counts[kind]);
   }
 }
 
@@ -361,6 +374,7 @@ absl::Status VillageState::Apply(Seat seat, Action action) {
       }
       const int t = move->treasure;
       Subtract(hand, move->cards);
+      Forget(seat, move->cards);
       position_.bribes[seat][t].treasures += move->cards[t];
       position_.bribes[seat][t].wilds += move->cards[kWild];
       MoveToken(t, Total(move->cards));
@@ -375,8 +389,10 @@ absl::Status VillageState::Apply(Seat seat, Action action) {
         return status;
       }
       Subtract(hand, move->cards);
+      Forget(seat, move->cards);
       Add(position_.discard, move->cards);
       Add(hand, position_.market[move->stall]);
+      Add(known_[seat], position_.market[move->stall]);
       position_.market[move->stall] = Counts{};
       if (move->stall > 0) MoveToken(move->treasure, -move->stall);
       break;
@@ -420,6 +436,7 @@ void VillageState::EndMatch(EndReason reason) {
       if (bribe.treasures == 0) continue;
       bribe.treasures += position_.hands[seat][t];
       position_.hands[seat][t] = 0;
+      known_[seat][t] = 0;
     }
   }
 }
@@ -464,6 +481,7 @@ std::unique_ptr<View> VillageState::ViewFor(Seat observer) const {
   view->market = position_.market;
   view->deck_size = static_cast<int>(position_.deck.size());
   view->discard = position_.discard;
+  view->known = known_;
   view->bribes = position_.bribes;
   view->current = position_.current;
   view->end = position_.end;

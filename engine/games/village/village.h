@@ -138,8 +138,8 @@ struct Move {
 };
 
 // What one seat (or a spectator) sees: everything on the table except the
-// deck's order and the hands of others (their sizes are public). Once the
-// match is over every hand is shown.
+// deck's order and the hands of others (their sizes are public), and what
+// the table knows of each hand. Once the match is over every hand is shown.
 struct VillageView final : ComparableView<VillageView> {
   Seat observer = kSpectator;
   Rules rules;
@@ -150,6 +150,9 @@ struct VillageView final : ComparableView<VillageView> {
   std::vector<int> hand_sizes;
   // hands[s] is known for the observer's own seat, and for all once over.
   std::vector<std::optional<Counts>> hands;
+  // known[s]: cards everyone knows are in seat s's hand, by kind (see
+  // VillageState::known()); the same for every observer.
+  std::vector<Counts> known;
   std::vector<Bribes> bribes;
   Seat current = 0;
   EndReason end = EndReason::kNotOver;
@@ -159,9 +162,17 @@ struct VillageView final : ComparableView<VillageView> {
   std::string Summary() const override;
 };
 
+// ToString() renders the position, all that the rest of the match depends
+// on; its fingerprint is what records and golden matches store. What the
+// table knows of each hand is the match's history, which the views carry:
+// it lives beside the position, not in it, so it changes no fingerprint.
 class VillageState final : public State {
  public:
-  VillageState(const Rules& rules, Position position);
+  // A match at `position`, where the table knows `known` of the hands (by
+  // seat, as known() below; none when empty). REQUIRES: `known` is empty or
+  // has a row per seat, each row within its hand.
+  VillageState(const Rules& rules, Position position,
+               std::vector<Counts> known = {});
 
   // Seats, legal actions, apply and the rest: see engine/game.h.
   int num_players() const override;
@@ -180,6 +191,11 @@ class VillageState final : public State {
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
+  // By seat: the cards everyone knows are in that hand. A purchase takes a
+  // stall's cards face up, so they become known; cards of a kind that leave
+  // the hand (a bribe, a payment) are taken from the known ones first, as
+  // nobody can tell a known card from an unknown one of the same kind.
+  const std::vector<Counts>& known() const { return known_; }
   // The value of a treasure type now (its token's space).
   int Value(int treasure) const;
   // Score by seat, before the match is over too (the end's merge aside).
@@ -193,8 +209,12 @@ class VillageState final : public State {
   bool RefillMarket(int bribed);
   void EndMatch(EndReason reason);
 
+  // Cards of `counts` leave `seat`'s hand: as many known ones go.
+  void Forget(Seat seat, const Counts& counts);
+
   Rules rules_;
   Position position_;
+  std::vector<Counts> known_;  // the history: outside the position
   // space_of_[t]: the space of treasure t's token (the inverse of favor).
   std::array<int, kNumTreasureTypes> space_of_{};
 };

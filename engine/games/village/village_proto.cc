@@ -94,6 +94,7 @@ void ToProto(const VillageView& view, hoard::v1::VillageView* out) {
     player->set_seat(static_cast<int>(seat));
     player->set_hand_size(view.hand_sizes[seat]);
     if (view.hands[seat]) CountsToProto(*view.hands[seat], player->mutable_hand());
+    CountsToProto(view.known[seat], player->mutable_known());
     for (int t = 0; t < kNumTreasureTypes; ++t) {
       const Bribe& bribe = view.bribes[seat][t];
       if (bribe.size() == 0) continue;

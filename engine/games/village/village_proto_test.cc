@@ -62,6 +62,16 @@ TEST(VillageProtoTest, TheViewShowsOnlyTheObserversHand) {
   EXPECT_EQ(view.players(1).hand_size(), 3);
   EXPECT_EQ(view.players(1).bribes(0).treasure(), hoard::v1::VILLAGE_CARD_AXE);
   EXPECT_EQ(view.players(1).bribes(0).wilds(), 1);
+  EXPECT_EQ(view.players(0).known().swords(), 0) << "dealt cards are not known";
+
+  // Seat 0 buys the scroll: every seat knows it is in seat 0's hand.
+  ASSERT_THAT(state.Apply(0, Move::Buy(3, Counts{2, 0, 0, 0, 0, 0, 1}, kSword).Encode()),
+              IsOk());
+  hoard::v1::View after;
+  (*FindCodec("village"))->ViewToProto(*state.ViewFor(1), &after);
+  EXPECT_FALSE(after.village().players(0).has_hand());
+  EXPECT_EQ(after.village().players(0).known().scrolls(), 1);
+  EXPECT_EQ(after.village().players(1).known().crowns(), 0);
 }
 
 TEST(VillageProtoTest, MalformedActionsNameTheField) {

@@ -165,6 +165,35 @@ absl::StatusOr<Counts> Unseen(const VillageView& v) {
   return unseen;
 }
 
+// Checks the cards `v` says the table knows in each hand: within the hand
+// where it shows, within its size and the unseen cards where it is hidden.
+// Returns the unseen cards less those known to be in hidden hands.
+absl::StatusOr<Counts> UnseenAndUnknown(const VillageView& v, Counts unseen) {
+  const int n = static_cast<int>(v.hand_sizes.size());
+  if (static_cast<int>(v.known.size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the view has ", n, " seats but ", v.known.size(), " known hands"));
+  }
+  for (Seat seat = 0; seat < n; ++seat) {
+    const Counts& known = v.known[seat];
+    for (int kind = 0; kind < kNumCardKinds; ++kind) {
+      const int most = v.hands[seat] ? (*v.hands[seat])[kind] : unseen[kind];
+      if (known[kind] < 0 || known[kind] > most) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "seat ", seat, " is known to hold ", known[kind], " ",
+            engine::village::CardNamePlural(kind), ", which no match shows"));
+      }
+      if (!v.hands[seat]) unseen[kind] -= known[kind];
+    }
+    if (!v.hands[seat] && Total(known) > v.hand_sizes[seat]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "seat ", seat, " is known to hold ", Total(known),
+          " cards but holds ", v.hand_sizes[seat]));
+    }
+  }
+  return unseen;
+}
+
 class VillageSampler final : public Sampler {
  public:
   absl::StatusOr<Seat> Observer(const engine::View& view) const override {
@@ -179,6 +208,10 @@ class VillageSampler final : public Sampler {
     if (!checked.ok()) return checked.status();
     const VillageView& v = **checked;
     absl::StatusOr<Counts> unseen = Unseen(v);
+    if (!unseen.ok()) return unseen.status();
+    // The cards known to be in hidden hands are dealt there; the rest of the
+    // unseen cards at random.
+    unseen = UnseenAndUnknown(v, *unseen);
     if (!unseen.ok()) return unseen.status();
 
     const int n = static_cast<int>(v.hand_sizes.size());
@@ -203,12 +236,13 @@ class VillageSampler final : public Sampler {
         continue;
       }
       Counts& hand = p.hands[seat];
-      for (int i = 0; i < v.hand_sizes[seat]; ++i) {
+      hand = v.known[seat];
+      for (int i = Total(hand); i < v.hand_sizes[seat]; ++i) {
         ++hand[p.deck.back()];
         p.deck.pop_back();
       }
     }
-    return std::make_unique<VillageState>(v.rules, std::move(p));
+    return std::make_unique<VillageState>(v.rules, std::move(p), v.known);
   }
 };
 

@@ -462,6 +462,102 @@ TEST(VillageViewTest, ASeatSeesItsOwnHandOnlyUntilTheEnd) {
   EXPECT_EQ(view(kSpectator).hands[1], Cards({{kCrown, 1}}));
 }
 
+// Three seats: seat 0 buys a sword and a wild face up, seat 1 takes the free
+// axe, seat 2 draws, seat 0 bribes one sword, seat 1 buys a feather.
+VillageState KnownHandsTable() {
+  Position p = Table(3);
+  p.hands[0] = Cards({{kSword, 2}, {kAxe, 1}, {kWild, 1}});
+  p.hands[1] = Cards({{kPotion, 1}, {kScroll, 1}});
+  p.hands[2] = Cards({{kCrown, 2}});
+  p.bribes[1][kFeather] = {1, 0};
+  p.market[3] = Cards({{kCrown, 1}});
+  p.market[2] = Cards({{kSword, 1}, {kWild, 1}});
+  p.market[1] = Cards({{kFeather, 1}});
+  p.market[0] = Cards({{kAxe, 1}});
+  p.deck = DeckTopFirst({kSword, kWild, kPotion});
+  VillageState state(Rules{}, p);
+  for (auto [seat, action] : std::vector<std::pair<Seat, Action>>{
+           {0, Buy(2, Cards({{kSword, 1}, {kAxe, 1}}), kSword)},
+           {1, Buy(0, Counts{}, kNoTreasure)},
+           {2, kDraw},
+           {0, BribeAction(kSword, 1)},
+           {1, Buy(1, Cards({{kPotion, 1}}), kPotion)}}) {
+    EXPECT_THAT(state.Apply(seat, action), IsOk()) << state.ActionToString(seat, action);
+  }
+  return state;
+}
+
+TEST(VillageViewTest, EverySeatKnowsTheCardsTakenFromTheMarketUntilTheyLeave) {
+  VillageState state = KnownHandsTable();
+  // Seat 0 holds two swords and two wilds; the table saw one of each come
+  // from the market, then a sword go into a bribe: which one, nobody can
+  // tell, so only the wild is still known. Seat 1's potion went out as a
+  // payment; its axe and feather came from the market.
+  ASSERT_EQ(state.position().hands[0], Cards({{kSword, 1}, {kWild, 2}}));
+  const std::vector<Counts> known = {Cards({{kWild, 1}}),
+                                     Cards({{kAxe, 1}, {kFeather, 1}}), Counts{}};
+  for (Seat observer = kSpectator; observer < 3; ++observer) {
+    EXPECT_EQ(static_cast<const VillageView&>(*state.ViewFor(observer)).known, known)
+        << "observer " << observer;
+  }
+  EXPECT_THAT(state.ViewFor(2)->ToString(),
+              HasSubstr("seat 1 is known to hold 1 feather, 1 axe"));
+
+  // The record is history beside the position: it changes no fingerprint,
+  // and a clone keeps it.
+  EXPECT_EQ(VillageState(Rules{}, state.position()).ToString(), state.ToString());
+  EXPECT_EQ(static_cast<const VillageState&>(*state.Clone()).known(), known);
+
+  // At the end seat 1's feather joins its bribe and leaves the hand.
+  ASSERT_THAT(state.Apply(2, kDraw), IsOk());
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());  // the deck is empty: over
+  ASSERT_TRUE(state.IsOver());
+  EXPECT_EQ(static_cast<const VillageView&>(*state.ViewFor(kSpectator)).known[1],
+            Cards({{kAxe, 1}}));
+}
+
+TEST(VillageViewTest, TheDealPutsTheKnownCardsInTheirHands) {
+  // A real match in which every seat buys whenever it can, so each hand
+  // holds cards the table saw come from the market.
+  std::unique_ptr<State> match = *MakeGame()->NewMatch({.num_players = 3, .seed = 4});
+  for (int turn = 0; turn < 9; ++turn) {
+    const Seat seat = match->SeatsToAct()[0];
+    const std::vector<Action> legal = match->LegalActions(seat);
+    const auto buy = std::find_if(legal.begin(), legal.end(), [](Action action) {
+      return Move::Decode(action)->kind == Move::Kind::kBuy;
+    });
+    ASSERT_THAT(match->Apply(seat, buy != legal.end() ? *buy : legal[0]), IsOk());
+  }
+  const auto& state = static_cast<const VillageState&>(*match);
+  for (Seat seat = 0; seat < 3; ++seat) {
+    ASSERT_GT(std::accumulate(state.known()[seat].begin(), state.known()[seat].end(), 0), 0)
+        << "seat " << seat;
+  }
+  const std::unique_ptr<Sampler> deal = MakeSampler();
+  Rng rng(9);
+  for (Seat observer = 0; observer < 3; ++observer) {
+    const std::unique_ptr<View> view = state.ViewFor(observer);
+    for (int i = 0; i < 100; ++i) {
+      absl::StatusOr<std::unique_ptr<State>> sample = deal->Sample(*view, rng);
+      ASSERT_THAT(sample, IsOk());
+      const auto& dealt = static_cast<const VillageState&>(**sample);
+      ASSERT_TRUE(dealt.ViewFor(observer)->Equals(*view));
+      EXPECT_EQ(dealt.known(), state.known());
+      for (Seat seat = 0; seat < 3; ++seat) {
+        for (int kind = 0; kind < kNumCardKinds; ++kind) {
+          ASSERT_GE(dealt.position().hands[seat][kind], state.known()[seat][kind])
+              << "seat " << seat << " dealt without its known " << CardNamePlural(kind);
+        }
+      }
+    }
+  }
+  // More known than the hand can hold is no match's view.
+  VillageView forged = static_cast<const VillageView&>(*state.ViewFor(2));
+  forged.known[1][kCrown] = 20;
+  EXPECT_THAT(deal->Sample(forged, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("known to hold")));
+}
+
 TEST(VillageActionTest, EncodingRoundTripsAndRejectsStrayBits) {
   const Move buy = Move::Buy(3, Cards({{kWild, 1}, {kAxe, 2}}), kAxe);
   EXPECT_EQ(Move::Decode(buy.Encode()), buy);
