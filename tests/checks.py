@@ -11,15 +11,17 @@ _counts = {"passed": 0, "failed": 0}
 
 
 def check(name, ok, detail=""):
-    """Records one check; on failure prints up to 20 lines of `detail`."""
+    """Records one check; on failure prints up to 20 lines of `detail`.
+    Returns whether it passed."""
     if ok:
         _counts["passed"] += 1
         print(f"ok   {name}")
-        return
+        return True
     _counts["failed"] += 1
     print(f"FAIL {name}")
     for line in str(detail).splitlines()[:20] if detail else ():
         print(f"     {line}")
+    return False
 
 
 def finish():
