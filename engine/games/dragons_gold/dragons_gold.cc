@@ -227,8 +227,8 @@ std::vector<TokenCounts> Shares(const Move& move, const TokenCounts& tokens, int
 
 // ---------------------------------------------------------------- State
 
-DragonsGoldState::DragonsGoldState(const Rules& rules, Position position)
-    : rules_(rules), position_(std::move(position)) {}
+DragonsGoldState::DragonsGoldState(const Rules& rules, Position position, Record record)
+    : rules_(rules), position_(std::move(position)), record_(std::move(record)) {}
 
 int DragonsGoldState::num_players() const { return static_cast<int>(position_.holdings.size()); }
 
@@ -594,11 +594,13 @@ absl::Status DragonsGoldState::ApplyThiefChoice(const Move& move) {
   }
   const Steal steal = p.steals.front();
   p.steals.erase(p.steals.begin());
-  if (p.holdings[steal.victim][move.token] > 0) {
-    TakeToken(steal.victim, steal.thief_owner, move.token);
-  } else {
-    StealAtRandom(steal.victim, steal.thief_owner);
-  }
+  // A kind the victim does not hold: the thief takes at random after all.
+  const bool held = p.holdings[steal.victim][move.token] > 0;
+  Rob({.thief_owner = steal.thief_owner,
+       .victim = steal.victim,
+       .how = held ? TheftKind::kChosen : TheftKind::kRandom,
+       .named = move.token,
+       .token = held ? move.token : kHiddenToken});
   RunSteals();
   return absl::OkStatus();
 }
@@ -614,10 +616,13 @@ absl::Status DragonsGoldState::ApplyDecoy(Seat seat, const Move& move) {
     p.steals.erase(p.steals.begin());
     --p.objects[seat][kDecoyPurse];
     ++p.object_discard[kDecoyPurse];
-    TakeToken(seat, steal.thief_owner, move.token);
+    Rob({.thief_owner = steal.thief_owner,
+         .victim = seat,
+         .how = TheftKind::kDecoyPurse,
+         .token = move.token});
   } else if (move.kind == Move::Kind::kDecoyKeep) {
     p.steals.erase(p.steals.begin());
-    StealAtRandom(seat, steal.thief_owner);
+    Rob({.thief_owner = steal.thief_owner, .victim = seat});
   } else {
     return WrongMove("give up a token of your choice with your Decoy Purse, or keep it");
   }
@@ -657,6 +662,8 @@ absl::Status DragonsGoldState::ApplyMarketReply(Seat seat, const Move& move) {
     }
     TakeToken(p.offer.from, seat, p.offer.give);
     TakeToken(seat, p.offer.from, p.offer.get);
+    record_.push_back(
+        MarketSwap{.from = p.offer.from, .to = seat, .give = p.offer.give, .get = p.offer.get});
   } else if (move.kind != Move::Kind::kMarketRefuse) {
     return WrongMove("accept or refuse the swap");
   }
@@ -710,13 +717,14 @@ void DragonsGoldState::UseObject(Seat seat, const Move& move) {
       break;
     case kTreasureMap:
       ++p.holdings[seat][p.bag.back()];
+      record_.push_back(TreasureMapDraw{.seat = seat, .token = p.bag.back()});
       p.bag.pop_back();
       break;
     case kSleepingPotion:
       ++p.dragons[move.a].weakening;
       break;
     case kInvisibleHand:
-      StealAtRandom(move.a, seat);
+      Rob({.thief_owner = seat, .victim = move.a, .how = TheftKind::kInvisibleHand});
       break;
     case kSilverTongue:
       p.negotiation.proposals_allowed += 2;
@@ -729,7 +737,9 @@ void DragonsGoldState::UseObject(Seat seat, const Move& move) {
 void DragonsGoldState::MaybeSlay(int slot, Seat slayer) {
   Position& p = position_;
   FaceUpDragon& dragon = p.dragons[slot];
+  TokenCounts drawn{};
   for (int i = 0; i < kDragons[dragon.card].hidden && !p.bag.empty(); ++i) {
+    ++drawn[p.bag.back()];
     ++dragon.tokens[p.bag.back()];
     p.bag.pop_back();
   }
@@ -744,6 +754,14 @@ void DragonsGoldState::MaybeSlay(int slot, Seat slayer) {
   n.proposer = slayer;
   n.proposals_allowed = rules_.negotiation_proposals;
   n.votes.assign(num_players(), 0);
+  Slaying slaying{.card = dragon.card,
+                  .slot = slot,
+                  .slayer = slayer,
+                  .attackers = dragon.attackers,
+                  .treasure = n.tokens,
+                  .drawn = drawn};
+  for (Seat s : n.contributors) slaying.shares.push_back({.seat = s});
+  record_.push_back(std::move(slaying));
   p.negotiation = std::move(n);
   if (p.negotiation.contributors.size() == 1 || Total(p.negotiation.tokens) == 0) {
     // A lone slayer takes all; an empty hoard needs no talk.
@@ -768,15 +786,43 @@ void DragonsGoldState::Divide(const std::vector<TokenCounts>& shares) {
                                   Attacker{seat, kWizard}) != dragon.attackers.end();
     if (kWizardsDrawForRed && wizard && rules_.magic_objects) DrawObjects(seat, shares[i][kRed]);
   }
+  Settle(Slaying::Outcome::kDivided, shares);
   n.tokens = TokenCounts{};
-  LoseTreasure();  // nothing is left to lose: starts the thieves
+  SendThieves();
 }
 
 void DragonsGoldState::LoseTreasure() {
   Position& p = position_;
   Negotiation& n = p.negotiation;
   for (int kind = 0; kind < kNumTokenKinds; ++kind) p.removed[kind] += n.tokens[kind];
+  Settle(Slaying::Outcome::kLost, {});
   n.tokens = TokenCounts{};
+  SendThieves();
+}
+
+void DragonsGoldState::Settle(Slaying::Outcome outcome, const std::vector<TokenCounts>& shares) {
+  const Negotiation& n = position_.negotiation;
+  Slaying* slaying = record_.empty() ? nullptr : std::get_if<Slaying>(&record_.back());
+  if (slaying == nullptr || slaying->outcome != Slaying::Outcome::kNegotiating) {
+    const FaceUpDragon& dragon = position_.dragons[n.slot];
+    record_.push_back(Slaying{.card = dragon.card,
+                              .slot = n.slot,
+                              .slayer = n.slayer,
+                              .attackers = dragon.attackers,
+                              .treasure = n.tokens});
+    slaying = &std::get<Slaying>(record_.back());
+  }
+  slaying->outcome = outcome;
+  slaying->shares.clear();
+  for (std::size_t i = 0; i < n.contributors.size(); ++i) {
+    slaying->shares.push_back(
+        {.seat = n.contributors[i], .tokens = i < shares.size() ? shares[i] : TokenCounts{}});
+  }
+}
+
+void DragonsGoldState::SendThieves() {
+  Position& p = position_;
+  const Negotiation& n = p.negotiation;
   // Each thief, in the order they came, robs every other contributor.
   const FaceUpDragon& dragon = p.dragons[n.slot];
   p.steals.clear();
@@ -809,7 +855,7 @@ void DragonsGoldState::RunSteals() {
       p.phase = Phase::kDecoy;
       return;
     }
-    StealAtRandom(steal.victim, steal.thief_owner);
+    Rob({.thief_owner = steal.thief_owner, .victim = steal.victim});
     p.steals.erase(p.steals.begin());
   }
   FinishSlaying();
@@ -820,18 +866,17 @@ void DragonsGoldState::TakeToken(Seat from, Seat to, int token) {
   ++position_.holdings[to][token];
 }
 
-void DragonsGoldState::StealAtRandom(Seat from, Seat to) {
+void DragonsGoldState::Rob(Theft theft) {
   Position& p = position_;
-  const int total = Total(p.holdings[from]);
+  const TokenCounts& screen = p.holdings[theft.victim];
+  const int total = Total(screen);
   if (total == 0) return;
-  int pick = static_cast<int>(p.rng.Uniform(static_cast<std::uint64_t>(total)));
-  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
-    if (pick < p.holdings[from][kind]) {
-      TakeToken(from, to, kind);
-      return;
-    }
-    pick -= p.holdings[from][kind];
+  if (theft.token == kHiddenToken) {
+    int pick = static_cast<int>(p.rng.Uniform(static_cast<std::uint64_t>(total)));
+    for (theft.token = 0; pick >= screen[theft.token]; ++theft.token) pick -= screen[theft.token];
   }
+  TakeToken(theft.victim, theft.thief_owner, theft.token);
+  record_.push_back(theft);
 }
 
 void DragonsGoldState::DrawObjects(Seat seat, int count) {
@@ -955,10 +1000,15 @@ void DragonsGoldState::EndMatch(EndReason reason) {
   p.end = reason;
   p.steals.clear();
   // Treasure still on the table leaves the game.
+  LeftOnTable left;
   for (FaceUpDragon& dragon : p.dragons) {
-    for (int kind = 0; kind < kNumTokenKinds; ++kind) p.removed[kind] += dragon.tokens[kind];
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+      p.removed[kind] += dragon.tokens[kind];
+      left.tokens[kind] += dragon.tokens[kind];
+    }
     dragon.tokens = TokenCounts{};
   }
+  if (Total(left.tokens) > 0) record_.push_back(left);
 }
 
 // ---------------------------------------------------------------- Scoring
@@ -1019,6 +1069,24 @@ std::vector<int> DragonsGoldState::Ranks() const {
 
 // ---------------------------------------------------------------- Views
 
+namespace {
+
+// `entry` as `observer` sees it: the one place that hides a kind.
+RecordEntry SeenBy(RecordEntry entry, Seat observer) {
+  if (auto* theft = std::get_if<Theft>(&entry)) {
+    const bool by_chance = theft->how == TheftKind::kRandom ||
+                           theft->how == TheftKind::kInvisibleHand;
+    if (by_chance && observer != theft->thief_owner && observer != theft->victim) {
+      theft->token = kHiddenToken;
+    }
+  } else if (auto* map = std::get_if<TreasureMapDraw>(&entry)) {
+    if (observer != map->seat) map->token = kHiddenToken;
+  }
+  return entry;
+}
+
+}  // namespace
+
 std::unique_ptr<View> DragonsGoldState::ViewFor(Seat observer) const {
   const Position& p = position_;
   auto view = std::make_unique<DragonsGoldView>();
@@ -1054,7 +1122,52 @@ std::unique_ptr<View> DragonsGoldState::ViewFor(Seat observer) const {
   view->offer = p.offer;
   view->end = p.end;
   if (IsOver()) view->scores = AllScores();
+  view->record.reserve(record_.size());
+  for (const RecordEntry& entry : record_) view->record.push_back(SeenBy(entry, observer));
   return view;
+}
+
+TokenCounts KnownTokens(const DragonsGoldView& view, Seat seat) {
+  if (seat >= 0 && seat < static_cast<int>(view.players.size()) && view.players[seat].tokens) {
+    return *view.players[seat].tokens;
+  }
+  TokenCounts known{};
+  auto seen = [](int kind) { return kind >= 0 && kind < kNumTokenKinds; };
+  auto gain = [&](Seat to, int kind) {
+    if (to == seat && seen(kind)) ++known[kind];
+  };
+  auto lose = [&](Seat from, int kind) {
+    if (from != seat) return;
+    if (!seen(kind)) {
+      for (int& count : known) count = std::max(0, count - 1);
+    } else if (known[kind] > 0) {
+      --known[kind];
+    }  // else the token was one of those of unknown kind
+  };
+  for (const RecordEntry& entry : view.record) {
+    if (const auto* slaying = std::get_if<Slaying>(&entry)) {
+      if (slaying->outcome != Slaying::Outcome::kDivided) continue;
+      for (const Share& share : slaying->shares) {
+        if (share.seat != seat) continue;
+        for (int kind = 0; kind < kNumTokenKinds; ++kind) known[kind] += share.tokens[kind];
+      }
+    } else if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
+      lose(swap->from, swap->give);
+      gain(swap->to, swap->give);
+      lose(swap->to, swap->get);
+      gain(swap->from, swap->get);
+    } else if (const auto* theft = std::get_if<Theft>(&entry)) {
+      lose(theft->victim, theft->token);
+      gain(theft->thief_owner, theft->token);
+    } else if (const auto* map = std::get_if<TreasureMapDraw>(&entry)) {
+      gain(map->seat, map->token);
+    }
+  }
+  // A token offered at the market is its offerer's.
+  if (view.phase == Phase::kMarketReply && view.offer.from == seat && seen(view.offer.give)) {
+    known[view.offer.give] = std::max(known[view.offer.give], 1);
+  }
+  return known;
 }
 
 namespace {
@@ -1114,6 +1227,48 @@ std::string NegotiationText(const Negotiation& n) {
   return text;
 }
 
+std::string KindText(int token) {
+  return token == kHiddenToken ? "a token" : absl::StrCat("a ", TokenName(token));
+}
+
+std::string RecordText(const RecordEntry& entry) {
+  if (const auto* slaying = std::get_if<Slaying>(&entry)) {
+    std::string text = absl::StrCat("seat ", slaying->slayer, " slew dragon ", slaying->card,
+                                    " in slot ", slaying->slot, " (drawn: ",
+                                    CountsText(slaying->drawn), "): ");
+    switch (slaying->outcome) {
+      case Slaying::Outcome::kNegotiating:
+        return absl::StrCat(text, "negotiating over ", CountsText(slaying->treasure));
+      case Slaying::Outcome::kLost:
+        return absl::StrCat(text, CountsText(slaying->treasure), " lost");
+      case Slaying::Outcome::kDivided:
+        break;
+    }
+    std::vector<std::string> shares;
+    for (const Share& share : slaying->shares) {
+      shares.push_back(absl::StrCat("seat ", share.seat, " ", CountsText(share.tokens)));
+    }
+    return absl::StrCat(text, absl::StrJoin(shares, " / "));
+  }
+  if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
+    return absl::StrCat("seat ", swap->from, " gave seat ", swap->to, " ", KindText(swap->give),
+                        " for ", KindText(swap->get));
+  }
+  if (const auto* theft = std::get_if<Theft>(&entry)) {
+    static constexpr std::array<absl::string_view, 4> kHow = {
+        "at random", "by choice", "with a Decoy Purse", "with an Invisible Hand"};
+    return absl::StrCat("seat ", theft->thief_owner, " took ", KindText(theft->token),
+                        " from seat ", theft->victim, " ", kHow[static_cast<int>(theft->how)],
+                        theft->named >= 0 ? absl::StrCat(" (named ", TokenName(theft->named), ")")
+                                          : "");
+  }
+  if (const auto* map = std::get_if<TreasureMapDraw>(&entry)) {
+    return absl::StrCat("seat ", map->seat, " drew ", KindText(map->token),
+                        " with a Treasure Map");
+  }
+  return absl::StrCat(CountsText(std::get<LeftOnTable>(entry).tokens), " left on the table");
+}
+
 }  // namespace
 
 std::string DragonsGoldView::ToString() const {
@@ -1137,6 +1292,9 @@ std::string DragonsGoldView::ToString() const {
   const std::string talk = NegotiationText(negotiation);
   if (!talk.empty()) absl::StrAppend(&out, talk, "\n");
   if (!scores.empty()) absl::StrAppend(&out, "scores ", absl::StrJoin(scores, ", "), "\n");
+  for (const RecordEntry& entry : record) {
+    absl::StrAppend(&out, "record: ", RecordText(entry), "\n");
+  }
   return out;
 }
 

@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -264,6 +265,99 @@ Move Proposal(const std::vector<TokenCounts>& shares);
 // The shares a proposal gives each contributor (`tokens` on the dragon).
 std::vector<TokenCounts> Shares(const Move& move, const TokenCounts& tokens, int contributors);
 
+// ---- The public record ---------------------------------------------------
+// What players at a real table see happen to the treasure, in order, and may
+// remember: every slaying and its division, every market swap, every theft,
+// every Treasure Map draw, and the treasure left on the table at the end.
+// It is history, not position: the state keeps it beside its Position
+// (ToString renders the position alone, so fingerprints and stored records
+// do not depend on it), and each view carries it filtered for its observer
+// (DragonsGoldState::ViewFor). A kind an observer may not see reads
+// kHiddenToken: "a token". With it, counting the tokens into and out of a
+// screen gives what the table knows of that screen (KnownTokens).
+
+// A token whose kind the observer does not see.
+inline constexpr int kHiddenToken = -1;
+
+// What one seat got of a division.
+struct Share {
+  Seat seat = 0;
+  TokenCounts tokens{};
+  bool operator==(const Share&) const = default;
+};
+
+// A dragon slain, and what became of its treasure. Entered at the slaying;
+// its outcome is settled in place once the treasure is divided or lost.
+// Public.
+struct Slaying {
+  enum class Outcome : int {
+    kNegotiating = 0,  // the contributors are still negotiating
+    kDivided,          // `shares` went behind the contributors' screens
+    kLost,             // `treasure` left the game
+  };
+  int card = -1;  // index into kDragons
+  int slot = -1;
+  Seat slayer = 0;                  // whose attack slew it
+  std::vector<Attacker> attackers;  // in the order they came
+  // The whole treasure shared: what lay on the dragon and what was drawn.
+  TokenCounts treasure{};
+  // The part drawn from the bag at the slaying: laid on the dragon for all
+  // to see, a lone slayer's draw too.
+  TokenCounts drawn{};
+  Outcome outcome = Outcome::kNegotiating;
+  // One per contributor, in seat order; empty shares unless kDivided.
+  std::vector<Share> shares;
+  bool operator==(const Slaying&) const = default;
+};
+
+// An accepted market swap: `from` gave a `give` to `to` for a `get`. Public.
+struct MarketSwap {
+  Seat from = 0;
+  Seat to = 0;
+  int give = 0;
+  int get = 0;
+  bool operator==(const MarketSwap&) const = default;
+};
+
+// How a token was stolen.
+enum class TheftKind : int {
+  kRandom = 0,     // a thief's random pick (a choosing thief's too, when
+                   // the victim held none of the named kind)
+  kChosen,         // a choosing thief named a kind the victim held
+  kDecoyPurse,     // the victim gave it up with a Decoy Purse
+  kInvisibleHand,  // an Invisible Hand took it at random
+};
+
+// One token taken from `victim`'s screen to `thief_owner`'s. Who did it,
+// how, and the kind a choosing thief named are public; the kind taken is
+// public for kChosen and kDecoyPurse, and otherwise seen only by the thief's
+// owner and the victim (each behind their own screen).
+struct Theft {
+  Seat thief_owner = 0;
+  Seat victim = 0;
+  TheftKind how = TheftKind::kRandom;
+  int named = -1;  // the kind a choosing thief named; -1 for other thefts
+  int token = kHiddenToken;
+  bool operator==(const Theft&) const = default;
+};
+
+// A Treasure Map drew a token from the bag to `seat`'s screen. That it was
+// played is public; the kind only `seat` sees.
+struct TreasureMapDraw {
+  Seat seat = 0;
+  int token = kHiddenToken;
+  bool operator==(const TreasureMapDraw&) const = default;
+};
+
+// At the end, the treasure still on the dragons left the game. Public.
+struct LeftOnTable {
+  TokenCounts tokens{};
+  bool operator==(const LeftOnTable&) const = default;
+};
+
+using RecordEntry = std::variant<Slaying, MarketSwap, Theft, TreasureMapDraw, LeftOnTable>;
+using Record = std::vector<RecordEntry>;
+
 // ---- The view ------------------------------------------------------------
 struct PlayerView {
   std::array<AdventurerState, kNumAdventurers> adventurers{};
@@ -297,16 +391,26 @@ struct DragonsGoldView final : ComparableView<DragonsGoldView> {
   MarketOffer offer;
   EndReason end = EndReason::kNotOver;
   std::vector<int> scores;  // once over
+  // The public record, oldest first, its hidden kinds kHiddenToken.
+  Record record;
 
   bool operator==(const DragonsGoldView&) const = default;
   std::string ToString() const override;
   std::string Summary() const override;
 };
 
+// The tokens the record of `view` proves to lie behind `seat`'s screen now,
+// by kind: a lower bound on its holdings, exact when every movement into and
+// out of it is seen. A token of unknown kind stolen from the screen may have
+// been of any kind it was known to hold, so it lowers each of them by one.
+TokenCounts KnownTokens(const DragonsGoldView& view, Seat seat);
+
 // ---- The state -----------------------------------------------------------
+// The position is the whole match as it stands (ToString renders it); the
+// public record is history that the views carry, kept beside it.
 class DragonsGoldState final : public State {
  public:
-  DragonsGoldState(const Rules& rules, Position position);
+  DragonsGoldState(const Rules& rules, Position position, Record record = {});
 
   int num_players() const override;
   Seats SeatsToAct() const override;
@@ -326,6 +430,8 @@ class DragonsGoldState final : public State {
 
   const Position& position() const { return position_; }
   const Rules& rules() const { return rules_; }
+  // The public record with every kind, as nobody sees it.
+  const Record& record() const { return record_; }
   // Final score of a seat's tokens under the match's scoring (any time).
   int ScoreOf(Seat seat) const;
 
@@ -351,10 +457,16 @@ class DragonsGoldState final : public State {
   void MaybeSlay(int slot, Seat slayer);
   void Divide(const std::vector<TokenCounts>& shares);
   void LoseTreasure();
+  // Settles the slaying under way in the record (entering it first if the
+  // record does not hold it, as in a state set up mid-negotiation).
+  void Settle(Slaying::Outcome outcome, const std::vector<TokenCounts>& shares);
+  // After a division or a loss: queues the thieves' steals and runs them.
+  void SendThieves();
   // Carries out steals until one needs a decision, then ends the slaying.
   void RunSteals();
   void TakeToken(Seat from, Seat to, int token);
-  void StealAtRandom(Seat from, Seat to);
+  // Carries out `theft` (a kHiddenToken kind: at random) and records it.
+  void Rob(Theft theft);
   void FinishSlaying();
   void DrawObjects(Seat seat, int count);
   // Refills `slot`, opening the market first when its card comes up.
@@ -369,6 +481,7 @@ class DragonsGoldState final : public State {
 
   Rules rules_;
   Position position_;
+  Record record_;
 };
 
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -22,7 +23,8 @@ constexpr int kMaxPlayers = 6;
 // A magic object's parameters take 8 bits each in a move's code.
 constexpr int kMaxObjectParameter = 255;
 
-// The wire's enums are the engine's values plus one (UNSPECIFIED is 0).
+// The wire's enums are the engine's values plus one (UNSPECIFIED is 0, and
+// so a hidden token, kHiddenToken, is UNSPECIFIED).
 hoard::v1::DragonsGoldToken TokenToProto(int token) {
   return static_cast<hoard::v1::DragonsGoldToken>(token + 1);
 }
@@ -38,6 +40,14 @@ hoard::v1::DragonsGoldObject ObjectToProto(int object) {
 }
 hoard::v1::DragonsGoldPhase PhaseToProto(Phase phase) {
   return static_cast<hoard::v1::DragonsGoldPhase>(static_cast<int>(phase) + 1);
+}
+hoard::v1::DragonsGoldSlayingOutcome OutcomeToProto(Slaying::Outcome outcome) {
+  return static_cast<hoard::v1::DragonsGoldSlayingOutcome>(
+      static_cast<int>(outcome) + 1);
+}
+hoard::v1::DragonsGoldTheftKind TheftKindToProto(TheftKind how) {
+  return static_cast<hoard::v1::DragonsGoldTheftKind>(static_cast<int>(how) +
+                                                      1);
 }
 
 hoard::v1::DragonsGoldEndReason EndReasonToProto(EndReason end) {
@@ -84,6 +94,52 @@ void ShareToProto(Seat seat, const TokenCounts& tokens,
                   hoard::v1::DragonsGoldShare* out) {
   out->set_seat(seat);
   CountsToProto(tokens, out->mutable_tokens());
+}
+
+void AttackerToProto(const Attacker& attacker,
+                     hoard::v1::DragonsGoldAttacker* out) {
+  out->set_seat(attacker.seat);
+  out->set_adventurer(AdventurerToProto(attacker.adventurer));
+}
+
+void RecordEntryToProto(const RecordEntry& entry,
+                        hoard::v1::DragonsGoldRecordEntry* out) {
+  if (const auto* slaying = std::get_if<Slaying>(&entry)) {
+    hoard::v1::DragonsGoldSlaying* out_slaying = out->mutable_slaying();
+    out_slaying->set_card(slaying->card);
+    out_slaying->set_slot(slaying->slot);
+    out_slaying->set_slayer(slaying->slayer);
+    for (const Attacker& attacker : slaying->attackers) {
+      AttackerToProto(attacker, out_slaying->add_attackers());
+    }
+    CountsToProto(slaying->treasure, out_slaying->mutable_treasure());
+    CountsToProto(slaying->drawn, out_slaying->mutable_drawn());
+    out_slaying->set_outcome(OutcomeToProto(slaying->outcome));
+    for (const Share& share : slaying->shares) {
+      ShareToProto(share.seat, share.tokens, out_slaying->add_shares());
+    }
+  } else if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
+    hoard::v1::DragonsGoldMarketSwap* out_swap = out->mutable_market_swap();
+    out_swap->set_from(swap->from);
+    out_swap->set_to(swap->to);
+    out_swap->set_give(TokenToProto(swap->give));
+    out_swap->set_get(TokenToProto(swap->get));
+  } else if (const auto* theft = std::get_if<Theft>(&entry)) {
+    hoard::v1::DragonsGoldTheft* out_theft = out->mutable_theft();
+    out_theft->set_thief_seat(theft->thief_owner);
+    out_theft->set_victim(theft->victim);
+    out_theft->set_how(TheftKindToProto(theft->how));
+    out_theft->set_named(TokenToProto(theft->named));  // -1: UNSPECIFIED
+    out_theft->set_token(TokenToProto(theft->token));
+  } else if (const auto* map = std::get_if<TreasureMapDraw>(&entry)) {
+    hoard::v1::DragonsGoldTreasureMapDraw* out_map =
+        out->mutable_treasure_map();
+    out_map->set_seat(map->seat);
+    out_map->set_token(TokenToProto(map->token));
+  } else {
+    CountsToProto(std::get<LeftOnTable>(entry).tokens,
+                  out->mutable_left_on_table()->mutable_tokens());
+  }
 }
 
 // An enum value as an error message shows it: its name, or its number when
@@ -384,9 +440,7 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
     slot->set_sleeping_potions(dragon.weakening);
     CountsToProto(dragon.tokens, slot->mutable_tokens());
     for (const Attacker& attacker : dragon.attackers) {
-      hoard::v1::DragonsGoldAttacker* out_attacker = slot->add_attackers();
-      out_attacker->set_seat(attacker.seat);
-      out_attacker->set_adventurer(AdventurerToProto(attacker.adventurer));
+      AttackerToProto(attacker, slot->add_attackers());
     }
   }
   out->set_pile_size(view.pile_size);
@@ -459,6 +513,9 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
   }
   out->set_end_reason(EndReasonToProto(view.end));
   for (int score : view.scores) out->add_scores(score);
+  for (const RecordEntry& entry : view.record) {
+    RecordEntryToProto(entry, out->add_record());
+  }
 }
 
 void ToProto(Action action, hoard::v1::DragonsGoldAction* out) {

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "engine/codec.h"
@@ -264,6 +265,56 @@ TEST(DragonsGoldProtoTest, EveryLegalActionOfRandomMatchesRoundTrips) {
   EXPECT_GT(proposals, 20);
 }
 
+// The wire's record says what the view's does, entry by entry (a hidden
+// kind, kHiddenToken, is UNSPECIFIED).
+void ExpectSameRecord(const Record& record,
+                      const hoard::v1::DragonsGoldView& wire) {
+  ASSERT_EQ(wire.record_size(), static_cast<int>(record.size()));
+  for (int i = 0; i < wire.record_size(); ++i) {
+    const hoard::v1::DragonsGoldRecordEntry& out = wire.record(i);
+    if (const auto* slaying = std::get_if<Slaying>(&record[i])) {
+      ASSERT_TRUE(out.has_slaying());
+      EXPECT_EQ(out.slaying().card(), slaying->card);
+      EXPECT_EQ(out.slaying().slot(), slaying->slot);
+      EXPECT_EQ(out.slaying().slayer(), slaying->slayer);
+      EXPECT_EQ(out.slaying().attackers_size(),
+                static_cast<int>(slaying->attackers.size()));
+      EXPECT_EQ(FromWire(out.slaying().treasure()), slaying->treasure);
+      EXPECT_EQ(FromWire(out.slaying().drawn()), slaying->drawn);
+      EXPECT_EQ(out.slaying().outcome(),
+                static_cast<int>(slaying->outcome) + 1);
+      ASSERT_EQ(out.slaying().shares_size(),
+                static_cast<int>(slaying->shares.size()));
+      for (int k = 0; k < out.slaying().shares_size(); ++k) {
+        EXPECT_EQ(out.slaying().shares(k).seat(), slaying->shares[k].seat);
+        EXPECT_EQ(FromWire(out.slaying().shares(k).tokens()),
+                  slaying->shares[k].tokens);
+      }
+    } else if (const auto* swap = std::get_if<MarketSwap>(&record[i])) {
+      ASSERT_TRUE(out.has_market_swap());
+      EXPECT_EQ(out.market_swap().from(), swap->from);
+      EXPECT_EQ(out.market_swap().to(), swap->to);
+      EXPECT_EQ(out.market_swap().give(), swap->give + 1);
+      EXPECT_EQ(out.market_swap().get(), swap->get + 1);
+    } else if (const auto* theft = std::get_if<Theft>(&record[i])) {
+      ASSERT_TRUE(out.has_theft());
+      EXPECT_EQ(out.theft().thief_seat(), theft->thief_owner);
+      EXPECT_EQ(out.theft().victim(), theft->victim);
+      EXPECT_EQ(out.theft().how(), static_cast<int>(theft->how) + 1);
+      EXPECT_EQ(out.theft().named(), theft->named + 1);
+      EXPECT_EQ(out.theft().token(), theft->token + 1);
+    } else if (const auto* map = std::get_if<TreasureMapDraw>(&record[i])) {
+      ASSERT_TRUE(out.has_treasure_map());
+      EXPECT_EQ(out.treasure_map().seat(), map->seat);
+      EXPECT_EQ(out.treasure_map().token(), map->token + 1);
+    } else {
+      ASSERT_TRUE(out.has_left_on_table());
+      EXPECT_EQ(FromWire(out.left_on_table().tokens()),
+                std::get<LeftOnTable>(record[i]).tokens);
+    }
+  }
+}
+
 // Checks that `wire` says exactly what `view` says.
 void ExpectSameView(const DragonsGoldView& view,
                     const hoard::v1::DragonsGoldView& wire) {
@@ -385,6 +436,7 @@ void ExpectSameView(const DragonsGoldView& view,
             view.end == EndReason::kNotOver);
   EXPECT_EQ(std::vector<int>(wire.scores().begin(), wire.scores().end()),
             view.scores);
+  ASSERT_NO_FATAL_FAILURE(ExpectSameRecord(view.record, wire));
 }
 
 TEST(DragonsGoldProtoTest, AViewFromARealMatchShowsTheTable) {

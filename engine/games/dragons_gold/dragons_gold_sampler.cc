@@ -4,6 +4,8 @@
 #include <numeric>
 #include <span>
 #include <utility>
+#include <variant>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -34,6 +36,51 @@ int Total(const dg::TokenCounts& counts) {
 }
 
 bool ValidSeat(Seat s, int n) { return s >= 0 && s < n; }
+
+bool ValidKind(int kind) { return kind >= 0 && kind < dg::kNumTokenKinds; }
+bool ValidCounts(const dg::TokenCounts& counts) {
+  return std::all_of(counts.begin(), counts.end(), [](int c) { return c >= 0; });
+}
+
+// Every seat, kind and count of the public record lies in range.
+absl::Status CheckRecord(const dg::DragonsGoldView& v) {
+  const int n = static_cast<int>(v.players.size());
+  auto kind_or_hidden = [](int kind) { return kind == dg::kHiddenToken || ValidKind(kind); };
+  for (const dg::RecordEntry& entry : v.record) {
+    if (const auto* slaying = std::get_if<dg::Slaying>(&entry)) {
+      bool ok = slaying->card >= 0 && slaying->card < dg::kNumDragons && slaying->slot >= 0 &&
+                slaying->slot < dg::kFaceUpDragons && ValidSeat(slaying->slayer, n) &&
+                ValidCounts(slaying->treasure) && ValidCounts(slaying->drawn) &&
+                static_cast<int>(slaying->outcome) >= 0 &&
+                slaying->outcome <= dg::Slaying::Outcome::kLost;
+      for (const dg::Attacker& a : slaying->attackers) {
+        ok = ok && ValidSeat(a.seat, n) && a.adventurer >= 0 && a.adventurer < dg::kNumAdventurers;
+      }
+      for (const dg::Share& share : slaying->shares) {
+        ok = ok && ValidSeat(share.seat, n) && ValidCounts(share.tokens);
+      }
+      if (!ok) return Bad("a slaying in the record");
+    } else if (const auto* swap = std::get_if<dg::MarketSwap>(&entry)) {
+      if (!ValidSeat(swap->from, n) || !ValidSeat(swap->to, n) || !ValidKind(swap->give) ||
+          !ValidKind(swap->get)) {
+        return Bad("a market swap in the record");
+      }
+    } else if (const auto* theft = std::get_if<dg::Theft>(&entry)) {
+      if (!ValidSeat(theft->thief_owner, n) || !ValidSeat(theft->victim, n) ||
+          static_cast<int>(theft->how) < 0 || theft->how > dg::TheftKind::kInvisibleHand ||
+          (theft->named != -1 && !ValidKind(theft->named)) || !kind_or_hidden(theft->token)) {
+        return Bad("a theft in the record");
+      }
+    } else if (const auto* map = std::get_if<dg::TreasureMapDraw>(&entry)) {
+      if (!ValidSeat(map->seat, n) || !kind_or_hidden(map->token)) {
+        return Bad("a Treasure Map draw in the record");
+      }
+    } else if (!ValidCounts(std::get<dg::LeftOnTable>(entry).tokens)) {
+      return Bad("treasure left on the table in the record");
+    }
+  }
+  return absl::OkStatus();
+}
 
 // The objects a match of `rules` plays with.
 dg::ObjectCounts FullObjectDeck(const dg::Rules& rules) {
@@ -146,7 +193,7 @@ absl::Status CheckShape(const dg::DragonsGoldView& v) {
   for (int c : v.object_discard) {
     if (c < 0) return Bad("a negative discard");
   }
-  return absl::OkStatus();
+  return CheckRecord(v);
 }
 
 // The steps of a deal, in the order they draw from the generator.
@@ -179,7 +226,13 @@ absl::Status DealDragons(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p
 }
 
 // Tokens: the bag's contents less every token shown anywhere, dealt to the
-// bag and the screens the observer cannot look behind.
+// bag and the screens the observer cannot look behind. What the record
+// proves to lie behind a screen (KnownTokens) is dealt there; only the rest
+// is drawn at random. The deal ignores what the record tells beyond that
+// lower bound: after a theft of unknown kind it may give a screen a kind it
+// cannot hold (a red behind a screen known to have held only a silver and a
+// gold, one of which was stolen), and a choosing thief who found none of the
+// named kind does not keep that kind from the victim's screen.
 absl::Status DealTokens(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p) {
   const int n = static_cast<int>(v.players.size());
   dg::TokenCounts unseen = dg::kBagContents;
@@ -190,18 +243,17 @@ absl::Status DealTokens(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p)
   take(v.removed);
   take(v.negotiation.tokens);
   int hidden_tokens = v.bag_size;
+  // Shown screens are wholly known; the others, in part.
+  std::vector<dg::TokenCounts> known(n);
   for (Seat s = 0; s < n; ++s) {
-    if (v.players[s].tokens) {
-      take(*v.players[s].tokens);
-    } else {
-      hidden_tokens += v.players[s].token_count;
+    known[s] = dg::KnownTokens(v, s);
+    take(known[s]);
+    if (!v.players[s].tokens) {
+      hidden_tokens += v.players[s].token_count - Total(known[s]);
+      if (Total(known[s]) > v.players[s].token_count) {
+        return Bad(absl::StrCat("seat ", s, " holds fewer tokens than its record proves"));
+      }
     }
-  }
-  // A token offered at the market is known to be its offerer's.
-  const bool offered = v.phase == dg::Phase::kMarketReply && !v.players[v.offer.from].tokens;
-  if (offered) {
-    --unseen[v.offer.give];
-    --hidden_tokens;
   }
   for (int k = 0; k < dg::kNumTokenKinds; ++k) {
     if (unseen[k] < 0) return Bad(absl::StrCat("more ", dg::TokenNamePlural(k), " than exist"));
@@ -224,19 +276,9 @@ absl::Status DealTokens(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p)
   for (Seat s = 0; s < n; ++s) {
     const dg::PlayerView& player = v.players[s];
     p.adventurers[s] = player.adventurers;
-    if (player.tokens) {
-      p.holdings[s] = *player.tokens;
-      continue;
-    }
-    dg::TokenCounts& h = p.holdings[s];
-    h = {};
-    int count = player.token_count;
-    if (offered && s == v.offer.from) {
-      ++h[v.offer.give];
-      --count;
-    }
-    if (count < 0) return Bad(absl::StrCat("seat ", s, " offers a token it cannot hold"));
-    for (int i = 0; i < count; ++i) ++h[*next++];
+    p.holdings[s] = known[s];
+    if (player.tokens) continue;
+    for (int i = Total(known[s]); i < player.token_count; ++i) ++p.holdings[s][*next++];
   }
   return absl::OkStatus();
 }
@@ -352,7 +394,8 @@ class DragonsGoldSampler final : public Sampler {
     RETURN_IF_ERROR(DealTokens(v, rng, p));
     RETURN_IF_ERROR(DealObjects(v, rng, p));
     RETURN_IF_ERROR(CopyPublic(v, rng, p));
-    auto state = std::make_unique<dg::DragonsGoldState>(v.rules, std::move(p));
+    // The record as the observer sees it: kinds it did not see stay hidden.
+    auto state = std::make_unique<dg::DragonsGoldState>(v.rules, std::move(p), v.record);
     RETURN_IF_ERROR(CheckScores(v, *state));
     return state;
   }

@@ -1,6 +1,8 @@
 #include "engine/games/dragons_gold/dragons_gold.h"
 
 #include <memory>
+#include <numeric>
+#include <variant>
 
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
@@ -641,6 +643,240 @@ TEST(DragonsGoldTest, MovesRoundTripThroughTheirCodes) {
   }
   EXPECT_FALSE(Move::Decode(Action(15)).has_value());
   EXPECT_FALSE(Move::Decode(Action(3 | (1u << 9))).has_value()) << "stray bits";
+}
+
+// ---- The public record ------------------------------------------------
+
+const DragonsGoldView& AsView(const std::unique_ptr<View>& view) {
+  return static_cast<const DragonsGoldView&>(*view);
+}
+
+// `p` with the tokens and objects it lacks of a whole game put under its bag
+// and its object deck (drawn last), so that a deal can read its views.
+Position Complete(Position p) {
+  TokenCounts tokens = kBagContents;
+  auto take = [&](const TokenCounts& shown) {
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) tokens[kind] -= shown[kind];
+  };
+  for (int token : p.bag) --tokens[token];
+  for (const FaceUpDragon& dragon : p.dragons) take(dragon.tokens);
+  for (const TokenCounts& screen : p.holdings) take(screen);
+  take(p.removed);
+  std::vector<int> under;
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) under.insert(under.end(), tokens[kind], kind);
+  p.bag.insert(p.bag.begin(), under.begin(), under.end());
+  ObjectCounts objects = kObjectDeck;
+  objects[kInvisibleHand] = 0;  // the option is off
+  for (int object : p.object_deck) --objects[object];
+  for (const ObjectCounts& hand : p.objects) {
+    for (int kind = 0; kind < kNumObjectKinds; ++kind) objects[kind] -= hand[kind];
+  }
+  under.clear();
+  for (int kind = 0; kind < kNumObjectKinds; ++kind) under.insert(under.end(), objects[kind], kind);
+  p.object_deck.insert(p.object_deck.begin(), under.begin(), under.end());
+  return p;
+}
+
+// Three seats, nobody holding a token: seat 0 plays a Treasure Map and slays
+// dragon 0 alone; seats 1 and 2 slay dragon 1 together and divide it, seat
+// 2's thief (its wizard there too) names gold and seat 1's thief robs seat 2
+// at random; the market opens and seat 0 swaps a white diamond for seat 1's
+// blue.
+DragonsGoldState PublicRecordMatch() {
+  // Drawn from the back: the map's blue, dragon 0's hidden gold and yellow,
+  // dragon 5's three silver, dragon 1's hidden green, then dragon 6's four.
+  Position p = Table(3, {kSilver, kSilver, kSilver, kSilver, kSilver, kSilver, kGreen, kSilver,
+                         kSilver, kSilver, kYellow, kGold, kBlue});
+  p.pile = {6, 5};
+  p.drawn_from_pile = 6;  // the market comes before the 8th dragon
+  p.market_done = false;
+  Lay(p, 0, 0, Of({{kWhite, 2}}));  // strength 5
+  Lay(p, 1, 1, Of({{kGold, 1}, {kBlue, 1}, {kPurple, 1}}));  // strength 5
+  Lay(p, 2, 17);
+  p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight4}};
+  p.adventurers[2][kWizard] = AdventurerState::kAttacking;
+  p.adventurers[2][kThief] = AdventurerState::kAttacking;
+  p.dragons[1].attackers = {{2, kWizard}, {2, kThief}};
+  p.objects[0][kTreasureMap] = 1;
+  Rules rules;
+  rules.market_rounds = 1;
+  DragonsGoldState state(rules, Complete(p));
+  EXPECT_THAT(state.Apply(0, Use(kTreasureMap)), IsOk());
+  EXPECT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());  // 4 + 1: slain, alone
+  EXPECT_THAT(state.Apply(1, Attack(1, kThief)), IsOk());   // 1 + 2 + 2: slain, shared
+  EXPECT_THAT(state.Apply(1, Proposal({Of({{kGold, 1}, {kBlue, 1}}),
+                                       Of({{kPurple, 1}, {kGreen, 1}})})
+                                 .Encode()),
+              IsOk());
+  EXPECT_THAT(state.Apply(2, Simple(Move::Kind::kAccept)), IsOk());
+  EXPECT_THAT(state.Apply(2, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
+  // Seat 1's thief has robbed seat 2 at random; the market is open.
+  EXPECT_THAT(state.Apply(2, Simple(Move::Kind::kMarketPass)), IsOk());
+  EXPECT_THAT(state.Apply(0, Move{.kind = Move::Kind::kMarketOffer, .a = kWhite, .b = kBlue,
+                                  .target = 1}
+                                 .Encode()),
+              IsOk());
+  EXPECT_THAT(state.Apply(1, Simple(Move::Kind::kMarketAccept)), IsOk());
+  EXPECT_THAT(state.Apply(1, Simple(Move::Kind::kMarketPass)), IsOk());
+  return state;
+}
+
+TEST(DragonsGoldRecordTest, EachObserverSeesThePublicRecordAndOnlyItsOwnSecrets) {
+  const DragonsGoldState state = PublicRecordMatch();
+  ASSERT_EQ(state.position().phase, Phase::kTurn);
+  ASSERT_EQ(state.record().size(), 6u);
+  const int random = std::get<Theft>(state.record()[4]).token;
+  ASSERT_TRUE(random == kGold || random == kPurple || random == kGreen);
+  EXPECT_EQ(state.position().holdings[1], Of({{random, 1}, {kWhite, 1}}));
+
+  const Slaying lone{.card = 0,
+                     .slot = 0,
+                     .slayer = 0,
+                     .attackers = {{0, kKnight4}, {0, kWizard}},
+                     .treasure = Of({{kWhite, 2}, {kGold, 1}, {kYellow, 1}}),
+                     .drawn = Of({{kGold, 1}, {kYellow, 1}}),
+                     .outcome = Slaying::Outcome::kDivided,
+                     .shares = {{0, Of({{kWhite, 2}, {kGold, 1}, {kYellow, 1}})}}};
+  const Slaying shared{.card = 1,
+                       .slot = 1,
+                       .slayer = 1,
+                       .attackers = {{2, kWizard}, {2, kThief}, {1, kThief}},
+                       .treasure = Of({{kGold, 1}, {kBlue, 1}, {kPurple, 1}, {kGreen, 1}}),
+                       .drawn = Of({{kGreen, 1}}),
+                       .outcome = Slaying::Outcome::kDivided,
+                       .shares = {{1, Of({{kGold, 1}, {kBlue, 1}})},
+                                  {2, Of({{kPurple, 1}, {kGreen, 1}})}}};
+  const Theft chosen{
+      .thief_owner = 2, .victim = 1, .how = TheftKind::kChosen, .named = kGold, .token = kGold};
+  const MarketSwap swap{.from = 0, .to = 1, .give = kWhite, .get = kBlue};
+  // Who sees the kind of the map's draw and of the random theft.
+  auto expected = [&](int map_kind, int random_kind) {
+    return Record{TreasureMapDraw{.seat = 0, .token = map_kind},
+                  lone,
+                  shared,
+                  chosen,
+                  Theft{.thief_owner = 1, .victim = 2, .token = random_kind},
+                  swap};
+  };
+  EXPECT_EQ(state.record(), expected(kBlue, random));
+  EXPECT_EQ(AsView(state.ViewFor(0)).record, expected(kBlue, kHiddenToken));
+  EXPECT_EQ(AsView(state.ViewFor(1)).record, expected(kHiddenToken, random));
+  EXPECT_EQ(AsView(state.ViewFor(2)).record, expected(kHiddenToken, random));
+  EXPECT_EQ(AsView(state.ViewFor(kSpectator)).record, expected(kHiddenToken, kHiddenToken))
+      << "the lone slayer's draw is public; the secrets are nobody else's";
+}
+
+TEST(DragonsGoldRecordTest, TheRecordTellsWhatIsSurelyBehindEachScreen) {
+  const DragonsGoldState state = PublicRecordMatch();
+  const Position& truth = state.position();
+  // Seat 0 saw seat 1 divide, lose its gold, gain a token and swap its blue
+  // for a white diamond; seat 2 gain purple, green and gold and lose a token.
+  const auto seat0 = state.ViewFor(0);
+  EXPECT_EQ(KnownTokens(AsView(seat0), 1), Of({{kWhite, 1}}));
+  EXPECT_EQ(KnownTokens(AsView(seat0), 2), TokenCounts{});
+  EXPECT_EQ(KnownTokens(AsView(seat0), 0), truth.holdings[0]) << "its own screen";
+  // The thief's owner knows what it took: seat 1 knows seat 2's screen.
+  EXPECT_EQ(KnownTokens(AsView(state.ViewFor(1)), 2), truth.holdings[2]);
+  // A state dealt from seat 0's view is one seat 0 may be in, with the white
+  // diamond where the record says it is.
+  const Sampler& deal = *DealFor(DragonsGold());
+  Rng rng(7);
+  for (int i = 0; i < 50; ++i) {
+    absl::StatusOr<std::unique_ptr<State>> dealt = deal.Sample(*seat0, rng);
+    ASSERT_THAT(dealt.status(), IsOk());
+    EXPECT_TRUE((*dealt)->ViewFor(0)->Equals(*seat0));
+    EXPECT_TRUE((*dealt)->ViewFor(kSpectator)->Equals(*state.ViewFor(kSpectator)));
+    const auto& sample = static_cast<const DragonsGoldState&>(**dealt);
+    EXPECT_GE(sample.position().holdings[1][kWhite], 1);
+  }
+}
+
+// What the record of `observer` shows moving into and out of `seat`'s
+// screen: known kinds as a net count per kind, and hidden ones counted.
+struct Ledger {
+  TokenCounts known_net{};
+  int hidden_in = 0;
+  int hidden_out = 0;
+};
+
+Ledger LedgerOf(const DragonsGoldView& view, Seat seat) {
+  Ledger ledger;
+  auto move = [&](Seat from, Seat to, int kind) {
+    const int sign = (to == seat) - (from == seat);
+    if (sign == 0) return;
+    if (kind != kHiddenToken) {
+      ledger.known_net[kind] += sign;
+    } else {
+      (sign > 0 ? ledger.hidden_in : ledger.hidden_out) += 1;
+    }
+  };
+  constexpr Seat kNowhere = -2;  // the bag, a dragon, the removed tokens
+  for (const RecordEntry& entry : view.record) {
+    if (const auto* slaying = std::get_if<Slaying>(&entry)) {
+      for (const Share& share : slaying->shares) {
+        for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+          for (int i = 0; i < share.tokens[kind]; ++i) move(kNowhere, share.seat, kind);
+        }
+      }
+    } else if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
+      move(swap->from, swap->to, swap->give);
+      move(swap->to, swap->from, swap->get);
+    } else if (const auto* theft = std::get_if<Theft>(&entry)) {
+      move(theft->victim, theft->thief_owner, theft->token);
+    } else if (const auto* map = std::get_if<TreasureMapDraw>(&entry)) {
+      move(kNowhere, map->seat, map->token);
+    }
+  }
+  return ledger;
+}
+
+TEST(DragonsGoldRecordTest, EveryObserversRecordReconcilesWithEveryScreen) {
+  int hidden_seen = 0;
+  for (int players = 3; players <= 6; ++players) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      std::unique_ptr<State> state = *DragonsGold().NewMatch(
+          {.num_players = players,
+           .seed = seed,
+           .options = {{"invisible_hand", seed % 2 == 0 ? "on" : "off"}}});
+      Rng rng(seed);
+      while (!state->IsOver()) {
+        const Seats seats = state->SeatsToAct();
+        const Seat seat = seats[rng.Uniform(seats.size())];
+        const std::vector<Action> legal = state->LegalActions(seat);
+        ASSERT_THAT(state->Apply(seat, legal[rng.Uniform(legal.size())]), IsOk());
+        // What a record proves behind a screen is there.
+        const Seat observer = static_cast<Seat>(rng.Uniform(players + 1)) - 1;
+        const auto& truth = static_cast<const DragonsGoldState&>(*state).position().holdings;
+        const auto view = state->ViewFor(observer);
+        for (Seat other = 0; other < players; ++other) {
+          const TokenCounts known = KnownTokens(AsView(view), other);
+          for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+            ASSERT_GE(truth[other][kind], known[kind]) << "seed " << seed << "\n"
+                                                       << view->ToString();
+          }
+        }
+      }
+      const auto& truth = static_cast<const DragonsGoldState&>(*state).position().holdings;
+      for (Seat observer = kSpectator; observer < players; ++observer) {
+        const auto view = state->ViewFor(observer);
+        for (Seat other = 0; other < players; ++other) {
+          if (other == observer) continue;
+          const Ledger ledger = LedgerOf(AsView(view), other);
+          int count = ledger.hidden_in - ledger.hidden_out;
+          for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+            count += ledger.known_net[kind];
+            EXPECT_GE(truth[other][kind], ledger.known_net[kind] - ledger.hidden_out)
+                << "seed " << seed << ", seat " << other << " seen by " << observer;
+          }
+          EXPECT_EQ(count, std::accumulate(truth[other].begin(), truth[other].end(), 0))
+              << "seed " << seed << ", seat " << other << " seen by " << observer;
+          hidden_seen += ledger.hidden_in;
+        }
+      }
+    }
+  }
+  EXPECT_GT(hidden_seen, 0) << "the matches hid some kinds";
 }
 
 }  // namespace
