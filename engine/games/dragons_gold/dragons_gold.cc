@@ -757,7 +757,7 @@ void DragonsGoldState::MaybeSlay(int slot, Seat slayer) {
   Slaying slaying{.card = dragon.card,
                   .slot = slot,
                   .slayer = slayer,
-                  .attackers = dragon.attackers,
+                  .attackers = {dragon.attackers.begin(), dragon.attackers.end()},
                   .treasure = n.tokens,
                   .drawn = drawn};
   for (Seat s : n.contributors) slaying.shares.push_back({.seat = s});
@@ -808,7 +808,8 @@ void DragonsGoldState::Settle(Slaying::Outcome outcome, const std::vector<TokenC
     record_.push_back(Slaying{.card = dragon.card,
                               .slot = n.slot,
                               .slayer = n.slayer,
-                              .attackers = dragon.attackers,
+                              .attackers = {dragon.attackers.begin(),
+                                            dragon.attackers.end()},
                               .treasure = n.tokens});
     slaying = &std::get<Slaying>(record_.back());
   }

@@ -35,6 +35,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -297,8 +298,10 @@ struct Slaying {
   };
   int card = -1;  // index into kDragons
   int slot = -1;
-  Seat slayer = 0;                  // whose attack slew it
-  std::vector<Attacker> attackers;  // in the order they came
+  // Inlined, as the views copy the record often: an entry copies without
+  // allocating.
+  Seat slayer = 0;                                // whose attack slew it
+  absl::InlinedVector<Attacker, 8> attackers;     // in the order they came
   // The whole treasure shared: what lay on the dragon and what was drawn.
   TokenCounts treasure{};
   // The part drawn from the bag at the slaying: laid on the dragon for all
@@ -306,7 +309,7 @@ struct Slaying {
   TokenCounts drawn{};
   Outcome outcome = Outcome::kNegotiating;
   // One per contributor, in seat order; empty shares unless kDivided.
-  std::vector<Share> shares;
+  absl::InlinedVector<Share, 6> shares;
   bool operator==(const Slaying&) const = default;
 };
 
