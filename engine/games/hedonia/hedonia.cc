@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -30,13 +31,6 @@ constexpr std::array<int, kNumAssetKinds> ByValue() {
   return order;
 }
 constexpr std::array<int, kNumAssetKinds> kByValue = ByValue();
-
-int Value(const AssetCounts& counts) {
-  int value = 0;
-  for (int kind = 0; kind < kNumAssetKinds; ++kind)
-    value += counts[kind] * kAssetValues[kind];
-  return value;
-}
 
 // Moves one card of `kind` from `from` to `to`.
 void Move(AssetCounts& from, AssetCounts& to, int kind) {
@@ -129,13 +123,25 @@ int Total(const AssetCounts& counts) {
   return total;
 }
 
+int Value(const AssetCounts& counts) {
+  int value = 0;
+  for (int kind = 0; kind < kNumAssetKinds; ++kind)
+    value += counts[kind] * kAssetValues[kind];
+  return value;
+}
+
 Seat SeatAt(Seat seat, int steps, int direction, int num_players) {
   return ((seat + steps * direction) % num_players + num_players) % num_players;
 }
 
-int OfferGap(Seat seat, int direction, int num_players) {
-  return direction == kClockwise ? seat
-                                 : SeatAt(seat, -1, kClockwise, num_players);
+int OfferDirection(OfferRule offers, int direction) {
+  return offers == OfferRule::kLeft ? kClockwise : direction;
+}
+
+int OfferGap(Seat seat, int offer_direction, int num_players) {
+  return offer_direction == kClockwise
+             ? seat
+             : SeatAt(seat, -1, kClockwise, num_players);
 }
 
 int GapOn(Seat seat, Side side, int num_players) {
@@ -242,7 +248,9 @@ void HedoniaState::LegalActions(Seat seat, std::vector<Action>* out) const {
     }
   } else if (p.phase == Phase::kClaim && p.claims[seat] == Side::kNone) {
     // The card the player offered first: keeping it is the default.
-    const Side own = p.direction == kClockwise ? Side::kLeft : Side::kRight;
+    const Side own = OfferDirection(rules_.offers, p.direction) == kClockwise
+                         ? Side::kLeft
+                         : Side::kRight;
     out->push_back(ClaimAction(own));
     out->push_back(
         ClaimAction(own == Side::kLeft ? Side::kRight : Side::kLeft));
@@ -270,8 +278,8 @@ absl::Status HedoniaState::Apply(Seat seat, Action action) {
           absl::StrCat("you hold no ", AssetName(*asset), " to offer"));
     }
     --p.hands[seat][*asset];
-    p.table[OfferGap(seat, p.direction, p.num_players)] =
-        static_cast<std::int8_t>(*asset);
+    p.table[OfferGap(seat, OfferDirection(rules_.offers, p.direction),
+                     p.num_players)] = static_cast<std::int8_t>(*asset);
     if (++p.offers_made == p.num_players) p.phase = Phase::kClaim;
     return absl::OkStatus();
   }
@@ -295,6 +303,7 @@ absl::Status HedoniaState::Apply(Seat seat, Action action) {
 void HedoniaState::Reveal() {
   Position& p = position_;
   const int n = p.num_players;
+  const int offer_direction = OfferDirection(rules_.offers, p.direction);
   // Who took each gap's card alone, or -1.
   std::array<Seat, kMaxPlayers> owner{};
   for (int gap = 0; gap < n; ++gap) {
@@ -322,7 +331,7 @@ void HedoniaState::Reveal() {
   // valuable card of the player on the gap's other side.
   for (int i = 0; i < n; ++i) {
     const int gap =
-        OfferGap(SeatAt(p.active, i, p.direction, n), p.direction, n);
+        OfferGap(SeatAt(p.active, i, p.direction, n), offer_direction, n);
     if (p.table[gap] != kRedSnatcher || owner[gap] < 0) continue;
     const Seat victim = owner[gap] == gap ? SeatAt(gap, 1, kClockwise, n) : gap;
     const int best = MostValuable(p.treasuries[victim]);
@@ -355,7 +364,9 @@ void HedoniaState::Reveal() {
   }
   p.phase = Phase::kOffer;
   ++p.round;
-  p.active = SeatAt(p.active, 1, p.direction, n);
+  // The next active player: to the left, as the rulebook says (under
+  // offers=onward, one seat on in the direction of play as it now stands).
+  p.active = SeatAt(p.active, 1, OfferDirection(rules_.offers, p.direction), n);
 }
 
 // ---------------------------------------------------------------- Scoring
@@ -368,7 +379,8 @@ Reckoning HedoniaState::Reckon() const {
   r.treasuries = p.treasuries;
   AssetCounts king = p.king;
   std::array<int, kMaxPlayers>& points = r.power_points;
-  const Seat first = SeatAt(p.active, 1, d, n);  // the next active player
+  // The next active player, then round in the direction of play.
+  const Seat first = SeatAt(p.active, 1, OfferDirection(rules_.offers, d), n);
   for (int kind = 0; kind < kNumEndKinds; ++kind) {
     for (int i = 0; i < n; ++i) {
       const Seat s = SeatAt(first, i, d, n);
@@ -464,8 +476,15 @@ std::vector<double> HedoniaState::Scores() const {
 std::vector<int> HedoniaState::Ranks() const {
   HOARD_CHECK(IsOver(), "ranks are final only once the match is over");
   const Reckoning r = Reckon();
-  return RanksFromKeys(std::vector<int>(
-      r.score_halves.begin(), r.score_halves.begin() + num_players()));
+  // The score, then (under the tie-break) the treasury's printed value and
+  // its cards: the tie-break orders only equal scores.
+  const bool tie_break = rules_.tie_break == TieBreak::kTreasury;
+  std::vector<std::array<int, 3>> keys;
+  for (Seat s = 0; s < num_players(); ++s) {
+    keys.push_back({r.score_halves[s], tie_break ? Value(r.treasuries[s]) : 0,
+                    tie_break ? Total(r.treasuries[s]) : 0});
+  }
+  return RanksFromKeys(keys);
 }
 
 // ---------------------------------------------------------------- Views
@@ -603,6 +622,8 @@ std::string HedoniaState::ToString() const {
     for (std::int8_t v : c) put(v);
   };
   put(static_cast<int>(rules_.end));
+  put(static_cast<int>(rules_.offers));
+  put(static_cast<int>(rules_.tie_break));
   put(n);
   put(p.round);
   put(p.active);
@@ -669,15 +690,20 @@ std::unique_ptr<State> HedoniaState::Clone() const {
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
                                       const MatchConfig& config) {
   Rules rules;
-  const std::string end = OptionValue(info, config, "end");
-  if (end == "hands_empty") {
-    rules.end = EndRule::kHandsEmpty;
-  } else if (end == "deck_empty") {
-    rules.end = EndRule::kDeckEmpty;
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "end must be 'hands_empty' or 'deck_empty', not '", end, "'"));
-  }
+  // An option with two values, naming the rule's values 0 and 1 in order.
+  auto choice = [&](const std::string& name, absl::string_view first,
+                    absl::string_view second, auto* out) -> absl::Status {
+    const std::string value = OptionValue(info, config, name);
+    if (value != first && value != second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, " must be '", first, "' or '", second, "', not '", value, "'"));
+    }
+    *out = static_cast<std::remove_pointer_t<decltype(out)>>(value == second);
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(choice("end", "hands_empty", "deck_empty", &rules.end));
+  RETURN_IF_ERROR(choice("offers", "left", "onward", &rules.offers));
+  RETURN_IF_ERROR(choice("tie_break", "treasury", "none", &rules.tie_break));
   return rules;
 }
 
@@ -690,13 +716,25 @@ class HedoniaGame final : public Game {
     info_.name = "Hedonia";
     info_.min_players = kMinPlayers;
     info_.max_players = kMaxPlayers;
-    info_.ruleset_version = "1";
+    info_.ruleset_version = "2";
     info_.options = {
         {"end", "hands_empty",
          "hands_empty (draws stop when the deck is empty; play goes on until "
          "every card is offered) or deck_empty (the match ends once a reveal "
          "leaves the deck unable to refill every hand; cards left in hand are "
          "not scored)"},
+        {"offers", "left",
+         "left (every card is offered to the offerer's left neighbour and the "
+         "active player moves one seat left each round, as the rulebook says; "
+         "a Misdirection reverses only the order of play) or onward (each "
+         "card is offered to the next player in the direction of play and the "
+         "active player moves on in it, so a Misdirection turns the offers "
+         "to the right)"},
+        {"tie_break", "treasury",
+         "treasury (between equal scores, the more printed value in the "
+         "treasury after the powers ranks first, then the more cards in it; "
+         "players still tied share the rank) or none (equal scores share the "
+         "rank)"},
     };
     // Every round each player offers one card and claims once: each card of
     // the deck is offered at most once, with one claim per offer.

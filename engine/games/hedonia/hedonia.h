@@ -5,30 +5,34 @@
 //
 // The King hands 60 disputed assets back to the houses, one offer at a time.
 // Each player holds five cards; the rest form the face-down unreleased deck.
-// Every round has an active player, one seat on from the last round's in
-// the direction of play. Starting with them and going round in the direction
-// of play, each player offers one card from their hand, face up, to the
-// neighbour the direction of play leads to. Then every player claims at
-// once, sealed, either the card on their left or the card on their right
-// (one is the card they offered, the other the card offered to them). A
-// card claimed from both sides is shared (each side scores half its value
-// at the end), a card claimed from one side goes to that player's treasury,
-// and an unclaimed card goes to the King's treasury. Then everyone draws a
-// card while the deck has one for each of them.
+// Every round has an active player, the player to the left of the last
+// round's. Starting with them and going round in the direction of play, each
+// player offers one card from their hand, face up, to their neighbour on the
+// left. Then every player claims at once, sealed, either the card on their
+// left or the card on their right (one is the card they offered, the other
+// the card offered to them). A card claimed from both sides is shared (each
+// side scores half its value at the end), a card claimed from one side goes
+// to that player's treasury, and an unclaimed card goes to the King's
+// treasury. Then everyone draws a card while the deck has one for each of
+// them.
 //
 // Two kinds act the moment one player claims them: a Red Snatcher snatches
 // the most valuable card of the other player beside it, and a Misdirection
-// reverses the direction of play. The other nine kinds act when the match
-// is over, kind by kind in a fixed order, each player in turn starting from
-// the next active player: they score for packs and rarity, raid carrots,
-// destroy, fetch from the King's treasury, grab, slay and curse. A player's
-// score is their treasury's value after all that, their powers' points and
-// half the value of every shared card beside them; halves are kept exact.
+// reverses the direction of play — the order in which the players offer and
+// act at the end, not whom they offer to. The other nine kinds act when the
+// match is over, kind by kind in a fixed order, each player in turn starting
+// from the next active player: they score for packs and rarity, raid
+// carrots, destroy, fetch from the King's treasury, grab, slay and curse. A
+// player's score is their treasury's value after all that, their powers'
+// points and half the value of every shared card beside them; halves are
+// kept exact. Ties between equal scores are broken by what each player owns
+// outright (TieBreak); players still tied share the rank.
 //
 // Seats are numbered clockwise: seat s + 1 sits on seat s's left. Gap g is
 // the place between seat g and seat g + 1 (mod the player count): it lies on
-// seat g's left and on seat g + 1's right. Play starts clockwise, so each
-// card is first offered into the gap on its offerer's left.
+// seat g's left and on seat g + 1's right. Each card is offered into the gap
+// on its offerer's left (under the option offers=onward, into the gap
+// towards the next player in the direction of play).
 //
 // docs/rules/hedonia.md states the rules as implemented, with the asset
 // table and every gap in the rulebook and how Hoard fills it.
@@ -103,6 +107,8 @@ absl::string_view AssetNamePlural(int asset);  // "Snorkel Pigs", ...
 int MostValuable(const AssetCounts& counts);
 
 int Total(const AssetCounts& counts);
+// The printed value of `counts`.
+int Value(const AssetCounts& counts);
 
 // ---- Rules (the configurable decisions) ------------------------------------
 enum class EndRule : std::int8_t {
@@ -115,8 +121,36 @@ enum class EndRule : std::int8_t {
   kDeckEmpty = 1,
 };
 
+// Whom the offers go to, and which way the active player moves on.
+enum class OfferRule : std::int8_t {
+  // As the rulebook says: every card is offered to the offerer's neighbour on
+  // the left, and each round's active player is the player to the left of
+  // the last round's, whatever the direction of play. A Misdirection
+  // reverses the direction of play only: the order in which the players
+  // offer, and in which they act at the end (option offers=left, the
+  // default).
+  kLeft = 0,
+  // Each card is offered to the next player in the direction of play, and
+  // the active player moves one seat on in it: after a Misdirection the
+  // offers go to the right (offers=onward; ruleset 1 played this way).
+  kOnward = 1,
+};
+
+// How equal scores are ranked: the rulebook gives no tie-break.
+enum class TieBreak : std::int8_t {
+  // Hoard's tie-break: between equal scores, the player who owns more
+  // outright ranks first — the more printed value in their treasury after
+  // the powers, then the more cards in it. Players still tied share the
+  // rank (option tie_break=treasury, the default).
+  kTreasury = 0,
+  // Equal scores share the rank (tie_break=none; ruleset 1 played this way).
+  kNone = 1,
+};
+
 struct Rules {
   EndRule end = EndRule::kHandsEmpty;
+  OfferRule offers = OfferRule::kLeft;
+  TieBreak tie_break = TieBreak::kTreasury;
   bool operator==(const Rules&) const = default;
 };
 
@@ -170,9 +204,14 @@ struct Position {
 
 // The seat `steps` seats from `seat` in direction `direction`.
 Seat SeatAt(Seat seat, int steps, int direction, int num_players);
-// The gap a player offers into: the one on their left when play goes
-// clockwise, on their right otherwise.
-int OfferGap(Seat seat, int direction, int num_players);
+// The way round the table the offers go and the active player moves on,
+// while the direction of play is `direction`: always clockwise (to the left)
+// under OfferRule::kLeft, the direction of play under kOnward.
+int OfferDirection(OfferRule offers, int direction);
+// The gap a player offers into when offers go `offer_direction`
+// (OfferDirection): the one on their left when it is clockwise, on their
+// right otherwise.
+int OfferGap(Seat seat, int offer_direction, int num_players);
 // The gap on a player's left or right.
 int GapOn(Seat seat, Side side, int num_players);
 
@@ -208,7 +247,8 @@ struct PastReveal {
   Seat active = 0;             // the round's active player, who offered first
   int direction = kClockwise;  // the direction of play of its offers
   // By gap: the card offered into it (-1: none). Gap g's card was offered by
-  // seat g while play went clockwise, by seat g + 1 otherwise.
+  // seat g, or under offers=onward by seat g + 1 while play went
+  // counterclockwise (OfferGap).
   std::array<std::int8_t, kMaxPlayers> cards{-1, -1, -1, -1, -1, -1};
   // By seat: the claim.
   std::array<Side, kMaxPlayers> claims{};

@@ -1,6 +1,8 @@
 #include "engine/games/hedonia/hedonia_heuristic.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <initializer_list>
 #include <memory>
 #include <utility>
@@ -231,6 +233,55 @@ TEST(HedoniaHeuristicTest, PlaysTheDefaultOnAnotherGamesView) {
   const std::vector<Action> legal = village->LegalActions(seat);
   EXPECT_EQ(MakeHeuristicBot(1)->Choose(*village->ViewFor(seat), legal),
             legal[0]);
+}
+
+// ---------------------------------------------------------------- Ties
+
+// How often six heuristic players end with a shared rank, and a shared first
+// place, with the tie-break and without it (docs/rules/hedonia.md quotes
+// these numbers). Run it alone to read them:
+//   build/engine/games/hedonia_test --gtest_filter='HedoniaTieBreakTest.*'
+TEST(HedoniaTieBreakTest, FewSixPlayerHeuristicMatchesShareFirstPlace) {
+  constexpr int kPlayers = 6;
+  constexpr int kMatches = 2000;
+  const engine::Game& game = **engine::FindGame("hedonia");
+  // By tie-break (treasury, none): matches with a shared rank, and with a
+  // shared first place.
+  std::array<int, 2> shared_rank{}, shared_first{};
+  for (int match = 0; match < kMatches; ++match) {
+    std::unique_ptr<State> state =
+        *game.NewMatch({.num_players = kPlayers, .seed = 1000u + match});
+    std::vector<std::unique_ptr<Bot>> bots;
+    for (Seat s = 0; s < kPlayers; ++s)
+      bots.push_back(MakeHeuristicBot(kPlayers * match + s));
+    while (!state->IsOver()) {
+      const Seat seat = state->SeatsToAct()[0];
+      const std::vector<Action> legal = state->LegalActions(seat);
+      ASSERT_THAT(
+          state->Apply(seat, bots[seat]->Choose(*state->ViewFor(seat), legal)),
+          IsOk());
+    }
+    const Position& end = PositionOf(*state);
+    const std::array<std::vector<int>, 2> ranks = {
+        state->Ranks(),
+        HedoniaState::ForTesting(end, {.tie_break = TieBreak::kNone})->Ranks()};
+    for (int rule = 0; rule < 2; ++rule) {
+      std::vector<int> sorted = ranks[rule];
+      std::sort(sorted.begin(), sorted.end());
+      shared_rank[rule] +=
+          std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+      shared_first[rule] += sorted[1] == 1;
+    }
+  }
+  for (int rule = 0; rule < 2; ++rule) {
+    std::printf(
+        "tie_break=%s: %d of %d six-player matches share a rank (%.1f%%), "
+        "%d share first place (%.2f%%)\n",
+        rule == 0 ? "treasury" : "none", shared_rank[rule], kMatches,
+        100.0 * shared_rank[rule] / kMatches, shared_first[rule],
+        100.0 * shared_first[rule] / kMatches);
+  }
+  EXPECT_LE(shared_first[0], kMatches * 2 / 100) << "at most 2%";
 }
 
 }  // namespace

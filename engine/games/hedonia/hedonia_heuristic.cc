@@ -36,6 +36,7 @@ using engine::hedonia::kAssetValues;
 using engine::hedonia::kMaxPlayers;
 using engine::hedonia::kNumAssetKinds;
 using engine::hedonia::MostValuable;
+using engine::hedonia::OfferDirection;
 using engine::hedonia::OfferedAsset;
 using engine::hedonia::OfferGap;
 using engine::hedonia::SeatAt;
@@ -236,7 +237,8 @@ class HedoniaHeuristic final : public Bot {
     Reading r{*v, n, {}};
     for (int gap = 0; gap < n; ++gap) r.table[gap] = v->table[gap];
     const Seat me = v->observer;
-    const int own_gap = OfferGap(me, v->direction, n);
+    const int own_gap =
+        OfferGap(me, OfferDirection(v->rules.offers, v->direction), n);
 
     std::vector<double> worth(legal.size());
     for (std::size_t i = 0; i < legal.size(); ++i) {

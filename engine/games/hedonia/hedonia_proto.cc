@@ -81,6 +81,13 @@ void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
   out->mutable_rules()->set_end(view.rules.end == EndRule::kHandsEmpty
                                     ? hoard::v1::HEDONIA_END_RULE_HANDS_EMPTY
                                     : hoard::v1::HEDONIA_END_RULE_DECK_EMPTY);
+  out->mutable_rules()->set_offers(view.rules.offers == OfferRule::kLeft
+                                       ? hoard::v1::HEDONIA_OFFER_RULE_LEFT
+                                       : hoard::v1::HEDONIA_OFFER_RULE_ONWARD);
+  out->mutable_rules()->set_tie_break(
+      view.rules.tie_break == TieBreak::kTreasury
+          ? hoard::v1::HEDONIA_TIE_BREAK_TREASURY
+          : hoard::v1::HEDONIA_TIE_BREAK_NONE);
   out->set_round(view.round);
   out->set_rounds(view.rounds);
   out->set_phase(PhaseToProto(view.phase));
@@ -108,9 +115,11 @@ void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
     out_gap->set_left_seat(gap);
     out_gap->set_right_seat((gap + 1) % n);
     out_gap->set_offered(AssetToProto(view.table[gap]));
-    out_gap->set_offered_by(view.table[gap] < 0            ? -1
-                            : view.direction == kClockwise ? gap
-                                                           : (gap + 1) % n);
+    out_gap->set_offered_by(
+        view.table[gap] < 0 ? -1
+        : OfferDirection(view.rules.offers, view.direction) == kClockwise
+            ? gap
+            : (gap + 1) % n);
     CountsToProto(view.shared[gap], out_gap->mutable_shared());
   }
   CountsToProto(view.king, out->mutable_king());

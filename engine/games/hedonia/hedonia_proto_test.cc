@@ -39,6 +39,8 @@ TEST(HedoniaProtoTest, AViewShowsTheOwnHandTheTableAndNoOtherClaim) {
   EXPECT_EQ(h.observer(), 0);
   EXPECT_EQ(h.phase(), hoard::v1::HEDONIA_PHASE_CLAIM);
   EXPECT_EQ(h.rules().end(), hoard::v1::HEDONIA_END_RULE_HANDS_EMPTY);
+  EXPECT_EQ(h.rules().offers(), hoard::v1::HEDONIA_OFFER_RULE_LEFT);
+  EXPECT_EQ(h.rules().tie_break(), hoard::v1::HEDONIA_TIE_BREAK_TREASURY);
   EXPECT_EQ(h.round(), 1);
   EXPECT_EQ(h.rounds(), 20);
   EXPECT_EQ(h.active_seat(), 1);
@@ -96,10 +98,36 @@ TEST(HedoniaProtoTest, AViewShowsTheOwnHandTheTableAndNoOtherClaim) {
   EXPECT_EQ(after.hedonia().gaps(1).shared().grungles(), 1);
   EXPECT_EQ(after.hedonia().king().cursed_sushi(), 1);
   EXPECT_FALSE(after.hedonia().clockwise());
-  EXPECT_EQ(after.hedonia().offerer(), 0);
+  // Seat 2, on seat 1's left, is active and offers to its own left.
+  EXPECT_EQ(after.hedonia().offerer(), 2);
   EXPECT_EQ(after.hedonia().gaps(0).offered(),
             hoard::v1::HEDONIA_ASSET_UNSPECIFIED);
   EXPECT_EQ(after.hedonia().gaps(0).offered_by(), -1);
+  ASSERT_THAT(state->Apply(2, OfferAction(kCursedSushi)), IsOk());
+  hoard::v1::View offered;
+  codec.ViewToProto(*state->ViewFor(kSpectator), &offered);
+  EXPECT_EQ(offered.hedonia().gaps(2).offered(),
+            hoard::v1::HEDONIA_ASSET_CURSED_SUSHI);
+  EXPECT_EQ(offered.hedonia().gaps(2).offered_by(), 2);
+}
+
+TEST(HedoniaProtoTest, UnderOffersOnwardACounterclockwiseOfferLiesOnTheRight) {
+  Position p;
+  p.num_players = 3;
+  p.direction = kCounterclockwise;
+  p.hands[0] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  p.hands[1] = p.hands[2] = p.hands[0];
+  auto state = HedoniaState::ForTesting(
+      p, {.offers = OfferRule::kOnward, .tie_break = TieBreak::kNone});
+  ASSERT_THAT(state->Apply(0, OfferAction(kSnorkelPig)), IsOk());
+  hoard::v1::View view;
+  (*FindCodec("hedonia"))->ViewToProto(*state->ViewFor(kSpectator), &view);
+  const hoard::v1::HedoniaView& h = view.hedonia();
+  EXPECT_EQ(h.rules().offers(), hoard::v1::HEDONIA_OFFER_RULE_ONWARD);
+  EXPECT_EQ(h.rules().tie_break(), hoard::v1::HEDONIA_TIE_BREAK_NONE);
+  // Seat 0's pig lies in gap 2, between seats 2 and 0: on seat 0's right.
+  EXPECT_EQ(h.gaps(2).offered(), hoard::v1::HEDONIA_ASSET_SNORKEL_PIG);
+  EXPECT_EQ(h.gaps(2).offered_by(), 0);
 }
 
 TEST(HedoniaProtoTest, TheFinalViewCarriesTheScores) {

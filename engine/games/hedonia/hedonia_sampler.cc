@@ -32,13 +32,16 @@ using engine::hedonia::kMaxPlayers;
 using engine::hedonia::kMinPlayers;
 using engine::hedonia::kNumAssetKinds;
 using engine::hedonia::kNumAssets;
+using engine::hedonia::OfferDirection;
 using engine::hedonia::OfferGap;
+using engine::hedonia::OfferRule;
 using engine::hedonia::PastReveal;
 using engine::hedonia::Phase;
 using engine::hedonia::PlayerView;
 using engine::hedonia::Position;
 using engine::hedonia::SeatAt;
 using engine::hedonia::Side;
+using engine::hedonia::TieBreak;
 using engine::hedonia::Total;
 
 absl::Status Unreachable(absl::string_view why) {
@@ -88,6 +91,14 @@ absl::Status CheckShape(const HedoniaView& v) {
   if (v.rules.end != EndRule::kHandsEmpty &&
       v.rules.end != EndRule::kDeckEmpty) {
     return Unreachable("an unknown end rule");
+  }
+  if (v.rules.offers != OfferRule::kLeft &&
+      v.rules.offers != OfferRule::kOnward) {
+    return Unreachable("an unknown offer rule");
+  }
+  if (v.rules.tie_break != TieBreak::kTreasury &&
+      v.rules.tie_break != TieBreak::kNone) {
+    return Unreachable("an unknown tie-break");
   }
   if (v.direction != kClockwise && v.direction != kCounterclockwise) {
     return Unreachable("a direction of play that is neither way round");
@@ -206,10 +217,11 @@ absl::Status PlaceOffers(const HedoniaView& v, Position& p) {
                                     "the offers"));
   }
   std::array<bool, kMaxPlayers> offered{};
+  const int offer_direction = OfferDirection(v.rules.offers, v.direction);
   for (int i = 0; i < p.offers_made; ++i) {
     const Seat s = SeatAt(v.active, i, v.direction, n);
     offered[s] = true;
-    if (v.table[OfferGap(s, v.direction, n)] < 0) {
+    if (v.table[OfferGap(s, offer_direction, n)] < 0) {
       return Unreachable(absl::StrCat("seat ", s, "'s offer is missing"));
     }
   }

@@ -148,7 +148,25 @@ TEST(HedoniaEndTest,
       << "every hand is shown at the end";
 }
 
-TEST(HedoniaEndTest, ABadEndOptionIsRefused) {
+TEST(HedoniaEndTest, TheOptionsAreReadAndBadValuesRefused) {
+  std::unique_ptr<State> state = *Hedonia().NewMatch(
+      {.num_players = 3,
+       .options = {{"offers", "onward"}, {"tie_break", "none"}}});
+  EXPECT_EQ(
+      AsHedonia(*state->ViewFor(0)).rules,
+      (Rules{.offers = OfferRule::kOnward, .tie_break = TieBreak::kNone}));
+  EXPECT_EQ(
+      AsHedonia(*(*Hedonia().NewMatch({.num_players = 3}))->ViewFor(0)).rules,
+      Rules{});
+  EXPECT_THAT(
+      Hedonia().NewMatch({.num_players = 3, .options = {{"offers", "right"}}}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("offers must be 'left' or 'onward', not 'right'")));
+  EXPECT_THAT(Hedonia().NewMatch(
+                  {.num_players = 3, .options = {{"tie_break", "seat"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("tie_break must be 'treasury' or 'none', not "
+                                 "'seat'")));
   EXPECT_THAT(
       Hedonia().NewMatch({.num_players = 3, .options = {{"end", "never"}}}),
       StatusIs(
@@ -476,29 +494,55 @@ Position MisdirectionTable() {
   return p;
 }
 
+// Plays a round's offers, each seat its first legal card, expecting them
+// in the order of `offers` (seat, gap) and each in its gap.
+void ExpectOffers(HedoniaState& state,
+                  const std::vector<std::pair<Seat, int>>& offers) {
+  for (auto [seat, gap] : offers) {
+    EXPECT_EQ(state.SeatsToAct(), Seats{seat});
+    ASSERT_THAT(state.Apply(seat, state.LegalActions(seat)[0]), IsOk());
+    EXPECT_GE(state.position().table[gap], 0)
+        << "seat " << seat << " offers into gap " << gap;
+  }
+}
+
 TEST(HedoniaAtOnceTest,
-     AMisdirectionReversesTheNextRoundsActivePlayerAndOffers) {
+     AfterAMisdirectionTheOrderTurnsButOffersStillGoToTheLeft) {
   auto state = HedoniaState::ForTesting(MisdirectionTable());
   // Seat 1 offers the Misdirection into gap 1 and claims it alone.
   PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig},
             {L, L, L, L});
   EXPECT_EQ(state->position().treasuries[1][kMisdirection], 1);
   EXPECT_EQ(state->position().direction, kCounterclockwise);
+  // "The active player in each round is the player to the left of the
+  // active player from the previous round": seat 2.
+  EXPECT_EQ(state->position().active, 2);
+  // "Starting from the active player and moving in the direction of play"
+  // — now counterclockwise — "each player chooses one of their available
+  // asset cards to offer to their opponent to their left": into the gap on
+  // the offerer's left, gap s.
+  ExpectOffers(*state, {{2, 2}, {1, 1}, {0, 0}, {3, 3}});
+  // Keeping the card you offered — still on your left — is the default.
+  EXPECT_THAT(state->LegalActions(0),
+              ElementsAre(ClaimAction(L), ClaimAction(R)));
+}
+
+TEST(HedoniaAtOnceTest, UnderOffersOnwardAMisdirectionTurnsTheOffersRight) {
+  auto state = HedoniaState::ForTesting(MisdirectionTable(),
+                                        {.offers = OfferRule::kOnward});
+  PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig},
+            {L, L, L, L});
+  EXPECT_EQ(state->position().direction, kCounterclockwise);
   // The next active player is one seat on the other way: seat 0, not seat 2.
   EXPECT_EQ(state->position().active, 0);
   // Offers go counterclockwise, each into the gap on the offerer's right.
-  const std::vector<std::pair<Seat, int>> order = {
-      {0, 3}, {3, 2}, {2, 1}, {1, 0}};
-  for (auto [seat, gap] : order) {
-    EXPECT_EQ(state->SeatsToAct(), Seats{seat});
-    ASSERT_THAT(state->Apply(seat, state->LegalActions(seat)[0]), IsOk());
-    EXPECT_GE(state->position().table[gap], 0)
-        << "seat " << seat << " offers into gap " << gap;
-  }
+  ExpectOffers(*state, {{0, 3}, {3, 2}, {2, 1}, {1, 0}});
   // Keeping the card you offered — now on your right — is the default.
   EXPECT_THAT(state->LegalActions(0),
               ElementsAre(ClaimAction(R), ClaimAction(L)));
-  EXPECT_FALSE(AsHedonia(*state->ViewFor(0)).direction == kClockwise);
+  const std::unique_ptr<View> seen = state->ViewFor(0);
+  EXPECT_EQ(AsHedonia(*seen).rules.offers, OfferRule::kOnward);
+  EXPECT_FALSE(AsHedonia(*seen).direction == kClockwise);
 }
 
 TEST(HedoniaAtOnceTest, ASharedMisdirectionChangesNothingAndTwoCancelOut) {
@@ -680,28 +724,85 @@ TEST(HedoniaOrderTest, WithinAKindPlayersActFromTheNextActivePlayer) {
   EXPECT_THAT(ScoresOf(p), ElementsAre(1, 0, 0));
 }
 
-TEST(HedoniaOrderTest, AMisdirectionInTheLastRoundTurnsTheScoringOrder) {
-  // Three players, one card each; seat 2 is active, so seat 2 offers into
-  // gap 2, seat 0 into gap 0, seat 1 into gap 1.
+// Three players, one card each in hand, seat 2's a Misdirection; seats 1
+// and 2 own a Doom Snail, seat 0 a Very Rare Egg. Seat 2 is active: it offers
+// into gap 2, seat 0 into gap 0, seat 1 into gap 1; seats 0 and 1 share
+// seat 0's pig, seat 1's pig goes to the King, and seat 2 takes its own
+// Misdirection alone in the last round.
+std::unique_ptr<HedoniaState> LastRoundMisdirection(Rules rules = {}) {
   Position p = Table(3, /*active=*/2);
   p.hands[0] = Of({{kSnorkelPig, 1}});
   p.hands[1] = Of({{kSnorkelPig, 1}});
   p.hands[2] = Of({{kMisdirection, 1}});
-  p.treasuries[0] = Of({{kDoomSnail, 1}});
+  p.treasuries[0] = Of({{kVeryRareEgg, 1}});
   p.treasuries[1] = Of({{kDoomSnail, 1}});
-  auto state = HedoniaState::ForTesting(p);
-  // Seats 0 and 1 share seat 0's pig, seat 1's pig goes to the King, and
-  // seat 2 takes its own Misdirection alone.
+  p.treasuries[2] = Of({{kDoomSnail, 1}});
+  auto state = HedoniaState::ForTesting(p, rules);
   PlayRound(*state, {kSnorkelPig, kSnorkelPig, kMisdirection}, {L, R, L});
+  return state;
+}
+
+TEST(HedoniaOrderTest, AMisdirectionInTheLastRoundTurnsTheScoringOrder) {
+  auto state = LastRoundMisdirection();
   ASSERT_TRUE(state->IsOver());
   ASSERT_EQ(state->position().direction, kCounterclockwise);
-  // Counterclockwise, scoring starts with seat 1 and snails attack seat
-  // s - 1: seat 1's snail destroys seat 0's before it acts. (Clockwise,
-  // seat 0 would have gone first and destroyed seat 1's.)
+  // "Starting from the next active player in the current direction of
+  // play": the next active player is seat 0, to the left of seat 2; then
+  // counterclockwise, seat 2 before seat 1. Seat 2's snail destroys seat 1's
+  // (the next player counterclockwise) before it acts, so seat 0's egg
+  // survives: 1 + 2 * 3, and half the pig.
+  const Reckoning r = state->Reckon();
+  EXPECT_EQ(r.treasuries[0], Of({{kVeryRareEgg, 1}}));
+  EXPECT_EQ(r.treasuries[1], Of({}));
+  EXPECT_THAT(state->Scores(), ElementsAre(7.5, 0.5, 3));
+}
+
+TEST(HedoniaOrderTest, UnderOffersOnwardScoringStartsOneSeatOnTheOtherWay) {
+  auto state = LastRoundMisdirection({.offers = OfferRule::kOnward});
+  ASSERT_TRUE(state->IsOver());
+  // The next active player is seat 1, one seat on counterclockwise: its
+  // snail destroys seat 0's egg before seat 2's snail destroys it.
   const Reckoning r = state->Reckon();
   EXPECT_EQ(r.treasuries[0], Of({}));
-  EXPECT_EQ(r.treasuries[1], Of({{kDoomSnail, 1}}));
-  EXPECT_THAT(state->Scores(), ElementsAre(0.5, 1.5, 2));
+  EXPECT_EQ(r.treasuries[1], Of({}));
+  EXPECT_THAT(state->Scores(), ElementsAre(0.5, 0.5, 3));
+}
+
+// ---------------------------------------------------------------- Ranks
+
+// Four players on 3 points each, in different ways: seat 0 owns a Cursed
+// Sushi; seat 1 two Red Snatchers and half a shared Misdirection; seat 2 a
+// Red Snatcher and halves of two shared Misdirections; seat 3 a
+// Misdirection and half a shared one.
+Position FourOnThree() {
+  Position p = Finished(4);
+  p.treasuries[0] = Of({{kCursedSushi, 1}});
+  p.treasuries[1] = Of({{kRedSnatcher, 2}});
+  p.treasuries[2] = Of({{kRedSnatcher, 1}});
+  p.treasuries[3] = Of({{kMisdirection, 1}});
+  p.shared[1] = Of({{kMisdirection, 1}});  // seats 1 and 2
+  p.shared[2] = Of({{kMisdirection, 1}});  // seats 2 and 3
+  return p;
+}
+
+TEST(HedoniaRankTest, EqualScoresGoToWhoOwnsMoreValueThenMoreCards) {
+  auto state = HedoniaState::ForTesting(FourOnThree());
+  ASSERT_THAT(state->Scores(), ElementsAre(3, 3, 3, 3));
+  // Treasury value 3, 2, 1, 2; seats 1 and 3 own 2 cards and 1.
+  EXPECT_THAT(state->Ranks(), ElementsAre(1, 2, 4, 3));
+  // A higher score ranks first, whatever the treasury: half a shared pig
+  // more puts seats 1 and 2 ahead.
+  Position p = FourOnThree();
+  ++p.shared[1][kSnorkelPig];
+  auto richer = HedoniaState::ForTesting(p);
+  ASSERT_THAT(richer->Scores(), ElementsAre(3, 3.5, 3.5, 3));
+  EXPECT_THAT(richer->Ranks(), ElementsAre(3, 1, 2, 4));
+}
+
+TEST(HedoniaRankTest, UnderTieBreakNoneEqualScoresShareTheRank) {
+  auto state =
+      HedoniaState::ForTesting(FourOnThree(), {.tie_break = TieBreak::kNone});
+  EXPECT_THAT(state->Ranks(), ElementsAre(1, 1, 1, 1));
 }
 
 // ---------------------------------------------------------------- Text
