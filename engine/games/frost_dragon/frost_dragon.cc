@@ -170,6 +170,21 @@ CardSet Rules::Deck() const {
          JokersOf(kFirstTreasure, treasure_jokers) | JokersOf(kFirstDragon, dragon_jokers);
 }
 
+int LeadKingdom(const Rules& rules, std::span<const PlayedCard> cards, bool complete) {
+  for (const PlayedCard& played : cards) {
+    const CardKind kind = KindOf(played.card);
+    if (kind == CardKind::kKingdom || (kind == CardKind::kAlly && rules.ally_sets_lead)) {
+      return KingdomOf(played.as);
+    }
+  }
+  if (complete) {
+    for (const PlayedCard& played : cards) {
+      if (KindOf(played.card) == CardKind::kAlly) return KingdomOf(played.as);
+    }
+  }
+  return kNoKingdom;
+}
+
 int HandSize(int num_players, int cards) {
   return std::min(kHandSizeChart[num_players], cards / num_players);
 }
@@ -392,10 +407,8 @@ void FrostDragonState::Play(Seat seat, const Move& move) {
                                             : kNoCard;
   Challenge& c = p.challenge;
   c.cards[c.size++] = {seat, move.card, as};
-  if (c.lead_kingdom == kNoKingdom && as != kNoCard) {
-    c.lead_kingdom = KingdomOf(as);
-    if (c.lead_kingdom == p.trump) p.trump_led = true;
-  }
+  c.lead_kingdom = LeadKingdom(rules_, std::span(c.cards.data(), c.size), c.size == num_players());
+  if (c.lead_kingdom != kNoKingdom && c.lead_kingdom == p.trump) p.trump_led = true;
   if (c.size < num_players()) {
     p.to_act = (seat + 1) % num_players();
     return;
@@ -490,6 +503,13 @@ void FrostDragonState::ResolveBoasts() {
   std::array<bool, kMaxPlayers> swaps{};
   for (Seat s = 0; s < n; ++s) {
     Adventurer& a = p.adventurers[s];
+    // A launch given for the next quest only ends with it: this quest's
+    // challenges are over (one given in this resolution comes below).
+    if (a.jump_to >= 0 && !rules_.catapult_until_used) {
+      for (const ActionSpace& action : kActionSpaces) {
+        if (action.jump_next_quest_only && action.jump_to == a.jump_to) a.jump_to = -1;
+      }
+    }
     if (!a.reached_marker) MoveTo(s, std::max(kStartSpace, a.space - (a.marker - a.space)));
     if (a.treasures > 0) MoveTo(s, std::min(kLastSpace, a.space + kTreasureBonus * a.treasures));
     const int index = kActionAt[a.space];
@@ -768,7 +788,8 @@ std::string FrostDragonState::ToString() const {
     out += ',';
   };
   for (int v : {rules_.ally_jokers, rules_.treasure_jokers, rules_.dragon_jokers, rules_.max_quests,
-                int{rules_.trump_every_quest}}) {
+                int{rules_.trump_every_quest}, int{rules_.ally_sets_lead},
+                int{rules_.catapult_until_used}}) {
     num(v);
   }
   out += '|';
@@ -839,12 +860,21 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   RETURN_IF_ERROR(number("treasure_jokers", 0, kMaxJokersOfAKind, &rules.treasure_jokers));
   RETURN_IF_ERROR(number("dragon_jokers", 0, kMaxJokersOfAKind, &rules.dragon_jokers));
   RETURN_IF_ERROR(number("max_quests", 1, kMaxQuestsLimit, &rules.max_quests));
-  const std::string trump = OptionValue(info, config, "trump");
-  if (trump != "every_quest" && trump != "once") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("trump must be 'every_quest' or 'once', not '", trump, "'"));
-  }
-  rules.trump_every_quest = trump == "every_quest";
+  // An option with two values: the rulebook's (the default) and the other.
+  auto choice = [&](const std::string& name, absl::string_view rulebook, absl::string_view other,
+                    bool* out) -> absl::Status {
+    const std::string value = OptionValue(info, config, name);
+    if (value != rulebook && value != other) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be '", rulebook, "' or '",
+                                                     other, "', not '", value, "'"));
+    }
+    *out = value == other;
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(choice("trump", "once", "every_quest", &rules.trump_every_quest));
+  RETURN_IF_ERROR(
+      choice("lead_kingdom", "first_card", "first_card_or_ally", &rules.ally_sets_lead));
+  RETURN_IF_ERROR(choice("catapult", "next_quest", "until_used", &rules.catapult_until_used));
   return rules;
 }
 
@@ -869,15 +899,21 @@ class FrostDragonGame final : public Game {
     info_.name = "Frost Dragon's Treasure";
     info_.min_players = kMinPlayers;
     info_.max_players = kMaxPlayers;
-    info_.ruleset_version = "1";
+    info_.ruleset_version = "2";
     info_.options = {
         {"ally_jokers", "4",
          "ally jokers in the deck: Leprechaun, Rogue, Fairy, Imp, the first n (0 to 4)"},
         {"treasure_jokers", "2", "Treasure jokers in the deck (0 to 4)"},
         {"dragon_jokers", "2", "Dragon jokers in the deck (0 to 4)"},
         {"max_quests", "20", "quests before the match ends regardless (1 to 100)"},
-        {"trump", "every_quest",
-         "every_quest: each Fate names trump; once: the first Fate's trump holds for the match"},
+        {"trump", "once",
+         "once: the first Fate names trump for the whole match; every_quest: each Fate names it"},
+        {"lead_kingdom", "first_card",
+         "first_card: the first card played that is not a joker sets a challenge's lead kingdom; "
+         "first_card_or_ally: an ally joker sets it too"},
+        {"catapult", "next_quest",
+         "next_quest: a Catapult's launch lasts the next quest only; until_used: it waits until "
+         "used"},
     };
     // Each quest: the trump, a boast each, and every dealt card (at most
     // 54, with three players, of the 64 card ids).

@@ -3,17 +3,19 @@
 
 // Frost Dragon's Treasure (game id "frost_dragon", 2–4 players).
 //
-// A trick-taking race along a map. The match is a series of quests. At the
-// start of each the Fate (the dealer, one seat further left every quest)
-// names the trump kingdom and deals the cards by a chart: 14 each to two
-// players, 18 to three, 13 to four; leftovers stay face down out of play.
+// A trick-taking race along a map. The match is a series of quests. The
+// first Fate names the trump kingdom for the whole match; at the start of
+// each quest the Fate (the dealer, one seat further left every quest) deals
+// the cards by a chart: 14 each to two players, 18 to three, 13 to four;
+// leftovers stay face down out of play.
 // Each adventurer then boasts how many challenges (tricks) they will win,
 // clockwise from the Fate's left, which places their boast marker that many
 // spaces ahead of them on the map. The highest boaster leads the first
 // challenge; the others follow the lead kingdom if they can, and may always
 // play a joker. Trump may not be led until a challenge has been led in
-// trump, unless the leader holds nothing else. The highest trump wins, else
-// the highest card of the lead kingdom; the winner leads the next.
+// trump, unless the leader holds nothing else. The first card played that
+// is not a joker sets the lead kingdom. The highest trump wins, else the
+// highest card of the lead kingdom; the winner leads the next.
 //
 // Each challenge won moves its winner one space, until they reach their
 // marker; after that it earns a point of threat instead, and at 10 threat
@@ -27,10 +29,10 @@
 // When the cards are all played, whoever fell short of their marker moves
 // back by the shortfall, treasure bonuses are paid, and the action spaces
 // the adventurers stand on act: two throw them back, two carry them ahead
-// on their next win, and one swaps them with the leader. The match ends
-// once a quest leaves someone on or beyond the finish; the furthest wins,
-// then the most threatening, then — if the tie stands in the Frost Dragon's
-// lair — whoever it does not eat.
+// on their next win (the Catapult only during the next quest), and one
+// swaps them with the leader. The match ends once a quest leaves someone on
+// or beyond the finish; the furthest wins, then the most threatening, then
+// — if the tie stands in the Frost Dragon's lair — whoever it does not eat.
 //
 // docs/rules/frost_dragon.md states the rules as implemented, with every
 // gap in the rulebook (the joker counts, the map, the corner cases of
@@ -41,6 +43,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -157,14 +160,18 @@ struct ActionSpace {
   // Only an adventurer who reached their boast marker this quest triggers
   // it (the helpful spaces); the penalty spaces catch everyone.
   bool needs_boast;
+  // The jump lasts the next quest only, and is lost if no win of that quest
+  // spends it (the Catapult: "launch yourself during the next quest"),
+  // unless rules.catapult_until_used. False: the jump waits until used.
+  bool jump_next_quest_only;
 };
 
 inline constexpr std::array<ActionSpace, kNumActionSpaces> kActionSpaces = {{
-    {ActionSpaceKind::kSleepingOrc, 3, Effect::kLaunch, 4, 9, true},
-    {ActionSpaceKind::kSlipperyBridge, 8, Effect::kFall, 5, -1, false},
-    {ActionSpaceKind::kLeprechaunsTreasure, 12, Effect::kSwap, -1, -1, true},
-    {ActionSpaceKind::kCatapult, 15, Effect::kLaunch, 14, 21, true},
-    {ActionSpaceKind::kMindTheGap, 19, Effect::kFall, 16, -1, false},
+    {ActionSpaceKind::kSleepingOrc, 3, Effect::kLaunch, 4, 9, true, false},
+    {ActionSpaceKind::kSlipperyBridge, 8, Effect::kFall, 5, -1, false, false},
+    {ActionSpaceKind::kLeprechaunsTreasure, 12, Effect::kSwap, -1, -1, true, false},
+    {ActionSpaceKind::kCatapult, 15, Effect::kLaunch, 14, 21, true, true},
+    {ActionSpaceKind::kMindTheGap, 19, Effect::kFall, 16, -1, false, false},
 }};
 
 // kActionAt[space]: the index in kActionSpaces of the action space there,
@@ -195,8 +202,19 @@ struct Rules {
   int ally_jokers = 4;  // Leprechaun, Rogue, Fairy, Imp: the first n
   int treasure_jokers = 2;
   int dragon_jokers = 2;
-  int max_quests = 20;            // the quest cap
-  bool trump_every_quest = true;  // false: the first Fate's trump holds
+  int max_quests = 20;  // the quest cap
+  // The rulebook's rules are the defaults; each of these is an option that
+  // departs from it.
+  // Each quest's Fate names trump (trump=every_quest); by default the first
+  // Fate names it once for the whole match.
+  bool trump_every_quest = false;
+  // An ally joker sets a challenge's lead kingdom like a kingdom card
+  // (lead_kingdom=first_card_or_ally); by default only a card that is not a
+  // joker sets it.
+  bool ally_sets_lead = false;
+  // A Catapult's launch waits until used (catapult=until_used); by default
+  // it lasts the next quest only.
+  bool catapult_until_used = false;
   bool operator==(const Rules&) const = default;
   // Every card of the deck under these rules.
   CardSet Deck() const;
@@ -246,7 +264,7 @@ struct Challenge {
   Seat leader = 0;
   int size = 0;
   std::array<PlayedCard, kMaxPlayers> cards{};
-  // Set by the first card with a kingdom (a kingdom card or an ally).
+  // LeadKingdom() of the cards played so far.
   int lead_kingdom = kNoKingdom;
   // Once complete: the winner, or -1 if nobody won it.
   Seat winner = -1;
@@ -391,6 +409,16 @@ class FrostDragonState final : public State {
   Position position_;
   std::vector<Challenge> challenges_;  // the history: outside the position
 };
+
+// The lead kingdom of a challenge whose cards so far are `cards`, in the
+// order played: that of the first card that sets it — a kingdom card, or,
+// with rules.ally_sets_lead, an ally as the card it is named — and
+// kNoKingdom while none has been played; followers must follow it once set.
+// When the challenge is `complete` and no card set it (only jokers were
+// played), the first ally's named kingdom decides it, as if that ally had
+// set it; with no ally either (Treasure and Dragon jokers alone) there is
+// none.
+int LeadKingdom(const Rules& rules, std::span<const PlayedCard> cards, bool complete);
 
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config);
 

@@ -138,9 +138,12 @@ double Landing(const Table& t, const Adventurer& start, int boast, int wins) {
         case fd::Effect::kFall:
           worth += action.to - space;
           break;
-        case fd::Effect::kLaunch:
-          worth += action.to - space + 0.5 * (action.jump_to - action.to - 1);
+        case fd::Effect::kLaunch: {
+          // A launch for the next quest only is more often lost unspent.
+          const bool expires = action.jump_next_quest_only && !t.view->rules.catapult_until_used;
+          worth += action.to - space + (expires ? 0.35 : 0.5) * (action.jump_to - action.to - 1);
           break;
+        }
         case fd::Effect::kSwap: {
           int leader = space;
           for (engine::Seat s = 0; s < t.n; ++s) {
@@ -216,8 +219,10 @@ double BeatChance(const Table& t, engine::Seat s, const fd::PlayedCard& top, int
   if (fd::KindOf(top.card) == CardKind::kDragon) return 1 - std::pow(keep, dragons);
   const int kingdom = fd::KingdomOf(top.as);
   const double jokers = 0.7 * t.UnseenAllies() + 0.95 * dragons;
-  // Holding none of the lead kingdom frees a seat to trump.
-  const double void_lead = std::pow(keep, t.UnseenOf(fd::KingdomCards(lead)));
+  // Holding none of the lead kingdom frees a seat to trump; before any card
+  // sets the lead kingdom, every seat is free.
+  const double void_lead =
+      lead == fd::kNoKingdom ? 1.0 : std::pow(keep, t.UnseenOf(fd::KingdomCards(lead)));
   double none = std::pow(keep, jokers);
   if (kingdom == t.trump) {
     const int higher = t.UnseenOf(Above(kingdom, fd::RankOf(top.as)));
@@ -242,9 +247,8 @@ double ScorePlay(const Table& t, const Move& move) {
                                             : fd::kNoCard;
   cards[c.size] = {t.me, move.card, as};
   const int size = c.size + 1;
-  int lead = c.lead_kingdom;
-  if (lead == fd::kNoKingdom && as != fd::kNoCard) lead = fd::KingdomOf(as);
   std::span<const fd::PlayedCard> played(cards.data(), size);
+  const int lead = fd::LeadKingdom(v.rules, played, size == t.n);
   const engine::Seat winner = Leading(played, t.trump, lead);
   int treasures = 0;
   for (const fd::PlayedCard& p : played) treasures += fd::KindOf(p.card) == CardKind::kTreasure;

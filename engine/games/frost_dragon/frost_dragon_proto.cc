@@ -79,6 +79,7 @@ void MapToProto(hoard::v1::FrostDragonMap* out) {
     action->set_to(space.to);
     action->set_jump_to(space.jump_to);
     action->set_needs_boast(space.needs_boast);
+    action->set_jump_next_quest_only(space.jump_next_quest_only);
   }
   out->set_treasure_bonus(kTreasureBonus);
   out->set_threat_limit(kThreatLimit);
@@ -121,6 +122,8 @@ void ToProto(const FrostDragonView& view, hoard::v1::FrostDragonView* out) {
   rules->set_dragon_jokers(view.rules.dragon_jokers);
   rules->set_max_quests(view.rules.max_quests);
   rules->set_trump_every_quest(view.rules.trump_every_quest);
+  rules->set_ally_sets_lead(view.rules.ally_sets_lead);
+  rules->set_catapult_until_used(view.rules.catapult_until_used);
   MapToProto(out->mutable_map());
   out->set_quest(view.quest);
   out->set_fate(view.fate);

@@ -66,6 +66,12 @@ TEST(FrostDragonProtoTest, TheViewShowsTheMapTheChallengeAndOnlyTheObserversHand
   EXPECT_EQ(view.map().action_spaces_size(), kNumActionSpaces);
   EXPECT_EQ(view.map().action_spaces(1).kind(),
             hoard::v1::FROST_DRAGON_ACTION_SPACE_KIND_SLIPPERY_BRIDGE);
+  EXPECT_EQ(view.map().action_spaces(3).kind(), hoard::v1::FROST_DRAGON_ACTION_SPACE_KIND_CATAPULT);
+  EXPECT_TRUE(view.map().action_spaces(3).jump_next_quest_only());
+  EXPECT_FALSE(view.map().action_spaces(0).jump_next_quest_only()) << "the Sleeping Orc's waits";
+  EXPECT_FALSE(view.rules().trump_every_quest());
+  EXPECT_FALSE(view.rules().ally_sets_lead());
+  EXPECT_FALSE(view.rules().catapult_until_used());
   EXPECT_EQ(view.trump(), hoard::v1::FROST_DRAGON_KINGDOM_RIVER);
   EXPECT_EQ(view.phase(), hoard::v1::FROST_DRAGON_PHASE_PLAY);
   EXPECT_EQ(view.seat_to_act(), 1);
@@ -107,6 +113,15 @@ TEST(FrostDragonProtoTest, TheViewShowsTheMapTheChallengeAndOnlyTheObserversHand
   EXPECT_EQ(done.cards(1).card().rank(), 2);
   EXPECT_EQ(done.lead_kingdom(), hoard::v1::FROST_DRAGON_KINGDOM_MOUNTAIN);
   EXPECT_EQ(done.winner(), 0);
+
+  // The options that depart from the rulebook show in the rules.
+  const FrostDragonState options(
+      Rules{.trump_every_quest = true, .ally_sets_lead = true, .catapult_until_used = true}, p);
+  hoard::v1::View with_options;
+  (*FindCodec("frost_dragon"))->ViewToProto(*options.ViewFor(0), &with_options);
+  EXPECT_TRUE(with_options.frost_dragon().rules().trump_every_quest());
+  EXPECT_TRUE(with_options.frost_dragon().rules().ally_sets_lead());
+  EXPECT_TRUE(with_options.frost_dragon().rules().catapult_until_used());
 }
 
 TEST(FrostDragonProtoTest, MalformedActionsNameTheField) {

@@ -95,26 +95,26 @@ absl::Status CheckAdventurer(const Adventurer& a, engine::Seat seat) {
 }
 
 // Kingdoms (as bits) that seats other than `observer` showed they hold no
-// card of, in `c`, a challenge of this quest; `trump_led` says whether an
-// earlier challenge of the quest was led in trump. A seat that played a card
-// of another kingdom after the lead kingdom was set lacks the lead kingdom;
-// a leader who led trump (a trump card, or an ally as one) before trump was
-// led lacks every other kingdom.
-void NoteVoids(const Challenge& c, int trump, bool trump_led, engine::Seat observer,
-               std::array<unsigned, 4>& voids) {
+// card of, in `c`, a challenge of this quest played under `rules`;
+// `trump_led` says whether an earlier challenge of the quest was led in
+// trump. A seat that played a card of another kingdom after the lead kingdom
+// was set lacks the lead kingdom; a leader who led trump (a trump card, or
+// an ally as one) before trump was led lacks every other kingdom.
+void NoteVoids(const Rules& rules, const Challenge& c, int trump, bool trump_led,
+               engine::Seat observer, std::array<unsigned, 4>& voids) {
   constexpr unsigned kEveryKingdom = (1u << fd::kNumKingdoms) - 1;
   if (c.size > 0 && !trump_led && trump != fd::kNoKingdom && c.cards[0].seat != observer &&
       c.cards[0].as != fd::kNoCard && fd::KingdomOf(c.cards[0].as) == trump) {
     voids[c.cards[0].seat] |= kEveryKingdom & ~(1u << trump);
   }
-  int lead = fd::kNoKingdom;
   for (int i = 0; i < c.size; ++i) {
     const fd::PlayedCard& played = c.cards[i];
+    // The kingdom this card had to follow: set by the cards before it.
+    const int lead = fd::LeadKingdom(rules, std::span(c.cards.data(), i), /*complete=*/false);
     if (lead != fd::kNoKingdom && played.seat != observer &&
         fd::KindOf(played.card) == CardKind::kKingdom && fd::KingdomOf(played.card) != lead) {
       voids[played.seat] |= 1u << lead;
     }
-    if (lead == fd::kNoKingdom && played.as != fd::kNoCard) lead = fd::KingdomOf(played.as);
   }
 }
 
@@ -249,7 +249,7 @@ class FrostDragonSampler final : public Sampler {
       // The quest's challenges in order: the completed ones, then this one.
       bool trump_led = false;
       auto note = [&](const Challenge& c) {
-        NoteVoids(c, v.trump, trump_led, me, voids);
+        NoteVoids(v.rules, c, v.trump, trump_led, me, voids);
         trump_led = trump_led || (c.lead_kingdom != fd::kNoKingdom && c.lead_kingdom == v.trump);
       };
       for (const Challenge& c : v.challenges) note(c);

@@ -81,7 +81,8 @@ TEST(FrostDragonTest, RandomMatchesEnd) {
   for (const std::map<std::string, std::string>& options :
        std::vector<std::map<std::string, std::string>>{
            {},
-           {{"trump", "once"}},
+           {{"trump", "every_quest"}, {"lead_kingdom", "first_card_or_ally"},
+            {"catapult", "until_used"}},
            {{"ally_jokers", "0"}, {"treasure_jokers", "4"}, {"dragon_jokers", "4"}},
            {{"ally_jokers", "4"}, {"treasure_jokers", "0"}, {"dragon_jokers", "0"}},
        }) {
@@ -121,7 +122,25 @@ TEST(FrostDragonTest, OptionsSetTheDeckAndBadValuesAreRefused) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("max_quests")));
   EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"trump", "never"}}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("trump must be 'every_quest' or 'once'")));
+                       HasSubstr("trump must be 'once' or 'every_quest', not 'never'")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"lead_kingdom", "ally"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("lead_kingdom must be 'first_card' or 'first_card_or_ally'")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"catapult", "never"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("catapult must be 'next_quest' or 'until_used'")));
+  EXPECT_EQ(static_cast<FrostDragonState&>(
+                **FrostDragon().NewMatch({.num_players = 2,
+                                          .options = {{"trump", "every_quest"},
+                                                      {"lead_kingdom", "first_card_or_ally"},
+                                                      {"catapult", "until_used"}}}))
+                .rules(),
+            (Rules{.trump_every_quest = true,
+                   .ally_sets_lead = true,
+                   .catapult_until_used = true}));
+  EXPECT_EQ(static_cast<FrostDragonState&>(**FrostDragon().NewMatch({.num_players = 2})).rules(),
+            Rules{})
+      << "the rulebook's rules are the defaults";
   EXPECT_THAT(FrostDragon().NewMatch({.num_players = 5}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2 to 4 players")));
 }
@@ -262,8 +281,80 @@ TEST(FrostDragonTest, AnAllyMayNotBeLedAsTrumpEither) {
   EXPECT_THAT(state.Apply(0, Play(kLeprechaun, C(kGlacier, 14))),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("may not be led as")));
   ASSERT_THAT(state.Apply(0, Play(kLeprechaun, C(kRiver, 14))), IsOk());
-  EXPECT_EQ(state.position().challenge.lead_kingdom, kRiver) << "the ally sets the lead kingdom";
-  EXPECT_EQ(state.LegalActions(1), (std::vector<Action>{Play(C(kRiver, 2))}));
+  EXPECT_EQ(state.position().challenge.lead_kingdom, kNoKingdom) << "an ally is a joker";
+  EXPECT_EQ(state.LegalActions(1).size(), 2u);
+}
+
+// "If the lead adventurer starts a challenge with a Joker, the first played
+// non-Joker card determines the lead kingdom for the challenge": an ally is
+// a joker, so it does not set it, led or played after another joker.
+TEST(FrostDragonTest, TheFirstCardThatIsNotAJokerSetsTheLeadKingdomNotAnAlly) {
+  const Position p = Quest({{kLeprechaun, C(kMountain, 2)},
+                            {C(kRiver, 5), C(kMountain, 13)},
+                            {C(kMountain, 3), C(kRiver, 9)}},
+                           {1, 1, 1});
+  FrostDragonState state(Rules{}, p);
+  ASSERT_THAT(state.Apply(0, Play(kLeprechaun, C(kRiver, kAce))), IsOk());
+  EXPECT_EQ(state.position().challenge.lead_kingdom, kNoKingdom);
+  EXPECT_EQ(state.LegalActions(1).size(), 2u) << "no lead kingdom yet: either card";
+  ASSERT_THAT(state.Apply(1, Play(C(kMountain, 13))), IsOk());
+  EXPECT_EQ(state.position().challenge.lead_kingdom, kMountain);
+  EXPECT_EQ(state.LegalActions(2), (std::vector<Action>{Play(C(kMountain, 3))}))
+      << "seat 2 follows the king's kingdom, not the ally's";
+  // Seat 1 owed River nothing, so the search bots' deal may give it a River.
+  const std::unique_ptr<View> view = state.ViewFor(2);
+  const std::unique_ptr<Sampler> deal = MakeSampler();
+  Rng rng(5);
+  bool river = false;
+  for (int i = 0; i < 200 && !river; ++i) {
+    absl::StatusOr<std::unique_ptr<State>> sample = deal->Sample(*view, rng);
+    ASSERT_THAT(sample, IsOk());
+    river = (static_cast<const FrostDragonState&>(**sample).position().hands[1] &
+             KingdomCards(kRiver)) != 0;
+  }
+  EXPECT_TRUE(river);
+  ASSERT_THAT(state.Apply(2, Play(C(kMountain, 3))), IsOk());
+  EXPECT_EQ(state.position().last_challenge.lead_kingdom, kMountain);
+  EXPECT_EQ(state.position().last_challenge.winner, 1) << "the ace of River is off the lead";
+  EXPECT_EQ(Of(state, 1).space, 1);
+
+  // An ally after a Treasure joker lead does not set it either.
+  FrostDragonState after_treasure(Rules{}, Quest({{kTreasureJoker, C(kMountain, 2)},
+                                                  {kRogue, C(kMountain, 13)},
+                                                  {C(kMountain, 3), C(kForest, 9)}},
+                                                 {1, 1, 1}));
+  ASSERT_THAT(after_treasure.Apply(0, Play(kTreasureJoker)), IsOk());
+  ASSERT_THAT(after_treasure.Apply(1, Play(kRogue, C(kForest, kAce))), IsOk());
+  EXPECT_EQ(after_treasure.LegalActions(2).size(), 2u) << "still no lead kingdom";
+  ASSERT_THAT(after_treasure.Apply(2, Play(C(kMountain, 3))), IsOk());
+  EXPECT_EQ(after_treasure.position().last_challenge.winner, 2);
+  EXPECT_EQ(Of(after_treasure, 2).treasures, 1);
+
+  // The option lead_kingdom=first_card_or_ally lets the ally set it.
+  FrostDragonState ally_leads(Rules{.ally_sets_lead = true}, p);
+  ASSERT_THAT(ally_leads.Apply(0, Play(kLeprechaun, C(kRiver, kAce))), IsOk());
+  EXPECT_EQ(ally_leads.position().challenge.lead_kingdom, kRiver);
+  EXPECT_EQ(ally_leads.LegalActions(1), (std::vector<Action>{Play(C(kRiver, 5))}));
+  ASSERT_THAT(ally_leads.Apply(1, Play(C(kRiver, 5))), IsOk());
+  ASSERT_THAT(ally_leads.Apply(2, Play(C(kRiver, 9))), IsOk());
+  EXPECT_EQ(ally_leads.position().last_challenge.winner, 0);
+}
+
+// The rulebook is silent on a challenge of jokers alone: the first ally's
+// named kingdom decides it, as if that ally had set the lead kingdom.
+TEST(FrostDragonTest, AChallengeOfJokersAloneTakesTheFirstAllysKingdom) {
+  FrostDragonState state(Rules{}, Quest({{kTreasureJoker, C(kMountain, 2)},
+                                         {kLeprechaun, C(kMountain, 13)},
+                                         {kRogue, C(kMountain, 3)}},
+                                        {1, 1, 1}));
+  ASSERT_THAT(state.Apply(0, Play(kTreasureJoker)), IsOk());
+  ASSERT_THAT(state.Apply(1, Play(kLeprechaun, C(kForest, 3))), IsOk());
+  ASSERT_THAT(state.Apply(2, Play(kRogue, C(kRiver, kAce))), IsOk());
+  const Challenge& c = state.position().last_challenge;
+  EXPECT_EQ(c.lead_kingdom, kForest);
+  EXPECT_EQ(c.winner, 1) << "the 3 of Forest follows the first ally; the ace of River does not";
+  EXPECT_EQ(Of(state, 1).treasures, 1);
+  EXPECT_FALSE(state.position().trump_led);
 }
 
 TEST(FrostDragonTest, AJokerLedChallengeTakesItsKingdomFromTheFirstKingdomCard) {
@@ -358,8 +449,9 @@ TEST(FrostDragonTest, ADragonWinsMovesNobodyAndRemovesTheOtherCardsFromTheMatch)
   EXPECT_EQ(Of(state, 1).space, 13);
   EXPECT_EQ(Of(state, 2).space, 1);
   EXPECT_EQ(Of(state, 0).space, 0);
-  // The next deal is made without the removed cards; the dragon is back.
-  ASSERT_THAT(state.Apply(p.fate, Move::ChooseTrump(kMountain).Encode()), IsOk());
+  // The next deal (at once: trump holds for the adventure) is made without
+  // the removed cards; the dragon is back.
+  ASSERT_EQ(p.phase, Phase::kBoast);
   CardSet dealt = p.out_of_play;
   for (Seat s = 0; s < 3; ++s) dealt |= p.hands[s];
   EXPECT_EQ(dealt, Rules{}.Deck() & ~Cards({C(kMountain, 14), kTreasureJoker}));
@@ -484,13 +576,13 @@ TEST(FrostDragonTest, ALaunchCarriesTheNextWinThatMovesToTheJumpSpace) {
 }
 
 TEST(FrostDragonTest, ALaunchWaitsForAWinThatMovesAndIsLostOffTheBSpace) {
-  Position p = Duel(14, 0, 1, 1).position();  // boast 0: the win earns threat
-  p.adventurers[0].jump_to = 21;
+  Position p = Duel(4, 0, 1, 1).position();  // boast 0: the win earns threat
+  p.adventurers[0].jump_to = 9;
   FrostDragonState waiting(Rules{}, p);
   PlayOutQuest(waiting);
-  EXPECT_EQ(Of(waiting, 0).space, 14);
+  EXPECT_EQ(Of(waiting, 0).space, 4);
   EXPECT_EQ(Of(waiting, 0).threat, 1);
-  EXPECT_EQ(Of(waiting, 0).jump_to, 21) << "still ready for the next quest";
+  EXPECT_EQ(Of(waiting, 0).jump_to, 9) << "the Sleeping Orc's jump waits for the next quest";
 
   p = Duel(14, 2, 0, 1).position();  // falls back 2 from the bucket
   p.adventurers[0].jump_to = 21;
@@ -498,6 +590,42 @@ TEST(FrostDragonTest, ALaunchWaitsForAWinThatMovesAndIsLostOffTheBSpace) {
   PlayOutQuest(lost);
   EXPECT_EQ(Of(lost, 0).space, 12);
   EXPECT_EQ(Of(lost, 0).jump_to, -1);
+}
+
+// "You gain the ability to launch yourself during the next quest": a
+// Catapult launch that no win of the next quest spends is lost with it.
+TEST(FrostDragonTest, TheCatapultsLaunchLastsTheNextQuestOnly) {
+  // Launched in the last quest: in the bucket (14), ready to jump to 21.
+  // Boasting 0, the quest's one win earns threat and spends nothing.
+  Position p = Duel(14, 0, 1, 1).position();
+  p.adventurers[0].jump_to = 21;
+  FrostDragonState state(Rules{}, p);
+  PlayOutQuest(state);
+  EXPECT_EQ(state.position().quest, 2);
+  EXPECT_EQ(Of(state, 0).space, 14);
+  EXPECT_EQ(Of(state, 0).threat, 1);
+  EXPECT_EQ(Of(state, 0).jump_to, -1) << "the next quest is over: the launch is lost";
+
+  // No win at all in that quest: lost the same way.
+  p = Duel(14, 0, 0, 1).position();
+  p.adventurers[0].jump_to = 21;
+  FrostDragonState no_win(Rules{}, p);
+  PlayOutQuest(no_win);
+  EXPECT_EQ(Of(no_win, 0).space, 14);
+  EXPECT_EQ(Of(no_win, 0).jump_to, -1);
+
+  // A launch given at the end of a quest is ready for the next one.
+  FrostDragonState given = Duel(13, 2, 2, 2);
+  PlayOutQuest(given);
+  EXPECT_EQ(Of(given, 0).space, 14);
+  EXPECT_EQ(Of(given, 0).jump_to, 21);
+
+  // The option catapult=until_used keeps it until a win spends it.
+  p = Duel(14, 0, 1, 1).position();
+  p.adventurers[0].jump_to = 21;
+  FrostDragonState until_used(Rules{.catapult_until_used = true}, p);
+  PlayOutQuest(until_used);
+  EXPECT_EQ(Of(until_used, 0).jump_to, 21);
 }
 
 TEST(FrostDragonTest, TheLeprechaunSwapsWithTheMostThreateningOfTiedLeaders) {
@@ -514,8 +642,9 @@ TEST(FrostDragonTest, TheLeprechaunSwapsWithTheMostThreateningOfTiedLeaders) {
 
 // ---------------------------------------------------------------- Quests
 
-TEST(FrostDragonTest, TheFateMovesLeftAndNamesANewTrumpEachQuest) {
-  FrostDragonState state(Rules{}, Quest({{C(kMountain, 14)}, {C(kMountain, 2)}}, {1, 0}));
+TEST(FrostDragonTest, WithTrumpEveryQuestTheFateMovesLeftAndNamesANewTrump) {
+  FrostDragonState state(Rules{.trump_every_quest = true},
+                         Quest({{C(kMountain, 14)}, {C(kMountain, 2)}}, {1, 0}));
   ASSERT_EQ(state.position().fate, 1);
   PlayOutQuest(state);
   const Position& p = state.position();
@@ -527,16 +656,23 @@ TEST(FrostDragonTest, TheFateMovesLeftAndNamesANewTrumpEachQuest) {
   EXPECT_EQ(p.adventurers[0].boast, -1) << "the boasts are cleared";
 }
 
-TEST(FrostDragonTest, WithTrumpOnceTheFirstTrumpHoldsAndTheDealFollowsAtOnce) {
-  Rules rules;
-  rules.trump_every_quest = false;
-  FrostDragonState state(rules, Quest({{C(kMountain, 14)}, {C(kMountain, 2)}}, {1, 0}));
+// "The trump suit (kingdom) for the adventure is chosen by the Fate": once,
+// at the start of the adventure; later Fates only shuffle and deal.
+TEST(FrostDragonTest, TheFirstFateNamesTrumpForTheWholeAdventure) {
+  FrostDragonState state(Rules{}, Quest({{C(kMountain, 14)}, {C(kMountain, 2)}}, {1, 0}));
   PlayOutQuest(state);
   const Position& p = state.position();
-  EXPECT_EQ(p.phase, Phase::kBoast);
+  EXPECT_EQ(p.quest, 2);
+  EXPECT_EQ(p.fate, 0);
+  EXPECT_EQ(p.phase, Phase::kBoast) << "no trump to name: the new Fate deals at once";
   EXPECT_EQ(p.trump, kGlacier);
   EXPECT_EQ(std::popcount(p.hands[0]), 14);
   EXPECT_EQ(state.SeatsToAct(), Seats{1}) << "the new Fate is seat 0";
+  PlayOutQuest(state);
+  ASSERT_EQ(state.position().quest, 3);
+  EXPECT_EQ(state.position().fate, 1);
+  EXPECT_EQ(state.position().phase, Phase::kBoast);
+  EXPECT_EQ(state.position().trump, kGlacier) << "the adventure's trump holds";
 }
 
 TEST(FrostDragonTest, TooFewCardsForTheChartDealAsManyAsDivideEvenly) {
@@ -553,7 +689,7 @@ TEST(FrostDragonTest, TooFewCardsForTheChartDealAsManyAsDivideEvenly) {
   FrostDragonState state(Rules{}, p);
   PlayOutQuest(state);
   EXPECT_EQ(state.position().hand_size, 17);
-  ASSERT_THAT(state.Apply(state.position().fate, Move::ChooseTrump(kRiver).Encode()), IsOk());
+  ASSERT_EQ(state.position().phase, Phase::kBoast);
   for (Seat s = 0; s < 3; ++s) EXPECT_EQ(std::popcount(state.position().hands[s]), 17);
   EXPECT_EQ(std::popcount(state.position().out_of_play), 2);
 
@@ -682,9 +818,13 @@ TEST(FrostDragonTest, ASeatSeesItsOwnHandAndNoOneSeesTheLeftovers) {
   }
 }
 
-// Four challenges of three seats, Glacier trump: seat 2 shows it has no
-// Mountain, then no River, then leads trump before trump was led (so it
-// holds no card of another kingdom).
+// Four challenges of three seats, Glacier trump, played with
+// lead_kingdom=first_card_or_ally (AllyLeads()), so the Leprechaun led as
+// the ace of River sets River: seat 2 shows it has no Mountain, then no
+// River, then leads trump before trump was led (so it holds no card of
+// another kingdom).
+Rules AllyLeads() { return Rules{.ally_sets_lead = true}; }
+
 Position RecordedQuest() {
   return Quest({{C(kMountain, 10), C(kMountain, 5), C(kRiver, 3), C(kRiver, 6)},
                 {C(kMountain, 12), C(kForest, 4), kLeprechaun, C(kForest, 7)},
@@ -693,7 +833,7 @@ Position RecordedQuest() {
 }
 
 TEST(FrostDragonTest, EverySeatSeesEachChallengeOfTheQuestInOrder) {
-  FrostDragonState state(Rules{}, RecordedQuest());
+  FrostDragonState state(AllyLeads(), RecordedQuest());
   auto challenges_seen_by = [&](Seat observer) {
     return static_cast<const FrostDragonView&>(*state.ViewFor(observer)).challenges;
   };
@@ -731,7 +871,7 @@ TEST(FrostDragonTest, EverySeatSeesEachChallengeOfTheQuestInOrder) {
 
   // The record is history beside the position: it changes no fingerprint,
   // and a clone keeps it.
-  EXPECT_EQ(FrostDragonState(Rules{}, state.position()).ToString(), state.ToString());
+  EXPECT_EQ(FrostDragonState(AllyLeads(), state.position()).ToString(), state.ToString());
   EXPECT_THAT(static_cast<const FrostDragonState&>(*state.Clone()).challenges(),
               ElementsAre(first, second));
 
@@ -751,7 +891,7 @@ TEST(FrostDragonTest, EverySeatSeesEachChallengeOfTheQuestInOrder) {
 }
 
 TEST(FrostDragonTest, TheDealKeepsTheRecordAndEveryKingdomASeatShowedItLacks) {
-  FrostDragonState state(Rules{}, RecordedQuest());
+  FrostDragonState state(AllyLeads(), RecordedQuest());
   for (auto [seat, card, as] : std::vector<std::array<int, 3>>{
            {0, C(kMountain, 10), 0}, {1, C(kMountain, 12), 0}, {2, C(kForest, 9), 0},
            {1, kLeprechaun, C(kRiver, kAce)}, {2, C(kGlacier, 7), 0}, {0, C(kRiver, 3), 0},
