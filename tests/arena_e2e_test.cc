@@ -628,8 +628,9 @@ TEST_F(ArenaE2eTest, FourRandomBotsFinishAFrostDragonMatch) {
     if (action.text().rfind("boast ", 0) == 0) ++boasts;
     if (action.text().find(" as the ") != std::string::npos) ++allies;
   }
-  EXPECT_GT(trumps, 1) << "several quests were played";
-  EXPECT_EQ(boasts, 4 * trumps) << "each Fate named trump and everyone boasted";
+  EXPECT_EQ(trumps, 1) << "the first Fate names trump for the whole adventure";
+  EXPECT_GT(boasts, 4) << "several quests were played";
+  EXPECT_EQ(boasts % 4, 0) << "everyone boasted each quest";
   EXPECT_GT(allies, 0) << "ally jokers were played as named cards";
   int decisions = 0;
   for (const HandCheckingStrategy* s : strategies) {

@@ -53,11 +53,12 @@ NODE = sys.argv[2] if len(sys.argv) > 2 else shutil.which("node")
 WORK = tempfile.mkdtemp(prefix="hoard-sdk-think-")
 ADMIN = (("authorization", "Bearer think-test-admin"),)
 # The matches, in this order: (game, seed, options). The Dragon's Gold seeds
-# give the bot, between them, a use of every helper (HELPERS).
+# give the bot, between them, a use of every helper (HELPERS); in the Frost
+# Dragon's Treasure match the bot is the first Fate, who names trump.
 DRAGONS_GOLD_OPTIONS = {"invisible_hand": "on"}
 GAMES = [("village", 3, {})] + [("dragons_gold", seed, DRAGONS_GOLD_OPTIONS)
                                 for seed in (2, 3, 5, 9)] + \
-    [("frost_dragon", 3, {}), ("hedonia", 3, {})]
+    [("frost_dragon", 7, {}), ("hedonia", 3, {})]
 # Every helper, as the think bot names the answers it builds with them
 # ('attack_second': an attack with a Second Strike; 'play_as': an ally
 # joker played as a kingdom card).
