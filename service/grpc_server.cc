@@ -560,6 +560,13 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     server->tournament_service_->SetManager(server->manager_.get());
     if (absl::Status s = server->manager_->ResumeUnfinished(); !s.ok()) return s;
   }
+  // The health service knows only the whole server ("") until told of each
+  // service; Tournaments serves only with a store to keep them in.
+  if (grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService()) {
+    health->SetServingStatus(hoard::v1::Arena::service_full_name(), true);
+    health->SetServingStatus(hoard::v1::Tournaments::service_full_name(),
+                             server->manager_ != nullptr);
+  }
   return server;
 }
 

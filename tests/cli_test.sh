@@ -200,6 +200,48 @@ expect_error "a match without seats" 2 "create needs --seats" \
   -- "$HOARD" match create --server 127.0.0.1:1
 expect_error "a seat of no kind" 2 "a seat is open, builtin:NAME or bot:NAME, not 'robot'" \
   -- "$HOARD" match create --server 127.0.0.1:1 --seats open,robot
+# A near miss of a command or of a flag is named.
+expect_error "a misspelt command gets a suggestion" 2 "unknown command 'mach' (did you mean 'match'?" \
+  -- "$HOARD" mach list
+expect_error "an abbreviated command gets a suggestion" 2 "did you mean 'leaderboard'?" \
+  -- "$HOARD" leader --game village
+expect_error "a misspelt flag gets a suggestion" 2 "unknown flag --gmae (did you mean --game?)" \
+  -- "$HOARD" match list --gmae village
+expect_error "a far miss gets none" 2 "unknown flag --colour$" \
+  -- "$HOARD" match list --colour red
+
+# Where no server answers, each client command says so in one line (exit 1),
+# naming the address it tried: --server, else HOARD_SERVER.
+NO_SERVER="no Hoard server answers at 127.0.0.1:1 (start one with 'hoard serve', or set --server / HOARD_SERVER)"
+expect_error "match list: no server answers" 1 "^hoard: $NO_SERVER$" \
+  -- "$HOARD" match list --server 127.0.0.1:1
+expect_error "match create: no server answers" 1 "^hoard: $NO_SERVER$" \
+  -- "$HOARD" match create --seats builtin:random,builtin:random --server 127.0.0.1:1
+expect_error "bots list: no server answers" 1 "^hoard: $NO_SERVER$" \
+  -- "$HOARD" bots list --server 127.0.0.1:1
+expect_error "health: no server answers" 1 "^hoard: $NO_SERVER$" \
+  -- "$HOARD" health --server 127.0.0.1:1
+expect_error "leaderboard --server: no server answers" 1 "^hoard: $NO_SERVER$" \
+  -- "$HOARD" leaderboard --server 127.0.0.1:1 --game village
+expect_error "tournament --server: no server answers, before anything is stored" 1 \
+  "^hoard: $NO_SERVER$" -- "$HOARD" tournament --server 127.0.0.1:1 --db "$WORK/remote.db" --quiet
+check "and it stores no tournament" "$WORK/err" [ ! -e "$WORK/remote.db" ]
+for command in "match list" "bots list" health "leaderboard --remote --game village"; do
+  expect_error "$command reads HOARD_SERVER" 1 "^hoard: $NO_SERVER$" \
+    -- env HOARD_SERVER=127.0.0.1:1 "$HOARD" $command
+done
+expect_error "tournament --remote reads HOARD_SERVER" 1 "^hoard: $NO_SERVER$" \
+  -- env HOARD_SERVER=127.0.0.1:1 "$HOARD" tournament --remote --db "$WORK/remote.db" --quiet
+# HOARD_SERVER alone does not turn a leaderboard's reading of a database into
+# a call to a server.
+expect_error "leaderboard without --remote reads a database, not HOARD_SERVER" 1 \
+  "no database $WORK/none.db (run a tournament first, or give --db; --remote asks the server at 127.0.0.1:1)" \
+  -- env HOARD_SERVER=127.0.0.1:1 "$HOARD" leaderboard --game village --db "$WORK/none.db"
+# A bot waits for its server, and says once that none answers.
+timeout 3 "$HOARD" bot --server 127.0.0.1:1 --name a --key b >"$WORK/bot.out" 2>&1
+check "a bot waiting for its server says once that none answers" "$WORK/bot.out" \
+  [ "$(cat "$WORK/bot.out")" = "hoard bot: $NO_SERVER; waiting for it" ]
+
 for command in serve bot match "bench arena"; do
   if "$HOARD" $command --help >"$WORK/help" 2>&1 && grep -q "^usage: hoard ${command%% *}" "$WORK/help"; then
     pass "$command --help"

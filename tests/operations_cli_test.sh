@@ -6,8 +6,8 @@
 # intact; the event log (JSON lines, configured from the environment) names
 # every match; and a server started again on the same database serves them
 # all. Also: hoard health, an online backup, TLS (the hoard program and the
-# Python and Node SDKs), and one tournament runner spreading its matches over
-# two servers.
+# Python and Node SDKs), one tournament runner spreading its matches over
+# two servers, and the client commands against a server of their own.
 #
 #   bash tests/operations_cli_test.sh build/hoard
 set -u
@@ -23,10 +23,11 @@ cd "$WORK"
 
 sql() { "$PY" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$WORK/hoard.db" "$1"; }
 
-# start_server: runs hoard serve in the background; sets SERVER and PID.
+# start_server [DB]: runs hoard serve in the background (on $WORK/hoard.db
+# unless DB is given); sets SERVER and PID.
 start_server() {
   : >"$WORK/serve.out"
-  HOARD_SERVE_LOG_FORMAT=json "$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/hoard.db" \
+  HOARD_SERVE_LOG_FORMAT=json "$HOARD" serve --listen 127.0.0.1:0 --db "${1:-$WORK/hoard.db}" \
     --shutdown-grace-ms 2000 >"$WORK/serve.out" 2>"$WORK/serve.log" &
   PID=$!
   for _ in $(seq 1 100); do
@@ -190,5 +191,39 @@ check "both servers played some of its matches" "$WORK/spread.counts" \
 check "each launched bot ran once per server" "$WORK/spread.out" \
   bash -c "[ -f '$WORK/logs/a.log' ] && [ -f '$WORK/logs/a-2.log' ] && [ -f '$WORK/logs/b-2.log' ]"
 kill -TERM "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B"
+
+# The client commands: the health of each service, HOARD_SERVER in place of
+# --server, and match list --game.
+start_server "$WORK/clients.db"
+for service in hoard.v1.Arena hoard.v1.Tournaments; do
+  "$HOARD" health --server "$SERVER" --service "$service" >"$WORK/health.$service" 2>&1
+  check "hoard health --service $service: serving, exit 0" "$WORK/health.$service" \
+    bash -c "[ $? -eq 0 ] && grep -q '^$service on $SERVER is serving$' '$WORK/health.$service'"
+done
+expect_error "hoard health names a service the server does not have" 1 \
+  "has no service 'hoard.v1.Nope'" -- "$HOARD" health --server "$SERVER" --service hoard.v1.Nope
+HOARD_SERVER=$SERVER "$HOARD" match create --game village --seats builtin:random,builtin:random \
+  --seed 1 >"$WORK/created" 2>&1
+HOARD_SERVER=$SERVER "$HOARD" match create --game dragons_gold \
+  --seats builtin:random,builtin:random,builtin:random --seed 1 >>"$WORK/created" 2>&1
+check "match create reads HOARD_SERVER" "$WORK/created" \
+  [ "$(grep -c '^match m' "$WORK/created")" -eq 2 ]
+for _ in $(seq 1 100); do
+  HOARD_SERVER=$SERVER "$HOARD" match list >"$WORK/all" 2>&1
+  [ "$(grep -c 'MATCH_STATUS_FINISHED' "$WORK/all")" -eq 2 ] && break
+  sleep 0.1
+done
+check "match list reads HOARD_SERVER" "$WORK/all" \
+  bash -c "grep -q '^m[0-9]*  village  MATCH_STATUS_FINISHED' '$WORK/all' &&
+           grep -q '^m[0-9]*  dragons_gold  MATCH_STATUS_FINISHED' '$WORK/all'"
+HOARD_SERVER=$SERVER "$HOARD" match list --game dragons_gold >"$WORK/dragons" 2>&1
+check "match list --game lists that game's matches only" "$WORK/dragons" \
+  bash -c "[ \$(grep -c '^m' '$WORK/dragons') -eq 1 ] && grep -q '^m[0-9]*  dragons_gold  ' '$WORK/dragons'"
+mkdir "$WORK/elsewhere"
+(cd "$WORK/elsewhere" && HOARD_SERVER=$SERVER "$HOARD" leaderboard --remote --game village \
+  >"$WORK/board" 2>&1)
+check "leaderboard --remote asks the server of HOARD_SERVER (no database here)" "$WORK/board" \
+  bash -c "[ $? -eq 0 ] && grep -q 'ranked by ML' '$WORK/board'"
+kill -TERM "$PID"; wait "$PID"
 
 finish

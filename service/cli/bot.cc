@@ -1,7 +1,8 @@
 // hoard bot: a built-in strategy playing as a bot over gRPC.
 
-#include <cstdlib>
+#include <atomic>
 #include <iostream>
+#include <memory>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -16,7 +17,7 @@ namespace {
 
 const std::vector<FlagSpec>& BotFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", "the Hoard server (default $HOARD_SERVER, else 127.0.0.1:50051)"},
+      {"server", "HOST:PORT", kServerHelp},
       {"name", "NAME", "register as this bot (default $HOARD_BOT_NAME)..."},
       {"key", "KEY", "...with this key (default $HOARD_BOT_KEY; the first registration sets it)"},
       {"max-matches", "N", "matches to play at once (default $HOARD_MAX_MATCHES, else 1)"},
@@ -29,14 +30,6 @@ const std::vector<FlagSpec>& BotFlags() {
       {"help", "", "show this help"},
   };
   return *specs;
-}
-
-// A flag's value, else the environment variable's, else `fallback`.
-std::string FlagOrEnv(const ParsedArgs& args, const std::string& flag, const char* variable,
-                      const std::string& fallback) {
-  if (args.Has(flag)) return args.Get(flag, fallback);
-  const char* value = std::getenv(variable);
-  return value != nullptr && *value != '\0' ? value : fallback;
 }
 
 }  // namespace
@@ -90,16 +83,31 @@ int RunBot(const std::vector<std::string>& args) {
   absl::StatusOr<std::unique_ptr<bots::Strategy>> strategy =
       bots::MakeStrategy(parsed->Get("strategy", "random"), seed);
   if (!strategy.ok()) return Fail(kExitUsage, std::string(strategy.status().message()));
-  if (!parsed->Has("quiet")) {
-    options.log = [](const std::string& line) { std::cout << "hoard bot: " << line << std::endl; };
-  }
-  const std::string server = FlagOrEnv(*parsed, "server", "HOARD_SERVER", "127.0.0.1:50051");
+  const std::string server = ServerAddress(*parsed);
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+  if (!parsed->Has("quiet")) {
+    // The bot waits for a server that does not answer: that is said once,
+    // not at each retry.
+    auto said_unanswered = std::make_shared<std::atomic<bool>>(false);
+    options.log = [server, said_unanswered, bot_channel = *channel](const std::string& line) {
+      if (NoServerAnswers(grpc::StatusCode::UNAVAILABLE, line, *bot_channel)) {
+        if (!said_unanswered->exchange(true)) {
+          std::cout << "hoard bot: " << NoServerHint(server) << "; waiting for it" << std::endl;
+        }
+        return;
+      }
+      said_unanswered->store(false);
+      std::cout << "hoard bot: " << line << std::endl;
+    };
+  }
   // Its strategies read only the request: the play-by-play would be wasted.
   options.events = hoard::v1::EVENT_DELIVERY_NONE;
   bots::BotClient client(*channel, options, *std::move(strategy));
   if (absl::Status status = client.Run(); !status.ok()) {
+    if (NoServerAnswers(static_cast<int>(status.code()), status.message(), **channel)) {
+      return Fail(kExitFailure, NoServerHint(server));
+    }
     return Fail(kExitFailure, absl::StrCat(server, ": ", status.message()));
   }
   const bots::ClientStats stats = client.stats();

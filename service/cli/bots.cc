@@ -16,7 +16,7 @@ namespace {
 
 const std::vector<FlagSpec>& BotsFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", "the Hoard server (default 127.0.0.1:50051)"},
+      {"server", "HOST:PORT", kServerHelp},
       {"token-file", "FILE",
        "the admin token (default $HOARD_TOKEN, else a local server's admin "
        "token)"},
@@ -51,7 +51,7 @@ int RunBots(const std::vector<std::string>& args) {
     return kExitOk;
   }
   const std::vector<std::string>& words = parsed->positionals;
-  const std::string server = parsed->Get("server", "127.0.0.1:50051");
+  const std::string server = ServerAddress(*parsed);
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
       AdminChannel(server, parsed->Get("token-file", ""));
   if (!channel.ok())
@@ -72,14 +72,14 @@ int RunBots(const std::vector<std::string>& args) {
     request.set_replace(parsed->Has("replace"));
     hoard::v1::AddBotResponse response;
     const grpc::Status status = stub->AddBot(&context, request, &response);
-    if (!status.ok()) return FailWith(status, server);
+    if (!status.ok()) return FailWith(status, server, **channel);
     std::cout << "bot " << response.name() << " key " << response.key() << "\n";
     return kExitOk;
   }
   if (words.size() == 1 && words[0] == "list") {
     hoard::v1::ListBotsResponse response;
     const grpc::Status status = stub->ListBots(&context, {}, &response);
-    if (!status.ok()) return FailWith(status, server);
+    if (!status.ok()) return FailWith(status, server, **channel);
     for (const hoard::v1::BotInfo& bot : response.bots()) {
       std::cout << absl::StrFormat(
           "%-24s %-12s %d running, at most %d\n", bot.name(),
@@ -93,7 +93,7 @@ int RunBots(const std::vector<std::string>& args) {
     request.set_name(words[1]);
     hoard::v1::RevokeBotResponse response;
     const grpc::Status status = stub->RevokeBot(&context, request, &response);
-    if (!status.ok()) return FailWith(status, server);
+    if (!status.ok()) return FailWith(status, server, **channel);
     std::cout << "bot " << response.name() << " revoked ("
               << response.streams_closed() << " stream"
               << (response.streams_closed() == 1 ? "" : "s") << " closed)\n";

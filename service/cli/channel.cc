@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/grpcpp.h"
 #include "service/cli/commands.h"
@@ -62,7 +63,35 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& a
   return service::AuthorizedChannel(address, *credentials, *token, ChannelArguments());
 }
 
-int FailWith(const grpc::Status& status, const std::string& server) {
+std::string ServerAddress(const ParsedArgs& args) {
+  return FlagOrEnv(args, "server", "HOARD_SERVER", "127.0.0.1:50051");
+}
+
+bool NoServerAnswers(int code, absl::string_view message, grpc::Channel& channel) {
+  if (code == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    return channel.GetState(/*try_to_connect=*/false) != GRPC_CHANNEL_READY;
+  }
+  if (code != grpc::StatusCode::UNAVAILABLE) return false;
+  // The reasons gRPC gives for a connection that was never made. Others (a
+  // socket the peer closed, as a TLS server does to a plaintext client) mean
+  // something answered.
+  for (absl::string_view reason : {"Connection refused", "DNS resolution failed",
+                                   "Network is unreachable", "No route to host",
+                                   "Connection timed out", "Deadline Exceeded"}) {
+    if (absl::StrContains(message, reason)) return true;
+  }
+  return false;
+}
+
+std::string NoServerHint(const std::string& server) {
+  return absl::StrCat("no Hoard server answers at ", server,
+                      " (start one with 'hoard serve', or set --server / HOARD_SERVER)");
+}
+
+int FailWith(const grpc::Status& status, const std::string& server, grpc::Channel& channel) {
+  if (NoServerAnswers(status.error_code(), status.error_message(), channel)) {
+    return Fail(kExitFailure, NoServerHint(server));
+  }
   return Fail(kExitFailure, absl::StrCat(server, ": ", status.error_message(), " (code ",
                                          status.error_code(), ")"));
 }

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "service/cli/flags.h"
 
 namespace grpc {
 class Channel;
@@ -28,9 +30,27 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
                                                             const std::string& token_file);
 
-// A failed call: "hoard: SERVER: MESSAGE (code N)" on stderr; returns
-// kExitFailure.
-int FailWith(const grpc::Status& status, const std::string& server);
+// The help of a client command's --server flag.
+inline constexpr char kServerHelp[] =
+    "the Hoard server (default $HOARD_SERVER, else 127.0.0.1:50051)";
+
+// The server a client command talks to: --server, else $HOARD_SERVER, else
+// 127.0.0.1:50051.
+std::string ServerAddress(const ParsedArgs& args);
+
+// Whether a call that failed with `code` (a grpc::StatusCode) and `message`
+// reached no server at all: nothing listens at the address, its name does not
+// resolve, no route leads there, or the deadline passed while `channel` was
+// still connecting. A server that answered and refused is not this.
+bool NoServerAnswers(int code, absl::string_view message, grpc::Channel& channel);
+
+// "no Hoard server answers at SERVER (start one with 'hoard serve', or set
+// --server / HOARD_SERVER)".
+std::string NoServerHint(const std::string& server);
+
+// A failed call, in one line on stderr: NoServerHint when no server
+// answered, else "hoard: SERVER: MESSAGE (code N)". Returns kExitFailure.
+int FailWith(const grpc::Status& status, const std::string& server, grpc::Channel& channel);
 
 }  // namespace hoard::cli
 

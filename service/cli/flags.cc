@@ -1,9 +1,12 @@
 #include "service/cli/flags.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 
 namespace hoard::cli {
@@ -34,7 +37,11 @@ absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
       if (candidate.name == name) spec = &candidate;
     }
     if (spec == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
+      std::vector<std::string> known;
+      for (const FlagSpec& candidate : specs) known.push_back(candidate.name);
+      const std::string likely = DidYouMean(name, known);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown flag --", name, likely.empty() ? "" : absl::StrCat(" (did you mean --", likely, "?)")));
     }
     if (spec->value_name.empty()) {
       if (value) {
@@ -57,6 +64,47 @@ absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
     values.push_back(*value);
   }
   return parsed;
+}
+
+std::string FlagOrEnv(const ParsedArgs& args, const std::string& flag, const char* variable,
+                      const std::string& fallback) {
+  if (args.Has(flag)) return args.Get(flag, fallback);
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+int EditDistance(absl::string_view a, absl::string_view b) {
+  // One row of the table at a time: row[j] is the distance between the
+  // prefix of `a` read so far and the first j characters of `b`.
+  std::vector<int> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const int substituted = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substituted});
+    }
+  }
+  return row[b.size()];
+}
+
+std::string DidYouMean(absl::string_view word, const std::vector<std::string>& known) {
+  const int most = word.size() <= 3 ? 1 : 2;
+  std::string best;
+  int best_distance = most + 1;
+  for (const std::string& candidate : known) {
+    int distance = EditDistance(word, candidate);
+    if (distance > most && word.size() >= 3 && absl::StartsWith(candidate, word)) {
+      distance = most;  // an abbreviation counts as a near miss
+    }
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
 }
 
 std::string FlagsHelp(const std::vector<FlagSpec>& specs) {

@@ -29,9 +29,24 @@ struct ParsedArgs {
   std::string Get(const std::string& name, const std::string& fallback) const;
 };
 
-// kInvalidArgument for an unknown flag or a missing value.
+// kInvalidArgument for an unknown flag (naming the flag it likely misspells)
+// or a missing value.
 absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
                                      const std::vector<FlagSpec>& specs);
+
+// The value of --`flag`, else that of the environment variable `variable`
+// when set and not empty, else `fallback`.
+std::string FlagOrEnv(const ParsedArgs& args, const std::string& flag, const char* variable,
+                      const std::string& fallback);
+
+// The Levenshtein distance: the fewest insertions, deletions and
+// substitutions of one character that turn `a` into `b`.
+int EditDistance(absl::string_view a, absl::string_view b);
+
+// The word of `known` that `word` most likely misspells, or "" if none is
+// close: one at most two edits away (one for words of up to three letters),
+// or one that `word` (three letters or more) begins.
+std::string DidYouMean(absl::string_view word, const std::vector<std::string>& known);
 
 // "  --name VALUE   help" lines.
 std::string FlagsHelp(const std::vector<FlagSpec>& specs);

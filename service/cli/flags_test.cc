@@ -48,5 +48,41 @@ TEST(FlagsTest, MistakesAreNamed) {
                        HasSubstr("--players needs a whole number, not 'four'")));
 }
 
+TEST(FlagsTest, AnUnknownFlagNamesTheOneItLikelyMisspells) {
+  EXPECT_THAT(ParseArgs({"--gmae", "village"}, kSpecs),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("unknown flag --gmae (did you mean --game?)")));
+  EXPECT_THAT(ParseArgs({"--opt", "a=1"}, kSpecs),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("(did you mean --option?)")));
+  absl::StatusOr<ParsedArgs> far = ParseArgs({"--players", "3"}, kSpecs);
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(far.status().message(), "unknown flag --players");
+}
+
+TEST(FlagsTest, EditDistanceCountsInsertionsDeletionsAndSubstitutions) {
+  EXPECT_EQ(EditDistance("", ""), 0);
+  EXPECT_EQ(EditDistance("match", "match"), 0);
+  EXPECT_EQ(EditDistance("", "bot"), 3);
+  EXPECT_EQ(EditDistance("mach", "match"), 1);
+  EXPECT_EQ(EditDistance("matchs", "match"), 1);
+  EXPECT_EQ(EditDistance("metch", "match"), 1);
+  EXPECT_EQ(EditDistance("tournamnet", "tournament"), 2);  // a swap is two edits
+  EXPECT_EQ(EditDistance("kitten", "sitting"), 3);
+}
+
+TEST(FlagsTest, DidYouMeanSuggestsOnlyNearMisses) {
+  const std::vector<std::string> commands = {"play", "bot", "bots", "match", "leaderboard",
+                                             "tournament", "health"};
+  EXPECT_EQ(DidYouMean("mach", commands), "match");
+  EXPECT_EQ(DidYouMean("helth", commands), "health");
+  EXPECT_EQ(DidYouMean("lederbord", commands), "leaderboard");
+  EXPECT_EQ(DidYouMean("tournamnet", commands), "tournament");
+  EXPECT_EQ(DidYouMean("tourn", commands), "tournament");  // an abbreviation
+  EXPECT_EQ(DidYouMean("bts", commands), "bots");          // one edit, where bot is two
+  EXPECT_EQ(DidYouMean("fly", commands), "");              // two edits from play: too far
+  EXPECT_EQ(DidYouMean("chess", commands), "");
+  EXPECT_EQ(DidYouMean("mach", {}), "");
+}
+
 }  // namespace
 }  // namespace hoard::cli

@@ -18,8 +18,9 @@ namespace {
 
 const std::vector<FlagSpec>& HealthFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", "the server (default $HOARD_SERVER, else 127.0.0.1:50051)"},
-      {"service", "NAME", "a service to ask about, such as hoard.v1.Arena (default: the server)"},
+      {"server", "HOST:PORT", kServerHelp},
+      {"service", "NAME",
+       "a service to ask about: hoard.v1.Arena or hoard.v1.Tournaments (default: the server)"},
       {"timeout-ms", "MS", "give up after this long (default 3000)"},
       {"help", "", "show this help"},
   };
@@ -54,8 +55,10 @@ int RunHealth(const std::vector<std::string>& args) {
   if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
     std::cout << "usage: hoard health [flags]\n\nAsks a Hoard server's gRPC health service "
-                 "(grpc.health.v1.Health/Check)\nwhether it is serving. Exit status 0 when it "
-                 "is, 1 when it is not or\ncannot be reached.\n\n"
+                 "(grpc.health.v1.Health/Check)\nwhether it is serving: the whole server, or one "
+                 "service with --service\n(hoard.v1.Tournaments serves on a server with a "
+                 "database). Exit status 0\nwhen it is, 1 when it is not or cannot be "
+                 "reached.\n\n"
               << FlagsHelp(HealthFlags());
     return kExitOk;
   }
@@ -64,9 +67,7 @@ int RunHealth(const std::vector<std::string>& args) {
       !status.ok()) {
     return Fail(kExitUsage, std::string(status.message()));
   }
-  const char* env = std::getenv("HOARD_SERVER");
-  const std::string server =
-      parsed->Get("server", env != nullptr && *env != '\0' ? env : "127.0.0.1:50051");
+  const std::string server = ServerAddress(*parsed);
   const std::string service = parsed->Get("service", "");
 
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
@@ -82,10 +83,11 @@ int RunHealth(const std::vector<std::string>& args) {
   stub.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request,
                  &response, [&done](grpc::Status status) { done.set_value(status); });
   const grpc::Status status = done.get_future().get();
-  if (!status.ok()) {
-    return Fail(kExitFailure, absl::StrCat(server, ": ", status.error_message(), " (code ",
-                                           status.error_code(), ")"));
+  if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
+    return Fail(kExitFailure, absl::StrCat(server, " has no service '", service,
+                                           "' (it serves hoard.v1.Arena, hoard.v1.Tournaments)"));
   }
+  if (!status.ok()) return FailWith(status, server, **channel);
   std::vector<grpc::Slice> slices;
   std::string bytes;
   if (response.Dump(&slices).ok()) {

@@ -24,6 +24,7 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"system", "NAME", "rank by ml (default), elo or openskill"},
       {"db", "FILE", "read this database (default hoard.db)"},
       {"server", "HOST:PORT", "ask this server instead of reading a database"},
+      {"remote", "", "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead"},
       {"token-file", "FILE",
        "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
       {"head-to-head", "", "print the head-to-head table too"},
@@ -34,8 +35,12 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
   return *specs;
 }
 
-absl::Status FromGrpc(const grpc::Status& status, const std::string& server) {
+absl::Status FromGrpc(const grpc::Status& status, const std::string& server,
+                      grpc::Channel& channel) {
   if (status.ok()) return absl::OkStatus();
+  if (NoServerAnswers(status.error_code(), status.error_message(), channel)) {
+    return absl::UnavailableError(NoServerHint(server));
+  }
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                       absl::StrCat(server, ": ", status.error_message()));
 }
@@ -47,10 +52,13 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
     std::cout << "usage: hoard leaderboard --game ID [--tournament ID] [--system NAME] "
-                 "[--json|--csv]\n\nRatings of every bot that played the game (or one "
-                 "tournament): maximum likelihood\nwith 95% intervals, Elo and OpenSkill, "
-                 "with matches, wins, average score\nand place. docs/ratings.md gives the "
-                 "formulas.\n\n"
+                 "[--json|--csv]\n"
+                 "       [--db FILE | --server HOST:PORT | --remote]\n\n"
+                 "Ratings of every bot that played the game (or one tournament): maximum "
+                 "likelihood\nwith 95% intervals, Elo and OpenSkill, with matches, wins, "
+                 "average score\nand place. docs/ratings.md gives the formulas.\n\n"
+                 "It reads a database (--db, default hoard.db) unless --server or --remote "
+                 "asks\na server instead; $HOARD_SERVER is read only with --remote.\n\n"
               << FlagsHelp(LeaderboardFlags());
     return kExitOk;
   }
@@ -75,6 +83,10 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   if (!parsed->Has("game") && tournament_id == 0) {
     return Fail(kExitUsage, "give --game (or --tournament)");
   }
+  const bool remote = parsed->Has("server") || parsed->Has("remote");
+  if (remote && parsed->Has("db")) {
+    return Fail(kExitUsage, "give --db, or --server (--remote), not both");
+  }
   hoard::v1::GetLeaderboardRequest request;
   request.set_game(parsed->Get("game", ""));
   request.set_tournament_id(tournament_id);
@@ -86,8 +98,8 @@ int RunLeaderboard(const std::vector<std::string>& args) {
 
   absl::StatusOr<hoard::v1::Leaderboard> board;
   absl::StatusOr<hoard::v1::HeadToHeadTable> table = hoard::v1::HeadToHeadTable();
-  if (parsed->Has("server")) {
-    const std::string server = parsed->Get("server", "");
+  if (remote) {
+    const std::string server = ServerAddress(*parsed);
     absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
         AdminChannel(server, parsed->Get("token-file", ""));
     if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
@@ -95,20 +107,27 @@ int RunLeaderboard(const std::vector<std::string>& args) {
     hoard::v1::Leaderboard response;
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-    absl::Status status = FromGrpc(stub->GetLeaderboard(&context, request, &response), server);
+    absl::Status status = FromGrpc(stub->GetLeaderboard(&context, request, &response), server,
+                                   **channel);
     board = status.ok() ? absl::StatusOr<hoard::v1::Leaderboard>(response) : status;
     if (board.ok() && head_to_head) {
       grpc::ClientContext h2h_context;
       h2h_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
       hoard::v1::HeadToHeadTable h2h;
-      absl::Status s = FromGrpc(stub->GetHeadToHead(&h2h_context, h2h_request, &h2h), server);
+      absl::Status s = FromGrpc(stub->GetHeadToHead(&h2h_context, h2h_request, &h2h), server,
+                                **channel);
       table = s.ok() ? absl::StatusOr<hoard::v1::HeadToHeadTable>(h2h) : s;
     }
   } else {
     const std::string path = parsed->Get("db", "hoard.db");
     if (path != ":memory:" && access(path.c_str(), F_OK) != 0) {
-      return Fail(kExitFailure, absl::StrCat("no database ", path,
-                                             " (run a tournament first, or give --db)"));
+      const char* env = std::getenv("HOARD_SERVER");
+      return Fail(kExitFailure,
+                  absl::StrCat("no database ", path, " (run a tournament first, or give --db",
+                               env != nullptr && *env != '\0'
+                                   ? absl::StrCat("; --remote asks the server at ", env)
+                                   : "",
+                               ")"));
     }
     absl::StatusOr<std::unique_ptr<db::MatchStore>> store =
         db::OpenSqliteStore(path, db::StoreAccess::kReadOnly);

@@ -6,6 +6,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "service/cli/commands.h"
+#include "service/cli/flags.h"
 
 namespace {
 
@@ -59,6 +60,14 @@ int main(int argc, char** argv) {
   if (command == "health") return hoard::cli::RunHealth(args);
   if (command == "backup") return hoard::cli::RunBackup(args);
   if (command == "check-bot") return hoard::cli::RunCheckBot(args);
+  const std::string likely = hoard::cli::DidYouMean(
+      command, {"play", "replay", "games", "serve", "health", "backup", "bot", "bots", "match",
+                "tournament", "leaderboard", "ratings", "check-bot", "bench", "help"});
+  if (!likely.empty()) {
+    return hoard::cli::Fail(hoard::cli::kExitUsage, "unknown command '" + command +
+                                                         "' (did you mean '" + likely +
+                                                         "'? see 'hoard help')");
+  }
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
                               "' (commands: play, replay, games, serve, health, backup, bot, "

@@ -19,10 +19,10 @@ namespace {
 
 const std::vector<FlagSpec>& MatchFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", "the Hoard server (default 127.0.0.1:50051)"},
+      {"server", "HOST:PORT", kServerHelp},
       {"token-file", "FILE",
        "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
-      {"game", "ID", "create: the game (default village)"},
+      {"game", "ID", "create: the game (default village); list: only this game's matches"},
       {"seats", "A,B,...", "create: per seat open, builtin:NAME or bot:NAME"},
       {"option", "NAME=VALUE", "create: a game option (repeatable)", true},
       {"seed", "N", "create: the match seed (default: random)"},
@@ -56,7 +56,8 @@ void PrintMatch(const hoard::v1::Match& match) {
   }
 }
 
-int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::string& server) {
+int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::string& server,
+           grpc::Channel& channel) {
   hoard::v1::CreateMatchRequest request;
   request.set_game(args.Get("game", "village"));
   if (!args.Has("seats")) return Fail(kExitUsage, "create needs --seats");
@@ -106,7 +107,7 @@ int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::stri
   hoard::v1::CreateMatchResponse response;
   grpc::ClientContext context;
   const grpc::Status status = stub.CreateMatch(&context, request, &response);
-  if (!status.ok()) return FailWith(status, server);
+  if (!status.ok()) return FailWith(status, server, channel);
   std::cout << "match " << response.match_id() << "\n";
   for (const hoard::v1::SeatToken& token : response.seat_tokens()) {
     std::cout << "seat " << token.seat() << " token " << token.token() << "\n";
@@ -122,25 +123,25 @@ int RunMatch(const std::vector<std::string>& args) {
   if (parsed->Has("help")) {
     std::cout << "usage: hoard match create --seats SEATS [flags]\n"
                  "       hoard match get ID [--record]\n"
-                 "       hoard match list\n\n"
+                 "       hoard match list [--game ID]\n\n"
                  "Creates, shows and lists matches on a Hoard server.\n\n"
               << FlagsHelp(MatchFlags());
     return kExitOk;
   }
   const std::vector<std::string>& words = parsed->positionals;
-  const std::string server = parsed->Get("server", "127.0.0.1:50051");
+  const std::string server = ServerAddress(*parsed);
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
       AdminChannel(server, parsed->Get("token-file", ""));
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   auto stub = hoard::v1::Arena::NewStub(*channel);
-  if (words.size() == 1 && words[0] == "create") return Create(*parsed, *stub, server);
+  if (words.size() == 1 && words[0] == "create") return Create(*parsed, *stub, server, **channel);
   if (words.size() == 2 && words[0] == "get") {
     hoard::v1::GetMatchRequest request;
     request.set_match_id(words[1]);
     hoard::v1::GetMatchResponse response;
     grpc::ClientContext context;
     const grpc::Status status = stub->GetMatch(&context, request, &response);
-    if (!status.ok()) return FailWith(status, server);
+    if (!status.ok()) return FailWith(status, server, **channel);
     if (parsed->Has("record")) {
       if (!response.has_record()) {
         return Fail(kExitFailure, "match " + words[1] + " is not over: it has no record yet");
@@ -153,11 +154,12 @@ int RunMatch(const std::vector<std::string>& args) {
   }
   if (words.size() == 1 && words[0] == "list") {
     hoard::v1::ListMatchesRequest request;
+    request.set_game(parsed->Get("game", ""));
     for (;;) {
       hoard::v1::ListMatchesResponse response;
       grpc::ClientContext context;
       const grpc::Status status = stub->ListMatches(&context, request, &response);
-      if (!status.ok()) return FailWith(status, server);
+      if (!status.ok()) return FailWith(status, server, **channel);
       for (const hoard::v1::Match& match : response.matches()) PrintMatch(match);
       if (response.next_page_token().empty()) return kExitOk;
       request.set_page_token(response.next_page_token());

@@ -19,6 +19,7 @@
 #include "engine/status_macros.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
+#include "hoard/v1/arena.grpc.pb.h"
 #include "service/arena.h"
 #include "service/arena_host.h"
 #include "service/cli/channel.h"
@@ -45,6 +46,7 @@ const std::vector<FlagSpec>& TournamentFlags() {
        "play on this Hoard server (default: one inside this process); repeat it to spread the "
        "matches over several servers",
        true},
+      {"remote", "", "play on the server of $HOARD_SERVER (else 127.0.0.1:50051)"},
       {"token-file", "FILE",
        "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
       {"listen", "HOST:PORT",
@@ -78,7 +80,9 @@ constexpr char kHelp[] =
     "stores each result in the database as it ends, shows progress with live\n"
     "standings, and prints the leaderboard. Stopped at any moment (even kill -9),\n"
     "the same command resumes it. With no spec it runs the embedded default: four\n"
-    "built-in bots in a 4-player village round-robin of 200 matches.\n\n";
+    "built-in bots in a 4-player village round-robin of 200 matches.\n\n"
+    "Its matches are played inside this process unless --server or --remote names\n"
+    "a server; $HOARD_SERVER is read only with --remote.\n\n";
 
 // One --participant: NAME=KIND, NAME possibly name@version.
 absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participant* p) {
@@ -269,19 +273,28 @@ struct Venue {
   db::MatchStore* store = nullptr;
 };
 
-// The servers of --server, with a store of this process's own.
+// The servers of --server (or --remote), with a store of this process's
+// own. Each must answer before the tournament is recorded.
 int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& venue) {
+  const std::vector<std::string> addresses =
+      args.Has("server") ? args.flags.at("server") : std::vector<std::string>{ServerAddress(args)};
+  std::vector<std::unique_ptr<tournament::MatchHost>> servers;
+  for (const std::string& address : addresses) {
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+        AdminChannel(address, args.Get("token-file", ""));
+    if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    hoard::v1::ListGamesResponse games;
+    const grpc::Status status =
+        hoard::v1::Arena::NewStub(*channel)->ListGames(&context, {}, &games);
+    if (!status.ok()) return FailWith(status, address, **channel);
+    servers.push_back(tournament::RemoteHost(*channel, address));
+  }
   absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
   if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
   venue.own_store = *std::move(opened);
   venue.store = venue.own_store.get();
-  std::vector<std::unique_ptr<tournament::MatchHost>> servers;
-  for (const std::string& address : args.flags.at("server")) {
-    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-        AdminChannel(address, args.Get("token-file", ""));
-    if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
-    servers.push_back(tournament::RemoteHost(*channel, address));
-  }
   venue.host = tournament::SpreadHost(std::move(servers));
   return kExitOk;
 }
@@ -435,9 +448,10 @@ int RunTournament(const std::vector<std::string>& args) {
   const sigset_t stop_signals = BlockStopSignals();
   const std::string db_path = parsed->Get("db", "hoard.db");
   Venue venue;
-  const int opened = parsed->Has("server") ? OpenRemoteVenue(*parsed, db_path, venue)
-                     : external           ? OpenServerVenue(*parsed, db_path, venue)
-                                          : OpenLocalVenue(db_path, venue);
+  const bool remote = parsed->Has("server") || parsed->Has("remote");
+  const int opened = remote     ? OpenRemoteVenue(*parsed, db_path, venue)
+                     : external ? OpenServerVenue(*parsed, db_path, venue)
+                                : OpenLocalVenue(db_path, venue);
   if (opened != kExitOk) return opened;
 
   bool resumed = false;
