@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "engine/status_macros.h"
 
 namespace hoard::engine::village {
 namespace {
@@ -114,10 +116,34 @@ std::string RenderTable(const Rules& rules,
   return out;
 }
 
+// The rules that differ from the defaults of the options added after
+// ruleset 1 (" end deck_empty"), so that matches under the defaults keep
+// their fingerprints.
+std::string LaterOptions(const Rules& rules) {
+  return absl::StrCat(
+      rules.end == EndRule::kDeckEmpty ? " end deck_empty" : "",
+      rules.merge == MergeRule::kNone ? " merge none" : "",
+      rules.tie_break == TieBreak::kNone ? " tie_break none" : "");
+}
+
 }  // namespace
 
 absl::string_view CardName(int card) { return kNames.at(card); }
 absl::string_view CardNamePlural(int card) { return kPlurals.at(card); }
+
+absl::string_view EndReasonText(EndReason reason) {
+  switch (reason) {
+    case EndReason::kNotOver:
+      return "";
+    case EndReason::kEmptyDeckDraw:
+      return "a draw found the deck empty";
+    case EndReason::kRefillRanOut:
+      return "the deck ran out during a refill";
+    case EndReason::kDeckEmptied:
+      return "the deck was emptied";
+  }
+  return "";
+}
 
 // ---------------------------------------------------------------- Move
 
@@ -169,9 +195,9 @@ std::optional<Move> Move::Decode(Action action) {
 std::string VillageView::ToString() const {
   std::string out = absl::StrCat(
       observer == kSpectator ? "spectator" : absl::StrCat("seat ", observer),
-      end == EndReason::kEmptyDeckDraw  ? "; match over: a draw found the deck empty"
-      : end == EndReason::kRefillRanOut ? "; match over: the deck ran out during a refill"
-                                        : absl::StrCat("; seat ", current, " to act"),
+      end == EndReason::kNotOver
+          ? absl::StrCat("; seat ", current, " to act")
+          : absl::StrCat("; match over: ", EndReasonText(end)),
       "; deck ", deck_size, "\n");
   absl::StrAppend(&out, RenderTable(rules, favor, market, discard, hand_sizes,
                                     hands, bribes));
@@ -398,6 +424,10 @@ absl::Status VillageState::Apply(Seat seat, Action action) {
       break;
     }
   }
+  if (rules_.end == EndRule::kDeckEmpty && position_.deck.empty()) {
+    EndMatch(EndReason::kDeckEmptied);
+    return absl::OkStatus();
+  }
   position_.current = (position_.current + 1) % num_players();
   return absl::OkStatus();
 }
@@ -416,19 +446,20 @@ void VillageState::MoveToken(int treasure, int spaces) {
 }
 
 bool VillageState::RefillMarket(int bribed) {
-  int stall = kNumStalls - 1;
+  int stall = kFirstRefillStall;
   for (;;) {
     if (position_.deck.empty()) return false;
     const int card = position_.deck.back();
     position_.deck.pop_back();
     ++position_.market[stall][card];
     if (card == bribed || card == kWild) return true;
-    stall = stall == 0 ? kNumStalls - 1 : stall - 1;
+    stall = stall == 0 ? kFirstRefillStall : stall - 1;
   }
 }
 
 void VillageState::EndMatch(EndReason reason) {
   position_.end = reason;
+  if (rules_.merge == MergeRule::kNone) return;
   // Treasures in hand join the player's bribe of their type, if there is one.
   for (Seat seat = 0; seat < num_players(); ++seat) {
     for (int t = 0; t < kNumTreasureTypes; ++t) {
@@ -464,6 +495,10 @@ std::vector<int> VillageState::Ranks() const {
   std::vector<Key> keys;
   for (Seat seat = 0; seat < num_players(); ++seat) {
     Key key{ScoreOf(seat), {}};
+    if (rules_.tie_break == TieBreak::kNone) {
+      keys.push_back(key);
+      continue;
+    }
     for (int i = 0; i < kFavorSpaces; ++i) {
       const int t = position_.favor[kFavorSpaces - 1 - i];
       key.second[i] = position_.bribes[seat][t].size();
@@ -535,7 +570,8 @@ std::string VillageState::ToString() const {
   }
   return absl::StrCat(
       "village; rules favor ", absl::StrJoin(rules_.favor_values, ","),
-      " wilds ", rules_.wilds, " hand ", rules_.hand_size, "; ",
+      " wilds ", rules_.wilds, " hand ", rules_.hand_size,
+      LaterOptions(rules_), "; ",
       IsOver() ? absl::StrCat("over (", static_cast<int>(position_.end), ")")
                : absl::StrCat("seat ", position_.current, " to act"),
       "\ndeck (top first): ", absl::StrJoin(deck, " "), "\n",
@@ -592,9 +628,11 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
   }
   for (int space = 0; space < kFavorSpaces; ++space) {
     int value = 0;
-    if (!absl::SimpleAtoi(parts[space], &value) || value < 0 || value > 100) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "favor_values: '", parts[space], "' is not a value from 0 to 100"));
+    if (!absl::SimpleAtoi(parts[space], &value) || value < 0 ||
+        value > kMaxFavorValue) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("favor_values: '", parts[space],
+                       "' is not a value from 0 to ", kMaxFavorValue));
     }
     rules.favor_values[space] = value;
   }
@@ -609,10 +647,25 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
   }
   const std::string hand = OptionValue(info, config, "hand_size");
   if (!absl::SimpleAtoi(hand, &rules.hand_size) || rules.hand_size < 1 ||
-      rules.hand_size > 12) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("hand_size must be a number from 1 to 12, not '", hand, "'"));
+      rules.hand_size > kMaxHandSize) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "hand_size must be a number from 1 to ", kMaxHandSize, ", not '", hand,
+        "'"));
   }
+  // An option with two values, naming the rule's values 0 and 1 in order.
+  auto choice = [&](const std::string& name, absl::string_view first,
+                    absl::string_view second, auto* out) -> absl::Status {
+    const std::string value = OptionValue(info, config, name);
+    if (value != first && value != second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, " must be '", first, "' or '", second, "', not '", value, "'"));
+    }
+    *out = static_cast<std::remove_pointer_t<decltype(out)>>(value == second);
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(choice("end", "draw_fails", "deck_empty", &rules.end));
+  RETURN_IF_ERROR(choice("merge", "auto", "none", &rules.merge));
+  RETURN_IF_ERROR(choice("tie_break", "favor", "none", &rules.tie_break));
   return rules;
 }
 
@@ -633,10 +686,11 @@ Position Deal(const Rules& rules, int num_players, Rng& rng) {
       p.deck.pop_back();
     }
   }
-  for (int stall = kNumStalls - 1; stall >= 0; --stall) {
+  for (int stall = kFirstRefillStall; stall >= 0; --stall) {
     ++p.market[stall][p.deck.back()];
     p.deck.pop_back();
   }
+  p.current = kFirstSeat;
   return p;
 }
 
@@ -657,7 +711,20 @@ class VillageGame final : public Game {
          "wild cards in the deck: 'auto' is 11/13/18/20 for 2/3/4/5 players, "
          "or a number up to 40"},
         {"hand_size", absl::StrCat(kDefaultHandSize),
-         "cards dealt to each player (1 to 12)"},
+         absl::StrCat("cards dealt to each player (1 to ", kMaxHandSize, ")")},
+        {"end", "draw_fails",
+         "draw_fails (the match ends when a player must take a card from an "
+         "empty deck: a draw, or a refill that runs out; taking the last card "
+         "ends nothing) or deck_empty (also as soon as an action leaves the "
+         "deck empty)"},
+        {"merge", "auto",
+         "auto (at the end, treasures in hand join the player's bribe of "
+         "their type) or none (they stay in hand and cost their value)"},
+        {"tie_break", "favor",
+         "favor (between equal scores, more bribe cards under the rightmost "
+         "token ranks first, then under the next token to the left, and so "
+         "on; players still tied share the rank) or none (equal scores share "
+         "the rank)"},
     };
     // Every action but the last lowers 2*deck + market by at least one, and
     // that is at most 2 * (84 + 40) + 4 at the start.
@@ -670,13 +737,11 @@ class VillageGame final : public Game {
 
   absl::StatusOr<std::unique_ptr<State>> NewMatch(
       const MatchConfig& config) const override {
-    if (absl::Status status = ValidateConfig(info_, config); !status.ok()) {
-      return status;
-    }
+    RETURN_IF_ERROR(ValidateConfig(info_, config));
     absl::StatusOr<Rules> rules = RulesFromConfig(info_, config);
     if (!rules.ok()) return rules.status();
     // 5 players * 12 cards + 4 stalls never exceed the 84 treasures.
-    static_assert(5 * 12 + kNumStalls <=
+    static_assert(5 * kMaxHandSize + kNumStalls <=
                   kNumTreasureTypes * kCardsPerTreasureType);
     Rng rng(config.seed);
     return std::make_unique<VillageState>(

@@ -25,11 +25,12 @@
 //    curses nothing.
 //  * Draw the top card of the deck.
 // The match ends when a player must draw, or refill the market, and the deck
-// is empty. Treasures in hand then join the player's bribe of the same type,
-// if any. Each card in a bribe scores its type's value; each treasure left
-// in hand costs its value and each wild left in hand costs 2. Ties go to the
-// player with more bribe cards of the type on the rightmost space, then the
-// next space to the left, and so on; players still tied share the rank.
+// is empty (by default; see EndRule). Treasures in hand then join the
+// player's bribe of the same type, if any (see MergeRule). Each card in a
+// bribe scores its type's value; each treasure left in hand costs its value
+// and each wild left in hand costs 2. Ties go to the player with more bribe
+// cards of the type on the rightmost space, then the next space to the left,
+// and so on; players still tied share the rank (see TieBreak).
 //
 // docs/rules/village.md states these rules in full, with every gap in the
 // rulebook and how Hoard fills it.
@@ -65,9 +66,18 @@ inline constexpr int kNoTreasure = 7;
 inline constexpr int kFavorSpaces = 6;
 inline constexpr int kNumStalls = 4;  // stall i costs i cards
 inline constexpr int kCardsPerTreasureType = 14;
+// Points each wild left in hand costs at the end.
 inline constexpr int kWildPenalty = 2;
 inline constexpr int kDefaultHandSize = 7;
+inline constexpr int kMaxHandSize = 12;
 inline constexpr int kMaxWilds = 40;
+inline constexpr int kMaxFavorValue = 100;
+// The seat that takes the first turn (the rulebook's "player who most
+// recently put out a fire").
+inline constexpr Seat kFirstSeat = 0;
+// The stall the deal's market cards and every refill start at; they go on
+// down to stall 0, then back to this one.
+inline constexpr int kFirstRefillStall = kNumStalls - 1;
 // Values of the Dragon's Favor spaces, left to right.
 inline constexpr std::array<int, kFavorSpaces> kDefaultFavorValues = {
     1, 1, 2, 2, 3, 4};
@@ -80,11 +90,43 @@ absl::string_view CardNamePlural(int card);  // "swords", ..., "wilds"
 // How many cards of each kind, indexed by Card.
 using Counts = std::array<int, kNumCardKinds>;
 
+// When the match ends (the option `end`).
+enum class EndRule {
+  // When a player must take a card from an empty deck: a draw, or a refill
+  // that runs out before a card of the bribed type or a wild is placed.
+  // Taking the last card ends nothing (end=draw_fails, the default).
+  kDrawFails = 0,
+  // Also as soon as an action leaves the deck empty (end=deck_empty).
+  kDeckEmpty = 1,
+};
+
+// What happens at the end to treasures in hand of a type the player has
+// bribed (the option `merge`).
+enum class MergeRule {
+  // They join that bribe (merge=auto, the default).
+  kAuto = 0,
+  // They stay in hand and cost their value (merge=none).
+  kNone = 1,
+};
+
+// How equal scores are ranked (the option `tie_break`).
+enum class TieBreak {
+  // More bribe cards (wilds included) under the rightmost token ranks
+  // first, then under the next token to the left, and so on; players still
+  // tied share the rank (tie_break=favor, the default).
+  kFavor = 0,
+  // Equal scores share the rank (tie_break=none).
+  kNone = 1,
+};
+
 // The rules a match is played by (the configurable decisions).
 struct Rules {
   std::array<int, kFavorSpaces> favor_values = kDefaultFavorValues;
   int wilds = kDefaultWilds[2];
   int hand_size = kDefaultHandSize;
+  EndRule end = EndRule::kDrawFails;
+  MergeRule merge = MergeRule::kAuto;
+  TieBreak tie_break = TieBreak::kFavor;
   bool operator==(const Rules&) const = default;
 };
 
@@ -97,7 +139,11 @@ struct Bribe {
 };
 using Bribes = std::array<Bribe, kNumTreasureTypes>;
 
-enum class EndReason { kNotOver, kEmptyDeckDraw, kRefillRanOut };
+// Why the match ended. kDeckEmptied only under end=deck_empty: an action
+// left the deck empty.
+enum class EndReason { kNotOver, kEmptyDeckDraw, kRefillRanOut, kDeckEmptied };
+// "a draw found the deck empty", ...; "" for kNotOver.
+absl::string_view EndReasonText(EndReason reason);
 
 // Everything on the table. Public so tests can construct any position.
 struct Position {
@@ -225,7 +271,7 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
 
 // Deals a new match: shuffles the deck, then the favor tokens, deals
 // hand_size cards to each seat one at a time, then one card into stalls
-// 3, 2, 1 and 0. Seat 0 starts.
+// 3, 2, 1 and 0. kFirstSeat starts.
 Position Deal(const Rules& rules, int num_players, Rng& rng);
 
 // The game and its deal (engine/sampler.h; village_sampler.cc), for its

@@ -61,6 +61,21 @@ absl::StatusOr<int> TreasureFromProto(hoard::v1::VillageCard card,
   return kind;
 }
 
+void RulesToProto(const Rules& rules, hoard::v1::VillageRules* out) {
+  for (int value : rules.favor_values) out->add_favor_values(value);
+  out->set_wilds(rules.wilds);
+  out->set_hand_size(rules.hand_size);
+  out->set_end(rules.end == EndRule::kDrawFails
+                   ? hoard::v1::VILLAGE_END_RULE_DRAW_FAILS
+                   : hoard::v1::VILLAGE_END_RULE_DECK_EMPTY);
+  out->set_merge(rules.merge == MergeRule::kAuto
+                     ? hoard::v1::VILLAGE_MERGE_RULE_AUTO
+                     : hoard::v1::VILLAGE_MERGE_RULE_NONE);
+  out->set_tie_break(rules.tie_break == TieBreak::kFavor
+                         ? hoard::v1::VILLAGE_TIE_BREAK_FAVOR
+                         : hoard::v1::VILLAGE_TIE_BREAK_NONE);
+}
+
 class VillageCodec final : public GameCodec {
  public:
   void ViewToProto(const View& view, hoard::v1::View* out) const override {
@@ -106,16 +121,8 @@ void ToProto(const VillageView& view, hoard::v1::VillageView* out) {
   }
   out->set_current_seat(view.current);
   out->set_over(view.end != EndReason::kNotOver);
-  switch (view.end) {
-    case EndReason::kNotOver:
-      break;
-    case EndReason::kEmptyDeckDraw:
-      out->set_end_reason("a draw found the deck empty");
-      break;
-    case EndReason::kRefillRanOut:
-      out->set_end_reason("the deck ran out during a refill");
-      break;
-  }
+  out->set_end_reason(std::string(EndReasonText(view.end)));
+  RulesToProto(view.rules, out->mutable_rules());
 }
 
 void ToProto(Action action, hoard::v1::VillageAction* out) {

@@ -41,6 +41,26 @@ TEST(VillageProtoTest, EveryLegalActionRoundTrips) {
   EXPECT_GT(checked, 1000);
 }
 
+TEST(VillageProtoTest, TheViewCarriesTheRules) {
+  Position p;
+  p.favor = {kSword, kScroll, kFeather, kPotion, kAxe, kCrown};
+  p.hands.assign(2, Counts{});
+  p.bribes.assign(2, Bribes{});
+  VillageState state(Rules{.wilds = 11, .end = EndRule::kDeckEmpty,
+                           .tie_break = TieBreak::kNone},
+                     p);
+  hoard::v1::View wire;
+  (*FindCodec("village"))->ViewToProto(*state.ViewFor(kSpectator), &wire);
+  const hoard::v1::VillageRules& rules = wire.village().rules();
+  ASSERT_EQ(rules.favor_values_size(), kFavorSpaces);
+  EXPECT_EQ(rules.favor_values(5), 4);
+  EXPECT_EQ(rules.wilds(), 11);
+  EXPECT_EQ(rules.hand_size(), kDefaultHandSize);
+  EXPECT_EQ(rules.end(), hoard::v1::VILLAGE_END_RULE_DECK_EMPTY);
+  EXPECT_EQ(rules.merge(), hoard::v1::VILLAGE_MERGE_RULE_AUTO);
+  EXPECT_EQ(rules.tie_break(), hoard::v1::VILLAGE_TIE_BREAK_NONE);
+}
+
 TEST(VillageProtoTest, TheViewShowsOnlyTheObserversHand) {
   Position p;
   p.favor = {kSword, kScroll, kFeather, kPotion, kAxe, kCrown};

@@ -17,6 +17,7 @@ using ::hoard::testing::IsOk;
 using ::hoard::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // The favor row left to right: sword scroll feather potion axe crown, worth
 // 1 1 2 2 3 4 with the default values.
@@ -223,6 +224,46 @@ TEST(VillageEndTest, DrawingTheLastCardDoesNotEndItDrawingFromNothingDoes) {
   EXPECT_EQ(state.position().end, EndReason::kEmptyDeckDraw);
 }
 
+TEST(VillageEndTest, UnderDeckEmptyTakingTheLastCardEndsTheMatch) {
+  Position p = Table(2);
+  p.deck = DeckTopFirst({kCrown});
+  VillageState state(Rules{.end = EndRule::kDeckEmpty}, p);
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());
+  EXPECT_EQ(state.position().hands[0], Cards({{kCrown, 1}}));
+  EXPECT_TRUE(state.IsOver());
+  EXPECT_EQ(state.position().end, EndReason::kDeckEmptied);
+  EXPECT_THAT(state.ViewFor(1)->ToString(), HasSubstr("the deck was emptied"));
+}
+
+TEST(VillageEndTest, UnderDeckEmptyARefillThatTakesTheLastCardEndsTheMatch) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 1}});
+  p.deck = DeckTopFirst({kScroll, kSword});
+  VillageState state(Rules{.end = EndRule::kDeckEmpty}, p);
+  ASSERT_THAT(state.Apply(0, BribeAction(kSword, 1)), IsOk());
+  // The refill succeeded (its last card is a sword), but the deck is empty.
+  EXPECT_EQ(state.position().market[2], Cards({{kSword, 1}}));
+  EXPECT_TRUE(state.IsOver());
+  EXPECT_EQ(state.position().end, EndReason::kDeckEmptied);
+}
+
+TEST(VillageEndTest, UnderDeckEmptyNoMatchReachesADrawFromNothing) {
+  const Game& game = **FindGame("village");
+  Rng rng(3);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    std::unique_ptr<State> state = *game.NewMatch(
+        {.num_players = 3, .seed = seed, .options = {{"end", "deck_empty"}}});
+    while (!state->IsOver()) {
+      const Seat seat = state->SeatsToAct()[0];
+      const std::vector<Action> legal = state->LegalActions(seat);
+      ASSERT_THAT(state->Apply(seat, legal[rng.Uniform(legal.size())]), IsOk());
+    }
+    const Position& p = static_cast<const VillageState&>(*state).position();
+    EXPECT_TRUE(p.deck.empty()) << seed;
+    EXPECT_NE(p.end, EndReason::kEmptyDeckDraw) << seed;
+  }
+}
+
 // ------------------------------------------------------------- buying
 
 TEST(VillageBuyTest, PaysExactlyTheCost) {
@@ -375,14 +416,39 @@ TEST(VillageScoreTest, PlayedToItsEndTheExampleMergesTheBlueCards) {
   EXPECT_THAT(state.Ranks(), ElementsAre(2, 1));
 }
 
-TEST(VillageScoreTest, TiesGoToMoreCardsUnderTheRightmostTokens) {
+TEST(VillageScoreTest, UnderMergeNoneTheExamplePlayedToItsEndScores17And16) {
+  Position p = RulebookExample();
+  p.end = EndReason::kNotOver;
+  VillageState state(Rules{.merge = MergeRule::kNone}, p);
+  ASSERT_THAT(state.Apply(0, kDraw), IsOk());
+  ASSERT_TRUE(state.IsOver());
+  // Seat 1's three swords stay in hand and cost 1 each, as in the rulebook.
+  EXPECT_EQ(state.position().hands[1], Cards({{kScroll, 3}, {kSword, 3}}));
+  EXPECT_EQ(state.position().bribes[1][kSword], (Bribe{8, 0}));
+  EXPECT_THAT(state.Scores(), ElementsAre(17, 16));
+  EXPECT_THAT(state.Ranks(), ElementsAre(1, 2));
+}
+
+// Three players on 4 points: 1, 0 and 0 bribe cards under the crown on the
+// rightmost space; then 0, 1 and 0 under the axe on the next space.
+Position ThreeEqualScores() {
   Position p = Table(3);
   p.end = EndReason::kEmptyDeckDraw;
   p.bribes[0][kCrown] = {1, 0};   // 4 points, one card on space 5
   p.bribes[1][kAxe] = {1, 0};     // 3 + 1 points, none on space 5
   p.bribes[1][kSword] = {1, 0};
   p.bribes[2][kScroll] = {2, 2};  // 4 points, none on spaces 5 to 2
-  VillageState state(Rules{}, p);
+  return p;
+}
+
+TEST(VillageScoreTest, UnderTieBreakNoneEqualScoresShareTheRank) {
+  VillageState state(Rules{.tie_break = TieBreak::kNone}, ThreeEqualScores());
+  EXPECT_THAT(state.Scores(), ElementsAre(4, 4, 4));
+  EXPECT_THAT(state.Ranks(), ElementsAre(1, 1, 1));
+}
+
+TEST(VillageScoreTest, TiesGoToMoreCardsUnderTheRightmostTokens) {
+  VillageState state(Rules{}, ThreeEqualScores());
   EXPECT_THAT(state.Scores(), ElementsAre(4, 4, 4));
   EXPECT_THAT(state.Ranks(), ElementsAre(1, 2, 3));
 }
@@ -442,6 +508,43 @@ TEST(VillageSetupTest, OptionsChangeTheRulesAndBadOnesAreNamed) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not 'many'")));
   EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"hand_size", "13"}}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1 to 12")));
+}
+
+TEST(VillageSetupTest, TheEndMergeAndTieBreakOptionsSetTheRules) {
+  const Game& game = **FindGame("village");
+  const auto rules = [&](const std::string& name, const std::string& value) {
+    std::unique_ptr<State> state =
+        *game.NewMatch({.num_players = 2, .options = {{name, value}}});
+    return static_cast<const VillageState&>(*state).rules();
+  };
+  const Rules two_players{.wilds = kDefaultWilds[0]};
+  EXPECT_EQ(rules("end", "draw_fails"), two_players);
+  EXPECT_EQ(rules("end", "deck_empty").end, EndRule::kDeckEmpty);
+  EXPECT_EQ(rules("merge", "none").merge, MergeRule::kNone);
+  EXPECT_EQ(rules("tie_break", "none").tie_break, TieBreak::kNone);
+  // The defaults are the ruleset's rules: fingerprints name only the others.
+  std::unique_ptr<State> plain = *game.NewMatch({.num_players = 2});
+  EXPECT_EQ(static_cast<const VillageState&>(*plain).rules(), two_players);
+  EXPECT_THAT(plain->ToString(), Not(HasSubstr("deck_empty")));
+  std::unique_ptr<State> varied = *game.NewMatch(
+      {.num_players = 2, .options = {{"end", "deck_empty"}, {"merge", "none"}}});
+  EXPECT_THAT(varied->ToString(), HasSubstr("end deck_empty merge none;"));
+}
+
+TEST(VillageSetupTest, BadEndMergeAndTieBreakValuesAreRefused) {
+  const Game& game = **FindGame("village");
+  EXPECT_THAT(
+      game.NewMatch({.num_players = 2, .options = {{"end", "never"}}}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("end must be 'draw_fails' or 'deck_empty', not 'never'")));
+  EXPECT_THAT(
+      game.NewMatch({.num_players = 2, .options = {{"merge", "yes"}}}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("merge must be 'auto' or 'none', not 'yes'")));
+  EXPECT_THAT(
+      game.NewMatch({.num_players = 2, .options = {{"tie_break", ""}}}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("tie_break must be 'favor' or 'none', not ''")));
 }
 
 // ------------------------------------------------------------- views
