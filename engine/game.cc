@@ -37,4 +37,15 @@ std::string OptionValue(const GameInfo& info, const MatchConfig& config,
   return "";
 }
 
+absl::StatusOr<bool> TwoWayOption(const GameInfo& info, const MatchConfig& config,
+                                  const std::string& name, const std::string& first,
+                                  const std::string& second) {
+  const std::string value = OptionValue(info, config, name);
+  if (value != first && value != second) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " must be '", first, "' or '", second,
+                                                   "', not '", value, "'"));
+  }
+  return value == second;
+}
+
 }  // namespace hoard::engine

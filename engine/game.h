@@ -205,6 +205,24 @@ absl::Status ValidateConfig(const GameInfo& info, const MatchConfig& config);
 std::string OptionValue(const GameInfo& info, const MatchConfig& config,
                         const std::string& name);
 
+// The value of option `name`, which takes one of two values: false for
+// `first`, true for `second`; kInvalidArgument naming both otherwise.
+// REQUIRES: `name` is one of info.options.
+absl::StatusOr<bool> TwoWayOption(const GameInfo& info, const MatchConfig& config,
+                                  const std::string& name, const std::string& first,
+                                  const std::string& second);
+
+// The same, into a rule whose values 0 and 1 are `first` and `second`.
+template <typename Rule>
+absl::Status ReadTwoWayOption(const GameInfo& info, const MatchConfig& config,
+                              const std::string& name, const std::string& first,
+                              const std::string& second, Rule* out) {
+  absl::StatusOr<bool> is_second = TwoWayOption(info, config, name, first, second);
+  if (!is_second.ok()) return is_second.status();
+  *out = static_cast<Rule>(*is_second);
+  return absl::OkStatus();
+}
+
 // Competition ranks (1, 1, 3) from per-seat keys where a larger key is
 // better; equal keys share a rank.
 template <typename Key>

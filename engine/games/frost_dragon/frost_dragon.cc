@@ -860,21 +860,12 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   RETURN_IF_ERROR(number("treasure_jokers", 0, kMaxJokersOfAKind, &rules.treasure_jokers));
   RETURN_IF_ERROR(number("dragon_jokers", 0, kMaxJokersOfAKind, &rules.dragon_jokers));
   RETURN_IF_ERROR(number("max_quests", 1, kMaxQuestsLimit, &rules.max_quests));
-  // An option with two values: the rulebook's (the default) and the other.
-  auto choice = [&](const std::string& name, absl::string_view rulebook, absl::string_view other,
-                    bool* out) -> absl::Status {
-    const std::string value = OptionValue(info, config, name);
-    if (value != rulebook && value != other) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " must be '", rulebook, "' or '",
-                                                     other, "', not '", value, "'"));
-    }
-    *out = value == other;
-    return absl::OkStatus();
-  };
-  RETURN_IF_ERROR(choice("trump", "once", "every_quest", &rules.trump_every_quest));
   RETURN_IF_ERROR(
-      choice("lead_kingdom", "first_card", "first_card_or_ally", &rules.ally_sets_lead));
-  RETURN_IF_ERROR(choice("catapult", "next_quest", "until_used", &rules.catapult_until_used));
+      ReadTwoWayOption(info, config, "trump", "once", "every_quest", &rules.trump_every_quest));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "lead_kingdom", "first_card",
+                                   "first_card_or_ally", &rules.ally_sets_lead));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "catapult", "next_quest", "until_used",
+                                   &rules.catapult_until_used));
   return rules;
 }
 

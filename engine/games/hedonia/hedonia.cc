@@ -690,20 +690,10 @@ std::unique_ptr<State> HedoniaState::Clone() const {
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
                                       const MatchConfig& config) {
   Rules rules;
-  // An option with two values, naming the rule's values 0 and 1 in order.
-  auto choice = [&](const std::string& name, absl::string_view first,
-                    absl::string_view second, auto* out) -> absl::Status {
-    const std::string value = OptionValue(info, config, name);
-    if (value != first && value != second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          name, " must be '", first, "' or '", second, "', not '", value, "'"));
-    }
-    *out = static_cast<std::remove_pointer_t<decltype(out)>>(value == second);
-    return absl::OkStatus();
-  };
-  RETURN_IF_ERROR(choice("end", "hands_empty", "deck_empty", &rules.end));
-  RETURN_IF_ERROR(choice("offers", "left", "onward", &rules.offers));
-  RETURN_IF_ERROR(choice("tie_break", "treasury", "none", &rules.tie_break));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "end", "hands_empty", "deck_empty", &rules.end));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "offers", "left", "onward", &rules.offers));
+  RETURN_IF_ERROR(
+      ReadTwoWayOption(info, config, "tie_break", "treasury", "none", &rules.tie_break));
   return rules;
 }
 

@@ -652,20 +652,9 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
         "hand_size must be a number from 1 to ", kMaxHandSize, ", not '", hand,
         "'"));
   }
-  // An option with two values, naming the rule's values 0 and 1 in order.
-  auto choice = [&](const std::string& name, absl::string_view first,
-                    absl::string_view second, auto* out) -> absl::Status {
-    const std::string value = OptionValue(info, config, name);
-    if (value != first && value != second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          name, " must be '", first, "' or '", second, "', not '", value, "'"));
-    }
-    *out = static_cast<std::remove_pointer_t<decltype(out)>>(value == second);
-    return absl::OkStatus();
-  };
-  RETURN_IF_ERROR(choice("end", "draw_fails", "deck_empty", &rules.end));
-  RETURN_IF_ERROR(choice("merge", "auto", "none", &rules.merge));
-  RETURN_IF_ERROR(choice("tie_break", "favor", "none", &rules.tie_break));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "end", "draw_fails", "deck_empty", &rules.end));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "merge", "auto", "none", &rules.merge));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "tie_break", "favor", "none", &rules.tie_break));
   return rules;
 }
 
