@@ -5,8 +5,9 @@ Against a real `hoard serve`, Dragon's Gold matches of four: a Python bot
 against built-in bots. The bot keeps nothing but the events it is told; from
 the last event before the end it reckons, for each opponent, the tokens the
 public record shows going behind that screen and out of it — each division,
-market swap, named steal and public draw with its kind, and the rest (a
-random steal, an Invisible Hand, a Treasure Map's draw) as "a token". At the
+market swap, steal from a share and public draw with its kind, and the rest
+(an Invisible Hand, a Treasure Map's draw, a random steal from a screen
+under thief_steals=screen) as "a token". At the
 end every screen is shown, and the reckoning is checked against it:
 
 - the count of each opponent's tokens is exactly what the record says;
@@ -76,8 +77,9 @@ class Ledger:
             self.known[kind] += getattr(counts, kind)
 
 
-def reckon(record, players):
-    """Each seat's Ledger from a view's public record, and what it held."""
+def reckon(record, players, random_thefts_hidden):
+    """Each seat's Ledger from a view's public record, and what it held. A
+    thief's random pick is hidden from others only when thieves rob screens."""
     ledgers = [Ledger() for _ in range(players)]
     seen = collections.Counter()
     hidden_between_others = []
@@ -103,9 +105,10 @@ def reckon(record, players):
             ledgers[theft.thief_seat].move(theft.token, +1)
             if theft.token == HIDDEN:
                 seen["hidden"] += 1
-            elif 0 not in (theft.victim, theft.thief_seat) and theft.how in (
-                    dragons_gold_pb2.DRAGONS_GOLD_THEFT_KIND_RANDOM,
-                    dragons_gold_pb2.DRAGONS_GOLD_THEFT_KIND_INVISIBLE_HAND):
+            elif 0 not in (theft.victim, theft.thief_seat) and (
+                    theft.how == dragons_gold_pb2.DRAGONS_GOLD_THEFT_KIND_INVISIBLE_HAND or
+                    (random_thefts_hidden and
+                     theft.how == dragons_gold_pb2.DRAGONS_GOLD_THEFT_KIND_RANDOM)):
                 hidden_between_others.append(theft)
         elif which == "treasure_map":
             ledgers[entry.treasure_map.seat].move(entry.treasure_map.token, +1)
@@ -160,7 +163,8 @@ def check_match(seed, got, events, totals):
     # The table after the last action, as seat 0 saw it; then every screen shown.
     known_view = during[-1].view.dragons_gold
     final_view = events[-1].view.dragons_gold
-    ledgers, seen, leaked = reckon(known_view.record, players)
+    ledgers, seen, leaked = reckon(known_view.record, players,
+                                   not known_view.rules.thieves_steal_from_share)
     totals.update(seen)
     wrong_counts, wrong_kinds = [], []
     for seat in range(1, players):

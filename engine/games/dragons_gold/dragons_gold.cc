@@ -278,18 +278,25 @@ void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
       AddOnce({.kind = Move::Kind::kReject}, out);
       AddOnce({.kind = Move::Kind::kAccept}, out);
       break;
-    case Phase::kThiefChoice:
+    case Phase::kThiefChoice: {
+      // From a share, the kinds in it; from a screen, any kind (blind).
+      const TokenCounts& pool = StealPool(p.steals.front().victim);
       for (int token = 0; token < kNumTokenKinds; ++token) {
-        AddOnce({.kind = Move::Kind::kSteal, .token = token}, out);
+        if (pool[token] > 0 || !rules_.thieves_steal_from_share) {
+          AddOnce({.kind = Move::Kind::kSteal, .token = token}, out);
+        }
       }
       break;
-    case Phase::kDecoy:  // letting the thief pick first: the default spends no card
+    }
+    case Phase::kDecoy: {  // letting the thief pick first: the default spends no card
       AddOnce({.kind = Move::Kind::kDecoyKeep}, out);
       if (p.objects[seat][kDecoyPurse] == 0) break;
+      const TokenCounts& pool = StealPool(seat);
       for (int token = 0; token < kNumTokenKinds; ++token) {
-        if (p.holdings[seat][token] > 0) AddOnce({.kind = Move::Kind::kDecoyGive, .token = token}, out);
+        if (pool[token] > 0) AddOnce({.kind = Move::Kind::kDecoyGive, .token = token}, out);
       }
       break;
+    }
     case Phase::kMarketOffer:
       AddOnce({.kind = Move::Kind::kMarketPass}, out);
       AddMarketOffers(seat, out);
@@ -593,9 +600,14 @@ absl::Status DragonsGoldState::ApplyThiefChoice(const Move& move) {
     return WrongMove("choose the kind of token your thief takes");
   }
   const Steal steal = p.steals.front();
+  const bool held = StealPool(steal.victim)[move.token] > 0;
+  if (rules_.thieves_steal_from_share && !held) {
+    return Illegal(absl::StrCat("seat ", steal.victim, "'s share holds no ",
+                                TokenNamePlural(move.token)));
+  }
   p.steals.erase(p.steals.begin());
-  // A kind the victim does not hold: the thief takes at random after all.
-  const bool held = p.holdings[steal.victim][move.token] > 0;
+  // From a screen, a kind the victim does not hold: the thief takes at
+  // random after all.
   Rob({.thief_owner = steal.thief_owner,
        .victim = steal.victim,
        .how = held ? TheftKind::kChosen : TheftKind::kRandom,
@@ -610,8 +622,10 @@ absl::Status DragonsGoldState::ApplyDecoy(Seat seat, const Move& move) {
   const Steal steal = p.steals.front();
   if (move.kind == Move::Kind::kDecoyGive) {
     if (p.objects[seat][kDecoyPurse] == 0) return Illegal("you hold no Decoy Purse");
-    if (p.holdings[seat][move.token] == 0) {
-      return Illegal(absl::StrCat("you hold no ", TokenName(move.token)));
+    if (StealPool(seat)[move.token] == 0) {
+      return Illegal(absl::StrCat(rules_.thieves_steal_from_share ? "your share holds no "
+                                                                  : "you hold no ",
+                                  TokenName(move.token)));
     }
     p.steals.erase(p.steals.begin());
     --p.objects[seat][kDecoyPurse];
@@ -788,6 +802,7 @@ void DragonsGoldState::Divide(const std::vector<TokenCounts>& shares) {
   }
   Settle(Slaying::Outcome::kDivided, shares);
   n.tokens = TokenCounts{};
+  n.shares = shares;
   SendThieves();
 }
 
@@ -797,6 +812,7 @@ void DragonsGoldState::LoseTreasure() {
   for (int kind = 0; kind < kNumTokenKinds; ++kind) p.removed[kind] += n.tokens[kind];
   Settle(Slaying::Outcome::kLost, {});
   n.tokens = TokenCounts{};
+  n.shares.assign(n.contributors.size(), TokenCounts{});
   SendThieves();
 }
 
@@ -842,7 +858,9 @@ void DragonsGoldState::RunSteals() {
   Position& p = position_;
   while (!p.steals.empty()) {
     const Steal& steal = p.steals.front();
-    if (Total(p.holdings[steal.victim]) == 0) {
+    // Nothing to take: an empty screen, or (thieves_steal_from_share) an
+    // empty share.
+    if (Total(StealPool(steal.victim)) == 0) {
       p.steals.erase(p.steals.begin());
       continue;
     }
@@ -867,14 +885,37 @@ void DragonsGoldState::TakeToken(Seat from, Seat to, int token) {
   ++position_.holdings[to][token];
 }
 
+namespace {
+
+// Where `seat`'s share lies in `n.shares`, or -1 if it has none.
+int ShareIndex(const Negotiation& n, Seat seat) {
+  const auto it = std::find(n.contributors.begin(), n.contributors.end(), seat);
+  const int index = static_cast<int>(it - n.contributors.begin());
+  return index < static_cast<int>(n.shares.size()) ? index : -1;
+}
+
+}  // namespace
+
+const TokenCounts& DragonsGoldState::StealPool(Seat victim) const {
+  static constexpr TokenCounts kNothing{};
+  if (!rules_.thieves_steal_from_share) return position_.holdings[victim];
+  const int index = ShareIndex(position_.negotiation, victim);
+  return index >= 0 ? position_.negotiation.shares[index] : kNothing;
+}
+
 void DragonsGoldState::Rob(Theft theft) {
   Position& p = position_;
-  const TokenCounts& screen = p.holdings[theft.victim];
-  const int total = Total(screen);
+  // A thief takes from the victim's pool; an Invisible Hand from the screen.
+  const bool thief = theft.how != TheftKind::kInvisibleHand;
+  const TokenCounts pool = thief ? StealPool(theft.victim) : p.holdings[theft.victim];
+  const int total = Total(pool);
   if (total == 0) return;
   if (theft.token == kHiddenToken) {
     int pick = static_cast<int>(p.rng.Uniform(static_cast<std::uint64_t>(total)));
-    for (theft.token = 0; pick >= screen[theft.token]; ++theft.token) pick -= screen[theft.token];
+    for (theft.token = 0; pick >= pool[theft.token]; ++theft.token) pick -= pool[theft.token];
+  }
+  if (thief && rules_.thieves_steal_from_share) {
+    --p.negotiation.shares[ShareIndex(p.negotiation, theft.victim)][theft.token];
   }
   TakeToken(theft.victim, theft.thief_owner, theft.token);
   record_.push_back(theft);
@@ -1072,11 +1113,13 @@ std::vector<int> DragonsGoldState::Ranks() const {
 
 namespace {
 
-// `entry` as `observer` sees it: the one place that hides a kind.
-RecordEntry SeenBy(RecordEntry entry, Seat observer) {
+// `entry` as `observer` sees it: the one place that hides a kind. A thief's
+// random pick from a share is public: the table watches it leave the share.
+RecordEntry SeenBy(RecordEntry entry, Seat observer, const Rules& rules) {
   if (auto* theft = std::get_if<Theft>(&entry)) {
-    const bool by_chance = theft->how == TheftKind::kRandom ||
-                           theft->how == TheftKind::kInvisibleHand;
+    const bool by_chance =
+        (theft->how == TheftKind::kRandom && !rules.thieves_steal_from_share) ||
+        theft->how == TheftKind::kInvisibleHand;
     if (by_chance && observer != theft->thief_owner && observer != theft->victim) {
       theft->token = kHiddenToken;
     }
@@ -1124,7 +1167,7 @@ std::unique_ptr<View> DragonsGoldState::ViewFor(Seat observer) const {
   view->end = p.end;
   if (IsOver()) view->scores = AllScores();
   view->record.reserve(record_.size());
-  for (const RecordEntry& entry : record_) view->record.push_back(SeenBy(entry, observer));
+  for (const RecordEntry& entry : record_) view->record.push_back(SeenBy(entry, observer, rules_));
   return view;
 }
 
@@ -1431,6 +1474,7 @@ std::string DragonsGoldState::ToString() const {
   out += '|';
   list(n.votes);
   list(n.last_votes);
+  for (const TokenCounts& share : n.shares) list(share);
   out += "\nsteals:";
   for (const Steal& st : p.steals) {
     for (int v : {st.thief_owner, st.victim, int{st.chosen}}) num(v);
@@ -1523,6 +1567,18 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   RETURN_IF_ERROR(number("max_turns", 30, 1000, &rules.max_turns));
   RETURN_IF_ERROR(on_off("invisible_hand", &rules.invisible_hand));
   RETURN_IF_ERROR(on_off("magic_objects", &rules.magic_objects));
+  auto either = [&](const std::string& name, const std::string& yes, const std::string& no,
+                    bool* out) -> absl::Status {
+    const std::string value = OptionValue(info, config, name);
+    if (value != yes && value != no) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " must be '", yes, "' or '", no, "', not '", value, "'"));
+    }
+    *out = value == yes;
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(either("first_player", "random", "seat0", &rules.random_first_player));
+  RETURN_IF_ERROR(either("thief_steals", "share", "screen", &rules.thieves_steal_from_share));
   return rules;
 }
 
@@ -1561,6 +1617,11 @@ Position Deal(const Rules& rules, int num_players, Rng& rng) {
     }
   }
   p.rng = Rng(rng.Fork());
+  // Nobody has slain a dragon yet: the first player is drawn at random
+  // (after the rest of the deal, which stays as under first_player=seat0).
+  if (rules.random_first_player) {
+    p.current = static_cast<Seat>(rng.Uniform(static_cast<std::uint64_t>(num_players)));
+  }
   p.turns = 1;
   return p;
 }
@@ -1574,7 +1635,7 @@ class DragonsGoldGame final : public Game {
     info_.name = "Dragon's Gold";
     info_.min_players = 3;
     info_.max_players = 6;
-    info_.ruleset_version = "1";
+    info_.ruleset_version = "2";
     info_.options = {
         {"scoring", "advanced", "advanced (gem majorities, straights, the cursed black diamond) or basic"},
         {"negotiation_proposals", "6", "proposals before an unshared treasure leaves the game (1 to 20)"},
@@ -1582,6 +1643,8 @@ class DragonsGoldGame final : public Game {
         {"max_turns", "240", "turns before the match ends regardless (30 to 1000)"},
         {"invisible_hand", "off", "put the two Invisible Hand cards in the magic object deck (on/off)"},
         {"magic_objects", "on", "deal and draw magic objects at all (on/off)"},
+        {"first_player", "random", "who starts: a seat drawn from the seed (random) or seat 0 (seat0)"},
+        {"thief_steals", "share", "what a thief steals from: the victim's share of the dragon (share) or their whole screen (screen)"},
     };
     // Turns (at most 1000), objects played (every card at most once per
     // pass through the deck: bounded by the red tokens, 16, plus the 24),

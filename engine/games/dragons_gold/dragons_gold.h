@@ -128,6 +128,14 @@ struct Rules {
   int max_turns = 240;            // the turn cap
   bool invisible_hand = false;    // the two Invisible Hand cards in the deck
   bool magic_objects = true;      // deal and draw magic objects at all
+  // Who starts: a seat drawn at random from the match's seed, as the rule
+  // text says when nobody has slain a dragon yet (option
+  // first_player=random); false: seat 0 (first_player=seat0).
+  bool random_first_player = true;
+  // What a thief steals from: the victim's share of this dragon's treasure,
+  // which the whole table saw divided (option thief_steals=share); false:
+  // anything behind the victim's screen (thief_steals=screen).
+  bool thieves_steal_from_share = true;
   bool operator==(const Rules&) const = default;
 };
 
@@ -152,7 +160,7 @@ enum class Phase : int {
   kTurn = 0,     // the current player attacks (or first uses objects)
   kPropose,      // a contributor proposes a division
   kVote,         // the other contributors accept or reject (sealed)
-  kThiefChoice,  // a thief whose owner's wizard took part picks a token
+  kThiefChoice,  // a thief whose owner's wizard took part picks a kind
   kDecoy,        // a robbed player with a Decoy Purse picks the token
   kMarketOffer,  // a player offers a swap at the market, or passes
   kMarketReply,  // the player offered a swap accepts or refuses
@@ -160,8 +168,9 @@ enum class Phase : int {
 };
 
 // A steal to carry out after a division: `thief_owner` takes one token from
-// `victim`, at random unless the owner chooses (wizard and thief together)
-// or the victim uses a Decoy Purse.
+// `victim`'s share of it (Negotiation::shares; from the whole screen under
+// thief_steals=screen), at random unless the owner chooses (wizard and
+// thief together) or the victim uses a Decoy Purse.
 struct Steal {
   Seat thief_owner = 0;
   Seat victim = 0;
@@ -183,6 +192,11 @@ struct Negotiation {
   std::vector<int> votes;
   // The last vote's outcome, public once every vote is in.
   std::vector<int> last_votes;
+  // Once the treasure is divided: what each contributor received (in
+  // contributor order), less what thieves have taken from it since. A
+  // thief stealing from a share takes from here (thieves_steal_from_share).
+  // Public, as the division was.
+  std::vector<TokenCounts> shares;
   bool operator==(const Negotiation&) const = default;
 };
 
@@ -324,8 +338,9 @@ struct MarketSwap {
 
 // How a token was stolen.
 enum class TheftKind : int {
-  kRandom = 0,     // a thief's random pick (a choosing thief's too, when
-                   // the victim held none of the named kind)
+  kRandom = 0,     // a thief's random pick (under thief_steals=screen, a
+                   // choosing thief's too, when the victim held none of the
+                   // named kind)
   kChosen,         // a choosing thief named a kind the victim held
   kDecoyPurse,     // the victim gave it up with a Decoy Purse
   kInvisibleHand,  // an Invisible Hand took it at random
@@ -333,8 +348,10 @@ enum class TheftKind : int {
 
 // One token taken from `victim`'s screen to `thief_owner`'s. Who did it,
 // how, and the kind a choosing thief named are public; the kind taken is
-// public for kChosen and kDecoyPurse, and otherwise seen only by the thief's
-// owner and the victim (each behind their own screen).
+// public for kChosen and kDecoyPurse, and for a thief's kRandom pick from
+// the victim's share (the table watches it leave the share); otherwise
+// (an Invisible Hand, or a thief under thief_steals=screen) it is seen only
+// by the thief's owner and the victim (each behind their own screen).
 struct Theft {
   Seat thief_owner = 0;
   Seat victim = 0;
@@ -468,6 +485,9 @@ class DragonsGoldState final : public State {
   // Carries out steals until one needs a decision, then ends the slaying.
   void RunSteals();
   void TakeToken(Seat from, Seat to, int token);
+  // What a thief robbing `victim` takes from: their share of this division
+  // (thieves_steal_from_share), else everything behind their screen.
+  const TokenCounts& StealPool(Seat victim) const;
   // Carries out `theft` (a kHiddenToken kind: at random) and records it.
   void Rob(Theft theft);
   void FinishSlaying();
@@ -490,8 +510,8 @@ class DragonsGoldState final : public State {
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config);
 
 // A new match: the dragon pile and the bag shuffled, four dragons revealed
-// with their known treasure, one magic object dealt to each player, seat 0
-// to start.
+// with their known treasure, one magic object dealt to each player, and the
+// first player drawn from `rng` (seat 0 when !rules.random_first_player).
 Position Deal(const Rules& rules, int num_players, Rng& rng);
 
 // The game and its deal (engine/sampler.h; dragons_gold_sampler.cc), for its

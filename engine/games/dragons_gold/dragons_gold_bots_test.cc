@@ -44,10 +44,11 @@ std::vector<std::string> TokensAndObjects(const engine::State& state) {
   return cards;
 }
 
-// A dealt match of `players` with tokens moved about, for hand-built cases.
+// A dealt match of `players` with tokens moved about, for hand-built cases,
+// seat 0 to play.
 dg::Position Dealt(int players, std::uint64_t seed = 3) {
   engine::Rng rng(seed);
-  return dg::Deal(dg::Rules{}, players, rng);
+  return dg::Deal(dg::Rules{.random_first_player = false}, players, rng);
 }
 
 // Moves every token of `kind` from the bag to `to`.
@@ -435,6 +436,7 @@ TEST(DragonsGoldHeuristicTest, ADecoyPurseGivesUpTheCheapestToken) {
   FromBag(p, dg::kGold, p.holdings[1], 3);
   FromBag(p, dg::kSilver, p.holdings[1], 1);
   p.negotiation.tokens = {};
+  p.negotiation.shares = {{}, p.holdings[1]};  // seat 1 received it all
   p.phase = dg::Phase::kDecoy;
   p.steals = {{.thief_owner = 0, .victim = 1, .chosen = false}};
   ++p.objects[1][dg::kDecoyPurse];

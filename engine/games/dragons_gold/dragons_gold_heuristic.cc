@@ -204,16 +204,25 @@ class HeuristicBot final : public Bot {
       case Kind::kReject:
         return 0;
       case Kind::kSteal: {
-        // A named kind the victim lacks turns into a random token.
+        // From a share, every listed kind lies in plain view: a sure gain.
+        if (v.rules.thieves_steal_from_share) return valuer.Marginal(move.token);
+        // From a screen, a named kind the victim lacks turns into a random token.
         const int victim_tokens = v.players[v.steals.front().victim].token_count;
         const double has =
             1.0 - std::pow(1.0 - valuer.UnseenShare(move.token), std::max(1, victim_tokens));
         return has * valuer.Marginal(move.token) + (1.0 - has) * valuer.BlindToken();
       }
       case Kind::kDecoyKeep: {
-        // A random token lost, and the purse kept for later.
+        // A random token lost (from our share of this dragon, or from
+        // behind our screen under thief_steals=screen), and the purse kept.
         double loss = 0;
-        const TokenCounts& own = valuer.own();
+        TokenCounts own = valuer.own();
+        if (v.rules.thieves_steal_from_share) {
+          const dg::Negotiation& n = v.negotiation;
+          const auto it = std::find(n.contributors.begin(), n.contributors.end(), me);
+          const std::size_t index = it - n.contributors.begin();
+          own = index < n.shares.size() ? n.shares[index] : TokenCounts{};
+        }
         const int total = std::max(1, Total(own));
         for (int k = 0; k < dg::kNumTokenKinds; ++k) {
           if (own[k] > 0) loss += own[k] * valuer.Marginal(k, -1) / total;

@@ -429,6 +429,8 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
   rules->set_max_turns(view.rules.max_turns);
   rules->set_invisible_hand(view.rules.invisible_hand);
   rules->set_magic_objects(view.rules.magic_objects);
+  rules->set_random_first_player(view.rules.random_first_player);
+  rules->set_thieves_steal_from_share(view.rules.thieves_steal_from_share);
 
   for (const FaceUpDragon& dragon : view.dragons) {
     hoard::v1::DragonsGoldDragon* slot = out->add_dragons();
@@ -492,6 +494,9 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
         talk->add_last_accepted(static_cast<int>(seat));
       if (n.last_votes[seat] == 2)
         talk->add_last_rejected(static_cast<int>(seat));
+    }
+    for (std::size_t i = 0; i < n.shares.size() && i < n.contributors.size(); ++i) {
+      ShareToProto(n.contributors[i], n.shares[i], talk->add_shares());
     }
   }
   for (const Steal& steal : view.steals) {

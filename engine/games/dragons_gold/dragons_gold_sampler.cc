@@ -164,12 +164,26 @@ absl::Status CheckShape(const dg::DragonsGoldView& v) {
       return Bad("the proposal under vote");
     }
   }
+  if (!t.shares.empty() && t.shares.size() != t.contributors.size()) return Bad("the shares");
+  for (const dg::TokenCounts& share : t.shares) {
+    for (int c : share) {
+      if (c < 0) return Bad("a negative share");
+    }
+  }
   for (const dg::Steal& s : v.steals) {
     if (!ValidSeat(s.thief_owner, n) || !ValidSeat(s.victim, n)) return Bad("a steal");
   }
   const bool stealing = v.phase == dg::Phase::kThiefChoice || v.phase == dg::Phase::kDecoy;
   if (stealing && (v.steals.empty() || t.slot < 0 || t.slot >= dg::kFaceUpDragons)) {
     return Bad("a steal without a slaying");
+  }
+  if (stealing && v.rules.thieves_steal_from_share) {
+    // A thief robs a share: the victim's must hold a token.
+    const auto it = std::find(t.contributors.begin(), t.contributors.end(), v.steals[0].victim);
+    const std::size_t index = it - t.contributors.begin();
+    if (index >= t.shares.size() || Total(t.shares[index]) == 0) {
+      return Bad("a steal from an empty share");
+    }
   }
   const bool market = v.phase == dg::Phase::kMarketOffer || v.phase == dg::Phase::kMarketReply;
   if (!v.market_offers_left.empty() && static_cast<int>(v.market_offers_left.size()) != n) {
@@ -229,7 +243,8 @@ absl::Status DealDragons(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p
 // bag and the screens the observer cannot look behind. What the record
 // proves to lie behind a screen (KnownTokens) is dealt there; only the rest
 // is drawn at random. The deal ignores what the record tells beyond that
-// lower bound: after a theft of unknown kind it may give a screen a kind it
+// lower bound: after a theft of unknown kind (an Invisible Hand's, or a
+// thief's under thief_steals=screen) it may give a screen a kind it
 // cannot hold (a red behind a screen known to have held only a silver and a
 // gold, one of which was stolen), and a choosing thief who found none of the
 // named kind does not keep that kind from the victim's screen.
@@ -247,6 +262,13 @@ absl::Status DealTokens(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p)
   std::vector<dg::TokenCounts> known(n);
   for (Seat s = 0; s < n; ++s) {
     known[s] = dg::KnownTokens(v, s);
+    // What is left of a seat's share of this division is behind its screen.
+    for (std::size_t i = 0; i < v.negotiation.shares.size(); ++i) {
+      if (i >= v.negotiation.contributors.size() || v.negotiation.contributors[i] != s) continue;
+      for (int k = 0; k < dg::kNumTokenKinds; ++k) {
+        known[s][k] = std::max(known[s][k], v.negotiation.shares[i][k]);
+      }
+    }
     take(known[s]);
     if (!v.players[s].tokens) {
       hidden_tokens += v.players[s].token_count - Total(known[s]);

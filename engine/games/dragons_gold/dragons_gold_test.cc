@@ -1,5 +1,6 @@
 #include "engine/games/dragons_gold/dragons_gold.h"
 
+#include <array>
 #include <memory>
 #include <numeric>
 #include <variant>
@@ -97,7 +98,25 @@ TEST(DragonsGoldRulesTest, TheDealRevealsFourDragonsAndDealsAnObjectEach) {
     for (int n : hand) cards += n;
     EXPECT_EQ(cards, 1);
   }
-  EXPECT_EQ(state->SeatsToAct(), Seats{0});
+}
+
+TEST(DragonsGoldRulesTest, TheFirstPlayerIsDrawnAtRandomFromTheSeed) {
+  // "First player: Last person who killed a dragon; otherwise, choose
+  // randomly." Nobody has slain a dragon when a match begins.
+  std::array<int, 4> starts{};
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const Seats first = (*DragonsGold().NewMatch({.num_players = 4, .seed = seed}))->SeatsToAct();
+    ASSERT_EQ(first.size(), 1u);
+    ++starts[first[0]];
+    EXPECT_EQ((*DragonsGold().NewMatch({.num_players = 4, .seed = seed}))->SeatsToAct(), first)
+        << "a seed always picks the same first player";
+    EXPECT_EQ((*DragonsGold().NewMatch({.num_players = 4,
+                                        .seed = seed,
+                                        .options = {{"first_player", "seat0"}}}))
+                  ->SeatsToAct(),
+              Seats{0});
+  }
+  for (int count : starts) EXPECT_GT(count, 30) << "every seat starts about a quarter of matches";
 }
 
 TEST(DragonsGoldRulesTest, AnAttackBelowStrengthLeavesTheDragonAndPassesTheTurn) {
@@ -235,6 +254,8 @@ TEST(DragonsGoldRulesTest, VotesAreSealedUntilAllAreIn) {
 // dragon 17 beside it to keep the table from clearing; seat 1 is to play,
 // and its thief will slay the dragon and rob seat 0, who holds `victim`.
 // With `wizard`, seat 1's wizard is already on the dragon: its owner chooses.
+// The dragon holds nothing, so its thief finds nothing in a share: these
+// raids play thief_steals=screen, the thief robbing the victim's screen.
 Position ThiefRaid(TokenCounts victim, bool wizard = false) {
   Position p = Table(3);
   Lay(p, 0, 1);
@@ -250,9 +271,11 @@ Position ThiefRaid(TokenCounts victim, bool wizard = false) {
   return p;
 }
 
+const Rules kFromScreens{.thieves_steal_from_share = false};
+
 TEST(DragonsGoldRulesTest, AThiefWithItsWizardChoosesTheToken) {
   // Seat 1 adds its thief: 4 + 1 + 2 >= 5, and its wizard is there.
-  DragonsGoldState turn({}, ThiefRaid(Of({{kGold, 1}, {kSilver, 3}}), /*wizard=*/true));
+  DragonsGoldState turn(kFromScreens, ThiefRaid(Of({{kGold, 1}, {kSilver, 3}}), /*wizard=*/true));
   ASSERT_THAT(turn.Apply(1, Attack(0, kThief)), IsOk());
   EXPECT_EQ(turn.position().phase, Phase::kThiefChoice);
   EXPECT_EQ(turn.SeatsToAct(), Seats{1});
@@ -264,7 +287,7 @@ TEST(DragonsGoldRulesTest, AThiefWithItsWizardChoosesTheToken) {
 TEST(DragonsGoldRulesTest, ADecoyPurseLetsTheRobbedPlayerChoose) {
   Position p = ThiefRaid(Of({{kGold, 1}, {kSilver, 3}}));
   p.objects[0][kDecoyPurse] = 1;
-  DragonsGoldState state({}, p);
+  DragonsGoldState state(kFromScreens, p);
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   EXPECT_EQ(state.position().phase, Phase::kDecoy);
   EXPECT_EQ(state.SeatsToAct(), Seats{0});
@@ -275,6 +298,94 @@ TEST(DragonsGoldRulesTest, ADecoyPurseLetsTheRobbedPlayerChoose) {
   EXPECT_EQ(state.position().holdings[0], Of({{kGold, 1}, {kSilver, 2}}));
   EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 1}}));
   EXPECT_EQ(state.position().objects[0][kDecoyPurse], 0);
+}
+
+// Dragon 0 (strength 5, 2 silver on it, 2 hidden: gold) with seat 0's
+// knight 3 under it, and dragon 17 beside it to keep the table from
+// clearing. Seat 0 already holds 5 blue behind its screen. Seat 1 (with its
+// wizard already on the dragon if `wizard`) is to play its thief.
+Position ShareRaid(bool wizard) {
+  Position p = Table(3, {kGold, kGold});
+  Lay(p, 0, 0, Of({{kSilver, 2}}));
+  Lay(p, 1, 17);
+  p.holdings[0] = Of({{kBlue, 5}});
+  p.adventurers[0][kKnight3] = AdventurerState::kAttacking;
+  p.dragons[0].attackers = {{0, kKnight3}};
+  if (wizard) {
+    p.adventurers[1][kWizard] = AdventurerState::kAttacking;
+    p.dragons[0].attackers.push_back({1, kWizard});
+  }
+  p.current = 1;
+  return p;
+}
+
+// Slays ShareRaid's dragon with seat 1's thief and divides it: `zero` to
+// seat 0, the rest to seat 1.
+void SlayAndDivide(DragonsGoldState& state, const TokenCounts& zero) {
+  ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
+  TokenCounts rest = Of({{kSilver, 2}, {kGold, 2}});
+  for (int k = 0; k < kNumTokenKinds; ++k) rest[k] -= zero[k];
+  ASSERT_THAT(state.Apply(1, Proposal({zero, rest}).Encode()), IsOk());
+  ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kAccept)), IsOk());
+}
+
+TEST(DragonsGoldRulesTest, AThiefStealsFromTheVictimsShareInFullView) {
+  // "After negotiation, each thief steals one random treasure token from
+  // each other player who helped slay the dragon": from what the victim
+  // has just received, in front of everyone, not from behind a screen.
+  DragonsGoldState state({}, ShareRaid(/*wizard=*/false));
+  SlayAndDivide(state, Of({{kSilver, 2}}));
+  EXPECT_EQ(state.position().holdings[0], Of({{kSilver, 1}, {kBlue, 5}}))
+      << "the only kind in seat 0's share is silver";
+  EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 1}, {kGold, 2}}));
+  // The table watched the token leave the share: its kind is public.
+  for (Seat observer : {kSpectator, Seat{2}}) {
+    const auto view = state.ViewFor(observer);
+    const auto& v = static_cast<const DragonsGoldView&>(*view);
+    const auto* theft = std::get_if<Theft>(&v.record.back());
+    ASSERT_NE(theft, nullptr);
+    EXPECT_EQ(theft->how, TheftKind::kRandom);
+    EXPECT_EQ(theft->token, kSilver);
+    EXPECT_EQ(KnownTokens(v, 0), Of({{kSilver, 1}}));
+  }
+}
+
+TEST(DragonsGoldRulesTest, AChoosingThiefNamesAKindInTheVictimsShare) {
+  // "If same player has both, they may choose (not random) which token to
+  // steal": the share lies in plain view, so the choice is a real one.
+  DragonsGoldState state({}, ShareRaid(/*wizard=*/true));
+  SlayAndDivide(state, Of({{kSilver, 2}, {kGold, 1}}));
+  ASSERT_EQ(state.position().phase, Phase::kThiefChoice);
+  EXPECT_EQ(state.LegalActions(1),
+            (std::vector<Action>{Move{.kind = Move::Kind::kSteal, .token = kSilver}.Encode(),
+                                 Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()}));
+  EXPECT_THAT(state.Apply(1, Move{.kind = Move::Kind::kSteal, .token = kBlue}.Encode()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("share holds no blue")));
+  ASSERT_THAT(state.Apply(1, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
+  EXPECT_EQ(state.position().holdings[0], Of({{kSilver, 2}, {kBlue, 5}}));
+  EXPECT_EQ(state.position().holdings[1], Of({{kGold, 2}}));
+  EXPECT_EQ(state.record().back(), (RecordEntry{Theft{.thief_owner = 1,
+                                                      .victim = 0,
+                                                      .how = TheftKind::kChosen,
+                                                      .named = kGold,
+                                                      .token = kGold}}));
+}
+
+TEST(DragonsGoldRulesTest, AThiefFindsNothingInAnEmptyShare) {
+  // The victim received nothing from this dragon: their screen stays shut.
+  DragonsGoldState state({}, ShareRaid(/*wizard=*/false));
+  SlayAndDivide(state, TokenCounts{});
+  EXPECT_EQ(state.position().holdings[0], Of({{kBlue, 5}}));
+  EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 2}, {kGold, 2}}));
+  EXPECT_FALSE(std::holds_alternative<Theft>(state.record().back()));
+  // Nor after a failed negotiation, when nobody received anything.
+  DragonsGoldState lost({.negotiation_proposals = 1}, ShareRaid(/*wizard=*/false));
+  ASSERT_THAT(lost.Apply(1, Attack(0, kThief)), IsOk());
+  ASSERT_THAT(lost.Apply(1, Proposal({TokenCounts{}, Of({{kSilver, 2}, {kGold, 2}})}).Encode()),
+              IsOk());
+  ASSERT_THAT(lost.Apply(0, Simple(Move::Kind::kReject)), IsOk());
+  EXPECT_EQ(lost.position().holdings[0], Of({{kBlue, 5}}));
+  EXPECT_EQ(lost.position().holdings[1], TokenCounts{});
 }
 
 TEST(DragonsGoldRulesTest, AWizardDrawsAnObjectPerRedTokenReceived) {
@@ -509,7 +620,7 @@ TEST(DragonsGoldScoringTest, BasicScoringByHand) {
 }
 
 TEST(DragonsGoldRulesTest, AChoosingThiefTakesARandomTokenWhenTheKindIsMissing) {
-  DragonsGoldState state({}, ThiefRaid(Of({{kSilver, 3}}), /*wizard=*/true));
+  DragonsGoldState state(kFromScreens, ThiefRaid(Of({{kSilver, 3}}), /*wizard=*/true));
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   ASSERT_THAT(state.Apply(1, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
   EXPECT_EQ(state.position().holdings[0], Of({{kSilver, 2}}));
@@ -519,16 +630,17 @@ TEST(DragonsGoldRulesTest, AChoosingThiefTakesARandomTokenWhenTheKindIsMissing) 
 TEST(DragonsGoldRulesTest, KeepingTheDecoyPurseLetsTheThiefTakeAtRandom) {
   Position p = ThiefRaid(Of({{kGold, 2}}));
   p.objects[0][kDecoyPurse] = 1;
-  DragonsGoldState state({}, p);
+  DragonsGoldState state(kFromScreens, p);
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kDecoyKeep)), IsOk());
   EXPECT_EQ(state.position().holdings[1], Of({{kGold, 1}}));
   EXPECT_EQ(state.position().objects[0][kDecoyPurse], 1) << "kept for a later thief";
 }
 
-TEST(DragonsGoldRulesTest, ThievesStealEvenWhenTheNegotiationFails) {
+TEST(DragonsGoldRulesTest, ThievesStealFromScreensEvenWhenTheNegotiationFails) {
   Rules rules;
   rules.negotiation_proposals = 1;
+  rules.thieves_steal_from_share = false;
   Position p = Table(3, {kGold, kGold});
   Lay(p, 0, 0, Of({{kSilver, 2}}));
   Lay(p, 1, 17);
@@ -600,7 +712,7 @@ TEST(DragonsGoldScoringTest, BasicScoringGivesFullMajorityToEveryoneTied) {
 TEST(DragonsGoldRulesTest, EveryRobbedPlayerHoldingObjectsIsAskedPurseOrNot) {
   Position p = ThiefRaid(Of({{kGold, 2}}));
   p.objects[0][kRecall] = 1;  // an object, but no purse
-  DragonsGoldState state({}, p);
+  DragonsGoldState state(kFromScreens, p);
   ASSERT_THAT(state.Apply(1, Attack(0, kThief)), IsOk());
   EXPECT_EQ(state.position().phase, Phase::kDecoy) << "asked, so nobody learns who has a purse";
   EXPECT_EQ(state.LegalActions(0), std::vector<Action>{Simple(Move::Kind::kDecoyKeep)});
@@ -760,21 +872,23 @@ TEST(DragonsGoldRecordTest, EachObserverSeesThePublicRecordAndOnlyItsOwnSecrets)
                   swap};
   };
   EXPECT_EQ(state.record(), expected(kBlue, random));
-  EXPECT_EQ(AsView(state.ViewFor(0)).record, expected(kBlue, kHiddenToken));
+  // The random theft took from seat 2's share, in view of the table.
+  EXPECT_EQ(AsView(state.ViewFor(0)).record, expected(kBlue, random));
   EXPECT_EQ(AsView(state.ViewFor(1)).record, expected(kHiddenToken, random));
   EXPECT_EQ(AsView(state.ViewFor(2)).record, expected(kHiddenToken, random));
-  EXPECT_EQ(AsView(state.ViewFor(kSpectator)).record, expected(kHiddenToken, kHiddenToken))
-      << "the lone slayer's draw is public; the secrets are nobody else's";
+  EXPECT_EQ(AsView(state.ViewFor(kSpectator)).record, expected(kHiddenToken, random))
+      << "the lone slayer's draw is public; the map's draw is nobody else's";
 }
 
 TEST(DragonsGoldRecordTest, TheRecordTellsWhatIsSurelyBehindEachScreen) {
   const DragonsGoldState state = PublicRecordMatch();
   const Position& truth = state.position();
-  // Seat 0 saw seat 1 divide, lose its gold, gain a token and swap its blue
-  // for a white diamond; seat 2 gain purple, green and gold and lose a token.
+  // Seat 0 saw seat 1 divide, lose its gold, take a token from seat 2's
+  // share and swap its blue for a white diamond; seat 2 gain purple, green
+  // and gold and lose that token.
   const auto seat0 = state.ViewFor(0);
-  EXPECT_EQ(KnownTokens(AsView(seat0), 1), Of({{kWhite, 1}}));
-  EXPECT_EQ(KnownTokens(AsView(seat0), 2), TokenCounts{});
+  EXPECT_EQ(KnownTokens(AsView(seat0), 1), truth.holdings[1]);
+  EXPECT_EQ(KnownTokens(AsView(seat0), 2), truth.holdings[2]);
   EXPECT_EQ(KnownTokens(AsView(seat0), 0), truth.holdings[0]) << "its own screen";
   // The thief's owner knows what it took: seat 1 knows seat 2's screen.
   EXPECT_EQ(KnownTokens(AsView(state.ViewFor(1)), 2), truth.holdings[2]);
