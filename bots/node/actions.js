@@ -160,7 +160,9 @@ module.exports = function makeActions(load) {
     },
     accept: () => dg('accept'),
     reject: () => dg('reject'),
+    // A kind in the victim's share of this dragon (view negotiation.shares).
     steal: (kind) => dg('steal', { token: token(kind, "steal's token") }),
+    // A kind in the robbed player's own share of this dragon.
     decoyGive: (kind) => dg('decoy_give', { token: token(kind, "decoy_give's token") }),
     decoyKeep: () => dg('decoy_keep'),
     marketPass: () => dg('market_pass'),

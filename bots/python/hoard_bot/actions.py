@@ -230,13 +230,15 @@ class dragons_gold:
 
     @staticmethod
     def steal(token):
-        """As a thief's owner whose wizard took part: the kind of token to take."""
+        """As a thief's owner whose wizard took part: the kind of token to take,
+        one in the victim's share of this dragon (view negotiation.shares)."""
         return dragons_gold._action(steal=dragons_gold_pb2.DragonsGoldSteal(
             token=dragons_gold._token(token, "steal's token")))
 
     @staticmethod
     def decoy_give(token):
-        """As a robbed player: play the Decoy Purse and give up `token`."""
+        """As a robbed player: play the Decoy Purse and give up `token`, a kind
+        in your share of this dragon."""
         return dragons_gold._action(decoy_give=dragons_gold_pb2.DragonsGoldDecoyGive(
             token=dragons_gold._token(token, "decoy_give's token")))
 
