@@ -68,7 +68,7 @@ MATCH_TIMEOUT_S = 120
 SEALED = "answered (sealed)"
 
 PYTHON_BOT = """
-import json, sys
+import json, sys, threading
 sys.path.insert(0, %r)
 import hoard_bot
 from hoard_bot.stubs import arena_pb2
@@ -92,8 +92,14 @@ def said(event):
             "view": event.HasField("view")}
 
 
+# The callback (the stream's thread) and decide (a pool thread) both print:
+# one line at a time.
+PRINTING = threading.Lock()
+
+
 def show(line):
-    print(json.dumps(line), flush=True)
+    with PRINTING:
+        print(json.dumps(line), flush=True)
 
 
 def on_event(event):
