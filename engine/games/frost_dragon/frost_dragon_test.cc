@@ -885,7 +885,8 @@ TEST(FrostDragonTest, EverySeatSeesEachChallengeOfTheQuestInOrder) {
     ASSERT_THAT(state.Apply(seat, Play(card)), IsOk()) << CardName(card);
   }
   ASSERT_EQ(state.position().quest, 2);
-  const auto& next = static_cast<const FrostDragonView&>(*state.ViewFor(0));
+  const std::unique_ptr<View> view = state.ViewFor(0);
+  const auto& next = static_cast<const FrostDragonView&>(*view);
   EXPECT_TRUE(next.challenges.empty());
   EXPECT_EQ(next.last_challenge.cards[0].card, C(kGlacier, 9));
 }
