@@ -63,6 +63,12 @@ std::unique_ptr<Bot> MakeHeuristic(const Game& game, std::uint64_t seed) {
   return parts->heuristic(seed);
 }
 
+const MatchStatistics& StatisticsFor(const Game& game) {
+  static const MatchStatistics* const kNone = new MatchStatistics;
+  const GameParts* parts = PartsOf(game.info().id);
+  return parts == nullptr ? *kNone : parts->statistics;
+}
+
 GameRegistrar::GameRegistrar(GameParts parts) {
   HOARD_CHECK(parts.game != nullptr, "a game is registered without its rules");
   HOARD_CHECK(parts.deal != nullptr, "a game is registered without its deal");

@@ -21,6 +21,7 @@
 #include "engine/bot.h"
 #include "engine/codec.h"
 #include "engine/game.h"
+#include "engine/match_stats.h"
 #include "engine/sampler.h"
 
 namespace hoard::engine {
@@ -39,6 +40,9 @@ struct GameParts {
   // Its rule-of-thumb bot, seeded; the built-in bot "heuristic", and the
   // search bot's rollouts. Optional.
   std::unique_ptr<Bot> (*heuristic)(std::uint64_t seed) = nullptr;
+  // What `hoard stats` counts in its matches besides what every game has
+  // (engine/match_stats.h). Optional.
+  MatchStatistics statistics;
 };
 
 // The game with this id, or kNotFound naming the ids that exist.
@@ -59,6 +63,9 @@ bool HasHeuristic(const Game& game);
 
 // A new heuristic bot of `game`, or nullptr when it has none.
 std::unique_ptr<Bot> MakeHeuristic(const Game& game, std::uint64_t seed);
+
+// The statistics `game` registered (no counter when it has none).
+const MatchStatistics& StatisticsFor(const Game& game);
 
 class GameRegistrar {
  public:
