@@ -242,7 +242,26 @@ timeout 3 "$HOARD" bot --server 127.0.0.1:1 --name a --key b >"$WORK/bot.out" 2>
 check "a bot waiting for its server says once that none answers" "$WORK/bot.out" \
   [ "$(cat "$WORK/bot.out")" = "hoard bot: $NO_SERVER; waiting for it" ]
 
-for command in serve bot match "bench arena"; do
+# hoard stats: many matches summed up, the same on any number of threads.
+"$HOARD" stats --game village --players 3 --matches 200 --threads 1 >"$WORK/stats1" 2>"$WORK/stats.err"
+"$HOARD" stats --game village --players 3 --matches 200 --threads 2 --quiet >"$WORK/stats2" 2>&1
+check "stats prints the win rate of each seat" "$WORK/stats1" \
+  [ "$(grep -cE '^  seat [0-2] +[0-9.]+% ±' "$WORK/stats1")" -eq 3 ]
+check "stats prints how the matches ended, all of them" "$WORK/stats1" \
+  [ "$(awk '/^ended/{on=1;next} on&&/^  /{n+=$(NF-3)} on&&/^$/{on=0} END{print n}' "$WORK/stats1")" = 200 ]
+check "stats reports progress on stderr and ends at the last match" "$WORK/stats.err" \
+  grep -q "^stats: 200/200 matches" "$WORK/stats.err"
+check "stats gives the same report on one thread or two" "$WORK/stats2" \
+  cmp -s "$WORK/stats1" "$WORK/stats2"
+expect_error "stats needs a game" 2 "stats needs --game" -- "$HOARD" stats
+expect_error "stats: a player count the game does not take" 2 "is played by 2 to 5" \
+  -- "$HOARD" stats --game village --players 9
+expect_error "stats: a bot for each seat or one for all" 2 "give one per seat or one for all" \
+  -- "$HOARD" stats --game village --players 3 --bots random,first
+expect_error "stats: a bad option is named" 2 "hand_size" \
+  -- "$HOARD" stats --game village --option hand_size=99 --quiet
+
+for command in serve bot match "bench arena" stats; do
   if "$HOARD" $command --help >"$WORK/help" 2>&1 && grep -q "^usage: hoard ${command%% *}" "$WORK/help"; then
     pass "$command --help"
   else

@@ -29,6 +29,7 @@ constexpr char kUsage[] =
     "  leaderboard    ratings of the bots of a game or tournament\n"
     "  ratings        rate bots from a file of match results (elo, ml, openskill)\n"
     "  check-bot      check that a bot keeps the protocol (any language)\n"
+    "  stats          how a game plays: many matches between built-in bots, summed up\n"
     "  bench arena    measure the arena server under load\n"
     "\n"
     "Run 'hoard <command> --help' for a command's flags.\n";
@@ -60,9 +61,10 @@ int main(int argc, char** argv) {
   if (command == "health") return hoard::cli::RunHealth(args);
   if (command == "backup") return hoard::cli::RunBackup(args);
   if (command == "check-bot") return hoard::cli::RunCheckBot(args);
+  if (command == "stats") return hoard::cli::RunStats(args);
   const std::string likely = hoard::cli::DidYouMean(
       command, {"play", "replay", "games", "serve", "health", "backup", "bot", "bots", "match",
-                "tournament", "leaderboard", "ratings", "check-bot", "bench", "help"});
+                "tournament", "leaderboard", "ratings", "check-bot", "stats", "bench", "help"});
   if (!likely.empty()) {
     return hoard::cli::Fail(hoard::cli::kExitUsage, "unknown command '" + command +
                                                          "' (did you mean '" + likely +
@@ -71,6 +73,7 @@ int main(int argc, char** argv) {
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +
                               "' (commands: play, replay, games, serve, health, backup, bot, "
-                              "bots, match, tournament, leaderboard, ratings, check-bot, bench; "
+                              "bots, match, tournament, leaderboard, ratings, check-bot, stats, "
+                              "bench; "
                               "see 'hoard help')");
 }

@@ -13,6 +13,7 @@ const GameRegistrar kRegistrar({
     .deal = MakeSampler(),
     .codec = MakeCodec(),
     .heuristic = &MakeHeuristicBot,
+    .statistics = MakeStatistics(),
 });
 
 }  // namespace

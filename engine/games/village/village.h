@@ -44,6 +44,7 @@
 
 #include "absl/status/status.h"
 #include "engine/game.h"
+#include "engine/match_stats.h"
 #include "engine/sampler.h"
 
 namespace hoard::engine::village {
@@ -278,6 +279,8 @@ Position Deal(const Rules& rules, int num_players, Rng& rng);
 // registration (register.cc).
 std::unique_ptr<Game> MakeGame();
 std::unique_ptr<Sampler> MakeSampler();
+// What `hoard stats` counts in its matches (village_stats.cc).
+MatchStatistics MakeStatistics();
 
 }  // namespace hoard::engine::village
 
