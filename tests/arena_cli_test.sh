@@ -10,10 +10,7 @@ MINIMAL=${2:?usage: arena_cli_test.sh HOARD MINIMAL_BOT}
 WORK=$(mktemp -d)
 # Servers keep their admin token here, where this test's clients find it.
 export HOARD_STATE_DIR="$WORK/state"
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
+source "$(dirname "$0")/cli_checks.sh"
 
 "$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/hoard.db" >"$WORK/serve.log" 2>&1 &
 SERVER_PID=$!
@@ -35,6 +32,12 @@ else
   fail "match create returns a match and seat tokens" "$WORK/create"
 fi
 
+# A spectator follows the match from before its seats join until it ends.
+"$HOARD" match watch "$MATCH" --server "$ADDR" >"$WORK/watch" 2>&1 &
+WATCH_PID=$!
+"$HOARD" match watch "$MATCH" --server "$ADDR" --json >"$WORK/watch.json" 2>&1 &
+WATCH_JSON_PID=$!
+sleep 0.5
 "$HOARD" bot --server "$ADDR" --match "$MATCH" --token "$TOKEN0" --matches 1 >"$WORK/bot" 2>&1 &
 BOT_PID=$!
 timeout 60 "$MINIMAL" "$ADDR" "$MATCH" "$TOKEN1" >"$WORK/minimal" 2>&1
@@ -64,6 +67,26 @@ if "$HOARD" match get "$MATCH" --server "$ADDR" --record >"$WORK/record.json" 2>
 else
   fail "the served match's record verifies" "$WORK/verify"
 fi
+
+# The watch ended with the match, having printed every action once, in order.
+timeout 10 tail --pid=$WATCH_PID -f /dev/null
+timeout 10 tail --pid=$WATCH_JSON_PID -f /dev/null
+ACTIONS=$(sed -n 's/.*MATCH_STATUS_FINISHED  \([0-9]*\) actions/\1/p' "$WORK/get" | head -1)
+check "match watch prints every action of the match in order, then its end" "$WORK/watch" \
+  [ "$(grep -cE '^ +[0-9]+\. seat [0-2]: ' "$WORK/watch")" = "$ACTIONS" -a \
+    "$(grep -E '^ +[0-9]+\. seat' "$WORK/watch" | awk '{print $1+0}' | sort -n | uniq | wc -l)" = "$ACTIONS" ]
+check "match watch ends with the final table" "$WORK/watch" \
+  grep -q "^match over" "$WORK/watch"
+check "match watch --json prints one event a line, each with the spectator's view" \
+  "$WORK/watch.json" /usr/bin/python3 -c '
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+assert "snapshot" in events[0] and "finished" in events[-1], events[-1]
+assert all("village" in e["view"] for e in events)
+assert len([e for e in events if "action_taken" in e]) == int(sys.argv[2])
+' "$WORK/watch.json" "$ACTIONS"
+expect_error "match watch: an unknown match" 1 "no match 'nope'" \
+  -- "$HOARD" match watch nope --server "$ADDR"
 
 # Bad input: one line, a non-zero exit, and the server keeps serving.
 "$HOARD" bot --server "$ADDR" --match "$MATCH" --token 00000000000000000000000000000000 \
@@ -120,5 +143,4 @@ else
   fail "serve refuses a file that is no database, in one line" "$WORK/err"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

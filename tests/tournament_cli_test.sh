@@ -116,4 +116,47 @@ expect_error "a missing database" 1 "no database nowhere.db" \
 expect_error "a leaderboard of nothing" 2 "give --game (or --tournament)" \
   -- "$HOARD" leaderboard
 
+# Tournaments a server runs: create, list, get, watch and cancel.
+"$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/served.db" >"$WORK/serve.log" 2>&1 &
+for _ in $(seq 100); do grep -q "serving on" "$WORK/serve.log" && break; sleep 0.1; done
+export HOARD_SERVER=$(sed -n 's/^hoard: serving on //p' "$WORK/serve.log")
+"$HOARD" tournament list >"$WORK/list0" 2>&1
+check "tournament list on a new server says there are none" "$WORK/list0" \
+  grep -qx "no tournaments" "$WORK/list0"
+"$HOARD" tournament create --game village --players 3 --participant a=builtin:random \
+  --participant b=builtin:heuristic --participant c=builtin:first --rounds 10 >"$WORK/create" 2>&1
+check "tournament create prints the new tournament's id" "$WORK/create" grep -qx "tournament 1" "$WORK/create"
+"$HOARD" tournament watch 1 >"$WORK/watch" 2>"$WORK/watch.err"
+check "tournament watch follows it to the end and exits 0" "$WORK/watch.err" [ $? -eq 0 ]
+check "and prints its leaderboard, all 30 matches" "$WORK/watch" \
+  [ "$(grep -cE '^[1-3] +[abc] +[-+][0-9]+ .* 30 ' "$WORK/watch")" -eq 3 ]
+check "with progress on stderr ending at 100%" "$WORK/watch.err" grep -q "30/30 matches .* 100%" "$WORK/watch.err"
+"$HOARD" tournament list >"$WORK/list" 2>&1
+check "tournament list shows it finished" "$WORK/list" grep -qE "^ +1  FINISHED +village +30/30 matches" "$WORK/list"
+"$HOARD" tournament get 1 >"$WORK/get" 2>&1
+check "tournament get shows its standings" "$WORK/get" \
+  [ "$(grep -cE '^  [1-3]\. [abc] ' "$WORK/get")" -eq 3 ]
+"$HOARD" tournament get 1 --json >"$WORK/get.json" 2>&1
+check "tournament get --json is the Tournament message" "$WORK/get.json" \
+  "$PY" -c 'import json,sys; t=json.load(open(sys.argv[1])); assert t["status"]=="TOURNAMENT_STATUS_FINISHED" and t["progress"]["finished"]==30' "$WORK/get.json"
+# A long one, cancelled: its watcher says so and exits 1.
+"$HOARD" tournament create --game hedonia --participant a=builtin:mcts --participant b=builtin:mcts \
+  --participant c=builtin:mcts --rounds 50 --concurrency 1 >/dev/null 2>&1
+"$HOARD" tournament watch 2 --quiet >"$WORK/watch2" 2>"$WORK/watch2.err" &
+WATCHER=$!
+sleep 1
+"$HOARD" tournament cancel 2 >"$WORK/cancel" 2>&1
+check "tournament cancel stops it" "$WORK/cancel" grep -q "^tournament 2: " "$WORK/cancel"
+timeout 60 tail --pid=$WATCHER -f /dev/null
+wait $WATCHER
+check "its watcher ends, exit 1, saying it was cancelled" "$WORK/watch2.err" \
+  [ $? -eq 1 -a "$(cat "$WORK/watch2.err")" = "hoard: tournament 2 was cancelled" ]
+expect_error "tournament get: an unknown id" 1 "no tournament 9" -- "$HOARD" tournament get 9
+expect_error "tournament get: no id" 2 "tournament get needs the tournament's id" \
+  -- "$HOARD" tournament get
+expect_error "tournament: a misspelt command" 2 "did you mean 'watch'" -- "$HOARD" tournament wach 1
+expect_error "tournament create: a bad spec says what is wrong" 2 "no-such-game" \
+  -- "$HOARD" tournament create --game no-such-game --participant a=builtin:random
+unset HOARD_SERVER
+
 finish

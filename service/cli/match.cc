@@ -1,9 +1,12 @@
-// hoard match create|get|list: match administration against a server.
+// hoard match create|get|list|watch: matches on a server.
 
 #include <iostream>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "engine/player_id.h"
@@ -30,6 +33,7 @@ const std::vector<FlagSpec>& MatchFlags() {
       {"bank-ms", "MS", "create: time bank per seat (default 30000)"},
       {"max-strikes", "N", "create: time-outs before a forfeit (default 3; 0 never)"},
       {"record", "", "get: print the full record (JSON) of a finished match"},
+      {"json", "", "watch: print each event as one line of JSON (with its view)"},
       {"help", "", "show this help"},
   };
   return *specs;
@@ -54,6 +58,62 @@ void PrintMatch(const hoard::v1::Match& match) {
         seat.rank(), seat.timeouts(), seat.illegal_answers(),
         seat.forfeited() ? "  forfeited" : "");
   }
+}
+
+// One line per event: what a spectator is told, as it happens.
+void PrintEvent(const hoard::v1::MatchEvent& event) {
+  switch (event.kind_case()) {
+    case hoard::v1::MatchEvent::kSnapshot:
+      PrintMatch(event.snapshot().match());
+      break;
+    case hoard::v1::MatchEvent::kActionTaken: {
+      const hoard::v1::ActionTaken& taken = event.action_taken();
+      std::cout << absl::StrFormat("%4d. seat %d: %s%s\n", event.step(), taken.seat(),
+                                   taken.text(), taken.by_default() ? " (played for it)" : "");
+      break;
+    }
+    case hoard::v1::MatchEvent::kFault: {
+      std::string kind = hoard::v1::SeatFault::Kind_Name(event.fault().kind());
+      absl::AsciiStrToLower(&kind);
+      std::cout << absl::StrFormat("      seat %d: %s\n", event.fault().seat(),
+                                   absl::StrReplaceAll(absl::StripPrefix(kind, "kind_"),
+                                                       {{"_", " "}}));
+      break;
+    }
+    case hoard::v1::MatchEvent::kFinished:
+      std::cout << "match over\n";
+      PrintMatch(event.finished().match());
+      break;
+    case hoard::v1::MatchEvent::KIND_NOT_SET:
+      break;
+  }
+  std::cout.flush();
+}
+
+// Follows a match until it ends: each event as it comes.
+int Watch(const ParsedArgs& args, const std::string& id, hoard::v1::Arena::Stub& stub,
+          const std::string& server, grpc::Channel& channel) {
+  hoard::v1::WatchMatchRequest request;
+  request.set_match_id(id);
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<hoard::v1::MatchEvent>> reader =
+      stub.WatchMatch(&context, request);
+  const bool json = args.Has("json");
+  hoard::v1::MatchEvent event;
+  while (reader->Read(&event)) {
+    if (json) {
+      google::protobuf::util::JsonPrintOptions options;
+      options.preserve_proto_field_names = true;
+      std::string line;
+      (void)google::protobuf::util::MessageToJsonString(event, &line, options);
+      std::cout << line << "\n" << std::flush;
+    } else {
+      PrintEvent(event);
+    }
+  }
+  const grpc::Status status = reader->Finish();
+  if (!status.ok()) return FailWith(status, server, channel);
+  return kExitOk;
 }
 
 int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::string& server,
@@ -123,8 +183,13 @@ int RunMatch(const std::vector<std::string>& args) {
   if (parsed->Has("help")) {
     std::cout << "usage: hoard match create --seats SEATS [flags]\n"
                  "       hoard match get ID [--record]\n"
-                 "       hoard match list [--game ID]\n\n"
-                 "Creates, shows and lists matches on a Hoard server.\n\n"
+                 "       hoard match list [--game ID]\n"
+                 "       hoard match watch ID [--json]\n\n"
+                 "Creates, shows, lists and watches matches on a Hoard server. watch\n"
+                 "prints what a spectator is told, as it happens: the match, every\n"
+                 "action (a sealed decision's answers once all are in), time-outs,\n"
+                 "forfeits, disconnects, and the final table; it returns when the\n"
+                 "match ends (a finished match: at once, with its final table).\n\n"
               << FlagsHelp(MatchFlags());
     return kExitOk;
   }
@@ -165,7 +230,17 @@ int RunMatch(const std::vector<std::string>& args) {
       request.set_page_token(response.next_page_token());
     }
   }
-  return Fail(kExitUsage, "usage: hoard match create|get ID|list [flags] (see --help)");
+  if (words.size() == 2 && words[0] == "watch") {
+    return Watch(*parsed, words[1], *stub, server, **channel);
+  }
+  if (!words.empty()) {
+    const std::string likely = DidYouMean(words[0], {"create", "get", "list", "watch"});
+    if (!likely.empty() && likely != words[0]) {
+      return Fail(kExitUsage, "unknown match command '" + words[0] + "' (did you mean '" +
+                                  likely + "'?)");
+    }
+  }
+  return Fail(kExitUsage, "usage: hoard match create|get ID|list|watch ID [flags] (see --help)");
 }
 
 }  // namespace hoard::cli

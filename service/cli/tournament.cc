@@ -26,6 +26,7 @@
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "service/cli/json.h"
+#include "service/cli/tournament_cli.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
@@ -33,7 +34,6 @@
 #include "tournament/spec.h"
 
 namespace hoard::cli {
-namespace {
 
 using hoard::v1::Tournament;
 using hoard::v1::TournamentSpec;
@@ -68,22 +68,32 @@ const std::vector<FlagSpec>& TournamentFlags() {
       {"system", "NAME", "rank the final leaderboard by ml (default), elo or openskill"},
       {"print-spec", "", "print the spec (defaults filled in) and exit"},
       {"quiet", "", "no progress display"},
-      {"json", "", "print the final leaderboard as JSON"},
+      {"json", "", "print the final leaderboard as JSON (get, list: the tournaments)"},
+      {"watch", "", "create: then follow it until it ends, as watch does"},
       {"help", "", "show this help"},
   };
   return *specs;
 }
 
+namespace {
+
 constexpr char kHelp[] =
-    "usage: hoard tournament [--config FILE | spec flags] [flags]\n\n"
+    "usage: hoard tournament [--config FILE | spec flags] [flags]\n"
+    "       hoard tournament create [--config FILE | spec flags] [--watch] [--server HOST:PORT]\n"
+    "       hoard tournament list|get ID|watch ID|cancel ID [--server HOST:PORT] [--json]\n\n"
     "Runs a tournament: schedules its matches, plays them (several at once),\n"
     "stores each result in the database as it ends, shows progress with live\n"
     "standings, and prints the leaderboard. Stopped at any moment (even kill -9),\n"
     "the same command resumes it. With no spec it runs the embedded default: four\n"
     "built-in bots in a 4-player village round-robin of 200 matches.\n\n"
     "Its matches are played inside this process unless --server or --remote names\n"
-    "a server; $HOARD_SERVER is read only with --remote.\n\n";
-
+    "a server; $HOARD_SERVER is read only with --remote.\n\n"
+    "create, list, get, watch and cancel manage tournaments that a server runs\n"
+    "itself (they outlive this command; the server resumes them when it restarts):\n"
+    "create sends the spec (participants built-in, registered or from the server's\n"
+    "catalog; creating and cancelling need the admin token), watch follows one\n"
+    "until it ends, printing progress on stderr and its leaderboard at the end.\n"
+    "They talk to --server, else $HOARD_SERVER, else 127.0.0.1:50051.\n\n";
 // One --participant: NAME=KIND, NAME possibly name@version.
 absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participant* p) {
   const std::size_t eq = entry.find('=');
@@ -176,76 +186,62 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
 std::string Clock(std::int64_t ms) {
   const std::int64_t s = (ms + 999) / 1000;
   if (s >= 3600) return absl::StrFormat("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
   return absl::StrFormat("%d:%02d", s / 60, s % 60);
 }
 
-// Progress on stderr: redrawn in place on a terminal, a line every tenth of
-// the schedule (or every ten seconds) otherwise.
-class ProgressDisplay {
- public:
-  explicit ProgressDisplay(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {}
+ProgressDisplay::ProgressDisplay(bool quiet)
+    : quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {}
 
-  // A warning on a line of its own, below the progress drawn so far.
-  void Warn(const std::string& line) {
-    absl::MutexLock lock(&mu_);
-    std::fprintf(stderr, "hoard: %s\n", line.c_str());
-    std::fflush(stderr);
-    lines_ = 0;  // keep what is above; redraw the progress below it
+void ProgressDisplay::Warn(const std::string& line) {
+  absl::MutexLock lock(&mu_);
+  std::fprintf(stderr, "hoard: %s\n", line.c_str());
+  std::fflush(stderr);
+  lines_ = 0;  // keep what is above; redraw the progress below it
+}
+
+void ProgressDisplay::Update(const Tournament& t, bool last) {
+  if (quiet_) return;
+  absl::MutexLock lock(&mu_);
+  const hoard::v1::TournamentProgress& p = t.progress();
+  const absl::Time now = absl::Now();
+  const int tenth = p.finished() * 10 / std::max(1, p.scheduled());
+  if (!last) {
+    if (tty_ && now - drawn_ < absl::Milliseconds(100)) return;
+    if (!tty_ && tenth == last_tenth_ && now - drawn_ < absl::Seconds(10)) return;
+  } else if (!tty_ && p.finished() == shown_finished_) {
+    return;  // the last lines already say it
   }
-
-  void Update(const Tournament& t, bool last) {
-    if (quiet_) return;
-    absl::MutexLock lock(&mu_);
-    const hoard::v1::TournamentProgress& p = t.progress();
-    const absl::Time now = absl::Now();
-    const int tenth = p.finished() * 10 / std::max(1, p.scheduled());
-    if (!last) {
-      if (tty_ && now - drawn_ < absl::Milliseconds(100)) return;
-      if (!tty_ && tenth == last_tenth_ && now - drawn_ < absl::Seconds(10)) return;
-    } else if (!tty_ && p.finished() == shown_finished_) {
-      return;  // the last lines already say it
-    }
-    drawn_ = now;
-    last_tenth_ = tenth;
-    shown_finished_ = p.finished();
-    const double fraction = p.scheduled() > 0 ? double(p.finished()) / p.scheduled() : 1;
-    const int width = 30;
-    const int filled = static_cast<int>(fraction * width);
-    const double rate = p.matches_per_second();
-    std::string text = absl::StrFormat(
-        "tournament %d: %d/%d matches [%s%s] %3.0f%%  %.1f/s  elapsed %s  ETA %s", t.id(),
-        p.finished(), p.scheduled(), std::string(filled, '#'), std::string(width - filled, '.'),
-        100 * fraction, rate, Clock(p.elapsed_ms()),
-        p.finished() < p.scheduled() && p.eta_ms() > 0 ? Clock(p.eta_ms()) : "-");
-    if (p.failed() > 0) absl::StrAppend(&text, "  failed ", p.failed());
-    text += "\n";
-    int shown = 0;
-    for (const hoard::v1::Standing& s : p.standings()) {
-      if (++shown > 8) break;
-      absl::StrAppendFormat(&text, "  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
-                            shown, s.bot(), s.elo(), s.matches(), s.wins(), s.average_place());
-    }
-    if (tty_ && lines_ > 0) std::fprintf(stderr, "\x1b[%dA\x1b[J", lines_);
-    std::fputs(text.c_str(), stderr);
-    lines_ = tty_ ? static_cast<int>(std::count(text.begin(), text.end(), '\n')) : 0;
-    std::fflush(stderr);
+  drawn_ = now;
+  last_tenth_ = tenth;
+  shown_finished_ = p.finished();
+  const double fraction = p.scheduled() > 0 ? double(p.finished()) / p.scheduled() : 1;
+  const int width = 30;
+  const int filled = static_cast<int>(fraction * width);
+  const double rate = p.matches_per_second();
+  std::string text = absl::StrFormat(
+      "tournament %d: %d/%d matches [%s%s] %3.0f%%  %.1f/s  elapsed %s  ETA %s", t.id(),
+      p.finished(), p.scheduled(), std::string(filled, '#'), std::string(width - filled, '.'),
+      100 * fraction, rate, Clock(p.elapsed_ms()),
+      p.finished() < p.scheduled() && p.eta_ms() > 0 ? Clock(p.eta_ms()) : "-");
+  if (p.failed() > 0) absl::StrAppend(&text, "  failed ", p.failed());
+  text += "\n";
+  int shown = 0;
+  for (const hoard::v1::Standing& s : p.standings()) {
+    if (++shown > 8) break;
+    absl::StrAppendFormat(&text, "  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
+                          shown, s.bot(), s.elo(), s.matches(), s.wins(), s.average_place());
   }
+  if (tty_ && lines_ > 0) std::fprintf(stderr, "\x1b[%dA\x1b[J", lines_);
+  std::fputs(text.c_str(), stderr);
+  lines_ = tty_ ? static_cast<int>(std::count(text.begin(), text.end(), '\n')) : 0;
+  std::fflush(stderr);
+}
 
- private:
-  const bool quiet_;
-  const bool tty_;
-  absl::Mutex mu_;
-  absl::Time drawn_ = absl::InfinitePast();
-  int last_tenth_ = -1;
-  int shown_finished_ = -1;
-  int lines_ = 0;
-};
-
-// The spec to run: from --config, the embedded default or flags, changed by
-// flags, normalized. kInvalidArgument says what is wrong.
 absl::StatusOr<TournamentSpec> SpecToRun(const ParsedArgs& args) {
   TournamentSpec spec;
   if (args.Has("config")) {
@@ -263,6 +259,8 @@ absl::StatusOr<TournamentSpec> SpecToRun(const ParsedArgs& args) {
   }
   return normalized;
 }
+
+namespace {
 
 // Where the tournament's matches are played and stored.
 struct Venue {
@@ -425,10 +423,7 @@ int RunTournament(const std::vector<std::string>& args) {
     std::cout << kHelp << FlagsHelp(TournamentFlags());
     return kExitOk;
   }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "tournament takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
-  }
+  if (!parsed->positionals.empty()) return RunTournamentOnServer(*parsed);
   absl::StatusOr<hoard::v1::RatingSystem> system =
       tournament::ParseRatingSystem(parsed->Get("system", "ml"));
   if (!system.ok()) return Fail(kExitUsage, "--system: " + std::string(system.status().message()));
