@@ -205,6 +205,11 @@ expect_error "a misspelt command gets a suggestion" 2 "unknown command 'mach' (d
   -- "$HOARD" mach list
 expect_error "an abbreviated command gets a suggestion" 2 "did you mean 'leaderboard'?" \
   -- "$HOARD" leader --game village
+for pair in "bots lst:list" "match wach:watch" "replay verfy:verify" "bench arna:arena" \
+    "tournament lst:list"; do
+  expect_error "a misspelt subcommand gets a suggestion (${pair%%:*})" 2 \
+    "unknown ${pair%% *} command '.*' (did you mean '${pair##*:}'?)" -- "$HOARD" ${pair%%:*}
+done
 expect_error "a misspelt flag gets a suggestion" 2 "unknown flag --gmae (did you mean --game?)" \
   -- "$HOARD" match list --gmae village
 expect_error "a far miss gets none" 2 "unknown flag --colour$" \

@@ -46,7 +46,8 @@ int RunBench(const std::vector<std::string>& args) {
     return parsed->Has("help") ? kExitOk : kExitUsage;
   }
   if (parsed->positionals.size() != 1 || parsed->positionals[0] != "arena") {
-    return Fail(kExitUsage, "usage: hoard bench arena [flags]");
+    return Fail(kExitUsage,
+                SubcommandError("bench", *parsed, {"arena"}, "usage: hoard bench arena [flags]"));
   }
   service::ArenaBenchOptions options;
   for (const auto& [flag, target, low, high] :

@@ -99,9 +99,9 @@ int RunBots(const std::vector<std::string>& args) {
               << (response.streams_closed() == 1 ? "" : "s") << " closed)\n";
     return kExitOk;
   }
-  return Fail(
-      kExitUsage,
-      "usage: hoard bots add NAME|list|revoke NAME [flags] (see --help)");
+  return Fail(kExitUsage,
+              SubcommandError("bots", *parsed, {"add", "list", "revoke"},
+                              "usage: hoard bots add NAME|list|revoke NAME [flags] (see --help)"));
 }
 
 }  // namespace hoard::cli

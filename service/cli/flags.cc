@@ -107,6 +107,17 @@ std::string DidYouMean(absl::string_view word, const std::vector<std::string>& k
   return best;
 }
 
+std::string SubcommandError(const std::string& command, const ParsedArgs& args,
+                            const std::vector<std::string>& known, const std::string& usage) {
+  if (args.positionals.empty()) return usage;
+  const std::string& word = args.positionals[0];
+  if (std::find(known.begin(), known.end(), word) != known.end()) return usage;
+  const std::string likely = DidYouMean(word, known);
+  if (likely.empty()) return usage;
+  return absl::StrCat("unknown ", command, " command '", word, "' (did you mean '", likely,
+                      "'?)");
+}
+
 std::string FlagsHelp(const std::vector<FlagSpec>& specs) {
   std::string out;
   for (const FlagSpec& spec : specs) {

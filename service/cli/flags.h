@@ -48,6 +48,12 @@ int EditDistance(absl::string_view a, absl::string_view b);
 // or one that `word` (three letters or more) begins.
 std::string DidYouMean(absl::string_view word, const std::vector<std::string>& known);
 
+// The usage error of a command whose subcommand (the first positional of
+// `args`) is missing or none of `known`: "unknown COMMAND command 'lst' (did
+// you mean 'list'?)" when one is close, else `usage`.
+std::string SubcommandError(const std::string& command, const ParsedArgs& args,
+                            const std::vector<std::string>& known, const std::string& usage);
+
 // "  --name VALUE   help" lines.
 std::string FlagsHelp(const std::vector<FlagSpec>& specs);
 

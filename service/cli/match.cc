@@ -233,14 +233,9 @@ int RunMatch(const std::vector<std::string>& args) {
   if (words.size() == 2 && words[0] == "watch") {
     return Watch(*parsed, words[1], *stub, server, **channel);
   }
-  if (!words.empty()) {
-    const std::string likely = DidYouMean(words[0], {"create", "get", "list", "watch"});
-    if (!likely.empty() && likely != words[0]) {
-      return Fail(kExitUsage, "unknown match command '" + words[0] + "' (did you mean '" +
-                                  likely + "'?)");
-    }
-  }
-  return Fail(kExitUsage, "usage: hoard match create|get ID|list|watch ID [flags] (see --help)");
+  return Fail(kExitUsage,
+              SubcommandError("match", *parsed, {"create", "get", "list", "watch"},
+                              "usage: hoard match create|get ID|list|watch ID [flags] (see --help)"));
 }
 
 }  // namespace hoard::cli

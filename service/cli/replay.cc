@@ -23,7 +23,8 @@ int RunReplay(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (parsed->positionals.size() != 2 || parsed->positionals[0] != "verify") {
-    return Fail(kExitUsage, "usage: hoard replay verify FILE");
+    return Fail(kExitUsage, SubcommandError("replay", *parsed, {"verify"},
+                                            "usage: hoard replay verify FILE"));
   }
   const std::string& path = parsed->positionals[1];
   absl::StatusOr<engine::MatchRecord> record = engine::ReadRecordFile(path);
