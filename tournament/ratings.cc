@@ -4,7 +4,9 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <limits>
+#include <set>
 #include <tuple>
 
 #include "engine/check.h"
@@ -86,6 +88,34 @@ struct PairwiseOutcomes {
   std::vector<std::size_t> unit_begin;    // unit u: [unit_begin[u], unit_begin[u+1])
 };
 
+bool operator<(const PairwiseOutcomes::Tally& x, const PairwiseOutcomes::Tally& y) {
+  return std::tie(x.pair, x.a_halves, x.meetings) < std::tie(y.pair, y.a_halves, y.meetings);
+}
+
+// `outcomes` with its units sorted by their tallies, so that the bootstrap
+// draws the same weight for the same unit whatever its id: units of equal
+// tallies are interchangeable, so the order is fixed by the results alone.
+PairwiseOutcomes CanonicalUnitOrder(PairwiseOutcomes outcomes) {
+  const std::size_t units = outcomes.unit_begin.size() - 1;
+  std::vector<std::size_t> order(units);
+  for (std::size_t u = 0; u < units; ++u) order[u] = u;
+  const auto begin = [&](std::size_t u) {
+    return outcomes.tallies.begin() + static_cast<std::ptrdiff_t>(outcomes.unit_begin[u]);
+  };
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return std::lexicographical_compare(begin(x), begin(x + 1), begin(y), begin(y + 1));
+  });
+  PairwiseOutcomes sorted;
+  sorted.pairs = std::move(outcomes.pairs);
+  sorted.tallies.reserve(outcomes.tallies.size());
+  for (std::size_t u : order) {
+    sorted.unit_begin.push_back(sorted.tallies.size());
+    sorted.tallies.insert(sorted.tallies.end(), begin(u), begin(u + 1));
+  }
+  sorted.unit_begin.push_back(sorted.tallies.size());
+  return sorted;
+}
+
 PairwiseOutcomes CollectOutcomes(int n, const std::vector<MatchResult>& results) {
   struct Outcome {
     std::int64_t unit;
@@ -105,8 +135,8 @@ PairwiseOutcomes CollectOutcomes(int n, const std::vector<MatchResult>& results)
       }
     }
   }
-  // Sorting by unit id (not by the order of the results) makes the
-  // bootstrap independent of the order the matches are listed in.
+  // Grouped by unit, and within a unit by pair; the units' order is fixed
+  // by their contents below.
   std::sort(outcomes.begin(), outcomes.end(), [](const Outcome& x, const Outcome& y) {
     return std::tie(x.unit, x.pair_key) < std::tie(y.unit, y.pair_key);
   });
@@ -133,7 +163,7 @@ PairwiseOutcomes CollectOutcomes(int n, const std::vector<MatchResult>& results)
     out.tallies.back().meetings += 1;
   }
   out.unit_begin.push_back(out.tallies.size());
-  return out;
+  return CanonicalUnitOrder(std::move(out));
 }
 
 // The factor s that maximizes the likelihood of the strengths s·gamma: the
@@ -244,6 +274,316 @@ double Quantile(std::vector<double>& values, double q) {
   return values[below] + fraction * (values[below + 1] - values[below]);
 }
 
+// ---- Separation and profile likelihood --------------------------------------
+
+// The comparison structure of the results: connected groups, the tiers of
+// separation within them, and which way each bot's rating is unbounded.
+struct Structure {
+  std::vector<int> group, tier;
+  std::vector<bool> unbounded_above, unbounded_below;
+};
+
+// Bot a "scored against" b if it beat or tied b at least once. Strongly
+// connected sets of that relation are the sets whose relative strengths the
+// data bound; between them, one set never lost to the other.
+Structure FindStructure(int n, const PairwiseOutcomes& outcomes) {
+  std::vector<std::int64_t> a_halves(outcomes.pairs.size(), 0), meetings(outcomes.pairs.size(), 0);
+  for (const PairwiseOutcomes::Tally& t : outcomes.tallies) {
+    a_halves[t.pair] += t.a_halves;
+    meetings[t.pair] += t.meetings;
+  }
+  std::vector<std::vector<int>> scored(n), scored_by(n), met(n);
+  for (std::size_t p = 0; p < outcomes.pairs.size(); ++p) {
+    if (meetings[p] == 0) continue;
+    const int a = outcomes.pairs[p].a, b = outcomes.pairs[p].b;
+    met[a].push_back(b);
+    met[b].push_back(a);
+    if (a_halves[p] > 0) {
+      scored[a].push_back(b);
+      scored_by[b].push_back(a);
+    }
+    if (a_halves[p] < 2 * meetings[p]) {
+      scored[b].push_back(a);
+      scored_by[a].push_back(b);
+    }
+  }
+  // Every bot reachable from `start` along `edges`, marked with `mark` in
+  // `label` (those already marked are left alone).
+  const auto flood = [](const std::vector<std::vector<int>>& edges, int start, int mark,
+                         std::vector<int>& label) {
+    std::vector<int> stack = {start};
+    label[start] = mark;
+    while (!stack.empty()) {
+      const int v = stack.back();
+      stack.pop_back();
+      for (int w : edges[v]) {
+        if (label[w] == -1) {
+          label[w] = mark;
+          stack.push_back(w);
+        }
+      }
+    }
+  };
+  Structure s;
+  s.group.assign(n, -1);
+  int groups = 0;
+  for (int v = 0; v < n; ++v) {
+    if (s.group[v] == -1) flood(met, v, groups++, s.group);
+  }
+  // Strongly connected sets: those reachable both ways (Kosaraju's first
+  // pass replaced by reachability per set: groups are small or sparse).
+  std::vector<int> set(n, -1);
+  int sets = 0;
+  std::vector<std::vector<int>> members;
+  for (int v = 0; v < n; ++v) {
+    if (set[v] != -1) continue;
+    std::vector<int> forward(n, -1), backward(n, -1);
+    flood(scored, v, 0, forward);
+    flood(scored_by, v, 0, backward);
+    members.emplace_back();
+    for (int w = 0; w < n; ++w) {
+      if (forward[w] == 0 && backward[w] == 0) {
+        set[w] = sets;
+        members.back().push_back(w);
+      }
+    }
+    ++sets;
+  }
+  // Between sets: above[x] holds the sets that scored against x (and so
+  // never lost to it). Tier: the longest chain of sets above.
+  std::vector<std::set<int>> above(sets), below(sets);
+  for (int v = 0; v < n; ++v) {
+    for (int w : scored[v]) {
+      if (set[v] != set[w]) {
+        below[set[v]].insert(set[w]);
+        above[set[w]].insert(set[v]);
+      }
+    }
+  }
+  std::vector<int> set_tier(sets, -1);
+  const std::function<int(int)> tier_of = [&](int x) {
+    if (set_tier[x] >= 0) return set_tier[x];
+    int t = 0;
+    for (int y : above[x]) t = std::max(t, tier_of(y) + 1);
+    return set_tier[x] = t;
+  };
+  std::vector<int> group_size(groups, 0);
+  for (int v = 0; v < n; ++v) ++group_size[s.group[v]];
+  // The bots of `x` and of every set reachable from it through `edges`.
+  const auto closure = [&](const std::vector<std::set<int>>& edges, int x) {
+    std::vector<bool> seen(sets, false);
+    std::vector<int> stack = {x};
+    seen[x] = true;
+    int bots = 0;
+    while (!stack.empty()) {
+      const int y = stack.back();
+      stack.pop_back();
+      bots += static_cast<int>(members[y].size());
+      for (int z : edges[y]) {
+        if (!seen[z]) {
+          seen[z] = true;
+          stack.push_back(z);
+        }
+      }
+    }
+    return bots;
+  };
+  s.tier.assign(n, 0);
+  s.unbounded_above.assign(n, false);
+  s.unbounded_below.assign(n, false);
+  for (int x = 0; x < sets; ++x) {
+    const int size = group_size[s.group[members[x][0]]];
+    // Raising x and every set above it by any amount loses no likelihood
+    // (they never lost to the rest), and raises x against the mean unless
+    // they are the whole group; likewise lowering x and the sets below.
+    const bool up = closure(above, x) < size;
+    const bool down = closure(below, x) < size;
+    for (int v : members[x]) {
+      s.tier[v] = tier_of(x);
+      s.unbounded_above[v] = up;
+      s.unbounded_below[v] = down;
+    }
+  }
+  return s;
+}
+
+// log(e^u + e^v) without overflow.
+double LogAddExp(double u, double v) {
+  const double top = std::max(u, v);
+  return top + std::log1p(std::exp(-std::abs(u - v)));
+}
+
+double Logistic(double z) { return 1 / (1 + std::exp(-z)); }
+
+// The penalized Bradley–Terry log-likelihood in natural-log strengths x
+// (γ = e^x), the virtual player at x = 0: what SolveBradleyTerry maximizes.
+class Likelihood {
+ public:
+  Likelihood(int n, const PairwiseOutcomes& outcomes, const std::vector<std::int64_t>& a_halves,
+             const std::vector<std::int64_t>& meetings)
+      : n_(n), pairs_(outcomes.pairs), meetings_(meetings.size()), wins_(n, 0.5) {
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      meetings_[p] = static_cast<double>(meetings[p]);
+      wins_[pairs_[p].a] += 0.5 * static_cast<double>(a_halves[p]);
+      wins_[pairs_[p].b] += 0.5 * static_cast<double>(2 * meetings[p] - a_halves[p]);
+    }
+  }
+
+  double Value(const std::vector<double>& x) const {
+    double f = 0;
+    for (int i = 0; i < n_; ++i) f += wins_[i] * x[i] - LogAddExp(x[i], 0);
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      f -= meetings_[p] * LogAddExp(x[pairs_[p].a], x[pairs_[p].b]);
+    }
+    return f;
+  }
+
+  // The gradient and the Hessian (row-major n×n) at x.
+  void Derivatives(const std::vector<double>& x, std::vector<double>& gradient,
+                   std::vector<double>& hessian) const {
+    gradient.assign(n_, 0);
+    hessian.assign(static_cast<std::size_t>(n_) * n_, 0);
+    for (int i = 0; i < n_; ++i) {
+      const double p = Logistic(x[i]);
+      gradient[i] = wins_[i] - p;
+      hessian[static_cast<std::size_t>(i) * n_ + i] = -p * (1 - p);
+    }
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      const int a = pairs_[q].a, b = pairs_[q].b;
+      const double p = Logistic(x[a] - x[b]);
+      const double w = meetings_[q] * p * (1 - p);
+      gradient[a] -= meetings_[q] * p;
+      gradient[b] -= meetings_[q] * (1 - p);
+      hessian[static_cast<std::size_t>(a) * n_ + a] -= w;
+      hessian[static_cast<std::size_t>(b) * n_ + b] -= w;
+      hessian[static_cast<std::size_t>(a) * n_ + b] += w;
+      hessian[static_cast<std::size_t>(b) * n_ + a] += w;
+    }
+  }
+
+  int n() const { return n_; }
+
+ private:
+  int n_;
+  const std::vector<PairwiseOutcomes::Pair>& pairs_;
+  std::vector<double> meetings_;
+  std::vector<double> wins_;  // points, with the virtual tie's half
+};
+
+// Solves the dense system m·z = rhs (m is k×k, row-major; both are
+// overwritten) by Gaussian elimination with partial pivoting.
+std::vector<double> SolveLinear(std::vector<double>& m, std::vector<double>& rhs) {
+  const std::size_t k = rhs.size();
+  for (std::size_t c = 0; c < k; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < k; ++r) {
+      if (std::abs(m[r * k + c]) > std::abs(m[pivot * k + c])) pivot = r;
+    }
+    if (pivot != c) {
+      for (std::size_t j = 0; j < k; ++j) std::swap(m[c * k + j], m[pivot * k + j]);
+      std::swap(rhs[c], rhs[pivot]);
+    }
+    for (std::size_t r = c + 1; r < k; ++r) {
+      const double factor = m[r * k + c] / m[c * k + c];
+      if (factor == 0) continue;
+      for (std::size_t j = c; j < k; ++j) m[r * k + j] -= factor * m[c * k + j];
+      rhs[r] -= factor * rhs[c];
+    }
+  }
+  std::vector<double> z(k);
+  for (std::size_t c = k; c-- > 0;) {
+    double sum = rhs[c];
+    for (std::size_t j = c + 1; j < k; ++j) sum -= m[c * k + j] * z[j];
+    z[c] = sum / m[c * k + c];
+  }
+  return z;
+}
+
+// Bot `bot`'s rating against the mean, in natural-log units: x_bot − mean(x).
+double Contrast(const std::vector<double>& x, int bot) {
+  double sum = 0;
+  for (double v : x) sum += v;
+  return x[bot] - sum / static_cast<double>(x.size());
+}
+
+// The profile likelihood of bot `bot` at contrast t: the largest likelihood
+// with x_bot − mean(x) = t, by Newton's method on the constrained problem
+// (the likelihood is strictly concave) from `x`, which it moves to the
+// maximizer.
+double Profile(const Likelihood& likelihood, int bot, double t, std::vector<double>& x) {
+  const int n = likelihood.n();
+  // Onto the constraint: only x_bot moves, by (t − contrast)/(1 − 1/n).
+  x[bot] += (t - Contrast(x, bot)) / (1 - 1.0 / n);
+  std::vector<double> gradient, hessian;
+  double value = likelihood.Value(x);
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    likelihood.Derivatives(x, gradient, hessian);
+    // The KKT system [H a; aᵀ 0] [dx; ν] = [−g; 0], a = e_bot − 1/n.
+    const std::size_t k = static_cast<std::size_t>(n) + 1;
+    std::vector<double> m(k * k, 0), rhs(k, 0);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) m[i * k + j] = hessian[static_cast<std::size_t>(i) * n + j];
+      const double a = (i == bot ? 1.0 : 0.0) - 1.0 / n;
+      m[i * k + n] = a;
+      m[n * k + i] = a;
+      rhs[i] = -gradient[i];
+    }
+    const std::vector<double> step = SolveLinear(m, rhs);
+    double ascent = 0;
+    for (int i = 0; i < n; ++i) ascent += gradient[i] * step[i];
+    if (!(ascent > 1e-13)) break;
+    double scale = 1;
+    std::vector<double> next(n);
+    for (int halving = 0; halving < 60; ++halving, scale /= 2) {
+      for (int i = 0; i < n; ++i) next[i] = x[i] + scale * step[i];
+      const double next_value = likelihood.Value(next);
+      if (next_value >= value + 1e-4 * scale * ascent) {
+        x.swap(next);
+        value = next_value;
+        break;
+      }
+    }
+    if (scale * ascent < 1e-13) break;
+  }
+  return value;
+}
+
+// χ²₁(0.95) / 2: the drop of the log-likelihood at the ends of a 95%
+// profile likelihood interval.
+constexpr double kProfileDrop = 3.841458820694124 / 2;
+
+// The end of bot `bot`'s profile likelihood interval in `direction` (+1
+// above, −1 below), in rating points against the mean; ±infinity if the
+// likelihood never drops far enough within 40 natural-log units (about
+// 7,000 points).
+double ProfileBound(const Likelihood& likelihood, const std::vector<double>& best_x,
+                    double best_value, int bot, int direction) {
+  const double target = best_value - kProfileDrop;
+  const double best_t = Contrast(best_x, bot);
+  std::vector<double> x = best_x;
+  double inside = 0, outside = -1;  // distances from best_t
+  for (double d = 0.5; d <= 40; d *= 2) {
+    if (Profile(likelihood, bot, best_t + direction * d, x) <= target) {
+      outside = d;
+      break;
+    }
+    inside = d;
+  }
+  if (outside < 0) return direction * std::numeric_limits<double>::infinity();
+  std::vector<double> inside_x = best_x;
+  for (int step = 0; step < 60 && outside - inside > 1e-10; ++step) {
+    const double middle = (inside + outside) / 2;
+    x = inside_x;
+    if (Profile(likelihood, bot, best_t + direction * middle, x) <= target) {
+      outside = middle;
+    } else {
+      inside = middle;
+      inside_x = x;
+    }
+  }
+  return (best_t + direction * outside) * 400 / std::log(10.0);
+}
+
 }  // namespace
 
 // ---- Elo --------------------------------------------------------------------
@@ -297,8 +637,31 @@ std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
   SolveBradleyTerry(outcomes.pairs, a_halves, meetings, gamma);
   const std::vector<double> estimate = RatingsOf(gamma);
 
+  const Structure structure = FindStructure(n, outcomes);
   std::vector<MlRating> out(n);
-  for (int i = 0; i < n; ++i) out[i] = {estimate[i], estimate[i], estimate[i]};
+  for (int i = 0; i < n; ++i) {
+    out[i] = {.rating = estimate[i], .low = estimate[i], .high = estimate[i],
+              .group = structure.group[i], .tier = structure.tier[i]};
+  }
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  if (options.profile_likelihood && n >= 2 && n <= kMlProfileMaxBots) {
+    const Likelihood likelihood(n, outcomes, a_halves, meetings);
+    std::vector<double> best_x(n);
+    for (int i = 0; i < n; ++i) best_x[i] = std::log(gamma[i]);
+    const double best_value = likelihood.Value(best_x);
+    for (int i = 0; i < n; ++i) {
+      if (!structure.unbounded_below[i]) {
+        out[i].low = std::min(out[i].low, ProfileBound(likelihood, best_x, best_value, i, -1));
+      }
+      if (!structure.unbounded_above[i]) {
+        out[i].high = std::max(out[i].high, ProfileBound(likelihood, best_x, best_value, i, +1));
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    if (structure.unbounded_below[i]) out[i].low = -kInfinity;
+    if (structure.unbounded_above[i]) out[i].high = kInfinity;
+  }
   const int samples = options.bootstrap_samples;
   if (samples == 0) return out;
 
@@ -326,10 +689,19 @@ std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
   for (int i = 0; i < n; ++i) {
     const auto begin = resampled.begin() + static_cast<std::ptrdiff_t>(i) * samples;
     values.assign(begin, begin + samples);
-    out[i].low = Quantile(values, 0.025);
-    out[i].high = Quantile(values, 0.975);
+    out[i].low = std::min(out[i].low, Quantile(values, 0.025));
+    out[i].high = std::max(out[i].high, Quantile(values, 0.975));
   }
   return out;
+}
+
+bool Separated(const std::vector<MlRating>& ratings) {
+  return std::any_of(ratings.begin(), ratings.end(), [](const MlRating& r) { return r.tier > 0; });
+}
+
+bool Disconnected(const std::vector<MlRating>& ratings) {
+  return std::any_of(ratings.begin(), ratings.end(),
+                     [](const MlRating& r) { return r.group > 0; });
 }
 
 // ---- OpenSkill --------------------------------------------------------------

@@ -57,25 +57,60 @@ std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
 // and a virtual player of strength 1, solved with Hunter's MM algorithm (the
 // common scale set to its best value after each step) to a largest relative
 // change < 1e-9. Ratings are 400·log10(γ), shifted so that their mean is 0.
-// The 95% interval of each bot is a percentile bootstrap over units:
-// `bootstrap_samples` resamplings (each unit drawn with a Poisson(1) weight
-// from a generator seeded with `seed`), so the same results always give the
-// same interval, whatever order they are listed in.
 // MM stops after 100000 iterations at the latest (a safeguard; tournament
 // data converges in far fewer).
+//
+// Each bot's 95% interval is the wider of two, so that it stays honest both
+// when matches come in correlated blocks and when a group of bots never
+// loses (docs/ratings.md, "Intervals"):
+//  - a percentile bootstrap over units: `bootstrap_samples` resamplings,
+//    each unit drawn with a Poisson(1) weight from a generator seeded with
+//    `seed`, the units taken in an order fixed by their contents (not by
+//    their ids or the order of `results`);
+//  - the profile likelihood interval (the ratings whose best fit is within
+//    χ²₁(0.95)/2 = 1.92 of the maximum), for up to kMlProfileMaxBots bots.
+// Where the comparisons are separated (a set of bots never lost a meeting to
+// the bots outside it), the data bound the gap from below only; every bound
+// that gap enters is infinite: `high` = +∞ for a bot whose rating may rise
+// without limit, `low` = −∞ for one whose rating may fall without limit.
+//
+// The numbers depend on the results, the bot numbering and the options
+// only: the same results listed in any order, with their units numbered in
+// any way (the same matches grouped the same), give the same bits.
 struct MlOptions {
-  int bootstrap_samples = 1000;  // 0: no intervals (low = high = rating)
+  int bootstrap_samples = 1000;  // 0: no bootstrap
   std::uint64_t seed = 1;
+  bool profile_likelihood = true;  // false: the bootstrap alone
 };
+
+// Above this many bots the profile likelihood (its cost grows as n⁴) is
+// left out; the intervals are the bootstrap's, still infinite where
+// separation leaves them unbounded.
+inline constexpr int kMlProfileMaxBots = 50;
 
 struct MlRating {
   double rating = 0;
-  double low = 0;   // 2.5th percentile
-  double high = 0;  // 97.5th percentile
+  double low = 0;   // lower end of the 95% interval; -infinity: unbounded
+  double high = 0;  // upper end; +infinity: unbounded
+  // The connected group of the bot (bots of different groups were never
+  // compared, directly or through others; their ratings are set against
+  // each other by the prior alone). Groups are numbered 0, 1, ... in order
+  // of their first bot.
+  int group = 0;
+  // Separation within the group: tier 0 holds the bots no one outside
+  // their set ever beat or tied; tier k+1 those beaten only by tiers up to
+  // k. A group with one tier (every tier 0) is not separated.
+  int tier = 0;
 };
 
 std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
                                 const MlOptions& options = {});
+
+// Whether some group of `ratings` has more than one tier (some bots never
+// lose to others), and whether there is more than one group (some bots
+// were never compared with others).
+bool Separated(const std::vector<MlRating>& ratings);
+bool Disconnected(const std::vector<MlRating>& ratings);
 
 // ---- OpenSkill (Weng–Lin, Plackett–Luce model, one bot per team) ------------
 struct OpenSkillOptions {

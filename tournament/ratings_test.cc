@@ -1,6 +1,7 @@
 #include "tournament/ratings.h"
 
 #include <cmath>
+#include <limits>
 #include <span>
 
 #include "engine/rng.h"
@@ -130,16 +131,23 @@ TEST(MlTest, RatingsHaveMeanZeroAndFollowStrength) {
 }
 
 TEST(MlTest, TheOrderOfTheMatchesDoesNotMatter) {
+  // Shuffled matches, shuffled seats, units renumbered: every number the
+  // same, bit for bit, the intervals included.
   std::vector<MatchResult> results = RandomResults(5, 500, 4, 3);
   const std::vector<MlRating> before = MlRatings(5, results, {.bootstrap_samples = 200});
   engine::Rng rng(99);
   rng.Shuffle(std::span<MatchResult>(results));
-  for (MatchResult& m : results) rng.Shuffle(std::span<Placing>(m.placings));
+  for (MatchResult& m : results) {
+    rng.Shuffle(std::span<Placing>(m.placings));
+    m.unit = 7919 * m.unit + 13;
+  }
   const std::vector<MlRating> after = MlRatings(5, results, {.bootstrap_samples = 200});
   for (int bot = 0; bot < 5; ++bot) {
-    EXPECT_DOUBLE_EQ(after[bot].rating, before[bot].rating);
-    EXPECT_DOUBLE_EQ(after[bot].low, before[bot].low);
-    EXPECT_DOUBLE_EQ(after[bot].high, before[bot].high);
+    EXPECT_EQ(after[bot].rating, before[bot].rating);
+    EXPECT_EQ(after[bot].low, before[bot].low);
+    EXPECT_EQ(after[bot].high, before[bot].high);
+    EXPECT_LT(before[bot].low, before[bot].rating);
+    EXPECT_GT(before[bot].high, before[bot].rating);
   }
 }
 
@@ -152,15 +160,131 @@ TEST(MlTest, TheStrongerBotRatesHigherAndItsIntervalExcludesTheOther) {
   EXPECT_GT(ml[0].low, ml[1].high);
 }
 
-TEST(MlTest, AnUnbeatenBotHasAFiniteRating) {
+TEST(MlTest, AnUnbeatenBotHasAFiniteRatingAndAnUnboundedInterval) {
   const std::vector<MlRating> ml = MlRatings(3, Series(50, 0));
   EXPECT_TRUE(std::isfinite(ml[0].rating));
-  EXPECT_TRUE(std::isfinite(ml[0].high));
+  EXPECT_TRUE(std::isinf(ml[0].high));
+  EXPECT_TRUE(std::isfinite(ml[0].low));
   EXPECT_GT(ml[0].rating, ml[1].rating);
   // A bot that never played stays at the virtual player's strength, between
-  // the two.
+  // the two, in a group of its own.
   EXPECT_LT(ml[2].rating, ml[0].rating);
   EXPECT_GT(ml[2].rating, ml[1].rating);
+  EXPECT_EQ(ml[0].group, 0);
+  EXPECT_EQ(ml[1].group, 0);
+  EXPECT_EQ(ml[2].group, 1);
+  EXPECT_TRUE(Disconnected(ml));
+  EXPECT_TRUE(Separated(ml));
+}
+
+TEST(MlTest, APerfectRecordGivesALowerBoundNotATightInterval) {
+  // A first in all of 1,000 matches: the data say only that the gap is
+  // large. A's interval is [X, +inf) and B's (-inf, -X]; 2X, the smallest gap
+  // the data allow, sits where a gap makes 1,000 straight wins about as
+  // unlikely as 1 in 7 (400·log10(1000/1.92) = 1087 without the prior).
+  const std::vector<MlRating> ml = MlRatings(2, Series(1000, 0));
+  EXPECT_EQ(ml[0].high, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(ml[1].low, -std::numeric_limits<double>::infinity());
+  EXPECT_NEAR(ml[0].low, -ml[1].high, 1e-6);
+  EXPECT_GT(2 * ml[0].low, 900);
+  EXPECT_LT(2 * ml[0].low, 1100);
+  EXPECT_LT(ml[0].low, ml[0].rating);  // the estimate, 664, lies inside
+  EXPECT_EQ(ml[0].tier, 0);
+  EXPECT_EQ(ml[1].tier, 1);
+  EXPECT_TRUE(Separated(ml));
+  EXPECT_FALSE(Disconnected(ml));
+  // One loss in the 1,000 bounds the gap on both sides.
+  std::vector<MatchResult> one_loss = Series(999, 1);
+  const std::vector<MlRating> bounded = MlRatings(2, one_loss);
+  EXPECT_TRUE(std::isfinite(bounded[0].high));
+  EXPECT_FALSE(Separated(bounded));
+  EXPECT_GT(2 * bounded[0].high, 1400);  // far above the estimate, 1,200
+}
+
+// Bots of true strengths `truth` (mean 0, rating points): `matches`
+// matches of `players` bots drawn at random, placed by an exponential race
+// (Plackett–Luce, whose pairwise chances are Bradley–Terry's).
+std::vector<MatchResult> Simulate(const std::vector<double>& truth, int matches, int players,
+                                  engine::Rng& rng) {
+  const int n = static_cast<int>(truth.size());
+  std::vector<int> pool(n);
+  std::vector<MatchResult> results;
+  for (int m = 0; m < matches; ++m) {
+    for (int b = 0; b < n; ++b) pool[b] = b;
+    rng.Shuffle(std::span<int>(pool));
+    std::vector<double> finish(players);
+    for (int s = 0; s < players; ++s) {
+      const double u = (static_cast<double>(rng.Next() >> 11) + 0.5) * 0x1p-53;
+      finish[s] = -std::log(u) / std::pow(10.0, truth[pool[s]] / 400);
+    }
+    MatchResult result{.unit = m};
+    for (int s = 0; s < players; ++s) {
+      int place = 1;
+      for (int o = 0; o < players; ++o) place += finish[o] < finish[s] ? 1 : 0;
+      result.placings.push_back({pool[s], place});
+    }
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+// The share of intervals that hold the true rating, over `datasets`
+// simulated data sets.
+double Coverage(const std::vector<double>& truth, int datasets, int matches, int players,
+                const MlOptions& options, int* separated = nullptr) {
+  engine::Rng rng(2024);
+  const int n = static_cast<int>(truth.size());
+  int held = 0;
+  for (int d = 0; d < datasets; ++d) {
+    const std::vector<MlRating> ml = MlRatings(n, Simulate(truth, matches, players, rng), options);
+    for (int b = 0; b < n; ++b) held += ml[b].low <= truth[b] && truth[b] <= ml[b].high ? 1 : 0;
+    if (separated != nullptr) *separated += Separated(ml) ? 1 : 0;
+  }
+  return static_cast<double>(held) / (n * datasets);
+}
+
+TEST(MlTest, IntervalsHoldTheTruthUnderSeparation) {
+  // Data shaped like a tournament of strong bots against weak ones: two
+  // bots 300 points apart, 1,900 points above two others 300 apart, in
+  // four-player matches. The strong pair almost never loses to the weak.
+  const std::vector<double> truth = {1100, 800, -800, -1100};
+  int separated = 0;
+  const double coverage =
+      Coverage(truth, 100, 60, 4, {.bootstrap_samples = 100}, &separated);
+  EXPECT_GE(separated, 90);  // the case at hand
+  EXPECT_GE(coverage, 0.95);
+}
+
+TEST(MlTest, IntervalsHoldTheTruthAtNearSeparation) {
+  // Gaps of 1,600 between two bots, 300 matches: the weaker wins one match
+  // in about 10,000, so most data sets are perfect records and some hold a
+  // loss; either way the interval must hold the truth.
+  const double coverage = Coverage({800, -800}, 200, 300, 2, {.bootstrap_samples = 100});
+  EXPECT_GE(coverage, 0.95);
+}
+
+TEST(MlTest, IntervalsHoldTheTruthWithoutSeparation) {
+  // Close bots, two-player matches (Bradley–Terry exactly): near 95%.
+  const double coverage =
+      Coverage({150, 50, -50, -150}, 100, 200, 2, {.bootstrap_samples = 100});
+  EXPECT_GE(coverage, 0.90);
+  EXPECT_LE(coverage, 0.995);
+}
+
+TEST(MlTest, DisconnectedGroupsAreFlagged) {
+  // Bots 0 and 1 only ever met each other, and 2 and 3 likewise.
+  std::vector<MatchResult> results;
+  for (int m = 0; m < 20; ++m) {
+    results.push_back(m % 3 == 0 ? Win(1, 0, m) : Win(0, 1, m));
+    results.push_back(m % 4 == 0 ? Win(3, 2, 100 + m) : Win(2, 3, 100 + m));
+  }
+  const std::vector<MlRating> ml = MlRatings(4, results);
+  EXPECT_TRUE(Disconnected(ml));
+  EXPECT_FALSE(Separated(ml));
+  EXPECT_EQ(ml[0].group, ml[1].group);
+  EXPECT_EQ(ml[2].group, ml[3].group);
+  EXPECT_NE(ml[0].group, ml[2].group);
+  for (const MlRating& r : ml) EXPECT_TRUE(std::isfinite(r.low) && std::isfinite(r.high));
 }
 
 TEST(MlTest, TiesCountHalf) {
@@ -177,18 +301,24 @@ TEST(MlTest, IntervalsContainTheEstimateAndRepeatWithTheSeed) {
   const std::vector<MatchResult> results = RandomResults(4, 400, 3, 8);
   const std::vector<MlRating> a = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 7});
   const std::vector<MlRating> b = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 7});
-  const std::vector<MlRating> c = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 8});
+  // The bootstrap alone, to see the seed at work (the profile likelihood
+  // interval, often the wider, has no seed).
+  const std::vector<MlRating> c =
+      MlRatings(4, results, {.bootstrap_samples = 300, .seed = 8, .profile_likelihood = false});
+  const std::vector<MlRating> d =
+      MlRatings(4, results, {.bootstrap_samples = 300, .seed = 7, .profile_likelihood = false});
   for (int bot = 0; bot < 4; ++bot) {
     EXPECT_LT(a[bot].low, a[bot].rating);
     EXPECT_GT(a[bot].high, a[bot].rating);
     EXPECT_EQ(a[bot].low, b[bot].low);
     EXPECT_EQ(a[bot].high, b[bot].high);
-    EXPECT_NE(a[bot].low, c[bot].low);
+    EXPECT_NE(d[bot].low, c[bot].low);
   }
 }
 
-TEST(MlTest, WithoutBootstrapTheIntervalIsThePoint) {
-  const std::vector<MlRating> ml = MlRatings(2, Series(3, 2), {.bootstrap_samples = 0});
+TEST(MlTest, WithoutBootstrapOrProfileTheIntervalIsThePoint) {
+  const std::vector<MlRating> ml =
+      MlRatings(2, Series(3, 2), {.bootstrap_samples = 0, .profile_likelihood = false});
   EXPECT_EQ(ml[0].low, ml[0].rating);
   EXPECT_EQ(ml[0].high, ml[0].rating);
 }
