@@ -353,6 +353,7 @@ absl::Status FrostDragonState::Apply(Seat seat, Action action) {
       if (move.kind != Move::Kind::kChooseTrump) {
         return Illegal("the Fate must name the trump kingdom now");
       }
+      movements_.clear();
       p.trump = move.kingdom;
       Deal();
       return absl::OkStatus();
@@ -368,6 +369,7 @@ absl::Status FrostDragonState::Apply(Seat seat, Action action) {
                                     " would put your marker past the last treasure space (",
                                     kLastSpace, ")"));
       }
+      movements_.clear();
       a.boast = move.boast;
       a.marker = a.space + move.boast;
       a.reached_marker = move.boast == 0;
@@ -389,6 +391,7 @@ absl::Status FrostDragonState::Apply(Seat seat, Action action) {
     case Phase::kPlay:
       if (move.kind != Move::Kind::kPlay) return Illegal("it is time to play a card");
       RETURN_IF_ERROR(CheckPlay(seat, move));
+      movements_.clear();
       Play(seat, move);
       return absl::OkStatus();
     case Phase::kOver:
@@ -476,9 +479,16 @@ void FrostDragonState::FinishChallenge() {
   p.to_act = leader;
 }
 
-void FrostDragonState::MoveTo(Seat seat, int space) {
+void FrostDragonState::MoveTo(Seat seat, int space, MoveCause cause, int action_space,
+                              bool together_with_next) {
   Adventurer& a = position_.adventurers[seat];
   if (space == a.space) return;
+  movements_.push_back({.seat = seat,
+                        .from = a.space,
+                        .to = space,
+                        .cause = cause,
+                        .action_space = action_space,
+                        .together_with_next = together_with_next});
   a.space = space;
   a.jump_to = -1;
   if (space >= kFinishSpace) position_.final_quest = true;
@@ -489,18 +499,27 @@ void FrostDragonState::Win(Seat seat) {
   if (a.reached_marker) {
     if (++a.threat >= kThreatLimit) {
       a.threat -= kThreatLimit;
-      MoveTo(seat, std::max(kStartSpace, a.space - kThreatSetback));
+      MoveTo(seat, std::max(kStartSpace, a.space - kThreatSetback), MoveCause::kThreat);
     }
     return;
   }
-  MoveTo(seat, a.jump_to >= 0 ? a.jump_to : a.space + 1);
+  if (a.jump_to >= 0) {
+    int launcher = -1;
+    for (int i = 0; i < kNumActionSpaces; ++i) {
+      if (kActionSpaces[i].jump_to == a.jump_to) launcher = i;
+    }
+    MoveTo(seat, a.jump_to, MoveCause::kJump, launcher);
+  } else {
+    MoveTo(seat, a.space + 1, MoveCause::kChallenge);
+  }
   if (a.space >= a.marker) a.reached_marker = true;
 }
 
 void FrostDragonState::ResolveBoasts() {
   Position& p = position_;
   const int n = num_players();
-  std::array<bool, kMaxPlayers> swaps{};
+  std::array<int, kMaxPlayers> swaps;  // the swap space each acts on, or -1
+  swaps.fill(-1);
   for (Seat s = 0; s < n; ++s) {
     Adventurer& a = p.adventurers[s];
     // A launch given for the next quest only ends with it: this quest's
@@ -510,22 +529,26 @@ void FrostDragonState::ResolveBoasts() {
         if (action.jump_next_quest_only && action.jump_to == a.jump_to) a.jump_to = -1;
       }
     }
-    if (!a.reached_marker) MoveTo(s, std::max(kStartSpace, a.space - (a.marker - a.space)));
-    if (a.treasures > 0) MoveTo(s, std::min(kLastSpace, a.space + kTreasureBonus * a.treasures));
+    if (!a.reached_marker) {
+      MoveTo(s, std::max(kStartSpace, a.space - (a.marker - a.space)), MoveCause::kShortfall);
+    }
+    if (a.treasures > 0) {
+      MoveTo(s, std::min(kLastSpace, a.space + kTreasureBonus * a.treasures), MoveCause::kTreasure);
+    }
     const int index = kActionAt[a.space];
     if (index < 0) continue;
     const ActionSpace& action = kActionSpaces[index];
-    if (action.needs_boast && !a.reached_marker) continue;
+    if (!ActsOn(action, a.boast, a.reached_marker)) continue;
     switch (action.effect) {
       case Effect::kFall:
-        MoveTo(s, action.to);
+        MoveTo(s, action.to, MoveCause::kActionSpace, index);
         break;
       case Effect::kLaunch:
-        MoveTo(s, action.to);
+        MoveTo(s, action.to, MoveCause::kActionSpace, index);
         a.jump_to = action.jump_to;
         break;
       case Effect::kSwap:
-        swaps[s] = true;
+        swaps[s] = index;
         break;
     }
   }
@@ -534,7 +557,7 @@ void FrostDragonState::ResolveBoasts() {
   // most threatening, then the first clockwise from the swapper.
   for (int i = 0; i < n; ++i) {
     const Seat s = (p.fate + 1 + i) % n;
-    if (!swaps[s]) continue;
+    if (swaps[s] < 0) continue;
     Seat leader = -1;
     for (int j = 1; j < n; ++j) {
       const Seat other = (s + j) % n;
@@ -547,8 +570,8 @@ void FrostDragonState::ResolveBoasts() {
     const int mine = p.adventurers[s].space;
     const int theirs = p.adventurers[leader].space;
     if (theirs > mine) {
-      MoveTo(s, theirs);
-      MoveTo(leader, mine);
+      MoveTo(s, theirs, MoveCause::kActionSpace, swaps[s], /*together_with_next=*/true);
+      MoveTo(leader, mine, MoveCause::kActionSpace, swaps[s]);
     }
   }
   for (Seat s = 0; s < n; ++s) {
@@ -859,7 +882,14 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   RETURN_IF_ERROR(number("ally_jokers", 0, kMaxJokersOfAKind, &rules.ally_jokers));
   RETURN_IF_ERROR(number("treasure_jokers", 0, kMaxJokersOfAKind, &rules.treasure_jokers));
   RETURN_IF_ERROR(number("dragon_jokers", 0, kMaxJokersOfAKind, &rules.dragon_jokers));
-  RETURN_IF_ERROR(number("max_quests", 1, kMaxQuestsLimit, &rules.max_quests));
+  if (config.num_players >= kMinPlayers && config.num_players <= kMaxPlayers &&
+      rules.dragon_jokers > kMaxDragonJokers[config.num_players]) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "dragon_jokers may be at most ", kMaxDragonJokers[config.num_players], " with ",
+        config.num_players, " players (each dragon removes the other players' cards), not ",
+        rules.dragon_jokers));
+  }
+  RETURN_IF_ERROR(number("max_quests", kMinQuestsLimit, kMaxQuestsLimit, &rules.max_quests));
   RETURN_IF_ERROR(
       ReadTwoWayOption(info, config, "trump", "once", "every_quest", &rules.trump_every_quest));
   RETURN_IF_ERROR(ReadTwoWayOption(info, config, "lead_kingdom", "first_card",
@@ -890,13 +920,15 @@ class FrostDragonGame final : public Game {
     info_.name = "Frost Dragon's Treasure";
     info_.min_players = kMinPlayers;
     info_.max_players = kMaxPlayers;
-    info_.ruleset_version = "2";
+    info_.ruleset_version = "3";
     info_.options = {
         {"ally_jokers", "4",
          "ally jokers in the deck: Leprechaun, Rogue, Fairy, Imp, the first n (0 to 4)"},
         {"treasure_jokers", "2", "Treasure jokers in the deck (0 to 4)"},
-        {"dragon_jokers", "2", "Dragon jokers in the deck (0 to 4)"},
-        {"max_quests", "20", "quests before the match ends regardless (1 to 100)"},
+        {"dragon_jokers", "1",
+         "Dragon jokers in the deck: 0 to 4 with two players, 0 to 2 with three, 0 to 1 with "
+         "four"},
+        {"max_quests", "20", "quests before the match ends regardless (20 to 100)"},
         {"trump", "once",
          "once: the first Fate names trump for the whole match; every_quest: each Fate names it"},
         {"lead_kingdom", "first_card",

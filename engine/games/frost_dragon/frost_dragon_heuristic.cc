@@ -133,7 +133,7 @@ double Landing(const Table& t, const Adventurer& start, int boast, int wins) {
   const int at = fd::kActionAt[space];
   if (at >= 0) {
     const fd::ActionSpace& action = fd::kActionSpaces[at];
-    if (!action.needs_boast || reached) {
+    if (fd::ActsOn(action, boast, reached)) {
       switch (action.effect) {
         case fd::Effect::kFall:
           worth += action.to - space;

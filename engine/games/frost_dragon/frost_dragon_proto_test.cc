@@ -75,7 +75,7 @@ TEST(FrostDragonProtoTest, TheViewShowsTheMapTheChallengeAndOnlyTheObserversHand
   EXPECT_EQ(view.trump(), hoard::v1::FROST_DRAGON_KINGDOM_RIVER);
   EXPECT_EQ(view.phase(), hoard::v1::FROST_DRAGON_PHASE_PLAY);
   EXPECT_EQ(view.seat_to_act(), 1);
-  EXPECT_EQ(view.cards_in_match(), 59);
+  EXPECT_EQ(view.cards_in_match(), 58);  // 60 by default, one removed
   ASSERT_EQ(view.removed_size(), 1);
   EXPECT_EQ(view.removed(0).joker(), hoard::v1::FROST_DRAGON_JOKER_TREASURE);
   ASSERT_EQ(view.challenge().cards_size(), 1);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 
+#include "engine/games/frost_dragon/frost_dragon_stats.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -83,13 +84,20 @@ TEST(FrostDragonTest, RandomMatchesEnd) {
            {},
            {{"trump", "every_quest"}, {"lead_kingdom", "first_card_or_ally"},
             {"catapult", "until_used"}},
-           {{"ally_jokers", "0"}, {"treasure_jokers", "4"}, {"dragon_jokers", "4"}},
+           // The most dragons the player count allows (kMaxDragonJokers).
+           {{"ally_jokers", "0"}, {"treasure_jokers", "4"}, {"dragon_jokers", "max"}},
            {{"ally_jokers", "4"}, {"treasure_jokers", "0"}, {"dragon_jokers", "0"}},
        }) {
     for (int players = 2; players <= 4; ++players) {
+      std::map<std::string, std::string> these = options;
+      if (these["dragon_jokers"] == "max") {
+        these["dragon_jokers"] = std::to_string(kMaxDragonJokers[players]);
+      } else if (these["dragon_jokers"].empty()) {
+        these.erase("dragon_jokers");
+      }
       for (std::uint64_t seed = 1; seed <= 30; ++seed) {
         std::unique_ptr<State> state =
-            *FrostDragon().NewMatch({.num_players = players, .seed = seed, .options = options});
+            *FrostDragon().NewMatch({.num_players = players, .seed = seed, .options = these});
         Rng rng(seed);
         std::vector<Action> legal;
         int steps = 0;
@@ -163,7 +171,8 @@ TEST(FrostDragonTest, TheFateNamesTrumpThenTheDealFollowsTheChart) {
       all |= p.hands[s];
     }
     EXPECT_EQ(all, Rules{}.Deck());
-    EXPECT_EQ(std::popcount(p.out_of_play), 60 - players * kHandSizeChart[players]);
+    EXPECT_EQ(std::popcount(p.out_of_play),
+              std::popcount(Rules{}.Deck()) - players * kHandSizeChart[players]);
     EXPECT_EQ(state->SeatsToAct(), Seats{(fate + 1) % players}) << "boasting starts left";
   }
 }
@@ -455,8 +464,8 @@ TEST(FrostDragonTest, ADragonWinsMovesNobodyAndRemovesTheOtherCardsFromTheMatch)
   CardSet dealt = p.out_of_play;
   for (Seat s = 0; s < 3; ++s) dealt |= p.hands[s];
   EXPECT_EQ(dealt, Rules{}.Deck() & ~Cards({C(kMountain, 14), kTreasureJoker}));
-  EXPECT_EQ(std::popcount(p.hands[0]), 18) << "58 cards still make 18 each";
-  EXPECT_EQ(static_cast<FrostDragonView&>(*state.ViewFor(0)).cards_in_match, 58);
+  EXPECT_EQ(std::popcount(p.hands[0]), 18) << "57 cards still make 18 each";
+  EXPECT_EQ(static_cast<FrostDragonView&>(*state.ViewFor(0)).cards_in_match, 57);
 }
 
 TEST(FrostDragonTest, OfTwoDragonsTheLaterWinsAndBothGoBack) {
@@ -546,9 +555,9 @@ TEST(FrostDragonTest, EachActionSpaceActsAtTheEndOfTheQuest) {
       {"Sleeping Orc, fell short onto it", 4, 1, 0, 1, 0, 3, -1, 0},
       {"Catapult, boast made", 13, 2, 2, 2, 0, 14, 21, 0},
       {"Catapult, fell short onto it", 16, 1, 0, 1, 0, 15, -1, 0},
-      {"Leprechaun's Treasure, boast made", 10, 2, 2, 2, 20, 20, -1, 12},
-      {"Leprechaun's Treasure, fell short onto it", 13, 1, 0, 1, 20, 12, -1, 20},
-      {"Leprechaun's Treasure, nobody ahead", 10, 2, 2, 2, 5, 12, -1, 5},
+      {"Leprechaun's Treasure, boast made", 21, 2, 2, 2, 24, 24, -1, 23},
+      {"Leprechaun's Treasure, fell short onto it", 24, 1, 0, 1, 24, 23, -1, 24},
+      {"Leprechaun's Treasure, nobody ahead", 21, 2, 2, 2, 5, 23, -1, 5},
   };
   for (const ActionSpaceCase& c : cases) {
     FrostDragonState state = Duel(c.space, c.boast, c.wins, c.cards, c.other);
@@ -628,16 +637,43 @@ TEST(FrostDragonTest, TheCatapultsLaunchLastsTheNextQuestOnly) {
   EXPECT_EQ(Of(until_used, 0).jump_to, 21);
 }
 
+// A helpful space acts only on a boast of at least one that was made
+// (kHelpfulSpaceMinBoast): a boast of 0 is made before the first card, and
+// sitting on the Leprechaun's Treasure boasting 0 swapped with the leader
+// every quest.
+TEST(FrostDragonTest, AHelpfulSpaceNeedsABoastOfAtLeastOne) {
+  // On the Leprechaun's Treasure (23), the leader on 24: boasting 0 and
+  // winning nothing, the boast is made but nothing is swapped.
+  FrostDragonState sitting = Duel(/*space=*/23, /*boast=*/0, /*wins=*/0, /*cards=*/1, 24);
+  PlayOutQuest(sitting);
+  EXPECT_EQ(Of(sitting, 0).space, 23);
+  EXPECT_EQ(Of(sitting, 1).space, 24);
+  // Boasting 1 from 22 and winning it lands there with the boast made: swap.
+  FrostDragonState landing = Duel(/*space=*/22, /*boast=*/1, /*wins=*/1, /*cards=*/1, 24);
+  PlayOutQuest(landing);
+  EXPECT_EQ(Of(landing, 0).space, 24);
+  EXPECT_EQ(Of(landing, 1).space, 23);
+  // The same on the Sleeping Orc (3): boasting 0 there launches nobody.
+  FrostDragonState orc = Duel(/*space=*/3, /*boast=*/0, /*wins=*/0, /*cards=*/1);
+  PlayOutQuest(orc);
+  EXPECT_EQ(Of(orc, 0).space, 3);
+  EXPECT_EQ(Of(orc, 0).jump_to, -1);
+  // The penalty spaces catch a boast of 0 as before: Mind the Gap (19).
+  FrostDragonState gap = Duel(/*space=*/19, /*boast=*/0, /*wins=*/0, /*cards=*/1);
+  PlayOutQuest(gap);
+  EXPECT_EQ(Of(gap, 0).space, 16);
+}
+
 TEST(FrostDragonTest, TheLeprechaunSwapsWithTheMostThreateningOfTiedLeaders) {
   Position p =
-      Quest({{C(kMountain, 14)}, {C(kMountain, 2)}, {C(kMountain, 3)}}, {1, 0, 0}, 0, {11, 20, 20});
+      Quest({{C(kMountain, 14)}, {C(kMountain, 2)}, {C(kMountain, 3)}}, {1, 0, 0}, 0, {22, 24, 24});
   p.adventurers[1].threat = 1;
   p.adventurers[2].threat = 3;
   FrostDragonState state(Rules{}, p);
   PlayOutQuest(state);
-  EXPECT_EQ(Of(state, 0).space, 20);
-  EXPECT_EQ(Of(state, 1).space, 20);
-  EXPECT_EQ(Of(state, 2).space, 12);
+  EXPECT_EQ(Of(state, 0).space, 24);
+  EXPECT_EQ(Of(state, 1).space, 24);
+  EXPECT_EQ(Of(state, 2).space, 23);
 }
 
 // ---------------------------------------------------------------- Quests
@@ -682,10 +718,10 @@ TEST(FrostDragonTest, TooFewCardsForTheChartDealAsManyAsDivideEvenly) {
   EXPECT_EQ(HandSize(2, 60), 14);
   EXPECT_EQ(HandSize(4, 3), 0);
 
-  // Seven cards removed leave 53: 17 each for three, 2 out of play.
+  // Six of the 59 cards removed leave 53: 17 each for three, 2 out of play.
   Position p = Quest({{C(kMountain, 14)}, {C(kMountain, 2)}, {C(kMountain, 3)}}, {1, 0, 0});
   p.removed = Cards({C(kForest, 2), C(kForest, 3), C(kForest, 4), C(kForest, 5), C(kForest, 6),
-                     C(kForest, 7), C(kForest, 8)});
+                     C(kForest, 7)});
   FrostDragonState state(Rules{}, p);
   PlayOutQuest(state);
   EXPECT_EQ(state.position().hand_size, 17);
@@ -703,16 +739,45 @@ TEST(FrostDragonTest, TooFewCardsForTheChartDealAsManyAsDivideEvenly) {
   EXPECT_EQ(exhausted.Ranks(), (std::vector<int>{1, 2}));
 }
 
+// The options' ranges keep every accepted value playable: the dragons by
+// player count (each removes the other players' cards), the quest cap no
+// lower than 20 (docs/rules/frost_dragon.md, "How the game plays").
+TEST(FrostDragonTest, TheOptionsRangesFollowThePlayerCount) {
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"dragon_jokers", "4"}}}),
+              IsOk());
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 3, .options = {{"dragon_jokers", "2"}}}),
+              IsOk());
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 3, .options = {{"dragon_jokers", "3"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("dragon_jokers may be at most 2 with 3 players")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 4, .options = {{"dragon_jokers", "2"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("dragon_jokers may be at most 1 with 4 players")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 4, .options = {{"max_quests", "19"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("max_quests must be a number from 20 to 100, not '19'")));
+  EXPECT_THAT(FrostDragon().NewMatch({.num_players = 4, .options = {{"max_quests", "20"}}}),
+              IsOk());
+  const std::unique_ptr<State> state = *FrostDragon().NewMatch({.num_players = 4});
+  EXPECT_EQ(static_cast<FrostDragonState&>(*state).rules().Deck(),
+            kAllKingdomCards | (CardSet{0xf} << kFirstAlly) | Bit(kTreasureJoker) |
+                Bit(kTreasureJoker + 1) | Bit(kDragonJoker))
+      << "one Dragon joker by default";
+}
+
 TEST(FrostDragonTest, TheQuestCapEndsTheMatchAndTheFurthestWins) {
-  std::unique_ptr<State> state =
-      *FrostDragon().NewMatch({.num_players = 3, .seed = 4, .options = {{"max_quests", "1"}}});
+  // The match's twentieth quest, the last the default cap allows.
+  std::unique_ptr<State> fresh = *FrostDragon().NewMatch({.num_players = 3, .seed = 4});
+  Position start = static_cast<FrostDragonState&>(*fresh).position();
+  start.quest = 20;
+  std::unique_ptr<State> state = std::make_unique<FrostDragonState>(Rules{}, start);
   while (!state->IsOver()) {
     const Seat seat = state->SeatsToAct()[0];
     ASSERT_THAT(state->Apply(seat, state->LegalActions(seat).back()), IsOk());
   }
   const auto& frost = static_cast<FrostDragonState&>(*state);
   EXPECT_EQ(frost.position().end, EndReason::kQuestCap);
-  EXPECT_EQ(frost.position().quest, 1);
+  EXPECT_EQ(frost.position().quest, 20);
   const std::vector<double> scores = state->Scores();
   const std::vector<int> ranks = state->Ranks();
   for (Seat s = 0; s < 3; ++s) {
@@ -807,7 +872,7 @@ TEST(FrostDragonTest, ASeatSeesItsOwnHandAndNoOneSeesTheLeftovers) {
   for (Seat observer = kSpectator; observer < 3; ++observer) {
     const std::unique_ptr<View> seen = state->ViewFor(observer);
     const auto& view = static_cast<const FrostDragonView&>(*seen);
-    EXPECT_EQ(view.out_of_play, 6);
+    EXPECT_EQ(view.out_of_play, 5) << "59 cards, 18 each";
     for (Seat s = 0; s < 3; ++s) {
       EXPECT_EQ(view.players[s].hand_size, 18);
       EXPECT_EQ(view.players[s].hand.has_value(), s == observer);
@@ -955,6 +1020,44 @@ TEST(FrostDragonTest, ActionsReadAsAPlayerWouldSayThem) {
   EXPECT_EQ(state.ActionToString(0, Play(kFairy, C(kForest, 10))),
             "play the Fairy as the 10 of Forest");
   EXPECT_EQ(state.ActionToString(0, Play(kDragonJoker + 1)), "play the Dragon joker");
+}
+
+// ---------------------------------------------------------------- Statistics
+
+// Plays `state` out with each seat's first legal action, counting.
+MatchCounts CountPlayedOut(FrostDragonState& state) {
+  std::unique_ptr<MatchCounter> counter = MakeStatistics().make_counter();
+  while (!state.IsOver()) {
+    const Seat seat = state.SeatsToAct()[0];
+    const Action action = state.LegalActions(seat)[0];
+    const std::unique_ptr<State> before = state.Clone();
+    EXPECT_THAT(state.Apply(seat, action), IsOk());
+    counter->OnAction(*before, seat, action, state);
+  }
+  MatchCounts counts;
+  counter->OnEnd(state, &counts);
+  return counts;
+}
+
+// "Decided by": what last made the winner the sole leader.
+TEST(FrostDragonStatsTest, ASwapThatPutsTheWinnerInTheLeadDecidesTheMatch) {
+  // Seat 0 on 22 boasts 1 and wins it, onto the Leprechaun's Treasure (23),
+  // and swaps with seat 1 in the lair (26): seat 0 wins there.
+  FrostDragonState swap = Duel(/*space=*/22, /*boast=*/1, /*wins=*/1, /*cards=*/1, 26);
+  MatchCounts counts = CountPlayedOut(swap);
+  EXPECT_EQ(Of(swap, 0).space, 26);
+  EXPECT_EQ(counts["ended: someone at the treasure"], 1);
+  EXPECT_EQ(counts["quests: played"], 1);
+  EXPECT_EQ(counts["action spaces: Leprechaun's Treasure"], 1);
+  EXPECT_EQ(counts["decided by: Leprechaun's Treasure"], 1);
+  EXPECT_EQ(counts["won: the first Fate"] + counts["won: 1 left of the first Fate"], 1);
+
+  // Seat 0 on 24 wins its way onto the finish, leading all along.
+  FrostDragonState step = Duel(/*space=*/24, /*boast=*/1, /*wins=*/1, /*cards=*/1);
+  counts = CountPlayedOut(step);
+  EXPECT_EQ(counts["decided by: a challenge won"], 1);
+  EXPECT_EQ(counts["action spaces: Leprechaun's Treasure"], 0);
+
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "engine/games/frost_dragon/frost_dragon.h"
 #include "engine/games/frost_dragon/frost_dragon_heuristic.h"
 #include "engine/games/frost_dragon/frost_dragon_proto.h"
+#include "engine/games/frost_dragon/frost_dragon_stats.h"
 #include "engine/registry.h"
 
 namespace hoard::engine::frost_dragon {
@@ -13,6 +14,7 @@ const GameRegistrar kRegistrar({
     .deal = MakeSampler(),
     .codec = MakeCodec(),
     .heuristic = &MakeHeuristicBot,
+    .statistics = MakeStatistics(),
 });
 
 }  // namespace
