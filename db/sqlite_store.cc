@@ -560,7 +560,8 @@ class SqliteStore final : public MatchStore {
     absl::MutexLock lock(&mu_);
     Statement select(statements_,
                      "SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
-                     "s.rank, s.score, b.name, b.version FROM matches m "
+                     "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0) "
+                     "FROM matches m "
                      "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
                      "WHERE m.game = ?1 AND (?2 = 0 OR m.tournament_id = ?2) "
                      "AND m.status = 'MATCH_STATUS_FINISHED' ORDER BY m.rowid, s.seat");
@@ -575,6 +576,7 @@ class SqliteStore final : public MatchStore {
         match.sequence = sequence;
         match.tournament_id = select.Int(1);
         match.block = match.tournament_id != 0 ? select.Int(2) : sequence;
+        match.schedule_index = select.Int(7);
         matches.push_back(std::move(match));
       }
       matches.back().seats.push_back({.bot = engine::JoinBotName(select.Text(5), select.Text(6)),

@@ -81,6 +81,9 @@ struct RatedMatch {
   std::int64_t sequence = 0;
   std::int64_t tournament_id = 0;  // 0: none
   std::int64_t block = 0;          // with tournament_id, the statistical unit
+  // The match's place in its tournament's schedule (0 outside a
+  // tournament): the order it was scheduled in, whatever order it ended in.
+  std::int64_t schedule_index = 0;
   std::vector<RatedSeat> seats;    // seats held by bots (open seats left out)
 };
 
@@ -166,7 +169,9 @@ class MatchStore {
   virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
 
   // ---- Ratings
-  // The finished matches in scope, in the order they were stored.
+  // The finished matches in scope, in the order they were stored (which
+  // varies with concurrency; callers that replay them sort them by
+  // tournament and schedule_index).
   virtual absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) = 0;
   // A number that grows whenever a match in scope is stored (0: none).
   virtual absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) = 0;

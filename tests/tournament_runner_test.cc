@@ -115,18 +115,21 @@ TEST(RunnerTest, ARoundRobinOfFourBuiltInBotsStoresEveryMatchAndRatesThem) {
 }
 
 TEST(RunnerTest, TheSameSpecRunTwiceGivesTheSameRatingsAndIntervals) {
-  // Eight matches at once store them in an order that varies from run to
-  // run; maximum likelihood and its bootstrap intervals must not.
+  // One match at a time, then eight: with eight the matches are stored in
+  // an order that varies from run to run. Every rating must not: maximum
+  // likelihood and its intervals, and Elo and OpenSkill, which replay the
+  // matches in schedule order. Bit for bit.
   Local local(TempDb("runner_twice.db"));
-  const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 3 rounds: 20 seed: 5 concurrency: 8
+  TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 3 rounds: 20 seed: 5 concurrency: 1
     format: FORMAT_DUPLICATE
     participants { name: "a" builtin: "random" }
     participants { name: "b" builtin: "random" }
     participants { name: "c" builtin: "first" }
     participants { name: "d" builtin: "random" })pb");
   std::vector<hoard::v1::Leaderboard> boards;
-  for (int run = 0; run < 2; ++run) {
+  for (int concurrency : {1, 8}) {
+    spec.set_concurrency(concurrency);
     bool resumed = false;
     const std::int64_t id = *CreateOrResume(local.store(), spec, /*fresh=*/true, &resumed);
     TournamentRunner runner(&local.store(), local.host.get());
@@ -136,10 +139,15 @@ TEST(RunnerTest, TheSameSpecRunTwiceGivesTheSameRatingsAndIntervals) {
   }
   ASSERT_EQ(boards[0].rows_size(), 4);
   for (int i = 0; i < 4; ++i) {
-    EXPECT_EQ(boards[0].rows(i).bot(), boards[1].rows(i).bot());
-    EXPECT_DOUBLE_EQ(boards[0].rows(i).ml(), boards[1].rows(i).ml());
-    EXPECT_DOUBLE_EQ(boards[0].rows(i).ml_low(), boards[1].rows(i).ml_low());
-    EXPECT_DOUBLE_EQ(boards[0].rows(i).ml_high(), boards[1].rows(i).ml_high());
+    const hoard::v1::LeaderboardRow& one = boards[0].rows(i);
+    const hoard::v1::LeaderboardRow& eight = boards[1].rows(i);
+    EXPECT_EQ(one.bot(), eight.bot());
+    EXPECT_EQ(one.ml(), eight.ml()) << one.bot();
+    EXPECT_EQ(one.ml_low(), eight.ml_low()) << one.bot();
+    EXPECT_EQ(one.ml_high(), eight.ml_high()) << one.bot();
+    EXPECT_EQ(one.elo(), eight.elo()) << one.bot();
+    EXPECT_EQ(one.openskill_mu(), eight.openskill_mu()) << one.bot();
+    EXPECT_EQ(one.openskill_sigma(), eight.openskill_sigma()) << one.bot();
   }
 }
 

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <set>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "tournament/ratings.h"
@@ -37,9 +40,35 @@ struct RatedResults {
   bool blocks = false;
 };
 
+// `stored` in schedule order: by tournament, then by the match's slot in
+// its tournament's schedule (matches outside a tournament by sequence), so
+// that Elo and OpenSkill replay a tournament the same way whatever order
+// its matches ended in.
+std::vector<db::RatedMatch> InScheduleOrder(std::vector<db::RatedMatch> stored) {
+  std::stable_sort(stored.begin(), stored.end(),
+                   [](const db::RatedMatch& x, const db::RatedMatch& y) {
+                     const auto key = [](const db::RatedMatch& m) {
+                       return std::make_tuple(m.tournament_id,
+                                              m.tournament_id != 0 ? m.schedule_index : 0,
+                                              m.sequence);
+                     };
+                     return key(x) < key(y);
+                   });
+  return stored;
+}
+
 RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
   RatedResults out;
+  // Bots are numbered in order of name, not of first appearance, so that
+  // the ML sums run in the same order however the matches were stored.
   std::map<std::string, int> index;
+  for (const db::RatedMatch& match : stored) {
+    for (const db::RatedSeat& seat : match.seats) index.try_emplace(seat.bot, 0);
+  }
+  for (auto& [bot, i] : index) {
+    i = static_cast<int>(out.bots.size());
+    out.bots.push_back(bot);
+  }
   // Units are numbered in (tournament, block) order, not in the order the
   // matches were stored (which varies with concurrency): the bootstrap then
   // draws the same weights for the same results, and intervals reproduce.
@@ -53,9 +82,7 @@ RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
     MatchResult result;
     std::map<int, const db::RatedSeat*> best;  // bot -> its best seat
     for (const db::RatedSeat& seat : match.seats) {
-      auto [it, added] = index.try_emplace(seat.bot, static_cast<int>(out.bots.size()));
-      if (added) out.bots.push_back(seat.bot);
-      auto [b, first] = best.try_emplace(it->second, &seat);
+      auto [b, first] = best.try_emplace(index.at(seat.bot), &seat);
       if (!first && seat.rank < b->second->rank) b->second = &seat;
     }
     if (best.size() < 2) continue;
@@ -131,6 +158,52 @@ void FillHeadToHead(const db::RatingScope& scope, const std::vector<std::string>
   }
 }
 
+// Every bit of `value`: the shortest decimal that reads back as the same
+// double ("inf", "-inf" when unbounded).
+std::string Exact(double value) {
+  std::array<char, 32> buffer;
+  const std::to_chars_result end = std::to_chars(buffer.data(), buffer.data() + buffer.size(),
+                                                 value);
+  return std::string(buffer.data(), end.ptr);
+}
+
+// The footer lines on separated tiers and disconnected groups, if any.
+std::string StructureText(const hoard::v1::Leaderboard& board) {
+  if (!board.separated() && !board.disconnected()) return "";
+  // (group, tier) -> bots, in rank order.
+  std::map<std::pair<int, int>, std::vector<std::string>> sets;
+  std::set<int> groups;
+  for (const hoard::v1::LeaderboardRow& row : board.rows()) {
+    sets[{row.ml_group(), row.ml_tier()}].push_back(row.bot());
+    groups.insert(row.ml_group());
+  }
+  std::string out;
+  if (board.disconnected()) {
+    out += "ML: groups never compared with each other (placed against each other by the "
+           "prior alone):";
+    for (int group : groups) {
+      std::vector<std::string> bots;
+      for (const auto& [key, members] : sets) {
+        if (key.first == group) bots.insert(bots.end(), members.begin(), members.end());
+      }
+      absl::StrAppend(&out, " group ", group + 1, ": ", absl::StrJoin(bots, ", "), ";");
+    }
+    out.back() = '.';
+    out += "\n";
+  }
+  if (board.separated()) {
+    out += "ML: separated tiers (a tier never lost a meeting to the tiers below it, so the "
+           "gap is bounded below only):";
+    for (const auto& [key, members] : sets) {
+      if (groups.size() > 1) absl::StrAppend(&out, " group ", key.first + 1);
+      absl::StrAppend(&out, " tier ", key.second + 1, ": ", absl::StrJoin(members, ", "), ";");
+    }
+    out.back() = '.';
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 using hoard::v1::Leaderboard;
@@ -142,7 +215,7 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
                                               const db::RatingScope& scope) {
   absl::StatusOr<std::vector<db::RatedMatch>> stored = store.RatedMatches(scope);
   if (!stored.ok()) return stored.status();
-  const RatedResults rated = CollectResults(*stored);
+  const RatedResults rated = CollectResults(InScheduleOrder(*std::move(stored)));
   const std::vector<std::string>& bots = rated.bots;
   const int n = static_cast<int>(bots.size());
   const std::vector<double> elo = EloRatings(n, rated.results);
@@ -156,9 +229,17 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
   board->set_game(scope.game);
   board->set_tournament_id(scope.tournament_id);
   board->set_matches(static_cast<int>(rated.results.size()));
-  board->set_interval_method(absl::StrFormat(
-      "95%% percentile bootstrap over %s (%d resamples, seed 1)",
-      rated.blocks ? "duplicate blocks" : "matches", kBootstrapSamples));
+  const std::string bootstrap =
+      absl::StrFormat("95%% percentile bootstrap over %s (%d resamples, seed 1)",
+                      rated.blocks ? "duplicate blocks" : "matches", kBootstrapSamples);
+  board->set_interval_method(
+      n <= kMlProfileMaxBots
+          ? absl::StrCat("the wider of a ", bootstrap,
+                         " and the profile likelihood; unbounded where a tier never lost")
+          : absl::StrCat(bootstrap, " (no profile likelihood above ", kMlProfileMaxBots,
+                         " bots); unbounded where a tier never lost"));
+  board->set_separated(Separated(ml));
+  board->set_disconnected(Disconnected(ml));
   board->set_computed_unix_ms(absl::ToUnixMillis(absl::Now()));
   for (int i = 0; i < n; ++i) {
     const Tally::Stats& stats = tally.stats[i];
@@ -176,6 +257,8 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
     row->set_ml_high(ml[i].high);
     row->set_openskill_mu(openskill[i].mu);
     row->set_openskill_sigma(openskill[i].sigma);
+    row->set_ml_group(ml[i].group);
+    row->set_ml_tier(ml[i].tier);
   }
   FillHeadToHead(scope, bots, tally, *snapshot.mutable_head_to_head());
   return snapshot;
@@ -253,22 +336,26 @@ std::string FormatLeaderboard(const Leaderboard& board) {
                                                                                : "ML";
   absl::StrAppendFormat(&out,
                         "%d rated matches; ranked by %s. ML: Bradley-Terry maximum likelihood, "
-                        "intervals by %s.\nElo: incremental from 1500, K=32, in the order the "
-                        "matches were stored. OpenSkill: Weng-Lin Plackett-Luce.\n",
+                        "95%% intervals by %s.\nElo: incremental from 1500, K=32, and OpenSkill "
+                        "(Weng-Lin Plackett-Luce): matches replayed in schedule order.\n",
                         board.matches(), system, board.interval_method());
+  absl::StrAppend(&out, StructureText(board));
   return out;
 }
 
 std::string LeaderboardCsv(const Leaderboard& board) {
   std::string out =
       "rank,bot,rating,low,high,matches,wins,average_score,average_place,elo,ml,ml_low,ml_high,"
-      "openskill_mu,openskill_sigma\n";
+      "openskill_mu,openskill_sigma,ml_group,ml_tier\n";
   for (const LeaderboardRow& row : board.rows()) {
-    absl::StrAppendFormat(&out, "%d,%s,%.4f,%.4f,%.4f,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
-                          row.rank(), row.bot(), row.rating(), row.low(), row.high(),
-                          row.matches(), row.wins(), row.average_score(), row.average_place(),
-                          row.elo(), row.ml(), row.ml_low(), row.ml_high(), row.openskill_mu(),
-                          row.openskill_sigma());
+    absl::StrAppend(&out, absl::StrJoin(
+        {absl::StrCat(row.rank()), row.bot(), Exact(row.rating()), Exact(row.low()),
+         Exact(row.high()), absl::StrCat(row.matches()), absl::StrCat(row.wins()),
+         Exact(row.average_score()), Exact(row.average_place()), Exact(row.elo()),
+         Exact(row.ml()), Exact(row.ml_low()), Exact(row.ml_high()), Exact(row.openskill_mu()),
+         Exact(row.openskill_sigma()), absl::StrCat(row.ml_group()),
+         absl::StrCat(row.ml_tier())},
+        ","), "\n");
   }
   return out;
 }
