@@ -28,8 +28,8 @@ check "elo says it depends on the order of the matches" "$WORK/elo" \
 printf 'match_id,bot,place\nm1,a,1\nm1,b,1\nm1,c,3\n' >"$WORK/tie.csv"
 "$HOARD" ratings --input "$WORK/tie.csv" --system elo --csv >"$WORK/tie" 2>&1
 check "elo: bots tied for first share rank and rating" "$WORK/tie" \
-  grep -qx '1,a,1510.666667,1' "$WORK/tie"
-check "elo: ... both of them" "$WORK/tie" grep -qx '1,b,1510.666667,1' "$WORK/tie"
+  grep -qx '1,a,1510.6666666666667,1' "$WORK/tie"
+check "elo: ... both of them" "$WORK/tie" grep -qx '1,b,1510.6666666666667,1' "$WORK/tie"
 
 # OpenSkill, one three-player match at the defaults with tau 0.
 printf 'match_id,bot,place\nm1,third,3\nm1,first,1\nm1,second,2\n' >"$WORK/three.csv"
@@ -61,7 +61,7 @@ check "ml: best first" "$WORK/ml" \
 interval_row='^ +[0-9]+ +[a-z]+ +-?[0-9.]+ +\[ *-?[0-9.]+, +-?[0-9.]+\] +60$'
 check "ml: an interval per bot" "$WORK/ml" test "$(grep -cE "$interval_row" "$WORK/ml")" -eq 3
 check "ml states how its intervals were computed" "$WORK/ml" \
-  grep -qx "95% percentile bootstrap over matches, 1000 samples, seed 1." "$WORK/ml"
+  grep -qx "95% intervals: the wider of a percentile bootstrap over matches (1000 samples, seed 1) and the profile likelihood; the same in any order of the rows." "$WORK/ml"
 "$HOARD" ratings --input "$WORK/ml.csv" --system ml >"$WORK/ml.again" 2>&1
 "$HOARD" ratings --input "$WORK/ml.csv" --system ml --seed 2 >"$WORK/ml.seed2" 2>&1
 check "ml: the same seed gives the same intervals" "$WORK/ml.again" \
@@ -69,16 +69,59 @@ check "ml: the same seed gives the same intervals" "$WORK/ml.again" \
 check "ml: another seed resamples differently" "$WORK/ml.seed2" \
   differ <(grep '^ ' "$WORK/ml") <(grep '^ ' "$WORK/ml.seed2")
 check "ml: ... and says so" "$WORK/ml.seed2" \
-  grep -qx "95% percentile bootstrap over matches, 1000 samples, seed 2." "$WORK/ml.seed2"
+  grep -q "bootstrap over matches (1000 samples, seed 2)" "$WORK/ml.seed2"
+# Rows reordered (reversed; shuffled, so that bots and matches first appear
+# in another order): every rating and interval the same, to the last bit
+# (--csv prints every digit).
 { head -1 "$WORK/ml.csv"; tail -n +2 "$WORK/ml.csv" | tac; } >"$WORK/ml.reversed.csv"
-for order in ml ml.reversed; do
-  "$HOARD" ratings --input "$WORK/$order.csv" --system ml --bootstrap 0 --csv >"$WORK/$order.ml"
+{ head -1 "$WORK/ml.csv"; tail -n +2 "$WORK/ml.csv" | "$PY" -c '
+import random, sys
+rows = sys.stdin.readlines()
+random.Random(7).shuffle(rows)
+sys.stdout.writelines(rows)'; } >"$WORK/ml.shuffled.csv"
+for order in ml ml.reversed ml.shuffled; do
+  "$HOARD" ratings --input "$WORK/$order.csv" --system ml --csv >"$WORK/$order.ml"
   "$HOARD" ratings --input "$WORK/$order.csv" --system elo --csv >"$WORK/$order.elo"
 done
-check "ml: matches in reverse order give the same ratings" "$WORK/ml.reversed.ml" \
-  cmp -s "$WORK/ml.ml" "$WORK/ml.reversed.ml"
+check "ml: the shuffled file differs in its first rows" "$WORK/ml.shuffled.csv" \
+  differ <(sed -n 2,4p "$WORK/ml.csv") <(sed -n 2,4p "$WORK/ml.shuffled.csv")
+check "ml: rows in reverse order give the same ratings and intervals, bit for bit" \
+  "$WORK/ml.reversed.ml" cmp -s "$WORK/ml.ml" "$WORK/ml.reversed.ml"
+check "ml: shuffled rows give the same ratings and intervals, bit for bit" \
+  "$WORK/ml.shuffled.ml" cmp -s "$WORK/ml.ml" "$WORK/ml.shuffled.ml"
 check "elo: matches in reverse order give other ratings" "$WORK/ml.reversed.elo" \
   differ "$WORK/ml.elo" "$WORK/ml.reversed.elo"
+check "--csv prints full precision (shortest round trip, more than 10 digits)" "$WORK/ml.ml" \
+  grep -qE '^1,strong,-?[0-9]+\.[0-9]{9,}' "$WORK/ml.ml"
+
+# A perfect record: A first in all of 1,000 matches against B. The data
+# bound the gap from below only: A's interval is [X, inf), B's (-inf, -X].
+{
+  echo "match_id,bot,place"
+  for m in $(seq 1000); do printf 'p%d,A,1\np%d,B,2\n' "$m" "$m"; done
+} >"$WORK/perfect.csv"
+"$HOARD" ratings --input "$WORK/perfect.csv" --system ml >"$WORK/perfect" 2>&1
+check "ml: a perfect record gives A a lower bound, unbounded above" "$WORK/perfect" \
+  grep -qE '^ +1 +A +664\.0 +\[ +4[0-9][0-9]\.[0-9], +inf\] +1000$' "$WORK/perfect"
+check "ml: ... and B an upper bound, unbounded below" "$WORK/perfect" \
+  grep -qE '^ +2 +B +-664\.0 +\[ +-inf, +-4[0-9][0-9]\.[0-9]\] +1000$' "$WORK/perfect"
+check "ml: ... and says the tiers are separated" "$WORK/perfect" \
+  grep -q "^Separated: .*tier 0: A; tier 1: B\.$" "$WORK/perfect"
+"$HOARD" ratings --input "$WORK/perfect.csv" --system ml --json >"$WORK/perfect.json" 2>&1
+check "ml --json: an unbounded end is null, and the separation flagged" "$WORK/perfect.json" \
+  "$PY" -c '
+import json, sys
+report = json.load(open(sys.argv[1]))
+a, b = report["ratings"]
+assert report["separated"] is True and report["disconnected"] is False, report
+assert a["high"] is None and b["low"] is None, report
+assert 400 < a["low"] < 600 and (a["tier"], b["tier"]) == (0, 1), report
+' "$WORK/perfect.json"
+printf 'match_id,bot,place\nm1,a,1\nm1,b,2\nm2,b,1\nm2,a,2\nm3,c,1\nm3,d,2\nm4,d,1\nm4,c,2\n' \
+  >"$WORK/apart.csv"
+"$HOARD" ratings --input "$WORK/apart.csv" --system ml >"$WORK/apart" 2>&1
+check "ml: groups that never met are flagged" "$WORK/apart" \
+  grep -qE "^Disconnected: .*: (a, b \| c, d|c, d \| a, b)\.$" "$WORK/apart"
 
 # --json is valid JSON carrying the same ratings and the interval method.
 "$HOARD" ratings --input "$WORK/ml.csv" --system ml --json >"$WORK/ml.json" 2>&1
@@ -87,7 +130,8 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 bots = [r["bot"] for r in report["ratings"]]
 assert report["system"] == "ml" and report["matches"] == 60, report
-assert report["interval"] == "95% percentile bootstrap over matches", report
+assert report["interval"] == "the wider of a percentile bootstrap over matches (1000 samples, seed 1) and the profile likelihood", report
+assert report["separated"] is False and report["disconnected"] is False, report
 assert report["bootstrap_samples"] == 1000 and report["seed"] == "1", report
 assert bots == ["strong", "middle", "weak"], bots
 assert all(r["low"] < r["rating"] < r["high"] for r in report["ratings"]), report

@@ -186,7 +186,7 @@ std::string StructureText(const hoard::v1::Leaderboard& board) {
       for (const auto& [key, members] : sets) {
         if (key.first == group) bots.insert(bots.end(), members.begin(), members.end());
       }
-      absl::StrAppend(&out, " group ", group + 1, ": ", absl::StrJoin(bots, ", "), ";");
+      absl::StrAppend(&out, " group ", group, ": ", absl::StrJoin(bots, ", "), ";");
     }
     out.back() = '.';
     out += "\n";
@@ -195,8 +195,8 @@ std::string StructureText(const hoard::v1::Leaderboard& board) {
     out += "ML: separated tiers (a tier never lost a meeting to the tiers below it, so the "
            "gap is bounded below only):";
     for (const auto& [key, members] : sets) {
-      if (groups.size() > 1) absl::StrAppend(&out, " group ", key.first + 1);
-      absl::StrAppend(&out, " tier ", key.second + 1, ": ", absl::StrJoin(members, ", "), ";");
+      if (groups.size() > 1) absl::StrAppend(&out, " group ", key.first);
+      absl::StrAppend(&out, " tier ", key.second, ": ", absl::StrJoin(members, ", "), ";");
     }
     out.back() = '.';
     out += "\n";

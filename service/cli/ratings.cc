@@ -1,12 +1,15 @@
 // hoard ratings: ratings of bots from a file of match results.
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "tournament/ratings.h"
@@ -22,7 +25,7 @@ const std::vector<FlagSpec>& RatingsFlags() {
       {"json", "", "print JSON instead of a table"},
       {"csv", "", "print CSV instead of a table"},
       {"k", "K", "elo: the K factor (default 32)"},
-      {"bootstrap", "N", "ml: resamples for the intervals (default 1000; 0 none)"},
+      {"bootstrap", "N", "ml: bootstrap resamples for the intervals (default 1000; 0 none)"},
       {"seed", "S", "ml: the seed of the resampling (default 1)"},
       {"tau", "T", "openskill: added uncertainty per match (default 0.0833; 0 fixed bots)"},
       {"help", "", "show this help"},
@@ -37,7 +40,8 @@ constexpr char kHelp[] =
     "place 1 is first, tied players share a place) and prints them best first.\n"
     "  elo        incremental multiplayer Elo from 1500, matches in file order\n"
     "  ml         Bradley-Terry maximum likelihood, independent of the order,\n"
-    "             with 95% percentile bootstrap intervals over matches\n"
+    "             with 95% intervals (the wider of a bootstrap over matches and\n"
+    "             the profile likelihood; inf where a group of bots never lost)\n"
     "  openskill  OpenSkill (Weng-Lin, Plackett-Luce); rating = mu - 3 sigma\n"
     "See docs/ratings.md.\n"
     "\n";
@@ -49,6 +53,8 @@ struct Row {
   double rating = 0;
   std::vector<double> extra;
   int matches = 0;
+  // ml: the bot's connected group and its tier of separation (from 0).
+  int group = 0, tier = 0;
 };
 
 struct Report {
@@ -58,9 +64,20 @@ struct Report {
   // What the ratings were computed from: name and JSON value.
   std::vector<std::pair<std::string, std::string>> settings;
   std::vector<std::string> notes;  // printed below the table
+  bool structure = false;          // ml: group and tier columns in CSV and JSON
 };
 
-std::string Number(double value) { return absl::StrFormat("%.10g", value); }
+// Every bit of `value`: the shortest decimal that reads back as the same
+// double; "inf" and "-inf" for an unbounded end.
+std::string Number(double value) {
+  std::array<char, 32> buffer;
+  const std::to_chars_result end =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), end.ptr);
+}
+
+// A number in JSON: null for an unbounded (infinite) end.
+std::string JsonNumber(double value) { return std::isinf(value) ? "null" : Number(value); }
 
 // `value` rounded to `decimals` places for a table, where -0.0 reads as 0.0.
 double Tidy(double value, int decimals) {
@@ -128,12 +145,14 @@ void PrintTable(const Report& report) {
 void PrintCsv(const Report& report) {
   std::cout << "rank,bot,rating";
   for (const std::string& column : report.extra_columns) std::cout << "," << column;
-  std::cout << ",matches\n";
+  std::cout << ",matches" << (report.structure ? ",group,tier" : "") << "\n";
   for (std::size_t i = 0; i < report.rows.size(); ++i) {
     const Row& row = report.rows[i];
     std::cout << RankOf(report.rows, i) << "," << row.bot << "," << Number(row.rating);
     for (double value : row.extra) std::cout << "," << Number(value);
-    std::cout << "," << row.matches << "\n";
+    std::cout << "," << row.matches;
+    if (report.structure) std::cout << "," << row.group << "," << row.tier;
+    std::cout << "\n";
   }
 }
 
@@ -148,9 +167,12 @@ void PrintJson(const Report& report) {
     std::cout << (i == 0 ? "\n" : ",\n") << "    {\"rank\": " << RankOf(report.rows, i)
               << ", \"bot\": " << JsonString(row.bot) << ", \"rating\": " << Number(row.rating);
     for (std::size_t c = 0; c < row.extra.size(); ++c) {
-      std::cout << ", " << JsonString(report.extra_columns[c]) << ": " << Number(row.extra[c]);
+      std::cout << ", " << JsonString(report.extra_columns[c]) << ": "
+                << JsonNumber(row.extra[c]);
     }
-    std::cout << ", \"matches\": " << row.matches << "}";
+    std::cout << ", \"matches\": " << row.matches;
+    if (report.structure) std::cout << ", \"group\": " << row.group << ", \"tier\": " << row.tier;
+    std::cout << "}";
   }
   std::cout << "\n  ]\n}\n";
 }
@@ -184,27 +206,93 @@ Report EloReport(const tournament::ResultsTable& table, const tournament::EloOpt
   return report;
 }
 
+// The sets of bots of `rows` (best first) for which `key` gives the same
+// value: "tier 0: a, b; tier 1: c" by key when `label` is given, else in
+// order of their best bot, "a, b | c".
+template <typename Key>
+std::string SetsOf(const std::vector<Row>& rows, Key key, const std::string& label) {
+  std::vector<std::pair<int, std::vector<std::string>>> sets;
+  for (const Row& row : rows) {
+    auto it = std::find_if(sets.begin(), sets.end(),
+                           [&](const auto& set) { return set.first == key(row); });
+    if (it == sets.end()) it = sets.insert(sets.end(), {key(row), {}});
+    it->second.push_back(row.bot);
+  }
+  if (!label.empty()) std::sort(sets.begin(), sets.end());
+  std::vector<std::string> parts;
+  for (const auto& [k, bots] : sets) {
+    parts.push_back(label.empty() ? absl::StrJoin(bots, ", ")
+                                  : absl::StrCat(label, " ", k, ": ", absl::StrJoin(bots, ", ")));
+  }
+  return absl::StrJoin(parts, label.empty() ? " | " : "; ");
+}
+
 Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptions& ml) {
   Report report = NewReport("ml", table);
-  const bool intervals = ml.bootstrap_samples > 0;
-  const std::vector<tournament::MlRating> ratings =
-      MlRatings(static_cast<int>(table.bots.size()), table.matches, ml);
-  for (std::size_t b = 0; b < ratings.size(); ++b) {
-    report.rows[b].rating = ratings[b].rating;
-    if (intervals) report.rows[b].extra = {ratings[b].low, ratings[b].high};
+  report.structure = true;
+  // Bots numbered in order of name, not of first row, so that the sums
+  // (and so every bit of the intervals) do not depend on the order of the
+  // file; the units' order is fixed by their contents (tournament/ratings.h).
+  const int n = static_cast<int>(table.bots.size());
+  std::vector<int> by_name(n);
+  for (int b = 0; b < n; ++b) by_name[b] = b;
+  std::sort(by_name.begin(), by_name.end(),
+            [&](int x, int y) { return table.bots[x] < table.bots[y]; });
+  std::vector<int> number(n);  // the file's numbering -> by name
+  for (int i = 0; i < n; ++i) number[by_name[i]] = i;
+  std::vector<tournament::MatchResult> matches = table.matches;
+  for (tournament::MatchResult& match : matches) {
+    for (tournament::Placing& p : match.placings) p.bot = number[p.bot];
   }
-  if (intervals) report.extra_columns = {"low", "high"};
-  report.settings.push_back(
-      {"interval", JsonString(intervals ? "95% percentile bootstrap over matches" : "none")});
+  const std::vector<tournament::MlRating> ratings = MlRatings(n, matches, ml);
+  for (int b = 0; b < n; ++b) {
+    const tournament::MlRating& r = ratings[number[b]];
+    report.rows[b].rating = r.rating;
+    report.rows[b].extra = {r.low, r.high};
+    report.rows[b].group = r.group;
+    report.rows[b].tier = r.tier;
+  }
+  report.extra_columns = {"low", "high"};
+  const bool bootstrap = ml.bootstrap_samples > 0;
+  const bool profile = n <= tournament::kMlProfileMaxBots;
+  const std::string bootstrap_text =
+      absl::StrCat("percentile bootstrap over matches (", ml.bootstrap_samples, " samples, seed ",
+                   ml.seed, ")");
+  const std::string method =
+      bootstrap && profile ? absl::StrCat("the wider of a ", bootstrap_text,
+                                          " and the profile likelihood")
+      : bootstrap          ? absl::StrCat("a ", bootstrap_text, " (no profile likelihood above ",
+                                          tournament::kMlProfileMaxBots, " bots)")
+      : profile            ? std::string("the profile likelihood (no bootstrap)")
+                           : std::string("none (--bootstrap 0 and more than 50 bots)");
+  report.settings.push_back({"interval", JsonString(method)});
   report.settings.push_back({"bootstrap_samples", absl::StrCat(ml.bootstrap_samples)});
   report.settings.push_back({"seed", JsonString(absl::StrCat(ml.seed))});
+  const bool separated = tournament::Separated(ratings);
+  const bool disconnected = tournament::Disconnected(ratings);
+  report.settings.push_back({"separated", separated ? "true" : "false"});
+  report.settings.push_back({"disconnected", disconnected ? "true" : "false"});
   report.notes.push_back(absl::StrCat("Bradley-Terry maximum likelihood over ",
                                       Matches(table.matches.size()),
                                       ", mean 0: the same in any order of the matches."));
-  report.notes.push_back(intervals ? absl::StrCat("95% percentile bootstrap over matches, ",
-                                                  ml.bootstrap_samples, " samples, seed ",
-                                                  ml.seed, ".")
-                                   : std::string("No intervals (--bootstrap 0)."));
+  report.notes.push_back(absl::StrCat("95% intervals: ", method,
+                                      "; the same in any order of the rows."));
+  // The rows are sorted best first only before printing.
+  std::vector<Row> ranked = report.rows;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Row& a, const Row& b) { return a.rating > b.rating; });
+  if (disconnected) {
+    report.notes.push_back(absl::StrCat(
+        "Disconnected: these groups never met, directly or through others, and only the "
+        "prior places them against each other: ",
+        SetsOf(ranked, [](const Row& r) { return r.group; }, ""), "."));
+  }
+  if (separated) {
+    report.notes.push_back(absl::StrCat(
+        "Separated: each tier never lost a meeting to the tiers below it, so the gap is "
+        "bounded below only and intervals are open (inf) on that side: ",
+        SetsOf(ranked, [](const Row& r) { return r.tier; }, "tier"), "."));
+  }
   return report;
 }
 
