@@ -28,6 +28,28 @@ check "every bot is on it with 200 matches" "$WORK/default" \
   [ "$(grep -cE '^[1-4] +[a-z0-9-]+ +[-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] .* 200 ' "$WORK/default")" -eq 4 ]
 check "the progress display ends at 100%" "$WORK/default.err" \
   grep -q "200/200 matches .* 100%" "$WORK/default.err"
+
+# Export: the results in the shape hoard ratings reads, and every record.
+"$HOARD" export --tournament 1 --results "$WORK/results.csv" --records "$WORK/records.jsonl" \
+  2>"$WORK/export.err"
+check "export writes 200 results and 200 records" "$WORK/export.err" \
+  grep -qx "hoard: exported 200 results and 200 records of tournament 1 from hoard.db" "$WORK/export.err"
+check "the results are a header and a row per seat, four seats a match" "$WORK/results.csv" \
+  [ "$(head -1 "$WORK/results.csv")" = "match_id,bot,place" -a "$(wc -l <"$WORK/results.csv")" -eq 801 -a \
+    "$(tail -n +2 "$WORK/results.csv" | cut -d, -f1 | sort | uniq -c | awk '$1 != 4' | wc -l)" -eq 0 ]
+"$HOARD" ratings --input "$WORK/results.csv" --system ml >"$WORK/exported-ratings" 2>&1
+check "hoard ratings rates the exported results: the same four bots" "$WORK/exported-ratings" \
+  [ "$(awk '$1 ~ /^[0-9]+$/ {print $2}' "$WORK/exported-ratings" | sort | tr '\n' ' ')" = \
+    "$(grep -E '^[1-4] ' "$WORK/default" | awk '{print $2}' | sort | tr '\n' ' ')" ]
+head -1 "$WORK/records.jsonl" >"$WORK/first-record.json"
+"$HOARD" replay verify "$WORK/first-record.json" >"$WORK/verify-export" 2>&1
+check "an exported record verifies" "$WORK/verify-export" grep -q ": matches" "$WORK/verify-export"
+check "every record is one line of JSON" "$WORK/records.jsonl" \
+  "$PY" -c 'import json,sys; n=sum(1 for l in open(sys.argv[1]) if json.loads(l)["game"]=="village"); assert n==200, n' "$WORK/records.jsonl"
+expect_error "export needs a tournament or a game" 2 "export needs --tournament ID or --game ID" \
+  -- "$HOARD" export
+expect_error "export of a tournament that is not there" 2 "no tournament 42 in hoard.db" \
+  -- "$HOARD" export --tournament 42
 check "the database holds the 200 matches" "$WORK/default" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 200 ]
 "$HOARD" tournament >"$WORK/again" 2>"$WORK/again.err"
 check "running it again plays nothing more" "$WORK/again.err" \

@@ -29,6 +29,7 @@ int RunHealth(const std::vector<std::string>& args);
 int RunBackup(const std::vector<std::string>& args);
 int RunCheckBot(const std::vector<std::string>& args);
 int RunStats(const std::vector<std::string>& args);
+int RunExport(const std::vector<std::string>& args);
 
 // Prints "hoard: <message>" on stderr and returns `exit_code`.
 int Fail(int exit_code, const std::string& message);

@@ -28,6 +28,7 @@ constexpr char kUsage[] =
     "  tournament     run (or resume) a tournament and print its leaderboard\n"
     "  leaderboard    ratings of the bots of a game or tournament\n"
     "  ratings        rate bots from a file of match results (elo, ml, openskill)\n"
+    "  export         write a tournament's results (CSV) and records (JSON lines)\n"
     "  check-bot      check that a bot keeps the protocol (any language)\n"
     "  stats          how a game plays: many matches between built-in bots, summed up\n"
     "  bench arena    measure the arena server under load\n"
@@ -62,9 +63,10 @@ int main(int argc, char** argv) {
   if (command == "backup") return hoard::cli::RunBackup(args);
   if (command == "check-bot") return hoard::cli::RunCheckBot(args);
   if (command == "stats") return hoard::cli::RunStats(args);
+  if (command == "export") return hoard::cli::RunExport(args);
   const std::string likely = hoard::cli::DidYouMean(
       command, {"play", "replay", "games", "serve", "health", "backup", "bot", "bots", "match",
-                "tournament", "leaderboard", "ratings", "check-bot", "stats", "bench", "help"});
+                "tournament", "leaderboard", "ratings", "check-bot", "stats", "export", "bench", "help"});
   if (!likely.empty()) {
     return hoard::cli::Fail(hoard::cli::kExitUsage, "unknown command '" + command +
                                                          "' (did you mean '" + likely +
@@ -74,6 +76,6 @@ int main(int argc, char** argv) {
                           "unknown command '" + command +
                               "' (commands: play, replay, games, serve, health, backup, bot, "
                               "bots, match, tournament, leaderboard, ratings, check-bot, stats, "
-                              "bench; "
+                              "export, bench; "
                               "see 'hoard help')");
 }
