@@ -215,7 +215,9 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
                                               const db::RatingScope& scope) {
   absl::StatusOr<std::vector<db::RatedMatch>> stored = store.RatedMatches(scope);
   if (!stored.ok()) return stored.status();
-  const RatedResults rated = CollectResults(InScheduleOrder(*std::move(stored)));
+  // `rated` points into `in_order`, which must outlive it.
+  const std::vector<db::RatedMatch> in_order = InScheduleOrder(*std::move(stored));
+  const RatedResults rated = CollectResults(in_order);
   const std::vector<std::string>& bots = rated.bots;
   const int n = static_cast<int>(bots.size());
   const std::vector<double> elo = EloRatings(n, rated.results);
@@ -230,13 +232,13 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
   board->set_tournament_id(scope.tournament_id);
   board->set_matches(static_cast<int>(rated.results.size()));
   const std::string bootstrap =
-      absl::StrFormat("95%% percentile bootstrap over %s (%d resamples, seed 1)",
+      absl::StrFormat("percentile bootstrap over %s (%d resamples, seed 1)",
                       rated.blocks ? "duplicate blocks" : "matches", kBootstrapSamples);
   board->set_interval_method(
       n <= kMlProfileMaxBots
           ? absl::StrCat("the wider of a ", bootstrap,
                          " and the profile likelihood; unbounded where a tier never lost")
-          : absl::StrCat(bootstrap, " (no profile likelihood above ", kMlProfileMaxBots,
+          : absl::StrCat("a ", bootstrap, " (no profile likelihood above ", kMlProfileMaxBots,
                          " bots); unbounded where a tier never lost"));
   board->set_separated(Separated(ml));
   board->set_disconnected(Disconnected(ml));
