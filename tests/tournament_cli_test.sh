@@ -25,7 +25,7 @@ check "it reports 200 of 200 matches stored" "$WORK/default" \
 check "its leaderboard has all three ratings and intervals" "$WORK/default" \
   grep -qE '^rank +bot +ML \[95% interval\] +Elo +OpenSkill' "$WORK/default"
 check "every bot is on it with 200 matches" "$WORK/default" \
-  [ "$(grep -cE '^[1-4] +[a-z0-9-]+ +[-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] .* 200 ' "$WORK/default")" -eq 4 ]
+  [ "$(grep -cE '^[1-4] +[a-z0-9-]+ +[-+][0-9]+ \[[-+]([0-9]+|inf), [-+]([0-9]+|inf)\] .* 200 ' "$WORK/default")" -eq 4 ]
 check "the progress display ends at 100%" "$WORK/default.err" \
   grep -q "200/200 matches .* 100%" "$WORK/default.err"
 
