@@ -378,13 +378,25 @@ Reckoning HedoniaState::Reckon() const {
   Reckoning r;
   r.treasuries = p.treasuries;
   AssetCounts king = p.king;
-  std::array<int, kMaxPlayers>& points = r.power_points;
+  // A power scores `points` for seat `s`.
+  auto score = [&r](Seat s, int power, int points) {
+    r.power_points[s] += points;
+    r.points_by_power[power] += points;
+    r.events.push_back({.power = power, .seat = s, .points = points});
+  };
+  // A power moves a card from one place to another (or out of the game).
+  auto move = [&r, &king](Seat s, int power, int card, Seat from, Seat to) {
+    --(from == kKingsTreasury ? king : r.treasuries[from])[card];
+    if (to != kOutOfTheGame) ++r.treasuries[to][card];
+    r.events.push_back(
+        {.power = power, .seat = s, .card = card, .from = from, .to = to});
+  };
   // The next active player, then round in the direction of play.
   const Seat first = SeatAt(p.active, 1, OfferDirection(rules_.offers, d), n);
   for (int kind = 0; kind < kNumEndKinds; ++kind) {
     for (int i = 0; i < n; ++i) {
       const Seat s = SeatAt(first, i, d, n);
-      AssetCounts& mine = r.treasuries[s];
+      const AssetCounts& mine = r.treasuries[s];
       // The player's cards of this kind act now, as many as they hold.
       const int held = mine[kind];
       if (held == 0) continue;
@@ -392,62 +404,63 @@ Reckoning HedoniaState::Reckon() const {
       const Seat previous = SeatAt(s, -1, d, n);
       switch (kind) {
         case kSnorkelPig:
-          points[s] += kPigPackBonus * held * (held - 1);
+          score(s, kind, kPigPackBonus * held * (held - 1));
           break;
         case kBeardedHopper:
           for (int k = 0; k < held; ++k) {
             for (Seat victim : {next, previous}) {
               if (r.treasuries[victim][kMagicCarrot] > 0) {
-                Move(r.treasuries[victim], mine, kMagicCarrot);
+                move(s, kind, kMagicCarrot, victim, s);
                 break;
               }
             }
           }
           break;
         case kMagicCarrot:
-          if (mine[kBeardedHopper] > 0) points[s] += kFedCarrotBonus * held;
+          if (mine[kBeardedHopper] > 0) score(s, kind, kFedCarrotBonus * held);
           break;
         case kDoomSnail:
           for (int k = 0; k < held; ++k) {
             const int best = MostValuable(r.treasuries[next]);
-            if (best >= 0) --r.treasuries[next][best];
+            if (best >= 0) move(s, kind, best, next, kOutOfTheGame);
           }
           break;
         case kRoyalPoofin:
           for (int k = 0; k < held; ++k) {
             const int best = MostValuable(king);
-            if (best >= 0) Move(king, mine, best);
+            if (best >= 0) move(s, kind, best, kKingsTreasury, s);
           }
           break;
         case kVeryRareEgg: {
           int eggs = 0;
           for (Seat q = 0; q < n; ++q) eggs += r.treasuries[q][kVeryRareEgg];
-          points[s] +=
-              held * kEggRarityBonus * (kAssetCounts[kVeryRareEgg] - eggs);
+          score(s, kind,
+                held * kEggRarityBonus * (kAssetCounts[kVeryRareEgg] - eggs));
           break;
         }
         case kGrungle:
           for (int k = 0; k < held; ++k) {
             const int best = MostValuable(r.treasuries[previous]);
-            if (best >= 0) Move(r.treasuries[previous], mine, best);
+            if (best >= 0) move(s, kind, best, previous, s);
           }
           break;
         case kDeathslayer:
           for (int k = 0; k < held; ++k) {
             for (int step = 1; step < n; ++step) {
-              AssetCounts& theirs = r.treasuries[SeatAt(s, step, d, n)];
+              const Seat victim = SeatAt(s, step, d, n);
+              const AssetCounts& theirs = r.treasuries[victim];
               const int monster = theirs[kGrungle] > 0     ? kGrungle
                                   : theirs[kDoomSnail] > 0 ? kDoomSnail
                                                            : -1;
               if (monster < 0) continue;
-              --theirs[monster];
-              points[s] += kSlayBonus;
+              move(s, kind, monster, victim, kOutOfTheGame);
+              score(s, kind, kSlayBonus);
               break;
             }
           }
           break;
         case kCursedSushi:
-          if (held >= kSushiCurseFrom) points[s] -= kSushiCurse * held;
+          if (held >= kSushiCurseFrom) score(s, kind, -kSushiCurse * held);
           break;
         default:
           break;
@@ -459,7 +472,7 @@ Reckoning HedoniaState::Reckon() const {
     const int right = GapOn(s, Side::kRight, n);
     // Half the value of each shared card beside the seat: in half points,
     // its whole value.
-    r.score_halves[s] = 2 * (Value(r.treasuries[s]) + points[s]) +
+    r.score_halves[s] = 2 * (Value(r.treasuries[s]) + r.power_points[s]) +
                         Value(p.shared[left]) + Value(p.shared[right]);
   }
   return r;

@@ -232,11 +232,30 @@ std::optional<Side> ClaimedSide(Action action);
 // ------------------------------------------------------------------- The end
 // of the match worked out: the treasuries after every power has acted, the
 // points the powers scored, and each seat's score.
+// One thing a power did at the end: moved a card from one place to another
+// (or out of the game), or scored points for the cards of its kind that
+// `seat` held when they acted.
+struct PowerEvent {
+  int power = 0;   // the kind whose power acted
+  Seat seat = 0;   // the player whose cards acted
+  int card = -1;   // the kind of the card moved, or -1 when none was
+  Seat from = 0;   // a seat, or kKingsTreasury
+  Seat to = 0;     // a seat, or kOutOfTheGame
+  int points = 0;  // the points scored (bonuses, less curses)
+};
+inline constexpr Seat kKingsTreasury = -1;
+inline constexpr Seat kOutOfTheGame = -2;
+
 struct Reckoning {
   std::array<AssetCounts, kMaxPlayers> treasuries{};
   std::array<int, kMaxPlayers> power_points{};
   // The final score in half points (a shared card's half values stay exact).
   std::array<int, kMaxPlayers> score_halves{};
+  // By kind, every seat together: the points its powers scored (bonuses, less
+  // curses). The seats' power_points summed the other way.
+  std::array<int, kNumAssetKinds> points_by_power{};
+  // Every card the powers moved or removed and every score, in order.
+  std::vector<PowerEvent> events;
 };
 
 // ---- The record

@@ -3,6 +3,7 @@
 #include "engine/games/hedonia/hedonia.h"
 #include "engine/games/hedonia/hedonia_heuristic.h"
 #include "engine/games/hedonia/hedonia_proto.h"
+#include "engine/games/hedonia/hedonia_stats.h"
 #include "engine/registry.h"
 
 namespace hoard::engine::hedonia {
@@ -13,6 +14,7 @@ const GameRegistrar kRegistrar({
     .deal = MakeSampler(),
     .codec = MakeCodec(),
     .heuristic = &MakeHeuristicBot,
+    .statistics = MakeStatistics(),
 });
 
 }  // namespace
