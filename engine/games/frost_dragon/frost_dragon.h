@@ -212,12 +212,12 @@ inline constexpr int kEatenPenalty = 100;
 
 // ---- Rules (the configurable decisions) ----------------------------------
 // The quest caps an option may set. Below 20, long matches would end by the
-// cap: with one Treasure joker, 0.6% of four-player matches reach it even so.
+// cap: with no Treasure joker, 0.5% of four-player matches reach it even so.
 inline constexpr int kMinQuestsLimit = 20;
 inline constexpr int kMaxQuestsLimit = 100;
 // The most Dragon jokers the deck may hold, by player count. Each dragon's
 // challenge sends the other players' cards out of the match, so the dragons
-// times (players - 1) stay at most 4: with two dragons, 45% of four-player
+// times (players - 1) stay at most 4: with two dragons, 41% of four-player
 // matches ran out of cards before anyone reached the treasure, and with four
 // 84% ran to the quest cap.
 inline constexpr std::array<int, kMaxPlayers + 1> kMaxDragonJokers = {0, 0, 4, 2, 1};
