@@ -57,7 +57,7 @@ ADMIN = (("authorization", "Bearer think-test-admin"),)
 # Dragon's Treasure match the bot is the first Fate, who names trump.
 DRAGONS_GOLD_OPTIONS = {"invisible_hand": "on"}
 GAMES = [("village", 3, {})] + [("dragons_gold", seed, DRAGONS_GOLD_OPTIONS)
-                                for seed in (2, 3, 5, 9, 57)] + \
+                                for seed in (2, 3, 5, 9, 12, 19, 57)] + \
     [("frost_dragon", 7, {}), ("hedonia", 3, {})]
 # Every helper, as the think bot names the answers it builds with them
 # ('attack_second': an attack with a Second Strike; 'play_as': an ally

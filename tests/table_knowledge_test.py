@@ -72,9 +72,9 @@ class Ledger:
         else:
             self.hidden_out += 1
 
-    def add_counts(self, counts):
+    def add_counts(self, counts, sign=+1):
         for kind in KINDS:
-            self.known[kind] += getattr(counts, kind)
+            self.known[kind] += sign * getattr(counts, kind)
 
 
 def reckon(record, players, random_thefts_hidden):
@@ -95,10 +95,10 @@ def reckon(record, players, random_thefts_hidden):
                 seen["public draws"] += 1
         elif which == "market_swap":
             swap = entry.market_swap
-            ledgers[swap.__getattribute__("from")].move(swap.give, -1)
-            ledgers[swap.to].move(swap.give, +1)
-            ledgers[swap.to].move(swap.get, -1)
-            ledgers[swap.__getattribute__("from")].move(swap.get, +1)
+            ledgers[swap.__getattribute__("from")].add_counts(swap.give, -1)
+            ledgers[swap.to].add_counts(swap.give, +1)
+            ledgers[swap.to].add_counts(swap.get, -1)
+            ledgers[swap.__getattribute__("from")].add_counts(swap.get, +1)
         elif which == "theft":
             theft = entry.theft
             ledgers[theft.victim].move(theft.token, -1)

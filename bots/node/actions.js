@@ -166,9 +166,15 @@ module.exports = function makeActions(load) {
     decoyGive: (kind) => dg('decoy_give', { token: token(kind, "decoy_give's token") }),
     decoyKeep: () => dg('decoy_keep'),
     marketPass: () => dg('market_pass'),
-    // Offer seat `to` a `give` token for a `get` token.
-    marketOffer: (to, give, get) => dg('market_offer', {
-      to, give: token(give, "market_offer's give"), get: token(get, "market_offer's get") }),
+    // Offer seat `to` the tokens `give` for the tokens `get`, each
+    // { silver: 2, gold: 1 } (or a kind's name for one token): at least one
+    // token and at most 7 of a kind each way, no kind on both sides.
+    marketOffer: (to, give, get) => {
+      const bundle = (tokens, what) =>
+        counts(TOKENS, {}, typeof tokens === 'string' ? { [tokens]: 1 } : tokens, what);
+      return dg('market_offer', {
+        to, give: bundle(give, "market_offer's give"), get: bundle(get, "market_offer's get") });
+    },
     marketAccept: () => dg('market_accept'),
     marketRefuse: () => dg('market_refuse'),
   };

@@ -85,8 +85,7 @@ function mirror(action) {
       case 'decoy_keep': return dg.decoyKeep();
       case 'market_pass': return dg.marketPass();
       case 'market_offer':
-        return dg.marketOffer(a.market_offer.to, token(a.market_offer.give),
-                              token(a.market_offer.get));
+        return dg.marketOffer(a.market_offer.to, a.market_offer.give, a.market_offer.get);
       case 'market_accept': return dg.marketAccept();
       case 'market_refuse': return dg.marketRefuse();
       default: throw new Error(`no helper for ${a.kind}`);
@@ -145,8 +144,9 @@ function ownDivision(decision) {
 function preferred(decision) {
   const i = decision.legalActions.findIndex((action) => {
     const a = action.dragons_gold;
-    const silverTongue = 'DRAGONS_GOLD_OBJECT_SILVER_TONGUE';
-    return (a.kind === 'use_object' && a.use_object.object === silverTongue) ||
+    const rare = ['DRAGONS_GOLD_OBJECT_SILVER_TONGUE', 'DRAGONS_GOLD_OBJECT_TREASURE_MAP',
+                  'DRAGONS_GOLD_OBJECT_RETREAT'];
+    return (a.kind === 'use_object' && rare.includes(a.use_object.object)) ||
       (a.kind === 'attack' && a.attack.second !== 'DRAGONS_GOLD_ADVENTURER_UNSPECIFIED') ||
       (a.kind === 'market_pass' && Number(decision.request.request_id) % 4 === 0);
   });
@@ -199,7 +199,8 @@ function think(decision) {
   } else if (decision.game === 'dragons_gold' && preferred(decision) !== null) {
     answer = mirror(decision.legalActions[preferred(decision)]);
     line.expect = decision.texts[preferred(decision)];
-  } else if (decision.game === 'dragons_gold' && !decision.complete) {
+  } else if (decision.game === 'dragons_gold' && !decision.complete &&
+             decision.view.phase === 'DRAGONS_GOLD_PHASE_PROPOSE') {
     // Every third proposal an example (in the assignment form), the others a
     // division of its own, sent first with a token too many.
     const shares = Number(decision.request.request_id) % 3 === 0 ? null : ownDivision(decision);

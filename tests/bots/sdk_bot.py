@@ -109,7 +109,8 @@ def mirror(action):
             return getattr(dg, kind)(token(getattr(a, kind).token))
         if kind == "market_offer":
             offer = a.market_offer
-            return dg.market_offer(offer.to, token(offer.give), token(offer.get))
+            bundle = lambda counts: {f.name: n for f, n in counts.ListFields()}  # noqa: E731
+            return dg.market_offer(offer.to, bundle(offer.give), bundle(offer.get))
         return getattr(dg, kind)()  # accept, reject, decoy_keep, market_*
     if game == "frost_dragon":
         a = action.frost_dragon
@@ -158,13 +159,16 @@ def own_division(decision):
 
 def preferred(decision):
     """In Dragon's Gold, the index of a legal action whose helper random play
-    rarely reaches, if one is legal: a Silver Tongue, a Second Strike, and a
-    market pass at every fourth offer; else None."""
-    silver_tongue = dragons_gold_pb2.DRAGONS_GOLD_OBJECT_SILVER_TONGUE
+    rarely reaches, if one is legal: a Silver Tongue, a Treasure Map, a
+    Retreat, a Second Strike, and a market pass at every fourth offer; else
+    None."""
+    rare = (dragons_gold_pb2.DRAGONS_GOLD_OBJECT_SILVER_TONGUE,
+            dragons_gold_pb2.DRAGONS_GOLD_OBJECT_TREASURE_MAP,
+            dragons_gold_pb2.DRAGONS_GOLD_OBJECT_RETREAT)
     for i, action in enumerate(decision.legal_actions):
         a = action.dragons_gold
         kind = a.WhichOneof("kind")
-        if (kind == "use_object" and a.use_object.object == silver_tongue) \
+        if (kind == "use_object" and a.use_object.object in rare) \
                 or (kind == "attack" and a.attack.second) \
                 or (kind == "market_pass" and decision.request.request_id % 4 == 0):
             return i
@@ -221,7 +225,8 @@ def think(decision):
     elif decision.game == "dragons_gold" and preferred(decision) is not None:
         answer = mirror(decision.legal_actions[preferred(decision)])
         line["expect"] = decision.texts[preferred(decision)]
-    elif decision.game == "dragons_gold" and not decision.complete:
+    elif decision.game == "dragons_gold" and not decision.complete and \
+            decision.view.phase == dragons_gold_pb2.DRAGONS_GOLD_PHASE_PROPOSE:
         # Every third proposal an example (in the assignment form), the
         # others a division of its own, sent first with a token too many.
         shares = None if decision.request.request_id % 3 == 0 else own_division(decision)

@@ -253,11 +253,21 @@ class dragons_gold:
         return dragons_gold._action(market_pass=dragons_gold_pb2.DragonsGoldMarketPass())
 
     @staticmethod
+    def _bundle(tokens, what):
+        """Tokens as {"gold": 2, "blue": 1}, or one kind's name for one token."""
+        if isinstance(tokens, str):
+            tokens = {tokens: 1}
+        return _counts(dragons_gold_pb2.DragonsGoldTokenCounts, dragons_gold._TOKENS, tokens, what)
+
+    @staticmethod
     def market_offer(to, give, get):
-        """At the market: offer seat `to` a `give` token for a `get` token."""
+        """At the market: offer seat `to` the tokens `give` for the tokens `get`,
+        each {"silver": 2, "gold": 1} (or a kind's name for one token): at
+        least one token and at most 7 of a kind each way, no kind on both
+        sides."""
         return dragons_gold._action(market_offer=dragons_gold_pb2.DragonsGoldMarketOffer(
-            to=to, give=dragons_gold._token(give, "market_offer's give"),
-            get=dragons_gold._token(get, "market_offer's get")))
+            to=to, give=dragons_gold._bundle(give, "market_offer's give"),
+            get=dragons_gold._bundle(get, "market_offer's get")))
 
     @staticmethod
     def market_accept():

@@ -42,6 +42,14 @@ std::string ObjectsText(const ObjectCounts& counts) {
   return parts.empty() ? "none" : absl::StrJoin(parts, ", ");
 }
 
+// Whether `holdings` hold every token of `bundle`.
+bool Holds(const TokenCounts& holdings, const TokenCounts& bundle) {
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    if (holdings[kind] < bundle[kind]) return false;
+  }
+  return true;
+}
+
 int AttackTotal(const FaceUpDragon& dragon) {
   int total = 0;
   for (const Attacker& a : dragon.attackers) total += kAdventurerStrength[a.adventurer];
@@ -119,7 +127,8 @@ int FaceUpDragon::strength() const {
 // Bits 0-3: the kind. kAttack: 4-5 slot, 6-7 adventurer, 8-10 second
 // adventurer + 1 (0: none). kUseObject: 4-7 object, 8-15 a, 16-23 b.
 // kPropose: 3 bits per token from bit 4. kSteal, kDecoyGive: 4-7 token.
-// kMarketOffer: 4-7 target, 8-11 give, 12-15 get.
+// kMarketOffer: 4-6 target, then 3 bits per kind in kind order: 7-33 the
+// bundle given, 34-60 the bundle asked for.
 
 Action Move::Encode() const {
   std::uint64_t code = 0;
@@ -144,9 +153,14 @@ Action Move::Encode() const {
       Put(code, 4, 4, token);
       break;
     case Kind::kMarketOffer:
-      Put(code, 4, 4, target);
-      Put(code, 8, 4, a);
-      Put(code, 12, 4, b);
+      Put(code, 4, 3, target);
+      for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+        HOARD_CHECK(give[kind] >= 0 && give[kind] <= kMaxMarketTokensOfAKind &&
+                        get[kind] >= 0 && get[kind] <= kMaxMarketTokensOfAKind,
+                    "a market offer holds 0 to 7 tokens of a kind each way");
+        Put(code, 7 + 3 * kind, 3, give[kind]);
+        Put(code, 7 + 3 * kNumTokenKinds + 3 * kind, 3, get[kind]);
+      }
       break;
     default:
       break;
@@ -188,11 +202,12 @@ std::optional<Move> Move::Decode(Action action) {
       used = 0xff;
       break;
     case Kind::kMarketOffer:
-      move.target = Get(code, 4, 4);
-      move.a = Get(code, 8, 4);
-      move.b = Get(code, 12, 4);
-      if (move.a >= kNumTokenKinds || move.b >= kNumTokenKinds) return std::nullopt;
-      used = 0xffff;
+      move.target = Get(code, 4, 3);
+      for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+        move.give[kind] = Get(code, 7 + 3 * kind, 3);
+        move.get[kind] = Get(code, 7 + 3 * kNumTokenKinds + 3 * kind, 3);
+      }
+      used = (std::uint64_t{1} << (7 + 6 * kNumTokenKinds)) - 1;
       break;
     default:
       break;
@@ -303,7 +318,7 @@ void DragonsGoldState::LegalActions(Seat seat, std::vector<Action>* out) const {
       break;
     case Phase::kMarketReply:  // refusing first, as for votes
       AddOnce({.kind = Move::Kind::kMarketRefuse}, out);
-      if (p.holdings[seat][p.offer.get] > 0) AddOnce({.kind = Move::Kind::kMarketAccept}, out);
+      if (Holds(p.holdings[seat], p.offer.get)) AddOnce({.kind = Move::Kind::kMarketAccept}, out);
       break;
     case Phase::kOver:
       break;
@@ -367,26 +382,41 @@ void DragonsGoldState::AddProposalExamples(Seat seat, std::vector<Action>* out) 
 }
 
 void DragonsGoldState::AddMarketOffers(Seat seat, std::vector<Action>* out) const {
+  // Examples: every one-for-one swap of a kind held for another kind.
   const Position& p = position_;
   for (Seat to = 0; to < num_players(); ++to) {
     if (to == seat) continue;
     for (int give = 0; give < kNumTokenKinds; ++give) {
       if (p.holdings[seat][give] == 0) continue;
       for (int get = 0; get < kNumTokenKinds; ++get) {
-        if (get != give) {
-          AddOnce({.kind = Move::Kind::kMarketOffer, .a = give, .b = get, .target = to}, out);
-        }
+        if (get == give) continue;
+        Move offer{.kind = Move::Kind::kMarketOffer, .target = to};
+        offer.give[give] = 1;
+        offer.get[get] = 1;
+        AddOnce(offer, out);
       }
     }
   }
 }
 
 bool DragonsGoldState::LegalActionsComplete(Seat seat) const {
-  return !(position_.phase == Phase::kPropose && seat == position_.negotiation.proposer);
+  const Position& p = position_;
+  if (p.phase == Phase::kPropose) return seat != p.negotiation.proposer;
+  // Bundles are too many to list: the swaps of one token each are examples.
+  if (p.phase == Phase::kMarketOffer) return seat != p.market_offerer || Total(p.holdings[seat]) == 0;
+  return true;
 }
 
 std::string DragonsGoldState::LegalActionsHint(Seat seat) const {
   if (LegalActionsComplete(seat)) return "";
+  if (position_.phase == Phase::kMarketOffer) {
+    return absl::StrCat("offer another player any bundle of your tokens (",
+                        CountsText(position_.holdings[seat]),
+                        ") for any bundle of tokens of other kinds, at least one token and at "
+                        "most ",
+                        kMaxMarketTokensOfAKind,
+                        " of a kind each way, or pass; the examples are a few of them");
+  }
   const Negotiation& n = position_.negotiation;
   std::vector<std::string> who;
   for (Seat s : n.contributors) who.push_back(absl::StrCat("seat ", s));
@@ -655,11 +685,19 @@ absl::Status DragonsGoldState::ApplyMarketOffer(Seat seat, const Move& move) {
   if (move.target == seat || move.target >= num_players()) {
     return Illegal("a swap is offered to another player");
   }
-  if (move.a == move.b) return Illegal("a swap gives one kind of token for another");
-  if (p.holdings[seat][move.a] == 0) {
-    return Illegal(absl::StrCat("you hold no ", TokenName(move.a), " to give"));
+  if (Total(move.give) == 0 || Total(move.get) == 0) {
+    return Illegal("a swap gives at least one token for at least one token");
   }
-  p.offer = {.from = seat, .to = move.target, .give = move.a, .get = move.b};
+  for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+    if (move.give[kind] > 0 && move.get[kind] > 0) {
+      return Illegal(absl::StrCat("a swap does not both give and ask for ",
+                                  TokenNamePlural(kind)));
+    }
+  }
+  if (!Holds(p.holdings[seat], move.give)) {
+    return Illegal(absl::StrCat("you do not hold ", CountsText(move.give), " to give"));
+  }
+  p.offer = {.from = seat, .to = move.target, .give = move.give, .get = move.get};
   p.phase = Phase::kMarketReply;
   return absl::OkStatus();
 }
@@ -667,15 +705,15 @@ absl::Status DragonsGoldState::ApplyMarketOffer(Seat seat, const Move& move) {
 absl::Status DragonsGoldState::ApplyMarketReply(Seat seat, const Move& move) {
   Position& p = position_;
   if (move.kind == Move::Kind::kMarketAccept) {
-    if (p.holdings[seat][p.offer.get] == 0) {
-      return Illegal(absl::StrCat("you hold no ", TokenName(p.offer.get), " to give"));
+    if (!Holds(p.holdings[seat], p.offer.get)) {
+      return Illegal(absl::StrCat("you do not hold ", CountsText(p.offer.get), " to give"));
     }
-    if (p.holdings[p.offer.from][p.offer.give] == 0) {
-      return Illegal(absl::StrCat("seat ", p.offer.from, " holds no ",
-                                  TokenName(p.offer.give), " any more"));
+    HOARD_CHECK(Holds(p.holdings[p.offer.from], p.offer.give),
+                "an offerer's screen does not change while the offer awaits its reply");
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+      p.holdings[p.offer.from][kind] += p.offer.get[kind] - p.offer.give[kind];
+      p.holdings[seat][kind] += p.offer.give[kind] - p.offer.get[kind];
     }
-    TakeToken(p.offer.from, seat, p.offer.give);
-    TakeToken(seat, p.offer.from, p.offer.get);
     record_.push_back(
         MarketSwap{.from = p.offer.from, .to = seat, .give = p.offer.give, .get = p.offer.get});
   } else if (move.kind != Move::Kind::kMarketRefuse) {
@@ -1011,6 +1049,22 @@ void DragonsGoldState::NextMarketOffer(Seat after) {
 
 void DragonsGoldState::NextTurn() {
   Position& p = position_;
+  bool stalemate = true;
+  for (const auto& team : p.adventurers) {
+    for (AdventurerState s : team) stalemate = stalemate && s == AdventurerState::kAttacking;
+  }
+  if (stalemate) {
+    // Nobody can ever act again (only possible with three players: four
+    // dragons hold up to 36 strength unslain, three teams bring 30).
+    if (!rules_.stalemate_retreat) {
+      EndMatch(EndReason::kStalemate);
+      return;
+    }
+    // Every attacker comes back ready; the dragons keep their treasure.
+    for (FaceUpDragon& dragon : p.dragons) dragon.attackers.clear();
+    for (auto& team : p.adventurers) team.fill(AdventurerState::kReady);
+    ++p.stalemate_retreats;
+  }
   for (int tries = 0; tries < num_players(); ++tries) {
     p.current = (p.current + 1) % num_players();
     ++p.turns;
@@ -1033,7 +1087,7 @@ void DragonsGoldState::NextTurn() {
     }
     // Every adventurer of this player is attacking: the turn is skipped.
   }
-  EndMatch(EndReason::kStalemate);  // nobody can ever act again
+  EndMatch(EndReason::kStalemate);  // nobody can ever act again (not reached: see above)
 }
 
 void DragonsGoldState::EndMatch(EndReason reason) {
@@ -1196,10 +1250,16 @@ TokenCounts KnownTokens(const DragonsGoldView& view, Seat seat) {
         for (int kind = 0; kind < kNumTokenKinds; ++kind) known[kind] += share.tokens[kind];
       }
     } else if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
-      lose(swap->from, swap->give);
-      gain(swap->to, swap->give);
-      lose(swap->to, swap->get);
-      gain(swap->from, swap->get);
+      for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+        for (int i = 0; i < swap->give[kind]; ++i) {
+          lose(swap->from, kind);
+          gain(swap->to, kind);
+        }
+        for (int i = 0; i < swap->get[kind]; ++i) {
+          lose(swap->to, kind);
+          gain(swap->from, kind);
+        }
+      }
     } else if (const auto* theft = std::get_if<Theft>(&entry)) {
       lose(theft->victim, theft->token);
       gain(theft->thief_owner, theft->token);
@@ -1207,9 +1267,11 @@ TokenCounts KnownTokens(const DragonsGoldView& view, Seat seat) {
       gain(map->seat, map->token);
     }
   }
-  // A token offered at the market is its offerer's.
-  if (view.phase == Phase::kMarketReply && view.offer.from == seat && seen(view.offer.give)) {
-    known[view.offer.give] = std::max(known[view.offer.give], 1);
+  // The tokens offered at the market are their offerer's.
+  if (view.phase == Phase::kMarketReply && view.offer.from == seat) {
+    for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+      known[kind] = std::max(known[kind], view.offer.give[kind]);
+    }
   }
   return known;
 }
@@ -1295,8 +1357,8 @@ std::string RecordText(const RecordEntry& entry) {
     return absl::StrCat(text, absl::StrJoin(shares, " / "));
   }
   if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
-    return absl::StrCat("seat ", swap->from, " gave seat ", swap->to, " ", KindText(swap->give),
-                        " for ", KindText(swap->get));
+    return absl::StrCat("seat ", swap->from, " gave seat ", swap->to, " ",
+                        CountsText(swap->give), " for ", CountsText(swap->get));
   }
   if (const auto* theft = std::get_if<Theft>(&entry)) {
     static constexpr std::array<absl::string_view, 4> kHow = {
@@ -1403,8 +1465,8 @@ std::string DragonsGoldState::ActionToString(Seat seat, Action action) const {
     case Move::Kind::kMarketPass:
       return "pass at the market";
     case Move::Kind::kMarketOffer:
-      return absl::StrCat("offer seat ", move->target, " a ", TokenName(move->a), " for a ",
-                          TokenName(move->b));
+      return absl::StrCat("offer seat ", move->target, " ", CountsText(move->give), " for ",
+                          CountsText(move->get));
     case Move::Kind::kMarketAccept:
       return "accept the swap";
     case Move::Kind::kMarketRefuse:
@@ -1434,7 +1496,9 @@ std::string DragonsGoldState::ToString() const {
   };
   out += "rules:";
   for (int v : {int{rules_.advanced_scoring}, rules_.negotiation_proposals, rules_.market_rounds,
-                rules_.max_turns, int{rules_.invisible_hand}, int{rules_.magic_objects}}) {
+                rules_.max_turns, int{rules_.invisible_hand}, int{rules_.magic_objects},
+                int{rules_.random_first_player}, int{rules_.thieves_steal_from_share},
+                int{rules_.stalemate_retreat}}) {
     num(v);
   }
   out += "\npile:";
@@ -1464,7 +1528,10 @@ std::string DragonsGoldState::ToString() const {
   list(p.object_deck);
   list(p.object_discard);
   out += "\nturn:";
-  for (int v : {static_cast<int>(p.phase), p.current, p.turns, static_cast<int>(p.end)}) num(v);
+  for (int v : {static_cast<int>(p.phase), p.current, p.turns, static_cast<int>(p.end),
+                p.stalemate_retreats}) {
+    num(v);
+  }
   const Negotiation& n = p.negotiation;
   out += "\nnegotiation:";
   for (int v : {n.slot, n.slayer, n.proposals_made, n.proposals_allowed, n.proposer}) num(v);
@@ -1482,7 +1549,9 @@ std::string DragonsGoldState::ToString() const {
   out += "\nmarket:";
   num(p.market_offerer);
   list(p.market_offers_left);
-  for (int v : {p.offer.from, p.offer.to, p.offer.give, p.offer.get, p.market_refill_slot}) num(v);
+  for (int v : {p.offer.from, p.offer.to, p.market_refill_slot}) num(v);
+  list(p.offer.give);
+  list(p.offer.get);
   out += "\nrng:";
   absl::StrAppend(&out, Rng(p.rng).Next());
   return out;
@@ -1579,6 +1648,7 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   };
   RETURN_IF_ERROR(either("first_player", "random", "seat0", &rules.random_first_player));
   RETURN_IF_ERROR(either("thief_steals", "share", "screen", &rules.thieves_steal_from_share));
+  RETURN_IF_ERROR(either("stalemate", "retreat", "end", &rules.stalemate_retreat));
   return rules;
 }
 
@@ -1635,7 +1705,7 @@ class DragonsGoldGame final : public Game {
     info_.name = "Dragon's Gold";
     info_.min_players = 3;
     info_.max_players = 6;
-    info_.ruleset_version = "2";
+    info_.ruleset_version = "3";
     info_.options = {
         {"scoring", "advanced", "advanced (gem majorities, straights, the cursed black diamond) or basic"},
         {"negotiation_proposals", "6", "proposals before an unshared treasure leaves the game (1 to 20)"},
@@ -1645,6 +1715,7 @@ class DragonsGoldGame final : public Game {
         {"magic_objects", "on", "deal and draw magic objects at all (on/off)"},
         {"first_player", "random", "who starts: a seat drawn from the seed (random) or seat 0 (seat0)"},
         {"thief_steals", "share", "what a thief steals from: the victim's share of the dragon (share) or their whole screen (screen)"},
+        {"stalemate", "retreat", "when no adventurer can act: every attacker comes back ready (retreat) or the match ends (end)"},
     };
     // Turns (at most 1000), objects played (every card at most once per
     // pass through the deck: bounded by the red tokens, 16, plus the 24),

@@ -20,8 +20,8 @@
 // turns proposing a complete assignment of the dragon's tokens, the others
 // accept or reject at once (a sealed decision), a unanimous acceptance
 // settles it, and after a set number of proposals the treasure leaves the
-// game. The market is a bounded series of one-for-one swap offers between
-// two players.
+// game. The market is a bounded series of offers between two players, each
+// of a bundle of tokens for a bundle of tokens, accepted or refused.
 //
 // docs/rules/dragons_gold.md states the rules as implemented, with every gap
 // in the rulebook (the dragons' numbers, the 24 magic objects, the protocols
@@ -74,12 +74,15 @@ struct DragonCard {
   int hidden = 0;  // tokens drawn when it is slain
 };
 inline constexpr int kNumDragons = 18;
-// The 18 dragons (designed: the rules give no numbers). Their 137 tokens
-// outnumber the bag's 126, so the bag runs out in the late game.
+// The 18 dragons (designed: the rules give no numbers). Together they call
+// for 160 tokens, 34 more than the bag's 126, so that the bag, not the pile,
+// runs out first, late in the match: when the last dragon of the pile would
+// come up, the dragons before it have drawn about 140 tokens (all their known
+// treasure and the hidden treasure of all but the four still on the table).
 inline constexpr std::array<DragonCard, kNumDragons> kDragons = {{
-    {5, 2, 2}, {5, 3, 1}, {6, 3, 2}, {6, 2, 4}, {6, 4, 2}, {7, 3, 3},
-    {7, 4, 3}, {7, 2, 5}, {8, 4, 3}, {8, 3, 5}, {8, 5, 3}, {9, 4, 4},
-    {9, 5, 4}, {9, 3, 6}, {10, 5, 5}, {10, 6, 4}, {10, 4, 7}, {10, 6, 6},
+    {5, 3, 2},  {5, 4, 1},  {6, 3, 3},  {6, 2, 5},  {6, 5, 2},  {7, 4, 3},
+    {7, 5, 3},  {7, 3, 5},  {8, 5, 4},  {8, 4, 5},  {8, 6, 4},  {9, 5, 5},
+    {9, 6, 4},  {9, 4, 7},  {10, 6, 5}, {10, 7, 5}, {10, 5, 7}, {10, 7, 6},
 }};
 inline constexpr int kFaceUpDragons = 4;
 // The market card lies under this many dragons of the pile.
@@ -136,6 +139,12 @@ struct Rules {
   // which the whole table saw divided (option thief_steals=share); false:
   // anything behind the victim's screen (thief_steals=screen).
   bool thieves_steal_from_share = true;
+  // When every adventurer of every player is attacking and no dragon can
+  // fall, nobody can act again. true (option stalemate=retreat): every
+  // attacking adventurer comes back ready, the dragons keep their treasure,
+  // and play goes on; false (stalemate=end, as in ruleset 2): the match
+  // ends at once.
+  bool stalemate_retreat = true;
   bool operator==(const Rules&) const = default;
 };
 
@@ -200,13 +209,19 @@ struct Negotiation {
   bool operator==(const Negotiation&) const = default;
 };
 
+// An offer at the market: `from` gives `to` the bundle `give` for the bundle
+// `get`. Both bundles hold a token at least, no kind is in both, and neither
+// holds more than kMaxMarketTokensOfAKind of a kind.
 struct MarketOffer {
   Seat from = 0;
   Seat to = 0;
-  int give = 0;  // token kind `from` gives
-  int get = 0;   // token kind `from` asks for
+  TokenCounts give{};  // what `from` gives
+  TokenCounts get{};   // what `from` asks for
   bool operator==(const MarketOffer&) const = default;
 };
+// The most tokens of one kind either side of a market offer may hold (the
+// action's 64 bits hold 3 bits per kind and side).
+inline constexpr int kMaxMarketTokensOfAKind = 7;
 
 enum class EndReason : int { kNotOver = 0, kTableCleared, kStalemate, kTurnCap };
 
@@ -233,6 +248,8 @@ struct Position {
   MarketOffer offer;
   int market_refill_slot = -1;  // the slot to refill once the market closes
   EndReason end = EndReason::kNotOver;
+  // Stalemates broken by calling every attacker back (stalemate=retreat).
+  int stalemate_retreats = 0;
   Rng rng{0};  // thieves' random picks, reshuffles of the object discard
   bool operator==(const Position&) const = default;
 };
@@ -250,7 +267,7 @@ struct Move {
     kDecoyGive = 6,    // the kind a robbed player gives up
     kDecoyKeep = 7,    // keep the Decoy Purse: the thief takes at random
     kMarketPass = 8,
-    kMarketOffer = 9,  // to, give, get
+    kMarketOffer = 9,  // target, give, get: a bundle for a bundle
     kMarketAccept = 10,
     kMarketRefuse = 11,
   };
@@ -259,9 +276,11 @@ struct Move {
   int adventurer = 0;
   int second = -1;  // kAttack: the second adventurer, or -1
   int object = 0;
-  int a = 0, b = 0;  // kUseObject parameters; kMarketOffer: give, get
+  int a = 0, b = 0;  // kUseObject parameters
   int token = 0;     // kSteal, kDecoyGive
-  Seat target = 0;   // kMarketOffer, and Invisible Hand's victim (in a)
+  Seat target = 0;   // kMarketOffer: the player offered
+  TokenCounts give{};  // kMarketOffer: the bundle offered
+  TokenCounts get{};   // kMarketOffer: the bundle asked for
   // kPropose: for each token on the dragon, in kind order, the index (in
   // contributor order) of who gets it; tokens of one kind go to
   // non-decreasing indexes, so that every division has one code.
@@ -271,7 +290,7 @@ struct Move {
   static std::optional<Move> Decode(Action action);
   bool operator==(const Move&) const = default;
 };
-// 3 bits each after the kind. The largest hoard is 12 tokens (dragon 17: 6
+// 3 bits each after the kind. The largest hoard is 13 tokens (dragon 17: 7
 // known and 6 hidden); Encode requires a proposal of at most this many.
 inline constexpr int kMaxTokensOnDragon = 20;
 
@@ -327,12 +346,13 @@ struct Slaying {
   bool operator==(const Slaying&) const = default;
 };
 
-// An accepted market swap: `from` gave a `give` to `to` for a `get`. Public.
+// An accepted market offer: `from` gave the bundle `give` to `to` for the
+// bundle `get`. Public.
 struct MarketSwap {
   Seat from = 0;
   Seat to = 0;
-  int give = 0;
-  int get = 0;
+  TokenCounts give{};
+  TokenCounts get{};
   bool operator==(const MarketSwap&) const = default;
 };
 

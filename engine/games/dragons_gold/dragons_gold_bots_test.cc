@@ -226,7 +226,7 @@ TEST(DragonsGoldSamplerTest, DrawsSealedVotesAmongAcceptAndReject) {
   EXPECT_LT(accepts, 280);
 }
 
-TEST(DragonsGoldSamplerTest, AnOfferedTokenStaysWithItsOfferer) {
+TEST(DragonsGoldSamplerTest, AnOfferedBundleStaysWithItsOfferer) {
   dg::Position p = Dealt(3);
   FromBag(p, dg::kYellow, p.holdings[1], 1);
   FromBag(p, dg::kSilver, p.holdings[1], 2);
@@ -234,7 +234,10 @@ TEST(DragonsGoldSamplerTest, AnOfferedTokenStaysWithItsOfferer) {
   p.market_done = true;
   p.market_offers_left = {2, 1, 2};
   p.market_offerer = 1;
-  p.offer = {.from = 1, .to = 2, .give = dg::kYellow, .get = dg::kSilver};
+  p.offer = {.from = 1, .to = 2, .give = {}, .get = {}};
+  p.offer.give[dg::kYellow] = 1;
+  p.offer.give[dg::kSilver] = 2;
+  p.offer.get[dg::kGold] = 1;
   p.market_refill_slot = 0;
   for (int k = 0; k < dg::kNumTokenKinds; ++k) {
     p.bag.insert(p.bag.begin(), p.dragons[0].tokens[k], k);
@@ -247,6 +250,7 @@ TEST(DragonsGoldSamplerTest, AnOfferedTokenStaysWithItsOfferer) {
   for (int i = 0; i < 300; ++i) {
     std::unique_ptr<engine::State> sample = *sampler->Sample(*view, rng);
     ASSERT_GE(AsDragonsGold(*sample).position().holdings[1][dg::kYellow], 1);
+    ASSERT_GE(AsDragonsGold(*sample).position().holdings[1][dg::kSilver], 2);
     ASSERT_EQ(AsDragonsGold(*sample).position().market_refill_slot, 0);
     ASSERT_TRUE(sample->ViewFor(0)->Equals(*view));
   }
@@ -425,10 +429,51 @@ TEST(DragonsGoldHeuristicTest, TakesAGoodSwapAndRefusesABadOne) {
   p.market_refill_slot = 0;
   const Action accept = Move{.kind = Kind::kMarketAccept}.Encode();
   const Action refuse = Move{.kind = Kind::kMarketRefuse}.Encode();
-  p.offer = {.from = 2, .to = 0, .give = dg::kGold, .get = dg::kSilver};
+  auto offer = [&](int give, int give_count, int get, int get_count) {
+    p.offer = {.from = 2, .to = 0};
+    p.offer.give[give] = give_count;
+    p.offer.get[get] = get_count;
+  };
+  offer(dg::kGold, 1, dg::kSilver, 1);
   EXPECT_EQ(Choose(dg::DragonsGoldState({}, p), 0), accept);
-  p.offer = {.from = 2, .to = 0, .give = dg::kSilver, .get = dg::kGold};
+  offer(dg::kSilver, 1, dg::kGold, 1);
   EXPECT_EQ(Choose(dg::DragonsGoldState({}, p), 0), refuse);
+  offer(dg::kGold, 1, dg::kSilver, 2);  // 3 points for 2
+  EXPECT_EQ(Choose(dg::DragonsGoldState({}, p), 0), accept);
+}
+
+TEST(DragonsGoldHeuristicTest, OffersABundleItHoldsForTokensTheRecordShows) {
+  dg::Position p = Bare();
+  Lay(p, 1, 5, dg::kSilver, 2);
+  FromBag(p, dg::kBlue, p.holdings[0], 1);
+  FromBag(p, dg::kYellow, p.holdings[0], 1);
+  FromBag(p, dg::kSilver, p.holdings[0], 2);
+  FromBag(p, dg::kBlue, p.holdings[1], 3);
+  FromBag(p, dg::kGold, p.holdings[1], 1);
+  p.phase = dg::Phase::kMarketOffer;
+  p.market_done = true;
+  p.market_offers_left = {2, 2, 2};
+  p.market_offerer = 0;
+  p.market_refill_slot = 0;
+  // The table saw seat 1 receive its tokens.
+  dg::Slaying slaying{.card = 3, .slot = 0, .slayer = 1, .treasure = p.holdings[1],
+                      .outcome = dg::Slaying::Outcome::kDivided};
+  slaying.shares = {{.seat = 1, .tokens = p.holdings[1]}};
+  const dg::DragonsGoldState state({}, p, {slaying});
+  const Action action = Choose(state, 0);
+  const std::optional<Move> move = Move::Decode(action);
+  ASSERT_TRUE(move.has_value());
+  dg::DragonsGoldState after = state;
+  ASSERT_THAT(after.Apply(0, action), IsOk());
+  if (move->kind == Kind::kMarketOffer) {
+    EXPECT_EQ(move->target, 1) << "seat 2 is not known to hold anything";
+    for (int k = 0; k < dg::kNumTokenKinds; ++k) {
+      EXPECT_LE(move->give[k], p.holdings[0][k]);
+      EXPECT_LE(move->get[k], p.holdings[1][k]);
+    }
+  } else {
+    EXPECT_EQ(move->kind, Kind::kMarketPass);
+  }
 }
 
 TEST(DragonsGoldHeuristicTest, ADecoyPurseGivesUpTheCheapestToken) {

@@ -3,6 +3,10 @@
 // rather than leave it to others, proposes divisions that keep what it
 // values most while offering the others a fair-looking share, and votes
 // for a division only when its share is fair (or the talk is about to fail).
+// At the market it offers the bundle-for-bundle swap that gains it most
+// among those it reckons the other player gains from too (judged from what
+// the record shows behind that player's screen), and accepts an offer that
+// raises its own estimated score.
 
 #include <algorithm>
 #include <array>
@@ -49,9 +53,12 @@ constexpr double kObjectValue = 1.5;
 // per colour weighted by the chance of holding it.
 class Valuer {
  public:
-  Valuer(const dg::DragonsGoldView& view, Seat me) : view_(view), me_(me) {
+  // `own`: the screen to value from (another seat's, as far as the record
+  // shows it); by default the seat's own, as the view shows it.
+  Valuer(const dg::DragonsGoldView& view, Seat me, const TokenCounts* own = nullptr)
+      : view_(view), me_(me) {
     const int n = static_cast<int>(view.players.size());
-    own_ = view.players[me].tokens.value_or(TokenCounts{});
+    own_ = own != nullptr ? *own : view.players[me].tokens.value_or(TokenCounts{});
     // The tokens nobody has shown: in the bag or behind other screens.
     TokenCounts unseen = dg::kBagContents;
     auto take = [&](const TokenCounts& shown) {
@@ -169,6 +176,7 @@ class HeuristicBot final : public Bot {
     const Valuer valuer(*v, v->observer);
     std::optional<Action> built;
     if (v->phase == dg::Phase::kPropose) built = Propose(*v, valuer, legal);
+    if (v->phase == dg::Phase::kMarketOffer) built = Offer(*v, valuer, legal);
     if (built) return *built;
     // Otherwise the best-scoring listed action; ties go to the generator.
     double best = -1e18;
@@ -234,18 +242,19 @@ class HeuristicBot final : public Bot {
       case Kind::kMarketPass:
         return 0;
       case Kind::kMarketOffer: {
+        // A listed example (Offer builds its own): worth what it gains if
+        // the other player holds what it asks.
         if (v.players[move.target].token_count == 0) return -1;
-        const double gain = valuer.Marginal(move.b) + valuer.Marginal(move.a, -1);
-        const double has = 1.0 - std::pow(1.0 - valuer.UnseenShare(move.b),
-                                          v.players[move.target].token_count);
-        return gain * has - 0.5;
+        double has = 1.0;
+        for (int k = 0; k < dg::kNumTokenKinds; ++k) {
+          for (int i = 0; i < move.get[k]; ++i) {
+            has *= 1.0 - std::pow(1.0 - valuer.UnseenShare(k), v.players[move.target].token_count);
+          }
+        }
+        return valuer.Gain(Difference(move.get, move.give)) * has - 0.5;
       }
-      case Kind::kMarketAccept: {
-        TokenCounts change{};
-        change[v.offer.give] += 1;
-        change[v.offer.get] -= 1;
-        return valuer.Gain(change) - 0.3;
-      }
+      case Kind::kMarketAccept:
+        return valuer.Gain(Difference(v.offer.give, v.offer.get)) - kAcceptMargin;
       case Kind::kMarketRefuse:
         return 0;
     }
@@ -495,6 +504,75 @@ class HeuristicBot final : public Bot {
     }
     return dg::Proposal(shares).Encode();
   }
+
+  // Our own market offer, when the view proves we are the offerer (then any
+  // bundle for any bundle is legal); nullopt to choose among the listed
+  // actions instead. Among the swaps of one or two tokens each way, it asks
+  // only for tokens the record shows the other player holds, and offers the
+  // swap that gains us most of those we reckon the other gains from.
+  static std::optional<Action> Offer(const dg::DragonsGoldView& v, const Valuer& valuer,
+                                     std::span<const Action> legal) {
+    const Seat me = v.observer;
+    if (v.market_offerer != me) return std::nullopt;
+    for (Action action : legal) {
+      const std::optional<Move> move = Move::Decode(action);
+      if (!move || (move->kind != Kind::kMarketPass && move->kind != Kind::kMarketOffer)) {
+        return std::nullopt;  // not the offer decision we know
+      }
+    }
+    const std::vector<TokenCounts> gives = Bundles(valuer.own());
+    double best = kOfferMargin;
+    std::optional<Move> choice;
+    for (Seat to = 0; to < static_cast<int>(v.players.size()); ++to) {
+      if (to == me) continue;
+      const TokenCounts theirs = dg::KnownTokens(v, to);
+      const Valuer their_valuer(v, to, &theirs);
+      for (const TokenCounts& get : Bundles(theirs)) {
+        for (const TokenCounts& give : gives) {
+          bool overlap = false;
+          for (int k = 0; k < dg::kNumTokenKinds; ++k) overlap = overlap || (give[k] && get[k]);
+          if (overlap) continue;
+          const double mine = valuer.Gain(Difference(get, give));
+          if (mine <= best) continue;
+          if (their_valuer.Gain(Difference(give, get)) < kAcceptMargin + kOfferMargin) continue;
+          best = mine;
+          choice = Move{.kind = Kind::kMarketOffer, .target = to, .give = give, .get = get};
+        }
+      }
+    }
+    if (!choice) return Move{.kind = Kind::kMarketPass}.Encode();
+    return choice->Encode();
+  }
+
+  // Every bundle of one or two tokens from `tokens`.
+  static std::vector<TokenCounts> Bundles(const TokenCounts& tokens) {
+    std::vector<TokenCounts> bundles;
+    for (int a = 0; a < dg::kNumTokenKinds; ++a) {
+      if (tokens[a] == 0) continue;
+      TokenCounts one{};
+      one[a] = 1;
+      bundles.push_back(one);
+      for (int b = a; b < dg::kNumTokenKinds; ++b) {
+        if (tokens[b] < (a == b ? 2 : 1)) continue;
+        TokenCounts two = one;
+        ++two[b];
+        bundles.push_back(two);
+      }
+    }
+    return bundles;
+  }
+
+  static TokenCounts Difference(const TokenCounts& in, const TokenCounts& out) {
+    TokenCounts change{};
+    for (int k = 0; k < dg::kNumTokenKinds; ++k) change[k] = in[k] - out[k];
+    return change;
+  }
+
+  // A swap must raise the replier's estimated score by this much to be
+  // accepted, and the offerer's (and, as the offerer reckons it, the
+  // replier's) by kOfferMargin more to be offered.
+  static constexpr double kAcceptMargin = 0.3;
+  static constexpr double kOfferMargin = 0.5;
 
   engine::Rng rng_;
 };

@@ -122,8 +122,8 @@ void RecordEntryToProto(const RecordEntry& entry,
     hoard::v1::DragonsGoldMarketSwap* out_swap = out->mutable_market_swap();
     out_swap->set_from(swap->from);
     out_swap->set_to(swap->to);
-    out_swap->set_give(TokenToProto(swap->give));
-    out_swap->set_get(TokenToProto(swap->get));
+    CountsToProto(swap->give, out_swap->mutable_give());
+    CountsToProto(swap->get, out_swap->mutable_get());
   } else if (const auto* theft = std::get_if<Theft>(&entry)) {
     hoard::v1::DragonsGoldTheft* out_theft = out->mutable_theft();
     out_theft->set_thief_seat(theft->thief_owner);
@@ -190,16 +190,17 @@ absl::StatusOr<int> ObjectFromProto(hoard::v1::DragonsGoldObject object,
 }
 
 absl::StatusOr<TokenCounts> CountsFromProto(
-    const hoard::v1::DragonsGoldTokenCounts& tokens, absl::string_view field) {
+    const hoard::v1::DragonsGoldTokenCounts& tokens, absl::string_view field,
+    int most = kMaxTokensOnDragon) {
   const TokenCounts counts = {tokens.silver(), tokens.gold(),  tokens.red(),
                               tokens.blue(),   tokens.green(), tokens.purple(),
                               tokens.yellow(), tokens.white(), tokens.black()};
   for (int kind = 0; kind < kNumTokenKinds; ++kind) {
-    if (counts[kind] < 0 || counts[kind] > kMaxTokensOnDragon) {
+    if (counts[kind] < 0 || counts[kind] > most) {
       return absl::InvalidArgumentError(absl::StrCat(
           field, ".",
           hoard::v1::DragonsGoldTokenCounts::descriptor()->field(kind)->name(),
-          " is ", counts[kind], "; it must be from 0 to ", kMaxTokensOnDragon));
+          " is ", counts[kind], "; it must be from 0 to ", most));
     }
   }
   return counts;
@@ -431,6 +432,7 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
   rules->set_magic_objects(view.rules.magic_objects);
   rules->set_random_first_player(view.rules.random_first_player);
   rules->set_thieves_steal_from_share(view.rules.thieves_steal_from_share);
+  rules->set_stalemate_retreat(view.rules.stalemate_retreat);
 
   for (const FaceUpDragon& dragon : view.dragons) {
     hoard::v1::DragonsGoldDragon* slot = out->add_dragons();
@@ -512,8 +514,8 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
     if (view.phase == Phase::kMarketReply) {
       hoard::v1::DragonsGoldMarketOffer* offer = market->mutable_offer();
       offer->set_to(view.offer.to);
-      offer->set_give(TokenToProto(view.offer.give));
-      offer->set_get(TokenToProto(view.offer.get));
+      CountsToProto(view.offer.give, offer->mutable_give());
+      CountsToProto(view.offer.get, offer->mutable_get());
     }
   }
   out->set_end_reason(EndReasonToProto(view.end));
@@ -575,8 +577,8 @@ void ToProto(Action action, hoard::v1::DragonsGoldAction* out) {
     case Move::Kind::kMarketOffer: {
       hoard::v1::DragonsGoldMarketOffer* offer = out->mutable_market_offer();
       offer->set_to(move->target);
-      offer->set_give(TokenToProto(move->a));
-      offer->set_get(TokenToProto(move->b));
+      CountsToProto(move->give, offer->mutable_give());
+      CountsToProto(move->get, offer->mutable_get());
       break;
     }
     case Move::Kind::kMarketAccept:
@@ -660,12 +662,16 @@ absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action) {
     case hoard::v1::DragonsGoldAction::kMarketOffer: {
       const hoard::v1::DragonsGoldMarketOffer& offer = action.market_offer();
       RETURN_IF_ERROR(CheckSeat(offer.to(), "market_offer.to"));
-      ASSIGN_OR_RETURN(const int give,
-                       TokenFromProto(offer.give(), "market_offer.give"));
-      ASSIGN_OR_RETURN(const int get,
-                       TokenFromProto(offer.get(), "market_offer.get"));
-      return Move{
-          .kind = Kind::kMarketOffer, .a = give, .b = get, .target = offer.to()}
+      ASSIGN_OR_RETURN(const TokenCounts give,
+                       CountsFromProto(offer.give(), "market_offer.give",
+                                       kMaxMarketTokensOfAKind));
+      ASSIGN_OR_RETURN(const TokenCounts get,
+                       CountsFromProto(offer.get(), "market_offer.get",
+                                       kMaxMarketTokensOfAKind));
+      return Move{.kind = Kind::kMarketOffer,
+                  .target = offer.to(),
+                  .give = give,
+                  .get = get}
           .Encode();
     }
     case hoard::v1::DragonsGoldAction::kMarketAccept:

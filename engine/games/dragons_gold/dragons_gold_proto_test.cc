@@ -114,7 +114,10 @@ TEST(DragonsGoldProtoTest, EveryKindOfActionRoundTrips) {
       {.kind = Move::Kind::kDecoyGive, .token = kSilver},
       {.kind = Move::Kind::kDecoyKeep},
       {.kind = Move::Kind::kMarketPass},
-      {.kind = Move::Kind::kMarketOffer, .a = kGold, .b = kBlue, .target = 5},
+      {.kind = Move::Kind::kMarketOffer,
+       .target = 5,
+       .give = Tokens({{kGold, 2}, {kRed, 1}}),
+       .get = Tokens({{kBlue, 7}})},
       {.kind = Move::Kind::kMarketAccept},
       {.kind = Move::Kind::kMarketRefuse},
   };
@@ -159,14 +162,16 @@ TEST(DragonsGoldProtoTest, TheWireSpellsActionsOutInItsOwnTerms) {
 
   const hoard::v1::DragonsGoldAction offer =
       Wire(Move{.kind = Move::Kind::kMarketOffer,
-                .a = kWhite,
-                .b = kRed,
-                .target = 2}
+                .target = 2,
+                .give = Tokens({{kWhite, 1}, {kSilver, 2}}),
+                .get = Tokens({{kRed, 3}})}
                .Encode())
           .dragons_gold();
   EXPECT_EQ(offer.market_offer().to(), 2);
-  EXPECT_EQ(offer.market_offer().give(), hoard::v1::DRAGONS_GOLD_TOKEN_WHITE);
-  EXPECT_EQ(offer.market_offer().get(), hoard::v1::DRAGONS_GOLD_TOKEN_RED);
+  EXPECT_EQ(offer.market_offer().give().white(), 1);
+  EXPECT_EQ(offer.market_offer().give().silver(), 2);
+  EXPECT_EQ(offer.market_offer().get().red(), 3);
+  EXPECT_EQ(offer.market_offer().get().silver(), 0);
 
   // A treasure of 1 silver, 3 gold and the black diamond: silver to the
   // second contributor, gold to the first (2) and second (1), the black
@@ -294,8 +299,8 @@ void ExpectSameRecord(const Record& record,
       ASSERT_TRUE(out.has_market_swap());
       EXPECT_EQ(out.market_swap().from(), swap->from);
       EXPECT_EQ(out.market_swap().to(), swap->to);
-      EXPECT_EQ(out.market_swap().give(), swap->give + 1);
-      EXPECT_EQ(out.market_swap().get(), swap->get + 1);
+      EXPECT_EQ(FromWire(out.market_swap().give()), swap->give);
+      EXPECT_EQ(FromWire(out.market_swap().get()), swap->get);
     } else if (const auto* theft = std::get_if<Theft>(&record[i])) {
       ASSERT_TRUE(out.has_theft());
       EXPECT_EQ(out.theft().thief_seat(), theft->thief_owner);
@@ -428,8 +433,8 @@ void ExpectSameView(const DragonsGoldView& view,
     if (wire.market().has_offer()) {
       EXPECT_EQ(view.offer.from, view.market_offerer);
       EXPECT_EQ(wire.market().offer().to(), view.offer.to);
-      EXPECT_EQ(wire.market().offer().give(), view.offer.give + 1);
-      EXPECT_EQ(wire.market().offer().get(), view.offer.get + 1);
+      EXPECT_EQ(FromWire(wire.market().offer().give()), view.offer.give);
+      EXPECT_EQ(FromWire(wire.market().offer().get()), view.offer.get);
     }
   }
   EXPECT_EQ(wire.end_reason() == hoard::v1::DRAGONS_GOLD_END_REASON_UNSPECIFIED,
@@ -625,17 +630,15 @@ TEST(DragonsGoldProtoTest, MalformedActionsNameTheField) {
        "decoy_give.token must name a token kind (silver to black), not 10"},
       {[](auto* a) {
          a->mutable_market_offer()->set_to(7);
-         a->mutable_market_offer()->set_give(
-             hoard::v1::DRAGONS_GOLD_TOKEN_GOLD);
-         a->mutable_market_offer()->set_get(hoard::v1::DRAGONS_GOLD_TOKEN_RED);
+         a->mutable_market_offer()->mutable_give()->set_gold(1);
+         a->mutable_market_offer()->mutable_get()->set_red(1);
        },
        "market_offer.to is 7; seats are 0 to 5"},
       {[](auto* a) {
          a->mutable_market_offer()->set_to(1);
-         a->mutable_market_offer()->set_give(
-             hoard::v1::DRAGONS_GOLD_TOKEN_GOLD);
+         a->mutable_market_offer()->mutable_give()->set_gold(8);
        },
-       "market_offer.get must name a token kind"},
+       "market_offer.give.gold is 8; it must be from 0 to 7"},
   };
   for (const Case& c : cases) {
     hoard::v1::Action wire;

@@ -61,8 +61,8 @@ absl::Status CheckRecord(const dg::DragonsGoldView& v) {
       }
       if (!ok) return Bad("a slaying in the record");
     } else if (const auto* swap = std::get_if<dg::MarketSwap>(&entry)) {
-      if (!ValidSeat(swap->from, n) || !ValidSeat(swap->to, n) || !ValidKind(swap->give) ||
-          !ValidKind(swap->get)) {
+      if (!ValidSeat(swap->from, n) || !ValidSeat(swap->to, n) || !ValidCounts(swap->give) ||
+          !ValidCounts(swap->get)) {
         return Bad("a market swap in the record");
       }
     } else if (const auto* theft = std::get_if<dg::Theft>(&entry)) {
@@ -194,9 +194,8 @@ absl::Status CheckShape(const dg::DragonsGoldView& v) {
       return Bad("the market");
     }
     if (v.phase == dg::Phase::kMarketReply &&
-        (!ValidSeat(v.offer.from, n) || !ValidSeat(v.offer.to, n) || v.offer.give < 0 ||
-         v.offer.give >= dg::kNumTokenKinds || v.offer.get < 0 ||
-         v.offer.get >= dg::kNumTokenKinds)) {
+        (!ValidSeat(v.offer.from, n) || !ValidSeat(v.offer.to, n) || !ValidCounts(v.offer.give) ||
+         !ValidCounts(v.offer.get))) {
       return Bad("the market offer");
     }
   }

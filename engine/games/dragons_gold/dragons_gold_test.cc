@@ -135,9 +135,9 @@ TEST(DragonsGoldRulesTest, AnAttackBelowStrengthLeavesTheDragonAndPassesTheTurn)
 
 TEST(DragonsGoldRulesTest, ALoneSlayerTakesKnownAndHiddenTreasureAndANewDragonComes) {
   // Dragon 0 (strength 5, 2 known, 2 hidden). The bag's back is drawn first.
-  Position p = Table(3, {kSilver, kSilver, kSilver, kBlue, kGold, kRed});
+  Position p = Table(3, {kSilver, kSilver, kSilver, kSilver, kBlue, kGold, kRed});
   Lay(p, 0, 0, Of({{kWhite, 2}}));
-  p.pile = {5};  // dragon 5: strength 7, 3 known
+  p.pile = {5};  // dragon 5: strength 7, 4 known
   p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
   p.dragons[0].attackers = {{0, kKnight4}};
   DragonsGoldState state({}, p);
@@ -147,7 +147,7 @@ TEST(DragonsGoldRulesTest, ALoneSlayerTakesKnownAndHiddenTreasureAndANewDragonCo
   EXPECT_EQ(after.adventurers[0][kKnight4], AdventurerState::kResting);
   EXPECT_EQ(after.adventurers[0][kWizard], AdventurerState::kResting);
   EXPECT_EQ(after.dragons[0].card, 5);
-  EXPECT_EQ(after.dragons[0].tokens, Of({{kBlue, 1}, {kSilver, 2}}));
+  EXPECT_EQ(after.dragons[0].tokens, Of({{kBlue, 1}, {kSilver, 3}}));
   EXPECT_TRUE(after.bag.size() == 1u);
   EXPECT_EQ(after.phase, Phase::kTurn);
   EXPECT_EQ(after.current, 1);
@@ -421,20 +421,42 @@ TEST(DragonsGoldRulesTest, RestingAdventurersGetReadyWhenNoneIsAndAllAttackingSk
   EXPECT_EQ(state.position().turns, 3);
 }
 
-TEST(DragonsGoldRulesTest, WhenNobodyCanActTheMatchEndsInStalemate) {
+// Three players, every adventurer under one of four dragons none of which
+// falls: 10 + 10 + 9 + 9 strength against 9 + 9 + 8 + 4 attack.
+Position Deadlock() {
   Position p = Table(3);
-  Lay(p, 0, 17, Of({{kGold, 2}}));
-  for (Seat s = 0; s < 3; ++s) {
-    for (int adv = 0; adv < kNumAdventurers; ++adv) {
-      p.adventurers[s][adv] = AdventurerState::kAttacking;
-    }
-  }
+  Lay(p, 0, 17, Of({{kGold, 2}}));  // strength 10
+  Lay(p, 1, 16);                     // 10
+  Lay(p, 2, 13);                     // 9
+  Lay(p, 3, 12);                     // 9
+  for (Seat s = 0; s < 3; ++s) p.adventurers[s].fill(AdventurerState::kAttacking);
   p.adventurers[0][kWizard] = AdventurerState::kReady;
-  p.dragons[0].attackers = {{0, kKnight4}};
-  Lay(p, 1, 16);
-  p.dragons[1].attackers = {{1, kKnight4}, {2, kKnight4}};
-  DragonsGoldState state({}, p);
-  ASSERT_THAT(state.Apply(0, Attack(1, kWizard)), IsOk());  // 9 of 10
+  p.dragons[0].attackers = {{0, kKnight4}, {1, kKnight4}, {2, kWizard}};   // 9
+  p.dragons[1].attackers = {{2, kKnight4}, {0, kKnight3}, {1, kWizard}};   // 8, 9 with a wizard
+  p.dragons[2].attackers = {{1, kKnight3}, {2, kKnight3}, {0, kThief}};    // 8
+  p.dragons[3].attackers = {{1, kThief}, {2, kThief}};                     // 4
+  return p;
+}
+
+TEST(DragonsGoldRulesTest, WhenNobodyCanActEveryAttackerComesBackReady) {
+  DragonsGoldState state({}, Deadlock());
+  ASSERT_THAT(state.Apply(0, Attack(1, kWizard)), IsOk());  // 9 of 10: nobody can act
+  ASSERT_FALSE(state.IsOver());
+  EXPECT_EQ(state.position().stalemate_retreats, 1);
+  for (Seat s = 0; s < 3; ++s) {
+    for (AdventurerState a : state.position().adventurers[s]) EXPECT_EQ(a, AdventurerState::kReady);
+  }
+  for (const FaceUpDragon& dragon : state.position().dragons) {
+    EXPECT_TRUE(dragon.attackers.empty());
+  }
+  EXPECT_EQ(state.position().dragons[0].tokens, Of({{kGold, 2}})) << "the dragons keep their treasure";
+  EXPECT_EQ(state.SeatsToAct(), Seats{1}) << "play goes on after the player who attacked";
+  EXPECT_EQ(state.position().turns, 2);
+}
+
+TEST(DragonsGoldRulesTest, WithStalemateEndTheMatchEndsWhenNobodyCanAct) {
+  DragonsGoldState state({.stalemate_retreat = false}, Deadlock());
+  ASSERT_THAT(state.Apply(0, Attack(1, kWizard)), IsOk());
   EXPECT_TRUE(state.IsOver());
   EXPECT_EQ(state.position().end, EndReason::kStalemate);
   EXPECT_EQ(state.position().removed, Of({{kGold, 2}})) << "unslain treasure leaves the game";
@@ -452,33 +474,47 @@ TEST(DragonsGoldRulesTest, TheTurnCapEndsTheMatch) {
   EXPECT_EQ(state.position().end, EndReason::kTurnCap);
 }
 
-TEST(DragonsGoldRulesTest, TheMarketOpensBeforeTheEighthDragonAndSwapsTokens) {
-  Position p = Table(3, {kSilver, kSilver, kSilver, kSilver, kSilver});
+Action Offer(Seat to, TokenCounts give, TokenCounts get) {
+  return Move{.kind = Move::Kind::kMarketOffer, .target = to, .give = give, .get = get}.Encode();
+}
+
+// The rule text's market: "players have 60 seconds to trade any treasure
+// tokens". An offer gives any bundle of tokens for any bundle.
+TEST(DragonsGoldRulesTest, TheMarketOpensBeforeTheEighthDragonAndTradesBundles) {
+  Position p = Table(3, {kSilver, kSilver, kSilver, kSilver, kSilver, kSilver});
   p.market_done = false;
   p.drawn_from_pile = 7;
   p.pile = {3};
   Lay(p, 0, 0);  // strength 5, 2 hidden silver
   Lay(p, 1, 17);
-  p.holdings[1] = Of({{kGold, 1}});
+  p.holdings[0] = Of({{kSilver, 1}});
+  p.holdings[1] = Of({{kGold, 1}, {kBlue, 2}});
   p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
   p.dragons[0].attackers = {{0, kKnight4}};
   Rules rules;
   rules.market_rounds = 1;
   DragonsGoldState state(rules, p);
-  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());
+  ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());  // 2 hidden silver: seat 0 has 3
   EXPECT_EQ(state.position().phase, Phase::kMarketOffer);
   EXPECT_EQ(state.SeatsToAct(), Seats{1}) << "the player after the slayer offers first";
   EXPECT_EQ(state.position().dragons[0].card, -1) << "the 8th dragon waits for the market";
-  EXPECT_THAT(state.Apply(1, Move{.kind = Move::Kind::kMarketOffer, .a = kSilver, .b = kGold,
-                                  .target = 0}.Encode()),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no silver to give")));
-  ASSERT_THAT(state.Apply(1, Move{.kind = Move::Kind::kMarketOffer, .a = kGold, .b = kSilver,
-                                  .target = 0}.Encode()),
-              IsOk());
+  EXPECT_FALSE(state.LegalActionsComplete(1)) << "bundles are too many to list";
+  EXPECT_THAT(state.Apply(1, Offer(0, Of({{kGold, 2}}), Of({{kSilver, 1}}))),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("do not hold 2 gold")));
+  EXPECT_THAT(state.Apply(1, Offer(0, Of({{kGold, 1}}), {})),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("at least one token")));
+  EXPECT_THAT(state.Apply(1, Offer(0, Of({{kGold, 1}}), Of({{kGold, 1}, {kSilver, 1}}))),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("both give and ask")));
+  ASSERT_THAT(state.Apply(1, Offer(0, Of({{kGold, 1}, {kBlue, 1}}), Of({{kSilver, 3}}))), IsOk());
   EXPECT_EQ(state.SeatsToAct(), Seats{0});
   ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kMarketAccept)), IsOk());
-  EXPECT_EQ(state.position().holdings[0], Of({{kSilver, 1}, {kGold, 1}}));
-  EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 1}}));
+  EXPECT_EQ(state.position().holdings[0], Of({{kGold, 1}, {kBlue, 1}}));
+  EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 3}, {kBlue, 1}}));
+  EXPECT_EQ(std::get<MarketSwap>(state.record().back()),
+            (MarketSwap{.from = 1,
+                        .to = 0,
+                        .give = Of({{kGold, 1}, {kBlue, 1}}),
+                        .get = Of({{kSilver, 3}})}));
   EXPECT_EQ(state.SeatsToAct(), Seats{2});
   ASSERT_THAT(state.Apply(2, Simple(Move::Kind::kMarketPass)), IsOk());
   ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kMarketPass)), IsOk());
@@ -745,7 +781,10 @@ TEST(DragonsGoldTest, MovesRoundTripThroughTheirCodes) {
       Proposal({Of({{kGold, 2}}), Of({{kSilver, 1}, {kGold, 1}}), Of({{kBlack, 1}})}),
       {.kind = Move::Kind::kAccept},
       {.kind = Move::Kind::kSteal, .token = kBlack},
-      {.kind = Move::Kind::kMarketOffer, .a = kGold, .b = kBlue, .target = 5},
+      {.kind = Move::Kind::kMarketOffer,
+       .target = 5,
+       .give = Of({{kGold, 7}, {kSilver, 1}}),
+       .get = Of({{kBlue, 2}, {kBlack, 1}})},
       {.kind = Move::Kind::kMarketRefuse},
   };
   for (const Move& move : moves) {
@@ -796,9 +835,9 @@ Position Complete(Position p) {
 // blue.
 DragonsGoldState PublicRecordMatch() {
   // Drawn from the back: the map's blue, dragon 0's hidden gold and yellow,
-  // dragon 5's three silver, dragon 1's hidden green, then dragon 6's four.
+  // dragon 5's four silver, dragon 1's hidden green, then dragon 6's five.
   Position p = Table(3, {kSilver, kSilver, kSilver, kSilver, kSilver, kSilver, kGreen, kSilver,
-                         kSilver, kSilver, kYellow, kGold, kBlue});
+                         kSilver, kSilver, kSilver, kYellow, kGold, kBlue});
   p.pile = {6, 5};
   p.drawn_from_pile = 6;  // the market comes before the 8th dragon
   p.market_done = false;
@@ -825,10 +864,7 @@ DragonsGoldState PublicRecordMatch() {
   EXPECT_THAT(state.Apply(2, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
   // Seat 1's thief has robbed seat 2 at random; the market is open.
   EXPECT_THAT(state.Apply(2, Simple(Move::Kind::kMarketPass)), IsOk());
-  EXPECT_THAT(state.Apply(0, Move{.kind = Move::Kind::kMarketOffer, .a = kWhite, .b = kBlue,
-                                  .target = 1}
-                                 .Encode()),
-              IsOk());
+  EXPECT_THAT(state.Apply(0, Offer(1, Of({{kWhite, 1}}), Of({{kBlue, 1}}))), IsOk());
   EXPECT_THAT(state.Apply(1, Simple(Move::Kind::kMarketAccept)), IsOk());
   EXPECT_THAT(state.Apply(1, Simple(Move::Kind::kMarketPass)), IsOk());
   return state;
@@ -861,7 +897,7 @@ TEST(DragonsGoldRecordTest, EachObserverSeesThePublicRecordAndOnlyItsOwnSecrets)
                                   {2, Of({{kPurple, 1}, {kGreen, 1}})}}};
   const Theft chosen{
       .thief_owner = 2, .victim = 1, .how = TheftKind::kChosen, .named = kGold, .token = kGold};
-  const MarketSwap swap{.from = 0, .to = 1, .give = kWhite, .get = kBlue};
+  const MarketSwap swap{.from = 0, .to = 1, .give = Of({{kWhite, 1}}), .get = Of({{kBlue, 1}})};
   // Who sees the kind of the map's draw and of the random theft.
   auto expected = [&](int map_kind, int random_kind) {
     return Record{TreasureMapDraw{.seat = 0, .token = map_kind},
@@ -934,8 +970,10 @@ Ledger LedgerOf(const DragonsGoldView& view, Seat seat) {
         }
       }
     } else if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
-      move(swap->from, swap->to, swap->give);
-      move(swap->to, swap->from, swap->get);
+      for (int kind = 0; kind < kNumTokenKinds; ++kind) {
+        for (int i = 0; i < swap->give[kind]; ++i) move(swap->from, swap->to, kind);
+        for (int i = 0; i < swap->get[kind]; ++i) move(swap->to, swap->from, kind);
+      }
     } else if (const auto* theft = std::get_if<Theft>(&entry)) {
       move(theft->victim, theft->thief_owner, theft->token);
     } else if (const auto* map = std::get_if<TreasureMapDraw>(&entry)) {

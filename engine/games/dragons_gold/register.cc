@@ -3,6 +3,7 @@
 #include "engine/games/dragons_gold/dragons_gold.h"
 #include "engine/games/dragons_gold/dragons_gold_heuristic.h"
 #include "engine/games/dragons_gold/dragons_gold_proto.h"
+#include "engine/games/dragons_gold/dragons_gold_stats.h"
 #include "engine/registry.h"
 
 namespace hoard::engine::dragons_gold {
@@ -13,6 +14,7 @@ const GameRegistrar kRegistrar({
     .deal = MakeSampler(),
     .codec = MakeCodec(),
     .heuristic = &MakeHeuristicBot,
+    .statistics = MakeStatistics(),
 });
 
 }  // namespace
