@@ -407,22 +407,22 @@ Reckoning HedoniaState::Reckon() const {
           score(s, kind, kPigPackBonus * held * (held - 1));
           break;
         case kBeardedHopper:
-          for (int k = 0; k < held; ++k) {
-            for (Seat victim : {next, previous}) {
-              if (r.treasuries[victim][kMagicCarrot] > 0) {
-                move(s, kind, kMagicCarrot, victim, s);
-                break;
-              }
-            }
+          for (int k = 0; k < held && r.treasuries[next][kMagicCarrot] > 0;
+               ++k) {
+            move(s, kind, kMagicCarrot, next, s);
           }
           break;
         case kMagicCarrot:
-          if (mine[kBeardedHopper] > 0) score(s, kind, kFedCarrotBonus * held);
+          score(s, kind,
+                (mine[kBeardedHopper] > 0 ? kFedCarrotBonus : kCarrotBonus) *
+                    held);
           break;
         case kDoomSnail:
           for (int k = 0; k < held; ++k) {
             const int best = MostValuable(r.treasuries[next]);
-            if (best >= 0) move(s, kind, best, next, kOutOfTheGame);
+            if (best < 0) continue;
+            move(s, kind, best, next, kOutOfTheGame);
+            score(s, kind, kDoomFeast);
           }
           break;
         case kRoyalPoofin:
@@ -460,7 +460,8 @@ Reckoning HedoniaState::Reckon() const {
           }
           break;
         case kCursedSushi:
-          if (held >= kSushiCurseFrom) score(s, kind, -kSushiCurse * held);
+          score(s, kind,
+                (held >= kSushiCurseFrom ? -kSushiCurse : kSushiFeast) * held);
           break;
         default:
           break;
@@ -544,7 +545,8 @@ std::string HedoniaView::ToString() const {
   const int n = static_cast<int>(players.size());
   std::string out = absl::StrCat(
       "observer ", observer, ", round ", round, " of ", rounds, ", ",
-      PhaseName(phase), ", active seat ", active, ", ", DirectionName(direction),
+      PhaseName(phase), ", active seat ", active, ", ",
+      DirectionName(direction),
       offerer >= 0 ? absl::StrCat(", seat ", offerer, " to offer") : "", "\n");
   absl::StrAppend(&out, "deck ", deck_size,
                   "; King's treasury: ", CountsText(king), "\n");
@@ -567,16 +569,16 @@ std::string HedoniaView::ToString() const {
     std::vector<std::string> snatches;
     for (int g = 0; g < n; ++g) {
       if (reveal.snatched[g] >= 0) {
-        snatches.push_back(
-            absl::StrCat("gap ", g, " snatched ", CardText(reveal.snatched[g])));
+        snatches.push_back(absl::StrCat("gap ", g, " snatched ",
+                                        CardText(reveal.snatched[g])));
       }
     }
-    absl::StrAppend(
-        &out, "round ", r + 1, " reveal (seat ", reveal.active, " first, ",
-        DirectionName(reveal.direction), "): ",
-        RevealText(std::span(reveal.cards).first(n),
-                   std::span(reveal.claims).first(n)),
-        snatches.empty() ? "" : "; ", absl::StrJoin(snatches, ", "), "\n");
+    absl::StrAppend(&out, "round ", r + 1, " reveal (seat ", reveal.active,
+                    " first, ", DirectionName(reveal.direction), "): ",
+                    RevealText(std::span(reveal.cards).first(n),
+                               std::span(reveal.claims).first(n)),
+                    snatches.empty() ? "" : "; ", absl::StrJoin(snatches, ", "),
+                    "\n");
   }
   if (reveals.empty() && !last_claims.empty() &&
       last_claims[0] != Side::kNone) {
@@ -600,12 +602,11 @@ std::string HedoniaView::Summary() const {
     treasuries.push_back(
         absl::StrCat(Total(player.treasury), "/", Value(player.treasury)));
   }
-  return absl::StrCat(
-      "round ", round, " ", PhaseName(phase), " | ", DirectionName(direction),
-      " | deck ",
-      deck_size, " | on the table ", absl::StrJoin(offered, ", "),
-      " | treasuries (cards/value) ", absl::StrJoin(treasuries, " "),
-      " | King ", Total(king));
+  return absl::StrCat("round ", round, " ", PhaseName(phase), " | ",
+                      DirectionName(direction), " | deck ", deck_size,
+                      " | on the table ", absl::StrJoin(offered, ", "),
+                      " | treasuries (cards/value) ",
+                      absl::StrJoin(treasuries, " "), " | King ", Total(king));
 }
 
 std::string HedoniaState::ActionToString(Seat seat, Action action) const {
@@ -703,10 +704,12 @@ std::unique_ptr<State> HedoniaState::Clone() const {
 absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
                                       const MatchConfig& config) {
   Rules rules;
-  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "end", "hands_empty", "deck_empty", &rules.end));
-  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "offers", "left", "onward", &rules.offers));
-  RETURN_IF_ERROR(
-      ReadTwoWayOption(info, config, "tie_break", "treasury", "none", &rules.tie_break));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "end", "hands_empty",
+                                   "deck_empty", &rules.end));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "offers", "left", "onward",
+                                   &rules.offers));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "tie_break", "treasury",
+                                   "none", &rules.tie_break));
   return rules;
 }
 
@@ -719,7 +722,7 @@ class HedoniaGame final : public Game {
     info_.name = "Hedonia";
     info_.min_players = kMinPlayers;
     info_.max_players = kMaxPlayers;
-    info_.ruleset_version = "2";
+    info_.ruleset_version = "3";
     info_.options = {
         {"end", "hands_empty",
          "hands_empty (draws stop when the deck is empty; play goes on until "

@@ -48,8 +48,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/game.h"
-#include "engine/sampler.h"
 #include "engine/rng.h"
+#include "engine/sampler.h"
 
 namespace hoard::engine::hedonia {
 
@@ -77,27 +77,31 @@ using AssetCounts = std::array<std::int8_t, kNumAssetKinds>;
 inline constexpr int kNumAssets = 60;
 // The deck: how many cards of each kind (60 in all).
 inline constexpr std::array<int, kNumAssetKinds> kAssetCounts = {
-    8, 6, 7, 5, 5, 4, 6, 4, 6, 5, 4};
+    9, 7, 7, 5, 5, 3, 5, 4, 6, 4, 5};
 // Each card's printed value, the points it scores in a treasury (half of it
 // to each side when shared).
 inline constexpr std::array<int, kNumAssetKinds> kAssetValues = {
-    1, 2, 1, 1, 2, 1, 2, 2, 3, 1, 2};
+    1, 1, 1, 1, 2, 1, 2, 2, 1, 1, 2};
 
 // The powers' numbers (docs/rules/hedonia.md has the whole table).
 // Snorkel Pigs: each scores this much more per other pig of its owner.
-inline constexpr int kPigPackBonus = 1;
-// Magic Carrots: each scores this much more if its owner holds a Bearded
-// Hopper.
-inline constexpr int kFedCarrotBonus = 3;
+inline constexpr int kPigPackBonus = 2;
+// Magic Carrots: each scores kCarrotBonus more, or kFedCarrotBonus more if
+// its owner holds a Bearded Hopper.
+inline constexpr int kCarrotBonus = 1;
+inline constexpr int kFedCarrotBonus = 2;
+// Doom Snails: each scores this much for the card it destroys.
+inline constexpr int kDoomFeast = 1;
 // Very Rare Eggs: each scores this much more per egg of the deck that is
 // not in a treasury.
-inline constexpr int kEggRarityBonus = 2;
+inline constexpr int kEggRarityBonus = 1;
 // Deathslayers: the points for each monster slain.
-inline constexpr int kSlayBonus = 3;
-// Cursed Sushi: an owner of this many or more scores kSushiCurse less for
-// each of them.
+inline constexpr int kSlayBonus = 2;
+// Cursed Sushi: each scores kSushiFeast more, unless its owner holds
+// kSushiCurseFrom or more: then each scores kSushiCurse less instead.
+inline constexpr int kSushiFeast = 1;
 inline constexpr int kSushiCurseFrom = 2;
-inline constexpr int kSushiCurse = 5;
+inline constexpr int kSushiCurse = 2;
 
 absl::string_view AssetName(int asset);        // "Snorkel Pig", ...
 absl::string_view AssetNamePlural(int asset);  // "Snorkel Pigs", ...

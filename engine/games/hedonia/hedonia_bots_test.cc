@@ -47,7 +47,7 @@ Position EverySushiAndEggSeen() {
   p.phase = Phase::kClaim;
   p.offers_made = 3;
   p.hands[0] = Of({{kCursedSushi, 2}, {kVeryRareEgg, 1}, {kSnorkelPig, 1}});
-  p.treasuries[1] = Of({{kCursedSushi, 1}, {kVeryRareEgg, 1}});
+  p.treasuries[1] = Of({{kCursedSushi, 1}, {kSnorkelPig, 1}});
   p.treasuries[2] = Of({{kCursedSushi, 1}});
   p.shared[0] = Of({{kVeryRareEgg, 1}});
   p.king = Of({{kCursedSushi, 1}, {kSnorkelPig, 1}});

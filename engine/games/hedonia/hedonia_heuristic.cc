@@ -8,6 +8,8 @@
 // offered to the seat is the better one, a card the neighbour cares little
 // for.
 
+#include "engine/games/hedonia/hedonia_heuristic.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -17,7 +19,6 @@
 #include <span>
 #include <vector>
 
-#include "engine/games/hedonia/hedonia_heuristic.h"
 #include "engine/games/hedonia/hedonia.h"
 #include "engine/rng.h"
 
@@ -63,9 +64,7 @@ struct Reading {
   int n;
   std::array<int, kMaxPlayers> table;
 
-  const AssetCounts& Treasury(Seat s) const {
-    return view.players[s].treasury;
-  }
+  const AssetCounts& Treasury(Seat s) const { return view.players[s].treasury; }
   Seat Next(Seat s) const { return SeatAt(s, 1, view.direction, n); }
   Seat Previous(Seat s) const { return SeatAt(s, -1, view.direction, n); }
   // The other seat beside `gap` (gap g lies between seats g and g + 1).
@@ -100,42 +99,53 @@ double Worth(const Reading& r, Seat s, int kind, bool nested = false) {
     return kAssetValues[kind];
   }
   switch (kind) {
-    case assets::kSnorkelPig:  // the pack grows from k² to (k + 1)²
-      return 1 + 2 * mine[assets::kSnorkelPig];
+    case assets::kSnorkelPig:  // one more in the pack, and a bonus for each
+      return kAssetValues[kind] +
+             2 * assets::kPigPackBonus * mine[assets::kSnorkelPig];
     case assets::kBeardedHopper: {
-      double worth = 2;
+      double worth = kAssetValues[kind];
       if (mine[assets::kBeardedHopper] == 0) {
-        worth += assets::kFedCarrotBonus * mine[assets::kMagicCarrot];
+        worth += (assets::kFedCarrotBonus - assets::kCarrotBonus) *
+                 mine[assets::kMagicCarrot];
       }
       // A carrot left to raid next door: its value, fed, and the loss to
       // its owner.
-      const int raidable = next[assets::kMagicCarrot] +
-                           previous[assets::kMagicCarrot] -
-                           mine[assets::kBeardedHopper];
-      if (raidable > 0) worth += 1 + assets::kFedCarrotBonus + kOpponentWeight;
+      const int raidable =
+          next[assets::kMagicCarrot] - mine[assets::kBeardedHopper];
+      if (raidable > 0) {
+        worth += kAssetValues[assets::kMagicCarrot] + assets::kFedCarrotBonus +
+                 kOpponentWeight;
+      }
       return worth;
     }
     case assets::kMagicCarrot: {
       // Unfed, a carrot may still be fed by a Hopper to come.
-      double worth = 1 + (mine[assets::kBeardedHopper] > 0 ? 3 : 1);
-      if (next[assets::kBeardedHopper] + previous[assets::kBeardedHopper] > 0) {
+      double worth = kAssetValues[kind] + (mine[assets::kBeardedHopper] > 0
+                                               ? assets::kFedCarrotBonus
+                                               : assets::kCarrotBonus + 0.5);
+      if (previous[assets::kBeardedHopper] > 0) {
         worth -= 1.5;  // a neighbour's Hopper may raid it
       }
       return worth;
     }
     case assets::kDoomSnail: {
       const int victim = MostValuable(next);
-      return 1 + kOpponentWeight * (victim >= 0 ? kAssetValues[victim] : 1) -
+      return kAssetValues[kind] +
+             (victim >= 0
+                  ? assets::kDoomFeast + kOpponentWeight * kAssetValues[victim]
+                  : 1.5) -
              SlainRisk(r, s);
     }
     case assets::kRoyalPoofin: {
       // The King's best card now, or whatever lands there by the end.
       const int fetched = MostValuable(r.view.king);
-      return 2 + (fetched >= 0 ? 0.5 * Worth(r, s, fetched, true) + 0.75 : 1.5);
+      return kAssetValues[kind] +
+             (fetched >= 0 ? 0.5 * Worth(r, s, fetched, true) + 0.75 : 1.5);
     }
     case assets::kVeryRareEgg: {
       int eggs = 0;
-      for (Seat q = 0; q < r.n; ++q) eggs += r.Treasury(q)[assets::kVeryRareEgg];
+      for (Seat q = 0; q < r.n; ++q)
+        eggs += r.Treasury(q)[assets::kVeryRareEgg];
       const int own = mine[assets::kVeryRareEgg];
       // The new egg's rarity, less what every egg in a treasury loses.
       return 1 +
@@ -145,12 +155,11 @@ double Worth(const Reading& r, Seat s, int kind, bool nested = false) {
     }
     case assets::kGrungle: {
       const int grabbed = MostValuable(previous);
-      const double grab =
-          grabbed >= 0
-              ? Worth(r, s, grabbed, true) +
-                    kOpponentWeight * kAssetValues[grabbed]
-              : 1;
-      return 2 + 0.7 * grab - SlainRisk(r, s);
+      const double grab = grabbed >= 0
+                              ? Worth(r, s, grabbed, true) +
+                                    kOpponentWeight * kAssetValues[grabbed]
+                              : 1;
+      return kAssetValues[kind] + 0.7 * grab - SlainRisk(r, s);
     }
     case assets::kDeathslayer: {
       int monsters = 0, slayers = 0;
@@ -161,24 +170,24 @@ double Worth(const Reading& r, Seat s, int kind, bool nested = false) {
                       r.Treasury(q)[assets::kDoomSnail];
         }
       }
-      return 2 + (monsters > slayers
-                      ? assets::kSlayBonus + kOpponentWeight * 1.5
-                      : 1);
+      return kAssetValues[kind] +
+             (monsters > slayers ? assets::kSlayBonus + kOpponentWeight * 1.5
+                                 : 1);
     }
     case assets::kCursedSushi:
-      // A feast alone; the second brings the curse on both.
-      switch (mine[assets::kCursedSushi]) {
-        case 0:
-          return 3;
-        case 1:
-          return 3 - assets::kSushiCurse * assets::kSushiCurseFrom;
-        default:
-          return 3 - assets::kSushiCurse;
+      // A feast alone; the one that makes kSushiCurseFrom curses them all.
+      if (mine[assets::kCursedSushi] + 1 < assets::kSushiCurseFrom)
+        return kAssetValues[kind] + assets::kSushiFeast;
+      if (mine[assets::kCursedSushi] + 1 == assets::kSushiCurseFrom) {
+        return kAssetValues[kind] - assets::kSushiCurse -
+               (assets::kSushiFeast + assets::kSushiCurse) *
+                   mine[assets::kCursedSushi];
       }
+      return kAssetValues[kind] - assets::kSushiCurse;
     case assets::kRedSnatcher:
       return 1.5;  // whom it robs depends on its gap: see WorthIn
     case assets::kMisdirection:
-      return 2;
+      return kAssetValues[kind];
     default:
       return 0;
   }

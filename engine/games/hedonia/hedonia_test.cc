@@ -234,8 +234,8 @@ TEST(HedoniaClaimTest, BothSidesShareOneSideTakesNeitherLeavesItToTheKing) {
   EXPECT_EQ(after.treasuries[0], Of({}));
   EXPECT_EQ(after.treasuries[1], Of({}));
   ASSERT_TRUE(state->IsOver());
-  // The shared pig: half a point to each side. The lone egg: 1 + 2 * 3.
-  EXPECT_THAT(state->Scores(), ElementsAre(0.5, 0.5, 7.0));
+  // The shared pig: half a point to each side. The lone egg: 1 + 1 * 2.
+  EXPECT_THAT(state->Scores(), ElementsAre(0.5, 0.5, 3.0));
   EXPECT_THAT(state->Ranks(), ElementsAre(2, 2, 1))
       << "equal scores share a rank";
 }
@@ -243,7 +243,7 @@ TEST(HedoniaClaimTest, BothSidesShareOneSideTakesNeitherLeavesItToTheKing) {
 TEST(HedoniaClaimTest,
      SharedCardsScoreHalfTheirValueToEachNeighbourAndNoPower) {
   Position p = Table(4);
-  p.shared[0] = Of({{kCursedSushi, 3}});  // seats 0 and 1: 9 / 2 each
+  p.shared[0] = Of({{kCursedSushi, 3}});  // seats 0 and 1: 3 / 2 each
   p.shared[1] = Of({{kGrungle, 1}});      // seats 1 and 2: 2 / 2 each
   p.shared[3] = Of({{kVeryRareEgg, 1}});  // seats 3 and 0: 1 / 2 each
   p.treasuries[2] = Of({{kSnorkelPig, 1}});
@@ -251,7 +251,7 @@ TEST(HedoniaClaimTest,
   auto state = HedoniaState::ForTesting(p);
   // Three shared sushi carry no curse, the shared grungle grabs nothing and
   // the shared egg earns no rarity.
-  EXPECT_THAT(state->Scores(), ElementsAre(5.0, 5.5, 2.0, 0.5));
+  EXPECT_THAT(state->Scores(), ElementsAre(2.0, 2.5, 2.0, 0.5));
   EXPECT_EQ(state->Reckon().treasuries[2], Of({{kSnorkelPig, 1}}));
 }
 
@@ -437,18 +437,18 @@ TEST(HedoniaRecordTest, TheDealRefusesARecordNoMatchMakes) {
 TEST(HedoniaAtOnceTest, ARedSnatcherTakesTheBestCardOfTheOtherPlayerBesideIt) {
   Position p = Table(3);
   p.hands[0] = Of({{kRedSnatcher, 1}});
-  p.hands[1] = Of({{kCursedSushi, 1}});
+  p.hands[1] = Of({{kGrungle, 1}});
   p.hands[2] = Of({{kSnorkelPig, 1}});
-  p.treasuries[1] = Of({{kSnorkelPig, 1}, {kGrungle, 1}});
+  p.treasuries[1] = Of({{kSnorkelPig, 1}, {kVeryRareEgg, 1}});
   auto state = HedoniaState::ForTesting(p);
   // Seat 0 claims the Red Snatcher it offered (gap 0, alone). Seat 1 claims
-  // gap 1 (its own sushi) alone; seat 2 its own pig. The cards are placed
-  // first, so the snatcher takes the sushi just claimed.
-  PlayRound(*state, {kRedSnatcher, kCursedSushi, kSnorkelPig}, {L, L, L});
+  // gap 1 (its own Grungle, worth 2) alone; seat 2 its own pig. The cards
+  // are placed first, so the snatcher takes the Grungle just claimed.
+  PlayRound(*state, {kRedSnatcher, kGrungle, kSnorkelPig}, {L, L, L});
   EXPECT_EQ(state->position().treasuries[0],
-            Of({{kRedSnatcher, 1}, {kCursedSushi, 1}}));
+            Of({{kRedSnatcher, 1}, {kGrungle, 1}}));
   EXPECT_EQ(state->position().treasuries[1],
-            Of({{kSnorkelPig, 1}, {kGrungle, 1}}));
+            Of({{kSnorkelPig, 1}, {kVeryRareEgg, 1}}));
 }
 
 TEST(HedoniaAtOnceTest, ARedSnatcherClaimedByItsReceiverRobsItsOfferer) {
@@ -583,10 +583,11 @@ TEST(HedoniaPowerTest, SnorkelPigsScoreAsAPack) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kSnorkelPig, 3}});
   p.treasuries[1] = Of({{kSnorkelPig, 1}});
-  EXPECT_THAT(ScoresOf(p), ElementsAre(9, 1, 0));
+  // Three pigs: 3, and each 2 more for each of the other two: 3 + 3 * 2 * 2.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(15, 1, 0));
 }
 
-TEST(HedoniaPowerTest, BeardedHoppersRaidTheNextPlayersCarrotsThenThePrevious) {
+TEST(HedoniaPowerTest, BeardedHoppersRaidOnlyTheNextPlayersCarrots) {
   Position p = Finished(3);  // seat 0 acts first
   p.treasuries[0] = Of({{kBeardedHopper, 1}});
   p.treasuries[1] = Of({{kMagicCarrot, 2}});
@@ -595,12 +596,27 @@ TEST(HedoniaPowerTest, BeardedHoppersRaidTheNextPlayersCarrotsThenThePrevious) {
   EXPECT_EQ(state->Reckon().treasuries[0],
             Of({{kBeardedHopper, 1}, {kMagicCarrot, 1}}));
   EXPECT_EQ(state->Reckon().treasuries[1], Of({{kMagicCarrot, 1}}));
-  // The carrot is fed: 2 + 1 + 3.
-  EXPECT_THAT(state->Scores(), ElementsAre(6, 1, 1));
+  // The raided carrot is fed: 1 + 1 + 2; the others score 1 + 1 alone.
+  EXPECT_THAT(state->Scores(), ElementsAre(4, 2, 2));
+}
 
-  p.treasuries[1] = Of({});
-  EXPECT_EQ(HedoniaState::ForTesting(p)->Reckon().treasuries[2], Of({}))
-      << "with none next, from the previous player";
+TEST(HedoniaPowerTest, ABeardedHopperNeverRaidsThePreviousPlayer) {
+  // Seat 0 acts first; its next player, seat 1, holds no carrot, its
+  // previous player, seat 2, holds two. Both of seat 0's hoppers come home
+  // empty-handed.
+  Position p = Finished(3);
+  p.treasuries[0] = Of({{kBeardedHopper, 2}});
+  p.treasuries[2] = Of({{kMagicCarrot, 2}});
+  auto state = HedoniaState::ForTesting(p);
+  const Reckoning r = state->Reckon();
+  EXPECT_EQ(r.treasuries[0], Of({{kBeardedHopper, 2}}));
+  EXPECT_EQ(r.treasuries[2], Of({{kMagicCarrot, 2}}));
+  EXPECT_THAT(state->Scores(), ElementsAre(2, 0, 2 * (1 + kCarrotBonus)));
+  // Counterclockwise seat 2 is seat 0's next player: one hopper raids a
+  // carrot each.
+  p.direction = kCounterclockwise;
+  EXPECT_EQ(HedoniaState::ForTesting(p)->Reckon().treasuries[0],
+            Of({{kBeardedHopper, 2}, {kMagicCarrot, 2}}));
 }
 
 TEST(HedoniaPowerTest, MagicCarrotsScoreMoreWithABeardedHopper) {
@@ -608,8 +624,21 @@ TEST(HedoniaPowerTest, MagicCarrotsScoreMoreWithABeardedHopper) {
   p.treasuries[0] = Of({{kMagicCarrot, 2}});
   p.treasuries[2] = Of({{kMagicCarrot, 1}, {kBeardedHopper, 1}});
   p.treasuries[1] = Of({{kMagicCarrot, 1}});
-  // Seat 2's hopper raids seat 0 (next) first: seat 0 keeps one carrot.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(1, 1, 2 + 2 * (1 + kFedCarrotBonus)));
+  // Seat 2's hopper raids seat 0 (next): seat 0 keeps one carrot, unfed.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(1 + kCarrotBonus, 1 + kCarrotBonus,
+                                       1 + 2 * (1 + kFedCarrotBonus)));
+}
+
+TEST(HedoniaPowerTest, AMagicCarrotWithoutAHopperScoresOneMore) {
+  Position p = Finished(3);
+  p.treasuries[0] = Of({{kMagicCarrot, 1}});
+  p.treasuries[1] = Of({{kMagicCarrot, 3}});
+  p.shared[1] = Of({{kMagicCarrot, 1}});  // seats 1 and 2: no power
+  auto state = HedoniaState::ForTesting(p);
+  EXPECT_EQ(kCarrotBonus, 1);
+  EXPECT_EQ(state->Reckon().power_points[0], 1);
+  EXPECT_EQ(state->Reckon().power_points[1], 3);
+  EXPECT_THAT(state->Scores(), ElementsAre(2, 6.5, 0.5));
 }
 
 TEST(HedoniaPowerTest, DoomSnailsDestroyTheNextPlayersMostValuableCard) {
@@ -619,10 +648,28 @@ TEST(HedoniaPowerTest, DoomSnailsDestroyTheNextPlayersMostValuableCard) {
       Of({{kSnorkelPig, 1}, {kCursedSushi, 1}, {kDeathslayer, 1}});
   auto state = HedoniaState::ForTesting(p);
   EXPECT_EQ(state->Reckon().treasuries[1],
-            Of({{kSnorkelPig, 1}, {kDeathslayer, 1}}));
-  EXPECT_EQ(MostValuable(Of({{kMisdirection, 1}, {kBeardedHopper, 1}})),
-            kBeardedHopper)
+            Of({{kSnorkelPig, 1}, {kCursedSushi, 1}}));
+  EXPECT_EQ(MostValuable(Of({{kMisdirection, 1}, {kRoyalPoofin, 1}})),
+            kRoyalPoofin)
       << "equal values: the kind first in the table";
+}
+
+TEST(HedoniaPowerTest, ADoomSnailScoresAPointForEachCardItDestroys) {
+  Position p = Finished(3);  // seat 0 acts first
+  p.treasuries[0] = Of({{kDoomSnail, 3}});
+  p.treasuries[1] = Of({{kSnorkelPig, 1}, {kGrungle, 1}});
+  p.treasuries[2] = Of({{kDoomSnail, 1}});  // its next player: seat 0
+  auto state = HedoniaState::ForTesting(p);
+  const Reckoning r = state->Reckon();
+  // Seat 0's three snails find two cards next door: 2 points, and the third
+  // snail finds nothing and scores nothing. Seat 2's snail then destroys one
+  // of seat 0's snails: 1 point, and seat 0's points stay.
+  EXPECT_EQ(kDoomFeast, 1);
+  EXPECT_EQ(r.treasuries[1], Of({}));
+  EXPECT_EQ(r.treasuries[0], Of({{kDoomSnail, 2}}));
+  EXPECT_THAT(r.power_points, ::testing::ElementsAreArray({2, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(r.points_by_power[kDoomSnail], 3);
+  EXPECT_THAT(state->Scores(), ElementsAre(2 + 2, 0, 1 + 1));
 }
 
 TEST(HedoniaPowerTest, RoyalPoofinsFetchFromTheKingAndLaterKindsStillAct) {
@@ -643,31 +690,37 @@ TEST(HedoniaPowerTest, ACardArrivingAfterItsKindActedDoesNotAct) {
   Position p = Finished(3);
   p.king = Of({{kSnorkelPig, 1}});
   p.treasuries[0] = Of({{kSnorkelPig, 2}, {kRoyalPoofin, 1}});
-  // Two pigs made a pack of two (2 more points); the third came too late.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(3 + 2 + 2, 0, 0));
+  // Two pigs made a pack of two (4 more points); the third came too late.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(3 + 2 + 4, 0, 0));
 }
 
 TEST(HedoniaPowerTest, VeryRareEggsAreWorthMoreTheFewerAreInTreasuries) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kVeryRareEgg, 1}});
   p.treasuries[1] = Of({{kVeryRareEgg, 1}});
-  p.king = Of({{kVeryRareEgg, 1}});
   p.shared[2] = Of({{kVeryRareEgg, 1}});
-  // Two eggs in treasuries: two not, so each scores 1 + 2 * 2; seat 2 and
-  // seat 0 also halve the shared one.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(5.5, 5, 0.5));
+  // Two of the three eggs in treasuries, one not: each scores 1 + 1 * 1;
+  // seat 2 and seat 0 also halve the shared one.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(2.5, 2, 0.5));
+  // Seat 1's egg in the King's treasury instead: seat 0's is the only one
+  // in a treasury, 1 + 1 * 2.
+  p.treasuries[1] = Of({});
+  p.king = Of({{kVeryRareEgg, 1}});
+  EXPECT_THAT(ScoresOf(p), ElementsAre(3.5, 0, 0.5));
 }
 
 TEST(HedoniaPowerTest, GrunglesGrabThePreviousPlayersMostValuableCard) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kGrungle, 1}});
   p.treasuries[2] = Of({{kCursedSushi, 1}, {kMisdirection, 1}});
-  EXPECT_THAT(ScoresOf(p), ElementsAre(5, 0, 2));
+  // The Misdirection (2) before the sushi (1); seat 2's lone sushi scores
+  // 1 + 1.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(4, 0, 2));
   // Counterclockwise, seat 0's previous player is seat 1.
   p.direction = kCounterclockwise;
   p.treasuries[1] = Of({{kSnorkelPig, 1}});
-  p.active = 1;  // scoring starts with seat 0
-  EXPECT_THAT(ScoresOf(p), ElementsAre(3, 0, 5));
+  p.active = 1;
+  EXPECT_THAT(ScoresOf(p), ElementsAre(3, 0, 4));
 }
 
 TEST(HedoniaPowerTest, DeathslayersSlayTheNearestMonsterAGrungleFirst) {
@@ -678,25 +731,40 @@ TEST(HedoniaPowerTest, DeathslayersSlayTheNearestMonsterAGrungleFirst) {
   p.treasuries[3] = Of({{kGrungle, 1}});
   auto state = HedoniaState::ForTesting(p);
   const Reckoning r = state->Reckon();
-  // Seat 2's snail eats seat 3's grungle; seat 2's grungle grabs seat 1's
-  // pig; seat 0's deathslayer passes seat 1 and slays seat 2's grungle.
+  // Seat 2's snail eats seat 3's grungle (1 point); seat 2's grungle grabs
+  // seat 1's pig; seat 0's deathslayer passes seat 1 and slays seat 2's
+  // grungle.
   EXPECT_EQ(r.treasuries[2], Of({{kDoomSnail, 1}, {kSnorkelPig, 1}}));
   EXPECT_EQ(r.power_points[0], kSlayBonus);
-  EXPECT_THAT(state->Scores(), ElementsAre(5, 0, 2, 0));
+  EXPECT_THAT(state->Scores(), ElementsAre(2 + 2, 0, 1 + 1 + 1, 0));
 }
 
 TEST(HedoniaPowerTest, OneCursedSushiIsAFeastTwoAreACurse) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kCursedSushi, 1}});
   p.treasuries[1] = Of({{kCursedSushi, 2}});
-  EXPECT_THAT(ScoresOf(p), ElementsAre(3, 6 - 10, 0));
+  EXPECT_THAT(ScoresOf(p), ElementsAre(1 + 1, 2 - 4, 0));
+}
+
+TEST(HedoniaPowerTest, ALoneCursedSushiScoresOneMoreAndThreeAreCursed) {
+  Position p = Finished(4);
+  p.treasuries[0] = Of({{kCursedSushi, 1}});
+  p.treasuries[2] = Of({{kCursedSushi, 3}});
+  p.shared[0] = Of({{kCursedSushi, 1}});  // seats 0 and 1: half a point each
+  auto state = HedoniaState::ForTesting(p);
+  const Reckoning r = state->Reckon();
+  EXPECT_EQ(kSushiFeast, 1);
+  EXPECT_EQ(r.power_points[0], kSushiFeast) << "a shared sushi is not owned";
+  EXPECT_EQ(r.power_points[2], -3 * kSushiCurse);
+  EXPECT_EQ(r.points_by_power[kCursedSushi], 1 - 6);
+  EXPECT_THAT(state->Scores(), ElementsAre(2.5, 0.5, 3 - 6, 0));
 }
 
 TEST(HedoniaPowerTest, AGrungleCanBringTheCurse) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kGrungle, 1}, {kCursedSushi, 1}});
   p.treasuries[2] = Of({{kCursedSushi, 1}});
-  EXPECT_THAT(ScoresOf(p), ElementsAre(2 + 6 - 10, 0, 0));
+  EXPECT_THAT(ScoresOf(p), ElementsAre(2 + 2 - 4, 0, 0));
 }
 
 // ---------------------------------------------------------------- Order
@@ -706,9 +774,10 @@ TEST(HedoniaOrderTest, DoomSnailsActBeforeEggsSoTheSurvivorIsRarer) {
   p.treasuries[0] = Of({{kDoomSnail, 1}});
   p.treasuries[1] = Of({{kVeryRareEgg, 1}});
   p.treasuries[2] = Of({{kVeryRareEgg, 1}});
-  // The snail destroys seat 1's egg; seat 2's is then the only one: 1 + 6.
-  // Were eggs counted first, it would score 1 + 4 = 5.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(1, 0, 7));
+  // The snail destroys seat 1's egg (1 + 1 for seat 0); seat 2's is then
+  // the only one in a treasury: 1 + 2. Were eggs counted first, it would
+  // score 1 + 1 = 2.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(2, 0, 3));
 }
 
 TEST(HedoniaOrderTest, WithinAKindPlayersActFromTheNextActivePlayer) {
@@ -717,11 +786,12 @@ TEST(HedoniaOrderTest, WithinAKindPlayersActFromTheNextActivePlayer) {
   p.treasuries[1] = Of({{kDoomSnail, 1}});
   p.treasuries[2] = Of({{kCursedSushi, 1}});
   // Seat 2 was active: seat 0 acts first and destroys seat 1's snail before
-  // it can act, so seat 2 keeps its sushi.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(1, 0, 3));
-  // Seat 0 was active: seat 1's snail acts first and destroys the sushi.
+  // it can act, so seat 2 keeps its sushi (1 + 1).
+  EXPECT_THAT(ScoresOf(p), ElementsAre(1 + 1, 0, 2));
+  // Seat 0 was active: seat 1's snail acts first and destroys the sushi,
+  // then seat 0's destroys it; its point stays.
   p.active = 0;
-  EXPECT_THAT(ScoresOf(p), ElementsAre(1, 0, 0));
+  EXPECT_THAT(ScoresOf(p), ElementsAre(1 + 1, 1, 0));
 }
 
 // Three players, one card each in hand, seat 2's a Misdirection; seats 1
@@ -750,33 +820,35 @@ TEST(HedoniaOrderTest, AMisdirectionInTheLastRoundTurnsTheScoringOrder) {
   // play": the next active player is seat 0, to the left of seat 2; then
   // counterclockwise, seat 2 before seat 1. Seat 2's snail destroys seat 1's
   // (the next player counterclockwise) before it acts, so seat 0's egg
-  // survives: 1 + 2 * 3, and half the pig.
+  // survives: 1 + 1 * 2, and half the pig. Seat 2: its snail, its point and
+  // its Misdirection.
   const Reckoning r = state->Reckon();
   EXPECT_EQ(r.treasuries[0], Of({{kVeryRareEgg, 1}}));
   EXPECT_EQ(r.treasuries[1], Of({}));
-  EXPECT_THAT(state->Scores(), ElementsAre(7.5, 0.5, 3));
+  EXPECT_THAT(state->Scores(), ElementsAre(3.5, 0.5, 1 + 1 + 2));
 }
 
 TEST(HedoniaOrderTest, UnderOffersOnwardScoringStartsOneSeatOnTheOtherWay) {
   auto state = LastRoundMisdirection({.offers = OfferRule::kOnward});
   ASSERT_TRUE(state->IsOver());
   // The next active player is seat 1, one seat on counterclockwise: its
-  // snail destroys seat 0's egg before seat 2's snail destroys it.
+  // snail destroys seat 0's egg before seat 2's snail destroys it; both
+  // snails score their point.
   const Reckoning r = state->Reckon();
   EXPECT_EQ(r.treasuries[0], Of({}));
   EXPECT_EQ(r.treasuries[1], Of({}));
-  EXPECT_THAT(state->Scores(), ElementsAre(0.5, 0.5, 3));
+  EXPECT_THAT(state->Scores(), ElementsAre(0.5, 0.5 + 1, 1 + 1 + 2));
 }
 
 // ---------------------------------------------------------------- Ranks
 
-// Four players on 3 points each, in different ways: seat 0 owns a Cursed
-// Sushi; seat 1 two Red Snatchers and half a shared Misdirection; seat 2 a
-// Red Snatcher and halves of two shared Misdirections; seat 3 a
-// Misdirection and half a shared one.
+// Four players on 3 points each, in different ways: seat 0 owns a
+// Misdirection and a Red Snatcher; seat 1 two Red Snatchers and half a
+// shared Misdirection; seat 2 a Red Snatcher and halves of two shared
+// Misdirections; seat 3 a Misdirection and half a shared one.
 Position FourOnThree() {
   Position p = Finished(4);
-  p.treasuries[0] = Of({{kCursedSushi, 1}});
+  p.treasuries[0] = Of({{kMisdirection, 1}, {kRedSnatcher, 1}});
   p.treasuries[1] = Of({{kRedSnatcher, 2}});
   p.treasuries[2] = Of({{kRedSnatcher, 1}});
   p.treasuries[3] = Of({{kMisdirection, 1}});
