@@ -12,6 +12,7 @@ WORK=$(mktemp -d)
 export HOARD_STATE_DIR="$WORK/state"
 trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
 source "$(dirname "$0")/cli_checks.sh"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$WORK"
 
 # sql QUERY: one value from hoard.db.
@@ -89,6 +90,44 @@ timeout 120 "$HOARD" tournament --config "$WORK/mixed.txtpb" --db mixed.db >"$WO
 check "launched bots finish their tournament" "$WORK/mixed" grep -q "FINISHED, 9 of 9" "$WORK/mixed"
 check "a version shows as name@version on the leaderboard" "$WORK/mixed" \
   grep -qE '^[1-3] +cmd-b@2 ' "$WORK/mixed"
+
+# Supervision: a launched bot that exits after each match is started again,
+# and every match is played through without a time-out.
+timeout 120 "$HOARD" tournament --game village --players 3 --rounds 2 --concurrency 1 \
+  --participant "once=command:$HOARD bot --quiet --matches 1" --participant house=builtin:random \
+  --participant first=builtin:first --db restarts.db --bot-logs "$WORK/logs" >"$WORK/restarts" 2>&1
+check "a bot that exits after each match is restarted and the tournament finishes" "$WORK/restarts" \
+  grep -q "FINISHED, 6 of 6" "$WORK/restarts"
+check "each restart is a warning line saying why and when" "$WORK/restarts" \
+  [ "$(grep -c "^hoard: participant 'once' exited with status 0; restarting it in [0-9.]*m\?s (1 of at most 5 restarts in a row" "$WORK/restarts")" -ge 5 ]
+check "no seat of it timed out or forfeited" /dev/null [ "$("$PY" -c '
+import sqlite3; print(sqlite3.connect("restarts.db").execute("SELECT SUM(timeouts) + SUM(forfeited) FROM seats").fetchone()[0])')" = 0 ]
+# One that crashes at every decision fails the tournament within seconds.
+cat >"$WORK/crash_bot.py" <<BOT
+import os, sys
+sys.path.insert(0, "$ROOT/bots/python")
+import hoard_bot
+def decide(decision):
+    print("crashing on purpose", flush=True)
+    os._exit(3)
+hoard_bot.run(decide)
+BOT
+cat >"$WORK/crashy.txtpb" <<SPEC
+game: "village" players_per_match: 2 rounds: 50 concurrency: 1
+participants { name: "crasher" command: "$PY $WORK/crash_bot.py" }
+participants { name: "house" builtin: "random" }
+time_control { decision_ms: 300 bank_ms: 0 max_strikes: 1 }
+SPEC
+started=$(date +%s)
+timeout 120 "$HOARD" tournament --config "$WORK/crashy.txtpb" --db crashy.db --bot-logs "$WORK/logs" \
+  >"$WORK/crashy" 2>&1
+code=$?
+check "a bot that keeps crashing fails the tournament (exit $code) in $(( $(date +%s) - started )) s" \
+  "$WORK/crashy" [ "$code" -eq 1 -a $(( $(date +%s) - started )) -lt 30 ]
+check "saying how it exited, its last words, and that it kept exiting" "$WORK/crashy" \
+  grep -q "^hoard: participant 'crasher' exited with status 3 (its last line: crashing on purpose): it exited 6 times in a row without playing a match through" "$WORK/crashy"
+check "and no match is scheduled after it" /dev/null [ "$("$PY" -c '
+import sqlite3; print(sqlite3.connect("crashy.db").execute("SELECT COUNT(*) FROM matches").fetchone()[0])')" -lt 100 ]
 
 # A launched bot that never connects: a clear error after the start timeout.
 cat >"$WORK/silent.txtpb" <<SPEC

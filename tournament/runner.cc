@@ -127,7 +127,9 @@ TournamentRunner::TournamentRunner(db::MatchStore* store, MatchHost* host, Runne
     : store_(store), host_(host), options_(std::move(options)) {}
 
 TournamentRunner::~TournamentRunner() {
-  for (auto& bot : launched_) bot->Stop();
+  for (Supervised& launched : launched_) {
+    if (launched.bot) launched.bot->Stop();
+  }
 }
 
 void TournamentRunner::Cancel(hoard::v1::TournamentStatus status) {
@@ -183,6 +185,13 @@ namespace {
 std::string LaunchedAs(const Participant& participant) {
   if (participant.has_catalog()) return absl::StrCat("catalog bot: ", participant.catalog());
   return absl::StrCat("command: ", participant.command());
+}
+
+// " (its last line: ...)" from a launched bot's output, or "".
+std::string LastWords(const LaunchedBot& bot) {
+  std::string last = bot.LastLines(1);
+  while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
+  return last.empty() ? "" : absl::StrCat(" (its last line: ", last, ")");
 }
 
 }  // namespace
@@ -245,8 +254,81 @@ void TournamentRunner::Launch(int p, const hoard::v1::CatalogBot& launch,
       return;
     }
     launched[p].push_back(bot->get());
-    launched_.push_back(*std::move(bot));
+    launched_.push_back({.participant = p,
+                         .command = launch.command(),
+                         .env = std::move(env),
+                         .log_path = log,
+                         .working_directory = launch.working_directory(),
+                         .bot = *std::move(bot)});
   }
+}
+
+void TournamentRunner::Supervise() {
+  const absl::Time now = absl::Now();
+  for (Supervised& launched : launched_) {
+    if (launched.given_up || unavailable_.contains(launched.participant)) continue;
+    const int p = launched.participant;
+    const Participant& participant = spec_.participants(p);
+    const std::string output =
+        launched.log_path.empty() ? "" : absl::StrCat("; output: ", launched.log_path);
+    if (launched.bot != nullptr) {
+      std::optional<std::string> exit = launched.bot->Exited();
+      if (!exit) continue;
+      const std::string last_words = LastWords(*launched.bot);
+      launched.bot.reset();
+      int played;
+      {
+        absl::MutexLock lock(&mu_);
+        played = played_through_[p];
+      }
+      // Matches played through since the last exit: it was making progress.
+      int& in_a_row = exits_in_a_row_[p];
+      in_a_row = played > played_at_exit_[p] ? 1 : in_a_row + 1;
+      played_at_exit_[p] = played;
+      const std::string what =
+          absl::StrCat("participant '", participant.name(), "' ", *exit, last_words);
+      if (in_a_row > options_.max_restarts) {
+        launched.given_up = true;
+        FailForParticipant(absl::StrCat(what, ": it exited ", in_a_row,
+                                        " times in a row without playing a match through, so "
+                                        "the tournament stops (",
+                                        LaunchedAs(participant), output, ")"));
+        continue;
+      }
+      absl::Duration delay = options_.first_restart_delay;
+      for (int i = 1; i < in_a_row && delay < kMaxRestartDelay; ++i) delay *= 2;
+      delay = std::min(delay, kMaxRestartDelay);
+      launched.restart_at = now + delay;
+      Warn(absl::StrCat(what, "; restarting it in ", absl::FormatDuration(delay), " (",
+                        in_a_row, " of at most ", options_.max_restarts,
+                        " restarts in a row; ", LaunchedAs(participant), output, ")"));
+      continue;
+    }
+    if (now < launched.restart_at) continue;
+    absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
+        launched.command, launched.env, launched.log_path, launched.working_directory);
+    if (!bot.ok()) {
+      launched.given_up = true;
+      FailForParticipant(absl::StrCat("participant '", participant.name(),
+                                      "' could not be restarted: ", bot.status().message()));
+      continue;
+    }
+    launched.bot = *std::move(bot);
+    Warn(absl::StrCat("participant '", participant.name(), "' restarted"));
+  }
+}
+
+void TournamentRunner::FailForParticipant(const std::string& why) {
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+    if (!participant_failed_) {
+      participant_failed_ = true;
+      error_ = why;
+    }
+  }
+  Warn(why);
+  Report();
 }
 
 void TournamentRunner::DropExited(const LaunchedBots& launched, std::set<int>& waiting) {
@@ -264,7 +346,7 @@ void TournamentRunner::DropExited(const LaunchedBots& launched, std::set<int>& w
     if (exit) {
       unavailable_[*it] = absl::StrCat(
           "participant '", spec_.participants(*it).name(), "' ", *exit,
-          " before it connected (", LaunchedAs(spec_.participants(*it)),
+          " before it connected", LastWords(*exited), " (", LaunchedAs(spec_.participants(*it)),
           exited->log_path().empty() ? ")"
                                      : absl::StrCat("; output: ", exited->log_path(), ")"));
       it = waiting.erase(it);
@@ -409,22 +491,38 @@ void TournamentRunner::PlayPending() {
   }
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) threads.emplace_back([this] { Work(); });
+  // The launched bots are watched while the matches are played.
+  std::atomic<bool> playing{true};
+  std::thread supervisor([this, &playing] {
+    while (playing) {
+      Supervise();
+      absl::SleepFor(absl::Milliseconds(50));
+    }
+  });
   for (std::thread& thread : threads) thread.join();
-  for (auto& bot : launched_) bot->Stop();
+  playing = false;
+  supervisor.join();
+  for (Supervised& launched : launched_) {
+    if (launched.bot) launched.bot->Stop();
+  }
   launched_.clear();
 }
 
 Tournament TournamentRunner::Conclude() {
   absl::MutexLock lock(&mu_);
   hoard::v1::TournamentStatus status;
-  if (finished_ == static_cast<int>(schedule_.size())) {
+  if (participant_failed_) {
+    // Even if the matches in flight completed the schedule: they were
+    // played against a participant that was down.
+    status = hoard::v1::TOURNAMENT_STATUS_FAILED;
+  } else if (finished_ == static_cast<int>(schedule_.size())) {
     status = hoard::v1::TOURNAMENT_STATUS_FINISHED;
     error_.clear();
   } else if (cancelled_) {
     status = cancelled_as_;
   } else {
     status = hoard::v1::TOURNAMENT_STATUS_FAILED;
-    if (!store_broken_) {
+    if (!store_broken_ && !participant_failed_) {
       error_ = absl::StrCat(failed_, " match", failed_ == 1 ? "" : "es",
                             " failed (run the tournament again to retry ",
                             failed_ == 1 ? "it" : "them", "); last: ", error_);
@@ -545,6 +643,13 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
     seats.push_back({.bot = labels_[match.seats[seat]],
                      .rank = summary.seats(seat).rank(),
                      .score = summary.seats(seat).score()});
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    for (int seat = 0; seat < summary.seats_size(); ++seat) {
+      const hoard::v1::SeatInfo& info = summary.seats(seat);
+      if (info.answers() > 0 && !info.forfeited()) ++played_through_[match.seats[seat]];
+    }
   }
   Store(match, *played, seats);
 }

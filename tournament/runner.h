@@ -84,7 +84,19 @@ struct RunnerOptions {
   // played in it before (bots that were connected before a crash or a
   // stop, now reconnecting), if that is longer than the start timeout.
   absl::Duration resume_grace = absl::Seconds(60);
+  // Supervision of launched bots: one that exits while the tournament plays
+  // is started again after a pause that doubles from `first_restart_delay`
+  // (at most kMaxRestartDelay), with a warning each time. A participant
+  // whose bot exits more than `max_restarts` times in a row without playing
+  // a match through in between (answering in it, not forfeiting) fails the
+  // tournament, saying why: no match starts after that, and it ends FAILED
+  // once the matches in flight are over (their seats of it time out).
+  int max_restarts = 5;
+  absl::Duration first_restart_delay = absl::Milliseconds(100);
 };
+
+// The longest pause before a launched bot is started again.
+inline constexpr absl::Duration kMaxRestartDelay = absl::Seconds(8);
 
 // Stores a new tournament for `spec` (normalized), or, unless `fresh` is
 // set, returns the newest stored one with the same spec (*resumed = true),
@@ -179,7 +191,31 @@ class TournamentRunner {
   std::vector<ScheduledMatch> schedule_;
   std::vector<std::string> labels_;  // per participant
   std::map<int, std::string> unavailable_;  // participant -> why
-  std::vector<std::unique_ptr<LaunchedBot>> launched_;
+  // A bot launched for a participant, kept running while the tournament
+  // plays (Supervise).
+  struct Supervised {
+    int participant = 0;
+    std::string command;
+    std::map<std::string, std::string> env;
+    std::string log_path;
+    std::string working_directory;
+    std::unique_ptr<LaunchedBot> bot;  // null while it waits to restart
+    absl::Time restart_at = absl::InfinitePast();
+    bool given_up = false;
+  };
+  // Restarts the launched bots that exited, or fails the tournament for a
+  // participant that keeps exiting. Called by PlayPending's supervisor.
+  void Supervise();
+  // Stops the tournament because of participant `p`: `why` becomes its error.
+  void FailForParticipant(const std::string& why);
+  std::vector<Supervised> launched_;
+  // Per participant: exits in a row without a match played through in
+  // between, and the matches it played through in this run (answering, not
+  // forfeiting) when it last exited, and now.
+  std::map<int, int> exits_in_a_row_;
+  std::map<int, int> played_at_exit_;
+  std::map<int, int> played_through_ ABSL_GUARDED_BY(mu_);
+  bool participant_failed_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<int> pending_ ABSL_GUARDED_BY(mu_);  // schedule indexes, next last
   std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
   Standings standings_ ABSL_GUARDED_BY(mu_);
