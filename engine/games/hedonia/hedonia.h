@@ -77,7 +77,7 @@ using AssetCounts = std::array<std::int8_t, kNumAssetKinds>;
 inline constexpr int kNumAssets = 60;
 // The deck: how many cards of each kind (60 in all).
 inline constexpr std::array<int, kNumAssetKinds> kAssetCounts = {
-    9, 7, 7, 5, 5, 3, 5, 4, 6, 4, 5};
+    9, 7, 6, 5, 5, 3, 5, 4, 6, 4, 6};
 // Each card's printed value, the points it scores in a treasury (half of it
 // to each side when shared).
 inline constexpr std::array<int, kNumAssetKinds> kAssetValues = {
