@@ -141,6 +141,10 @@ constexpr const char* kMigrations[] = {
       value INTEGER NOT NULL
     );
     )sql",
+    // 6: how often each seat's stream was lost mid-match.
+    R"sql(
+    ALTER TABLE seats ADD COLUMN disconnects INTEGER NOT NULL DEFAULT 0;
+    )sql",
 };
 
 // How a failed SQLite call is reported: kDataLoss for a damaged file,
@@ -560,7 +564,8 @@ class SqliteStore final : public MatchStore {
     absl::MutexLock lock(&mu_);
     Statement select(statements_,
                      "SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
-                     "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0) "
+                     "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0), "
+                     "s.timeouts, s.forfeited, s.disconnects "
                      "FROM matches m "
                      "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
                      "WHERE m.game = ?1 AND (?2 = 0 OR m.tournament_id = ?2) "
@@ -581,7 +586,10 @@ class SqliteStore final : public MatchStore {
       }
       matches.back().seats.push_back({.bot = engine::JoinBotName(select.Text(5), select.Text(6)),
                                       .rank = static_cast<int>(select.Int(3)),
-                                      .score = select.Double(4)});
+                                      .score = select.Double(4),
+                                      .timeouts = static_cast<int>(select.Int(8)),
+                                      .forfeited = select.Int(9) != 0,
+                                      .disconnects = static_cast<int>(select.Int(10))});
     }
     return matches;
   }
@@ -756,7 +764,8 @@ class SqliteStore final : public MatchStore {
     for (const hoard::v1::SeatInfo& seat : match.seats()) {
       Statement row(statements_,
                     "INSERT INTO seats (match_id, seat, player, score, rank, timeouts, "
-                    "illegal_answers, forfeited, bot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    "illegal_answers, forfeited, bot_id, disconnects) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
       if (!row.ok()) return Error("storing a seat");
       if (auto bot = SeatBot(seat.player())) {
         ASSIGN_OR_RETURN(const std::int64_t bot_id, BotIdLocked(bot->first, bot->second));
@@ -771,7 +780,8 @@ class SqliteStore final : public MatchStore {
           .Bind(5, std::int64_t{seat.rank()})
           .Bind(6, std::int64_t{seat.timeouts()})
           .Bind(7, std::int64_t{seat.illegal_answers()})
-          .Bind(8, std::int64_t{seat.forfeited() ? 1 : 0});
+          .Bind(8, std::int64_t{seat.forfeited() ? 1 : 0})
+          .Bind(10, std::int64_t{seat.disconnects()});
       if (row.Step() != SQLITE_DONE) return Error("storing a seat");
     }
     // An aborted match keeps no record: it never finished, and its deal may

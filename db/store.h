@@ -75,6 +75,10 @@ struct RatedSeat {
   std::string bot;  // leaderboard name: name or name@version
   int rank = 0;     // 1 = first; ties share
   double score = 0;
+  // Where the seat lost time (hoard.v1.SeatInfo).
+  int timeouts = 0;
+  bool forfeited = false;
+  int disconnects = 0;
 };
 
 struct RatedMatch {

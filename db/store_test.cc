@@ -230,7 +230,7 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "UPDATE seats SET bot_id = NULL; DELETE FROM bots; "
-                         "DROP TABLE bot_accounts; "
+                         "DROP TABLE bot_accounts; ALTER TABLE seats DROP COLUMN disconnects; "
                          "DELETE FROM schema_migrations WHERE version >= 3",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -241,6 +241,29 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   ASSERT_EQ(rated[0].seats.size(), 2u);
   EXPECT_EQ(rated[0].seats[0].bot, "alice@3");
   EXPECT_EQ(rated[0].seats[1].bot, "random");
+}
+
+TEST(StoreTest, WhereASeatLostTimeIsKeptForTheLeaderboard) {
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+  hoard::v1::Match match = Finished(1, "village", "alice");
+  hoard::v1::SeatInfo* alice = match.mutable_seats(0);
+  alice->set_timeouts(3);
+  alice->set_forfeited(true);
+  alice->set_disconnects(2);
+  ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
+  std::vector<RatedMatch> rated = *store->RatedMatches({.game = "village"});
+  ASSERT_EQ(rated.size(), 1u);
+  ASSERT_EQ(rated[0].seats.size(), 2u);
+  EXPECT_EQ(rated[0].seats[0].timeouts, 3);
+  EXPECT_TRUE(rated[0].seats[0].forfeited);
+  EXPECT_EQ(rated[0].seats[0].disconnects, 2);
+  EXPECT_EQ(rated[0].seats[1].timeouts, 0);
+  EXPECT_FALSE(rated[0].seats[1].forfeited);
+  EXPECT_EQ(rated[0].seats[1].disconnects, 0);
+  // The summary keeps them too.
+  std::optional<StoredMatch> stored = *store->Get("m1");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->match.seats(0).disconnects(), 2);
 }
 
 TEST(StoreTest, AFileThatIsNoDatabaseIsNamed) {

@@ -277,6 +277,7 @@ void HostedMatch::Detach(const Connection* connection) {
     if (seats_[seat].connection.get() != connection) continue;
     seats_[seat].connection.reset();
     if (!state_->IsOver()) {
+      ++seats_[seat].disconnects;
       PublishFault(seat, hoard::v1::SeatFault::KIND_DISCONNECTED);
     }
   }
@@ -654,6 +655,7 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
     seat->set_timeouts(s.timeouts);
     seat->set_illegal_answers(s.illegal_answers);
     seat->set_forfeited(s.forfeited);
+    seat->set_disconnects(s.disconnects);
     seat->set_answers(s.answers);
     seat->set_default_answers(s.default_answers);
     if (s.answers > 0) seat->set_mean_round_trip_us(s.round_trip_us_total / s.answers);

@@ -158,6 +158,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
     int timeouts = 0;
     int illegal_answers = 0;
     bool forfeited = false;
+    int disconnects = 0;
     int answers = 0;
     // Of `answers`, those the bot's client marked as the default action.
     int default_answers = 0;

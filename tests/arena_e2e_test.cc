@@ -909,6 +909,9 @@ TEST_F(ArenaE2eTest, ABotThatDropsAndReconnectsFinishesItsMatch) {
   EXPECT_GE(client.stats().reconnects, 1);
   const v1::GetMatchResponse finished = AwaitFinished(created.match_id());
   EXPECT_EQ(finished.match().seats(0).timeouts(), 0);
+  // The result keeps how often the seat's stream was lost.
+  EXPECT_EQ(finished.match().seats(0).disconnects(), client.stats().reconnects);
+  EXPECT_EQ(finished.match().seats(1).disconnects(), 0);
 }
 
 TEST_F(ArenaE2eTest, BadCredentialsAndBadAnswersGetSpecificCodes) {

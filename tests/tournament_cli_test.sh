@@ -100,6 +100,8 @@ check "a bot that exits after each match is restarted and the tournament finishe
   grep -q "FINISHED, 6 of 6" "$WORK/restarts"
 check "each restart is a warning line saying why and when" "$WORK/restarts" \
   [ "$(grep -c "^hoard: participant 'once' exited with status 0; restarting it in [0-9.]*m\?s (1 of at most 5 restarts in a row" "$WORK/restarts")" -ge 5 ]
+check "the leaderboard shows it no forfeit and no time-out" "$WORK/restarts" \
+  grep -qE '^[1-3] +once .* 6 +[0-9]+ +-?[0-9.]+ +[0-9.]+ +0 +0$' "$WORK/restarts"
 check "no seat of it timed out or forfeited" /dev/null [ "$("$PY" -c '
 import sqlite3; print(sqlite3.connect("restarts.db").execute("SELECT SUM(timeouts) + SUM(forfeited) FROM seats").fetchone()[0])')" = 0 ]
 # One that crashes at every decision fails the tournament within seconds.
@@ -125,7 +127,9 @@ code=$?
 check "a bot that keeps crashing fails the tournament (exit $code) in $(( $(date +%s) - started )) s" \
   "$WORK/crashy" [ "$code" -eq 1 -a $(( $(date +%s) - started )) -lt 30 ]
 check "saying how it exited, its last words, and that it kept exiting" "$WORK/crashy" \
-  grep -q "^hoard: participant 'crasher' exited with status 3 (its last line: crashing on purpose): it exited 6 times in a row without playing a match through" "$WORK/crashy"
+  grep -q "^hoard: participant 'crasher' exited with status 3 (its last line: .*crashing on purpose.*): it exited 6 times in a row without playing a match through" "$WORK/crashy"
+check "its leaderboard row counts a forfeit and a time-out in each of its matches" "$WORK/crashy" \
+  grep -qE '^[12] +crasher .* ([0-9]+) +0 +[-0-9.]+ +2\.00 +\1 +\1$' "$WORK/crashy"
 check "and no match is scheduled after it" /dev/null [ "$("$PY" -c '
 import sqlite3; print(sqlite3.connect("crashy.db").execute("SELECT COUNT(*) FROM matches").fetchone()[0])')" -lt 100 ]
 

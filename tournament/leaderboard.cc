@@ -103,6 +103,7 @@ RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
 struct Tally {
   struct Stats {
     int matches = 0, wins = 0;
+    int forfeits = 0, timeouts = 0, disconnects = 0;
     double score = 0, place = 0;
   };
   std::vector<Stats> stats;
@@ -117,6 +118,9 @@ Tally Count(const std::vector<PlacedSeats>& rated, int bots) {
       Tally::Stats& s = tally.stats[bot];
       ++s.matches;
       if (seat->rank == 1) ++s.wins;
+      s.forfeits += seat->forfeited ? 1 : 0;
+      s.timeouts += seat->timeouts;
+      s.disconnects += seat->disconnects;
       s.score += seat->score;
       s.place += seat->rank;
     }
@@ -249,6 +253,9 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
     row->set_bot(bots[i]);
     row->set_matches(stats.matches);
     row->set_wins(stats.wins);
+    row->set_forfeits(stats.forfeits);
+    row->set_timeouts(stats.timeouts);
+    row->set_disconnects(stats.disconnects);
     if (stats.matches > 0) {
       row->set_average_score(stats.score / stats.matches);
       row->set_average_place(stats.place / stats.matches);
@@ -320,18 +327,19 @@ absl::StatusOr<RatingSystem> ParseRatingSystem(const std::string& name) {
 
 std::string FormatLeaderboard(const Leaderboard& board) {
   std::string out = absl::StrFormat(
-      "%-4s %-20s %-22s %-8s %-22s %7s %6s %9s %9s\n", "rank", "bot",
+      "%-4s %-20s %-22s %-8s %-22s %7s %6s %9s %9s %8s %9s\n", "rank", "bot",
       "ML [95% interval]", "Elo", "OpenSkill mu-3s (mu±s)", "matches", "wins", "avg score",
-      "avg place");
+      "avg place", "forfeits", "time-outs");
   for (const LeaderboardRow& row : board.rows()) {
     const std::string ml = absl::StrCat(Signed(row.ml(), 0), " [", Signed(row.ml_low(), 0), ", ",
                                         Signed(row.ml_high(), 0), "]");
     const std::string openskill = absl::StrFormat(
         "%.2f (%.2f±%.2f)", row.openskill_mu() - 3 * row.openskill_sigma(), row.openskill_mu(),
         row.openskill_sigma());
-    absl::StrAppendFormat(&out, "%-4d %-20s %-22s %-8.0f %-22s %7d %6d %9.2f %9.2f\n",
+    absl::StrAppendFormat(&out, "%-4d %-20s %-22s %-8.0f %-22s %7d %6d %9.2f %9.2f %8d %9d\n",
                           row.rank(), row.bot(), ml, row.elo(), openskill, row.matches(),
-                          row.wins(), row.average_score(), row.average_place());
+                          row.wins(), row.average_score(), row.average_place(), row.forfeits(),
+                          row.timeouts());
   }
   const char* system = board.system() == hoard::v1::RATING_SYSTEM_ELO         ? "Elo"
                        : board.system() == hoard::v1::RATING_SYSTEM_OPENSKILL ? "OpenSkill"
@@ -348,7 +356,7 @@ std::string FormatLeaderboard(const Leaderboard& board) {
 std::string LeaderboardCsv(const Leaderboard& board) {
   std::string out =
       "rank,bot,rating,low,high,matches,wins,average_score,average_place,elo,ml,ml_low,ml_high,"
-      "openskill_mu,openskill_sigma,ml_group,ml_tier\n";
+      "openskill_mu,openskill_sigma,ml_group,ml_tier,forfeits,timeouts,disconnects\n";
   for (const LeaderboardRow& row : board.rows()) {
     absl::StrAppend(&out, absl::StrJoin(
         {absl::StrCat(row.rank()), row.bot(), Exact(row.rating()), Exact(row.low()),
@@ -356,7 +364,8 @@ std::string LeaderboardCsv(const Leaderboard& board) {
          Exact(row.average_score()), Exact(row.average_place()), Exact(row.elo()),
          Exact(row.ml()), Exact(row.ml_low()), Exact(row.ml_high()), Exact(row.openskill_mu()),
          Exact(row.openskill_sigma()), absl::StrCat(row.ml_group()),
-         absl::StrCat(row.ml_tier())},
+         absl::StrCat(row.ml_tier()), absl::StrCat(row.forfeits()),
+         absl::StrCat(row.timeouts()), absl::StrCat(row.disconnects())},
         ","), "\n");
   }
   return out;

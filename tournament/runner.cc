@@ -642,7 +642,10 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
     }
     seats.push_back({.bot = labels_[match.seats[seat]],
                      .rank = summary.seats(seat).rank(),
-                     .score = summary.seats(seat).score()});
+                     .score = summary.seats(seat).score(),
+                     .timeouts = summary.seats(seat).timeouts(),
+                     .forfeited = summary.seats(seat).forfeited(),
+                     .disconnects = summary.seats(seat).disconnects()});
   }
   {
     absl::MutexLock lock(&mu_);

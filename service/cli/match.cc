@@ -53,9 +53,9 @@ void PrintMatch(const hoard::v1::Match& match) {
                                hoard::v1::MatchStatus_Name(match.status()), match.actions());
   for (const hoard::v1::SeatInfo& seat : match.seats()) {
     std::cout << absl::StrFormat(
-        "  seat %d  %-20s %s  score %g  rank %d  time-outs %d  illegal %d%s\n", seat.seat(),
-        seat.player(), seat.connected() ? "connected   " : "disconnected", seat.score(),
-        seat.rank(), seat.timeouts(), seat.illegal_answers(),
+        "  seat %d  %-20s %s  score %g  rank %d  time-outs %d  illegal %d  disconnects %d%s\n",
+        seat.seat(), seat.player(), seat.connected() ? "connected   " : "disconnected",
+        seat.score(), seat.rank(), seat.timeouts(), seat.illegal_answers(), seat.disconnects(),
         seat.forfeited() ? "  forfeited" : "");
   }
 }
