@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up and build, then run a tournament on the embedded
-# defaults — four built-in bots in a 4-player village round-robin of 200
-# matches — storing every result in hoard.db and ending with the leaderboard.
+# defaults — the search bot (mcts) and the heuristic against random and first,
+# three to a village match, 120 duplicate matches (about a minute on two
+# cores) — storing every result in hoard.db and ending with the leaderboard.
 # Run it again and it shows the finished tournament; a stopped one resumes.
 # Extra arguments go to 'hoard tournament' (try --fresh, --rounds 500 or
 # --config FILE; 'build/hoard tournament --help' lists them).

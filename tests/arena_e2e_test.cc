@@ -540,7 +540,8 @@ TEST_F(ArenaE2eTest, ALateAnswerIsRefused) {
   EXPECT_GE(Get(created.match_id()).match().seats(0).timeouts(), 1);
 }
 
-// Answers at random, and notes the proposal requests (example lists).
+// Answers at random, and notes the requests whose lists are examples: the
+// proposals and the market offers.
 class NotingStrategy final : public bots::Strategy {
  public:
   explicit NotingStrategy(std::uint64_t seed) : random_(seed) {}
@@ -549,11 +550,13 @@ class NotingStrategy final : public bots::Strategy {
     if (!request.legal_actions_complete()) {
       ++incomplete;
       if (request.constraints().find("propose any division") != std::string::npos) ++hinted;
+      if (request.constraints().find("any bundle of your tokens") != std::string::npos) ++offers;
     }
     return random_.Decide(request, history);
   }
   std::atomic<int> incomplete{0};
   std::atomic<int> hinted{0};
+  std::atomic<int> offers{0};
 
  private:
   bots::RandomStrategy random_;
@@ -577,13 +580,15 @@ TEST_F(ArenaE2eTest, FourRandomBotsFinishADragonsGoldMatchWithNegotiations) {
   }
   EXPECT_GT(proposals, 0) << "the record holds negotiations";
   EXPECT_GE(votes, proposals) << "every proposal was voted on by the other contributors";
-  int incomplete = 0, hinted = 0;
+  int incomplete = 0, hinted = 0, offers = 0;
   for (const NotingStrategy* s : strategies) {
     incomplete += s->incomplete;
     hinted += s->hinted;
+    offers += s->offers;
   }
-  EXPECT_EQ(incomplete, proposals) << "each proposal request said its list was examples";
-  EXPECT_EQ(hinted, proposals);
+  EXPECT_EQ(hinted, proposals) << "each proposal request said its list was examples";
+  EXPECT_GT(offers, 0) << "the market's offers are any bundle for any bundle";
+  EXPECT_EQ(incomplete, hinted + offers) << "only proposals and market offers are open";
   for (const v1::SeatInfo& seat : finished.match().seats()) {
     EXPECT_EQ(seat.illegal_answers(), 0);
     EXPECT_EQ(seat.timeouts(), 0);

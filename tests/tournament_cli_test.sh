@@ -18,26 +18,29 @@ cd "$WORK"
 # sql QUERY: one value from hoard.db.
 sql() { "$PY" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' hoard.db "$1"; }
 
-# The embedded default: 200 matches of 4 built-in bots, every one stored.
+# The embedded default: the search bot, the heuristic, random and first, three
+# to a village match, 120 duplicate matches, every one stored.
 "$HOARD" tournament >"$WORK/default" 2>"$WORK/default.err"
 check "the default tournament finishes" "$WORK/default.err" [ $? -eq 0 ]
-check "it reports 200 of 200 matches stored" "$WORK/default" \
-  grep -q "FINISHED, 200 of 200 matches stored in hoard.db" "$WORK/default"
+check "it reports 120 of 120 matches stored" "$WORK/default" \
+  grep -q "FINISHED, 120 of 120 matches stored in hoard.db" "$WORK/default"
 check "its leaderboard has all three ratings and intervals" "$WORK/default" \
   grep -qE '^rank +bot +ML \[95% interval\] +Elo +OpenSkill' "$WORK/default"
-check "every bot is on it with 200 matches" "$WORK/default" \
-  [ "$(grep -cE '^[1-4] +[a-z0-9-]+ +[-+][0-9]+ \[[-+]([0-9]+|inf), [-+]([0-9]+|inf)\] .* 200 ' "$WORK/default")" -eq 4 ]
+check "every bot is on it with 90 matches" "$WORK/default" \
+  [ "$(grep -cE '^[1-4] +[a-z0-9-]+ +[-+][0-9]+ \[[-+]([0-9]+|inf), [-+]([0-9]+|inf)\] .* 90 ' "$WORK/default")" -eq 4 ]
+check "the search bot and the heuristic rank above random and first" "$WORK/default" \
+  [ "$(grep -E '^[1-4] ' "$WORK/default" | awk '{print $2}' | head -2 | sort | tr '\n' ' ')" = "heuristic mcts " ]
 check "the progress display ends at 100%" "$WORK/default.err" \
-  grep -q "200/200 matches .* 100%" "$WORK/default.err"
+  grep -q "120/120 matches .* 100%" "$WORK/default.err"
 
 # Export: the results in the shape hoard ratings reads, and every record.
 "$HOARD" export --tournament 1 --results "$WORK/results.csv" --records "$WORK/records.jsonl" \
   2>"$WORK/export.err"
-check "export writes 200 results and 200 records" "$WORK/export.err" \
-  grep -qx "hoard: exported 200 results and 200 records of tournament 1 from hoard.db" "$WORK/export.err"
-check "the results are a header and a row per seat, four seats a match" "$WORK/results.csv" \
-  [ "$(head -1 "$WORK/results.csv")" = "match_id,bot,place" -a "$(wc -l <"$WORK/results.csv")" -eq 801 -a \
-    "$(tail -n +2 "$WORK/results.csv" | cut -d, -f1 | sort | uniq -c | awk '$1 != 4' | wc -l)" -eq 0 ]
+check "export writes 120 results and 120 records" "$WORK/export.err" \
+  grep -qx "hoard: exported 120 results and 120 records of tournament 1 from hoard.db" "$WORK/export.err"
+check "the results are a header and a row per seat, three seats a match" "$WORK/results.csv" \
+  [ "$(head -1 "$WORK/results.csv")" = "match_id,bot,place" -a "$(wc -l <"$WORK/results.csv")" -eq 361 -a \
+    "$(tail -n +2 "$WORK/results.csv" | cut -d, -f1 | sort | uniq -c | awk '$1 != 3' | wc -l)" -eq 0 ]
 "$HOARD" ratings --input "$WORK/results.csv" --system ml >"$WORK/exported-ratings" 2>&1
 check "hoard ratings rates the exported results: the same four bots" "$WORK/exported-ratings" \
   [ "$(awk '$1 ~ /^[0-9]+$/ {print $2}' "$WORK/exported-ratings" | sort | tr '\n' ' ')" = \
@@ -46,19 +49,21 @@ head -1 "$WORK/records.jsonl" >"$WORK/first-record.json"
 "$HOARD" replay verify "$WORK/first-record.json" >"$WORK/verify-export" 2>&1
 check "an exported record verifies" "$WORK/verify-export" grep -q ": matches" "$WORK/verify-export"
 check "every record is one line of JSON" "$WORK/records.jsonl" \
-  "$PY" -c 'import json,sys; n=sum(1 for l in open(sys.argv[1]) if json.loads(l)["game"]=="village"); assert n==200, n' "$WORK/records.jsonl"
+  "$PY" -c 'import json,sys; n=sum(1 for l in open(sys.argv[1]) if json.loads(l)["game"]=="village"); assert n==120, n' "$WORK/records.jsonl"
 expect_error "export needs a tournament or a game" 2 "export needs --tournament ID or --game ID" \
   -- "$HOARD" export
 expect_error "export of a tournament that is not there" 2 "no tournament 42 in hoard.db" \
   -- "$HOARD" export --tournament 42
-check "the database holds the 200 matches" "$WORK/default" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 200 ]
+check "the database holds the 120 matches" "$WORK/default" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 120 ]
 "$HOARD" tournament >"$WORK/again" 2>"$WORK/again.err"
 check "running it again plays nothing more" "$WORK/again.err" \
   grep -q "already finished" "$WORK/again.err"
-check "and keeps 200 matches" "$WORK/again" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 200 ]
+check "and keeps 120 matches" "$WORK/again" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 120 ]
 
 # kill -9 in the middle, then the same command: every match once.
-RESUME=("$HOARD" tournament --rounds 1500 --seed 9 --concurrency 2 --quiet)
+RESUME=("$HOARD" tournament --game village --players 4 --participant random-1=builtin:random
+        --participant random-2=builtin:random --participant first-1=builtin:first
+        --participant first-2=builtin:first --rounds 1500 --seed 9 --concurrency 2 --quiet)
 "${RESUME[@]}" >/dev/null 2>&1 &
 runner=$!
 for _ in $(seq 1 200); do
@@ -168,7 +173,7 @@ check "CSV: columns of every system" "$WORK/csv" \
   grep -q "^rank,bot,rating,low,high,matches,wins,average_score,average_place,elo,ml" "$WORK/csv"
 "$HOARD" leaderboard --game village --system elo --json >"$WORK/json" 2>&1
 check "JSON names the system and every match of the game" "$WORK/json" \
-  "$PY" -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["system"]=="RATING_SYSTEM_ELO" and b["matches"]==6200, b["matches"]' "$WORK/json"
+  "$PY" -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["system"]=="RATING_SYSTEM_ELO" and b["matches"]==6120, b["matches"]' "$WORK/json"
 "$HOARD" leaderboard --game village --tournament 1 --head-to-head >"$WORK/h2h" 2>&1
 check "the head-to-head table lists the six pairs" "$WORK/h2h" \
   [ "$(grep -cE '^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+ +[0-9]+ +[0-9]+ ' "$WORK/h2h")" -eq 6 ]

@@ -28,15 +28,15 @@ using hoard::v1::Participant;
 using hoard::v1::TournamentSpec;
 
 constexpr char kDefaultSpec[] = R"pb(
-  name: "village round-robin"
+  name: "village league"
   game: "village"
-  players_per_match: 4
-  participants { name: "random-1" builtin: "random" }
-  participants { name: "random-2" builtin: "random" }
-  participants { name: "first-1" builtin: "first" }
-  participants { name: "first-2" builtin: "first" }
-  format: FORMAT_ROUND_ROBIN
-  rounds: 50
+  players_per_match: 3
+  participants { name: "mcts" builtin: "mcts" }
+  participants { name: "heuristic" builtin: "heuristic" }
+  participants { name: "random" builtin: "random" }
+  participants { name: "first" builtin: "first" }
+  format: FORMAT_DUPLICATE
+  rounds: 10
   seed: 2026
 )pb";
 

@@ -33,13 +33,19 @@ constexpr char kFourBots[] = R"pb(
   participants { name: "d" builtin: "first" }
 )pb";
 
-TEST(SpecTest, TheDefaultSpecIsAValidRoundRobinOf200Matches) {
+TEST(SpecTest, TheDefaultSpecIsAValidDuplicateLeagueOf120Matches) {
   absl::StatusOr<TournamentSpec> spec = Normalize(DefaultSpec());
   ASSERT_THAT(spec, IsOk());
   EXPECT_EQ(spec->game(), "village");
-  EXPECT_EQ(spec->players_per_match(), 4);
-  EXPECT_EQ(spec->participants_size(), 4);
-  EXPECT_EQ(*ScheduleSize(ScheduleInputFor(*spec)), 200);
+  EXPECT_EQ(spec->players_per_match(), 3);
+  EXPECT_EQ(spec->format(), hoard::v1::FORMAT_DUPLICATE);
+  // The bots that show what Hoard is for: search and rules of thumb against
+  // the baselines.
+  ASSERT_EQ(spec->participants_size(), 4);
+  EXPECT_EQ(spec->participants(0).builtin(), "mcts");
+  EXPECT_EQ(spec->participants(1).builtin(), "heuristic");
+  // 4 trios, 3 rotations each, 10 rounds.
+  EXPECT_EQ(*ScheduleSize(ScheduleInputFor(*spec)), 120);
 }
 
 TEST(SpecTest, NormalizingFillsTheDefaults) {
