@@ -85,7 +85,7 @@ inline constexpr std::array<int, kNumAssetKinds> kAssetValues = {
 
 // The powers' numbers (docs/rules/hedonia.md has the whole table).
 // Snorkel Pigs: each scores this much more per other pig of its owner.
-inline constexpr int kPigPackBonus = 2;
+inline constexpr int kPigPackBonus = 1;
 // Magic Carrots: each scores kCarrotBonus more, or kFedCarrotBonus more if
 // its owner holds a Bearded Hopper.
 inline constexpr int kCarrotBonus = 1;
@@ -96,12 +96,12 @@ inline constexpr int kDoomFeast = 1;
 // not in a treasury.
 inline constexpr int kEggRarityBonus = 1;
 // Deathslayers: the points for each monster slain.
-inline constexpr int kSlayBonus = 2;
+inline constexpr int kSlayBonus = 1;
 // Cursed Sushi: each scores kSushiFeast more, unless its owner holds
 // kSushiCurseFrom or more: then each scores kSushiCurse less instead.
 inline constexpr int kSushiFeast = 1;
 inline constexpr int kSushiCurseFrom = 2;
-inline constexpr int kSushiCurse = 2;
+inline constexpr int kSushiCurse = 1;
 
 absl::string_view AssetName(int asset);        // "Snorkel Pig", ...
 absl::string_view AssetNamePlural(int asset);  // "Snorkel Pigs", ...

@@ -143,8 +143,8 @@ TEST(HedoniaProtoTest, TheFinalViewCarriesTheScores) {
   const hoard::v1::HedoniaView& h = view.hedonia();
   EXPECT_EQ(h.phase(), hoard::v1::HEDONIA_PHASE_OVER);
   EXPECT_DOUBLE_EQ(h.players(0).score(), 2.5);
-  EXPECT_DOUBLE_EQ(h.players(1).score(), 6.5);
-  EXPECT_EQ(h.players(1).power_points(), 4);
+  EXPECT_DOUBLE_EQ(h.players(1).score(), 4.5);
+  EXPECT_EQ(h.players(1).power_points(), 2);
   EXPECT_EQ(h.players(1).final_treasury().snorkel_pigs(), 2);
 }
 

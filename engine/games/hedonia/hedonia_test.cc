@@ -583,8 +583,8 @@ TEST(HedoniaPowerTest, SnorkelPigsScoreAsAPack) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kSnorkelPig, 3}});
   p.treasuries[1] = Of({{kSnorkelPig, 1}});
-  // Three pigs: 3, and each 2 more for each of the other two: 3 + 3 * 2 * 2.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(15, 1, 0));
+  // Three pigs: 3, and each 1 more for each of the other two: 3 + 3 * 2.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(9, 1, 0));
 }
 
 TEST(HedoniaPowerTest, BeardedHoppersRaidOnlyTheNextPlayersCarrots) {
@@ -690,8 +690,8 @@ TEST(HedoniaPowerTest, ACardArrivingAfterItsKindActedDoesNotAct) {
   Position p = Finished(3);
   p.king = Of({{kSnorkelPig, 1}});
   p.treasuries[0] = Of({{kSnorkelPig, 2}, {kRoyalPoofin, 1}});
-  // Two pigs made a pack of two (4 more points); the third came too late.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(3 + 2 + 4, 0, 0));
+  // Two pigs made a pack of two (2 more points); the third came too late.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(3 + 2 + 2, 0, 0));
 }
 
 TEST(HedoniaPowerTest, VeryRareEggsAreWorthMoreTheFewerAreInTreasuries) {
@@ -736,14 +736,14 @@ TEST(HedoniaPowerTest, DeathslayersSlayTheNearestMonsterAGrungleFirst) {
   // grungle.
   EXPECT_EQ(r.treasuries[2], Of({{kDoomSnail, 1}, {kSnorkelPig, 1}}));
   EXPECT_EQ(r.power_points[0], kSlayBonus);
-  EXPECT_THAT(state->Scores(), ElementsAre(2 + 2, 0, 1 + 1 + 1, 0));
+  EXPECT_THAT(state->Scores(), ElementsAre(2 + 1, 0, 1 + 1 + 1, 0));
 }
 
 TEST(HedoniaPowerTest, OneCursedSushiIsAFeastTwoAreACurse) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kCursedSushi, 1}});
   p.treasuries[1] = Of({{kCursedSushi, 2}});
-  EXPECT_THAT(ScoresOf(p), ElementsAre(1 + 1, 2 - 4, 0));
+  EXPECT_THAT(ScoresOf(p), ElementsAre(1 + 1, 2 - 2, 0));
 }
 
 TEST(HedoniaPowerTest, ALoneCursedSushiScoresOneMoreAndThreeAreCursed) {
@@ -756,15 +756,16 @@ TEST(HedoniaPowerTest, ALoneCursedSushiScoresOneMoreAndThreeAreCursed) {
   EXPECT_EQ(kSushiFeast, 1);
   EXPECT_EQ(r.power_points[0], kSushiFeast) << "a shared sushi is not owned";
   EXPECT_EQ(r.power_points[2], -3 * kSushiCurse);
-  EXPECT_EQ(r.points_by_power[kCursedSushi], 1 - 6);
-  EXPECT_THAT(state->Scores(), ElementsAre(2.5, 0.5, 3 - 6, 0));
+  EXPECT_EQ(r.points_by_power[kCursedSushi], 1 - 3);
+  EXPECT_THAT(state->Scores(), ElementsAre(2.5, 0.5, 3 - 3, 0));
 }
 
 TEST(HedoniaPowerTest, AGrungleCanBringTheCurse) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kGrungle, 1}, {kCursedSushi, 1}});
   p.treasuries[2] = Of({{kCursedSushi, 1}});
-  EXPECT_THAT(ScoresOf(p), ElementsAre(2 + 2 - 4, 0, 0));
+  // The grab brings seat 0 a second sushi: 2 + 2 - 2, not 2 + 1 + 1.
+  EXPECT_THAT(ScoresOf(p), ElementsAre(2 + 2 - 2, 0, 0));
 }
 
 // ---------------------------------------------------------------- Order
