@@ -28,6 +28,12 @@ check "its leaderboard has all three ratings and intervals" "$WORK/default" \
   grep -qE '^rank +bot +ML \[95% interval\] +Elo +OpenSkill' "$WORK/default"
 check "every bot is on it with 90 matches" "$WORK/default" \
   [ "$(grep -cE '^[1-4] +[a-z0-9-]+ +[-+][0-9]+ \[[-+]([0-9]+|inf), [-+]([0-9]+|inf)\] .* 90 ' "$WORK/default")" -eq 4 ]
+# The README shows the main job's real output: the same leaderboard, line for
+# line (the first line's timing aside).
+sed -n '/^rank bot  .*forfeits time-outs$/,/^ML: separated/p' "$ROOT/README.md" | head -12 >"$WORK/readme-board"
+sed -n '/^rank bot/,$p' "$WORK/default" >"$WORK/default-board"
+check "the README's main job leaderboard is what the default tournament prints" "$WORK/readme-board" \
+  diff "$WORK/readme-board" "$WORK/default-board"
 check "the search bot and the heuristic rank above random and first" "$WORK/default" \
   [ "$(grep -E '^[1-4] ' "$WORK/default" | awk '{print $2}' | head -2 | sort | tr '\n' ' ')" = "heuristic mcts " ]
 check "the progress display ends at 100%" "$WORK/default.err" \
