@@ -118,6 +118,29 @@ std::string SubcommandError(const std::string& command, const ParsedArgs& args,
                       "'?)");
 }
 
+absl::Status ReadOptionFlags(const ParsedArgs& args, std::map<std::string, std::string>* options) {
+  if (!args.Has("option")) return absl::OkStatus();
+  for (const std::string& option : args.flags.at("option")) {
+    const std::size_t eq = option.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--option needs NAME=VALUE, not '", option, "'"));
+    }
+    (*options)[option.substr(0, eq)] = option.substr(eq + 1);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::uint64_t> ReadSeedFlag(const ParsedArgs& args, std::uint64_t fallback) {
+  if (!args.Has("seed")) return fallback;
+  std::uint64_t seed = 0;
+  if (!absl::SimpleAtoi(args.Get("seed", ""), &seed)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--seed needs a whole number from 0 to 2^64-1, not '", args.Get("seed", ""), "'"));
+  }
+  return seed;
+}
+
 std::string FlagsHelp(const std::vector<FlagSpec>& specs) {
   std::string out;
   for (const FlagSpec& spec : specs) {

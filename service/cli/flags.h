@@ -4,6 +4,7 @@
 // A small command-line parser for hoard's subcommands: `--name value`,
 // `--name=value`, boolean `--name`, repeatable flags, and positionals.
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include "absl/strings/string_view.h"
@@ -53,6 +54,15 @@ std::string DidYouMean(absl::string_view word, const std::vector<std::string>& k
 // you mean 'list'?)" when one is close, else `usage`.
 std::string SubcommandError(const std::string& command, const ParsedArgs& args,
                             const std::vector<std::string>& known, const std::string& usage);
+
+// Adds every --option NAME=VALUE given to *options (a later value of a name
+// wins); kInvalidArgument ("--option needs NAME=VALUE, not 'x'") for one
+// without a name or '='.
+absl::Status ReadOptionFlags(const ParsedArgs& args, std::map<std::string, std::string>* options);
+
+// The --seed flag, or `fallback` when it is not given; kInvalidArgument for
+// anything but a whole number from 0 to 2^64-1.
+absl::StatusOr<std::uint64_t> ReadSeedFlag(const ParsedArgs& args, std::uint64_t fallback);
 
 // "  --name VALUE   help" lines.
 std::string FlagsHelp(const std::vector<FlagSpec>& specs);

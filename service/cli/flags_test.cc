@@ -84,5 +84,24 @@ TEST(FlagsTest, DidYouMeanSuggestsOnlyNearMisses) {
   EXPECT_EQ(DidYouMean("mach", {}), "");
 }
 
+TEST(FlagsTest, OptionsAndSeedsAreReadOrNamedAsWrong) {
+  const std::vector<FlagSpec> specs = {{"option", "NAME=VALUE", "", true}, {"seed", "N", ""}};
+  absl::StatusOr<ParsedArgs> args =
+      ParseArgs({"--option", "a=1", "--option", "b=x=y", "--option", "a=2", "--seed", "42"}, specs);
+  ASSERT_TRUE(args.ok());
+  std::map<std::string, std::string> options;
+  ASSERT_TRUE(ReadOptionFlags(*args, &options).ok());
+  EXPECT_EQ(options, (std::map<std::string, std::string>{{"a", "2"}, {"b", "x=y"}}));
+  EXPECT_EQ(*ReadSeedFlag(*args, 7), 42u);
+  EXPECT_EQ(*ReadSeedFlag(*ParseArgs({}, specs), 7), 7u);
+  for (const char* bad : {"=3", "novalue"}) {
+    absl::StatusOr<ParsedArgs> wrong = ParseArgs({"--option", bad}, specs);
+    EXPECT_EQ(ReadOptionFlags(*wrong, &options).message(),
+              std::string("--option needs NAME=VALUE, not '") + bad + "'");
+  }
+  EXPECT_EQ(ReadSeedFlag(*ParseArgs({"--seed", "-1"}, specs), 0).status().message(),
+            "--seed needs a whole number from 0 to 2^64-1, not '-1'");
+}
+
 }  // namespace
 }  // namespace hoard::cli

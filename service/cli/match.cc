@@ -138,21 +138,15 @@ int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::stri
       spec->set_bot(player->name());
     }
   }
-  if (args.Has("option")) {
-    for (const std::string& option : args.flags.at("option")) {
-      const std::size_t eq = option.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        return Fail(kExitUsage, "--option needs NAME=VALUE, not '" + option + "'");
-      }
-      (*request.mutable_options())[option.substr(0, eq)] = option.substr(eq + 1);
-    }
+  std::map<std::string, std::string> options;
+  if (absl::Status s = ReadOptionFlags(args, &options); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
   }
+  request.mutable_options()->insert(options.begin(), options.end());
   if (args.Has("seed")) {
-    std::uint64_t seed = 0;
-    if (!absl::SimpleAtoi(args.Get("seed", ""), &seed)) {
-      return Fail(kExitUsage, "--seed needs a whole number");
-    }
-    request.set_seed(seed);
+    absl::StatusOr<std::uint64_t> seed = ReadSeedFlag(args, 0);
+    if (!seed.ok()) return Fail(kExitUsage, std::string(seed.status().message()));
+    request.set_seed(*seed);
   }
   for (const auto& [flag, setter] :
        std::vector<std::pair<std::string, void (hoard::v1::TimeControl::*)(int32_t)>>{

@@ -77,18 +77,11 @@ int RunPlay(const std::vector<std::string>& args) {
                              info.max_players, " players, not ", *players));
   }
   config.num_players = static_cast<int>(*players);
-  if (!absl::SimpleAtoi(parsed->Get("seed", "1"), &config.seed)) {
-    return Fail(kExitUsage, "--seed needs a whole number from 0 to 2^64-1, not '" +
-                                parsed->Get("seed", "1") + "'");
-  }
-  if (parsed->Has("option")) {
-    for (const std::string& option : parsed->flags.at("option")) {
-      std::pair<std::string, std::string> kv = absl::StrSplit(option, absl::MaxSplits('=', 1));
-      if (option.find('=') == std::string::npos || kv.first.empty()) {
-        return Fail(kExitUsage, "--option needs NAME=VALUE, not '" + option + "'");
-      }
-      config.options[kv.first] = kv.second;
-    }
+  absl::StatusOr<std::uint64_t> seed = ReadSeedFlag(*parsed, 1);
+  if (!seed.ok()) return Fail(kExitUsage, std::string(seed.status().message()));
+  config.seed = *seed;
+  if (absl::Status s = ReadOptionFlags(*parsed, &config.options); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
   }
 
   std::vector<std::string> names =

@@ -164,18 +164,11 @@ int RunStats(const std::vector<std::string>& args) {
       return Fail(kExitUsage, std::string(s.message()));
     }
   }
-  if (!absl::SimpleAtoi(parsed->Get("seed", "1"), &config.match.seed)) {
-    return Fail(kExitUsage, "--seed needs a whole number from 0 to 2^64-1, not '" +
-                                parsed->Get("seed", "1") + "'");
-  }
-  if (parsed->Has("option")) {
-    for (const std::string& option : parsed->flags.at("option")) {
-      std::pair<std::string, std::string> kv = absl::StrSplit(option, absl::MaxSplits('=', 1));
-      if (option.find('=') == std::string::npos || kv.first.empty()) {
-        return Fail(kExitUsage, "--option needs NAME=VALUE, not '" + option + "'");
-      }
-      config.match.options[kv.first] = kv.second;
-    }
+  absl::StatusOr<std::uint64_t> seed = ReadSeedFlag(*parsed, 1);
+  if (!seed.ok()) return Fail(kExitUsage, std::string(seed.status().message()));
+  config.match.seed = *seed;
+  if (absl::Status s = ReadOptionFlags(*parsed, &config.match.options); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
   }
   config.bots = absl::StrSplit(parsed->Get("bots", "heuristic"), ',');
   const int n = config.match.num_players;

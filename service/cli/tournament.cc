@@ -156,16 +156,9 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
     spec->clear_candidates();
     for (const std::string& c : args.flags.at("candidate")) spec->add_candidates(c);
   }
-  if (args.Has("option")) {
-    for (const std::string& option : args.flags.at("option")) {
-      const std::size_t eq = option.find('=');
-      if (eq == std::string::npos) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--option needs NAME=VALUE, got '", option, "'"));
-      }
-      (*spec->mutable_options())[option.substr(0, eq)] = option.substr(eq + 1);
-    }
-  }
+  std::map<std::string, std::string> options;
+  RETURN_IF_ERROR(ReadOptionFlags(args, &options));
+  for (const auto& [name, value] : options) (*spec->mutable_options())[name] = value;
   for (const auto& [flag, setter] :
        std::vector<std::pair<std::string, std::function<void(int)>>>{
            {"rounds", [&](int v) { spec->set_rounds(v); }},
@@ -178,10 +171,7 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
     setter(value);
   }
   if (args.Has("seed")) {
-    std::uint64_t seed = 0;
-    if (!absl::SimpleAtoi(args.Get("seed", ""), &seed)) {
-      return absl::InvalidArgumentError("--seed needs a whole number");
-    }
+    ASSIGN_OR_RETURN(const std::uint64_t seed, ReadSeedFlag(args, 0));
     spec->set_seed(seed);
   }
   return absl::OkStatus();
