@@ -147,10 +147,14 @@ def cancelled_tournaments(pid, tournaments):
     tournaments.ListTournaments(tournament_pb2.ListTournamentsRequest(), timeout=30)
     sizes.append(rss_kib(pid))
     print(f"     resident memory after each cancelled tournament: {sizes} KiB")
-    # The first tournament warms the allocator up (one tournament's worth of
-    # memory is kept for the next); a leak would add as much at every one.
-    check("memory stays within 10% over four more cancelled tournaments of 100,000 matches",
-          sizes[-1] <= sizes[1] * 1.10, sizes)
+    # A leak adds a tournament's worth at every one. The allocator keeps
+    # memory back for the next too, in a step or two (the first tournament
+    # warms it up; on a busy machine a later one may take one more step), and
+    # then stays flat: at most two of the six steps may grow by more than 2%,
+    # and the last two none.
+    grew = [after > before * 1.02 for before, after in zip(sizes, sizes[1:])]
+    check("memory stays flat over five more cancelled tournaments of 100,000 matches",
+          sum(grew) <= 2 and not any(grew[-2:]), sizes)
 
 
 if __name__ == "__main__":
