@@ -90,6 +90,28 @@ check "no slot is stored twice" /dev/null \
   [ "$(sql 'SELECT COUNT(DISTINCT schedule_index) FROM matches WHERE tournament_id = 2')" -eq 6000 ]
 check "the database is intact" /dev/null [ "$(sql 'PRAGMA integrity_check')" = ok ]
 
+# SPRT: it stops as soon as the evidence is enough, either way.
+SPRT=("$HOARD" tournament --game village --players 2 --participant heur=builtin:heuristic
+      --participant rand=builtin:random --sprt heur --elo0 0 --elo1 20 --rounds 1000 --db sprt.db)
+"${SPRT[@]}" >"$WORK/sprt" 2>"$WORK/sprt.err"
+check "SPRT: the heuristic is found stronger, and the tournament stops early (exit $?)" "$WORK/sprt" \
+  grep -qE "^Tournament 1 .*: FINISHED, [0-9]{1,3} of 2000 matches stored" "$WORK/sprt"
+check "with the log-likelihood ratio, its bounds and the verdict" "$WORK/sprt" \
+  grep -qE "^SPRT heur \[elo0 0, elo1 20, alpha 0.05, beta 0.05\]: LLR [0-9.]+ in \(-2.94, 2.94\) after [0-9]+ blocks, .*: H1 accepted" "$WORK/sprt"
+check "shown live under the progress" "$WORK/sprt.err" grep -q "^  SPRT heur .* LLR " "$WORK/sprt.err"
+"${SPRT[@]}" >"$WORK/sprt2" 2>"$WORK/sprt2.err"
+check "run again, it resumes to the same verdict from the stored blocks" "$WORK/sprt2" \
+  [ "$(grep '^SPRT' "$WORK/sprt2")" = "$(grep '^SPRT' "$WORK/sprt")" ]
+"$HOARD" tournament --game village --players 2 --participant a=builtin:random \
+  --participant b=builtin:random --sprt a --elo0 0 --elo1 20 --rounds 5000 --db sprt.db --quiet \
+  >"$WORK/sprt-h0" 2>&1
+check "two equal bots: H0 accepted" "$WORK/sprt-h0" grep -q "^SPRT a .*: H0 accepted, a is not 20 Elo stronger" "$WORK/sprt-h0"
+expect_error "SPRT needs as many participants as seats" 2 "sprt: needs as many participants as seats (2)" \
+  -- "$HOARD" tournament --game village --players 2 --participant a=builtin:random \
+     --participant b=builtin:random --participant c=builtin:first --sprt a --db sprt.db
+expect_error "--elo1 without --sprt" 2 "--elo1 is for --sprt NAME" \
+  -- "$HOARD" tournament --game village --participant a=builtin:random --participant b=builtin:first --elo1 5
+
 # Bots launched as commands play over gRPC beside a built-in bot.
 cat >"$WORK/mixed.txtpb" <<SPEC
 name: "mixed" game: "village" players_per_match: 3 rounds: 3

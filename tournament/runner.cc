@@ -162,6 +162,7 @@ Tournament TournamentRunner::CurrentLocked() const {
   }
   progress->clear_standings();
   for (hoard::v1::Standing& row : standings_.Sorted()) *progress->add_standings() = std::move(row);
+  if (sprt_candidate_ >= 0) *progress->mutable_sprt() = sprt_;
   tournament.set_error(waiting_for_store_.empty() ? error_ : waiting_for_store_);
   return tournament;
 }
@@ -459,7 +460,11 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
   schedule_ = *std::move(schedule);
   spec_ = *spec;
   id_ = id;
-  for (const Participant& p : spec->participants()) labels_.push_back(ParticipantLabel(p));
+  for (const Participant& p : spec->participants()) {
+    if (p.name() == spec->sprt().candidate()) sprt_candidate_ = static_cast<int>(labels_.size());
+    labels_.push_back(ParticipantLabel(p));
+  }
+  sprt_params_ = SprtParametersOf(spec->sprt());
   for (const db::RatedMatch& match : *results) {
     for (const db::RatedSeat& seat : match.seats) {
       auto it = std::find(labels_.begin(), labels_.end(), seat.bot);
@@ -473,9 +478,14 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
   tournament_.set_error("");
   const std::set<int> done(stored->begin(), stored->end());
   finished_ = static_cast<int>(done.size());
-  for (const db::RatedMatch& match : *results) standings_.Add(match.seats);
-  // Played from the back: keep schedule order.
-  for (int i = static_cast<int>(schedule_.size()) - 1; i >= 0; --i) {
+  if (sprt_candidate_ >= 0) sprt_ = Sprt({}, sprt_params_, schedule_.empty());
+  for (const db::RatedMatch& match : *results) {
+    standings_.Add(match.seats);
+    if (sprt_candidate_ >= 0) CountForSprt(match.block, match.seats);
+  }
+  // Played from the back: keep schedule order. A test already decided
+  // plays nothing more.
+  for (int i = static_cast<int>(schedule_.size()) - 1; i >= 0 && !SprtDecided(); --i) {
     if (!done.contains(i)) pending_.push_back(i);
   }
   started_ = absl::Now();
@@ -515,7 +525,7 @@ Tournament TournamentRunner::Conclude() {
     // Even if the matches in flight completed the schedule: they were
     // played against a participant that was down.
     status = hoard::v1::TOURNAMENT_STATUS_FAILED;
-  } else if (finished_ == static_cast<int>(schedule_.size())) {
+  } else if (finished_ == static_cast<int>(schedule_.size()) || SprtDecided()) {
     status = hoard::v1::TOURNAMENT_STATUS_FINISHED;
     error_.clear();
   } else if (cancelled_) {
@@ -560,6 +570,40 @@ absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
   Report();
   if (!saved.ok()) return saved;
   return final_state;
+}
+
+void TournamentRunner::CountForSprt(std::int64_t block, const std::vector<db::RatedSeat>& seats) {
+  std::vector<int> places;
+  int candidate = -1;
+  for (const db::RatedSeat& seat : seats) {
+    if (seat.bot == labels_[sprt_candidate_]) candidate = static_cast<int>(places.size());
+    places.push_back(seat.rank);
+  }
+  if (candidate < 0) return;
+  auto& [score, matches] = sprt_blocks_[block];
+  score += PairwiseScore(places, candidate);
+  ++matches;
+  // The complete blocks at the start of the schedule, one at a time in its
+  // order, until the test decides: the verdict and the figures it shows do
+  // not depend on which match ends first.
+  const int k = spec_.players_per_match();
+  const int blocks = static_cast<int>(schedule_.size()) / k;
+  for (auto it = sprt_blocks_.find(sprt_counted_);
+       !SprtDecided() && it != sprt_blocks_.end() && it->second.second == k;
+       it = sprt_blocks_.find(sprt_counted_)) {
+    const double x = it->second.first / k;
+    ++sprt_counted_;
+    sprt_sum_ += x;
+    sprt_squares_ += x * x;
+    sprt_ = SprtFromSums(sprt_counted_, sprt_sum_, sprt_squares_, sprt_params_,
+                         sprt_counted_ == blocks);
+  }
+  if (SprtDecided()) stop_ = true;
+}
+
+bool TournamentRunner::SprtDecided() const {
+  return sprt_.result() == hoard::v1::SprtState::RESULT_H0 ||
+         sprt_.result() == hoard::v1::SprtState::RESULT_H1;
 }
 
 void TournamentRunner::Work() {
@@ -717,6 +761,7 @@ void TournamentRunner::Store(const ScheduledMatch& match, const FinishedMatch& p
     ++finished_;
     ++finished_this_run_;
     standings_.Add(seats);
+    if (sprt_candidate_ >= 0) CountForSprt(match.block, seats);
   } else if (saved.code() == absl::StatusCode::kAlreadyExists) {
     ++finished_;  // another runner stored this slot first
   } else if (cancelled_) {

@@ -35,6 +35,7 @@
 #include "tournament/host.h"
 #include "tournament/launcher.h"
 #include "tournament/schedule.h"
+#include "tournament/sprt.h"
 
 namespace hoard::tournament {
 
@@ -216,6 +217,21 @@ class TournamentRunner {
   std::map<int, int> played_at_exit_;
   std::map<int, int> played_through_ ABSL_GUARDED_BY(mu_);
   bool participant_failed_ ABSL_GUARDED_BY(mu_) = false;
+  // With a spec's sprt: the candidate's participant number (-1: no test),
+  // each block's summed scores and stored matches, and where the test stands.
+  // Counts a stored match; stops the tournament once the test decides.
+  void CountForSprt(std::int64_t block, const std::vector<db::RatedSeat>& seats)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool SprtDecided() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  int sprt_candidate_ = -1;
+  SprtParameters sprt_params_;
+  std::map<std::int64_t, std::pair<double, int>> sprt_blocks_ ABSL_GUARDED_BY(mu_);
+  // The complete blocks at the start of the schedule counted so far: how
+  // many, and their scores summed and squared and summed.
+  int sprt_counted_ ABSL_GUARDED_BY(mu_) = 0;
+  double sprt_sum_ ABSL_GUARDED_BY(mu_) = 0;
+  double sprt_squares_ ABSL_GUARDED_BY(mu_) = 0;
+  hoard::v1::SprtState sprt_ ABSL_GUARDED_BY(mu_);
   std::vector<int> pending_ ABSL_GUARDED_BY(mu_);  // schedule indexes, next last
   std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
   Standings standings_ ABSL_GUARDED_BY(mu_);

@@ -1,6 +1,7 @@
 #include "tournament/spec.h"
 
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -265,6 +266,46 @@ absl::Status CheckCandidates(const TournamentSpec& spec, const std::map<std::str
   return absl::OkStatus();
 }
 
+// A sequential test names a participant, in a duplicate tournament whose
+// every block it plays against the same opponents; its defaults filled in.
+absl::Status CheckSprt(TournamentSpec& spec, const std::map<std::string, int>& names) {
+  hoard::v1::SprtSpec* sprt = spec.mutable_sprt();
+  if (sprt->candidate().empty()) {
+    if (sprt->ByteSizeLong() != 0) return FieldError("sprt.candidate", "names no participant");
+    spec.clear_sprt();
+    return absl::OkStatus();
+  }
+  if (!names.contains(sprt->candidate())) {
+    return FieldError("sprt.candidate",
+                      absl::StrCat("no participant is named '", sprt->candidate(), "'"));
+  }
+  if (spec.format() != hoard::v1::FORMAT_DUPLICATE) {
+    return FieldError("sprt", "needs format FORMAT_DUPLICATE (its blocks are the test's unit)");
+  }
+  if (spec.participants_size() != spec.players_per_match()) {
+    return FieldError("sprt", absl::StrCat("needs as many participants as seats (",
+                                           spec.players_per_match(), "), so that every block "
+                                           "pits the candidate against the same opponents; got ",
+                                           spec.participants_size()));
+  }
+  if (!(sprt->elo0() < sprt->elo1())) {
+    return FieldError("sprt.elo1", absl::StrCat("must be more than elo0 (", sprt->elo0(),
+                                                "), not ", sprt->elo1()));
+  }
+  if (std::abs(sprt->elo0()) > 2000 || std::abs(sprt->elo1()) > 2000) {
+    return FieldError("sprt", "elo0 and elo1 must be within ±2000");
+  }
+  if (sprt->alpha() == 0) sprt->set_alpha(0.05);
+  if (sprt->beta() == 0) sprt->set_beta(0.05);
+  for (const auto& [field, value] : {std::pair{"sprt.alpha", sprt->alpha()},
+                                     std::pair{"sprt.beta", sprt->beta()}}) {
+    if (!(value > 0 && value < 0.5)) {
+      return FieldError(field, absl::StrCat("must be above 0 and below 0.5, not ", value));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
@@ -277,6 +318,7 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   if (absl::Status s = CheckOptions(spec, **game); !s.ok()) return s;
   if (absl::Status s = SetHowItRuns(spec); !s.ok()) return s;
   if (absl::Status s = CheckCandidates(spec, *names); !s.ok()) return s;
+  if (absl::Status s = CheckSprt(spec, *names); !s.ok()) return s;
   if (absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec)); !size.ok()) {
     return size.status();
   }

@@ -134,6 +134,26 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
                  "candidates: only the gauntlet format has candidates");
 }
 
+TEST(SpecTest, ASequentialTestIsCheckedAndGetsItsDefaults) {
+  const std::string duplicate = std::string(kFourBots) + "format: FORMAT_DUPLICATE ";
+  absl::StatusOr<TournamentSpec> spec =
+      Normalize(Parse(duplicate + R"pb(sprt { candidate: "a" elo1: 5 })pb"));
+  ASSERT_THAT(spec, IsOk());
+  EXPECT_EQ(spec->sprt().alpha(), 0.05);
+  EXPECT_EQ(spec->sprt().beta(), 0.05);
+  ExpectRejected(duplicate + R"pb(sprt { candidate: "z" elo1: 5 })pb",
+                 "sprt.candidate: no participant is named 'z'");
+  ExpectRejected(std::string(kFourBots) + R"pb(sprt { candidate: "a" elo1: 5 })pb",
+                 "sprt: needs format FORMAT_DUPLICATE");
+  ExpectRejected(duplicate + R"pb(players_per_match: 3 sprt { candidate: "a" elo1: 5 })pb",
+                 "sprt: needs as many participants as seats (3)");
+  ExpectRejected(duplicate + R"pb(sprt { candidate: "a" elo0: 5 elo1: 5 })pb",
+                 "sprt.elo1: must be more than elo0 (5), not 5");
+  ExpectRejected(duplicate + R"pb(sprt { candidate: "a" elo1: 5 alpha: 0.7 })pb",
+                 "sprt.alpha: must be above 0 and below 0.5, not 0.7");
+  ExpectRejected(duplicate + R"pb(sprt { elo1: 5 })pb", "sprt.candidate: names no participant");
+}
+
 TEST(SpecTest, TheHashIdentifiesTheTournamentButNotHowItRuns) {
   TournamentSpec a = *Normalize(Parse(kFourBots));
   TournamentSpec b = a;

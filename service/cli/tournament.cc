@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -59,6 +60,13 @@ const std::vector<FlagSpec>& TournamentFlags() {
        /*repeated=*/true},
       {"format", "NAME", "round-robin (default), duplicate or gauntlet"},
       {"candidate", "NAME", "gauntlet: a candidate (repeatable)", /*repeated=*/true},
+      {"sprt", "NAME",
+       "test whether participant NAME is stronger than the others, stopping as soon as the "
+       "evidence is enough (duplicate format; --rounds caps the blocks)"},
+      {"elo0", "ELO", "sprt: H0, NAME is this much stronger or less (default 0)"},
+      {"elo1", "ELO", "sprt: H1, NAME is this much stronger or more (default 10)"},
+      {"alpha", "P", "sprt: the chance of accepting H1 when H0 holds (default 0.05)"},
+      {"beta", "P", "sprt: the chance of accepting H0 when H1 holds (default 0.05)"},
       {"option", "NAME=VALUE", "a game option (repeatable)", /*repeated=*/true},
       {"rounds", "N", "repeat the schedule N times (overrides the spec)"},
       {"seed", "N", "seed of every deal (overrides the spec)"},
@@ -76,6 +84,9 @@ const std::vector<FlagSpec>& TournamentFlags() {
 }
 
 namespace {
+
+// The H1 of --sprt without --elo1.
+constexpr double kDefaultSprtElo1 = 10;
 
 constexpr char kHelp[] =
     "usage: hoard tournament [--config FILE | spec flags] [flags]\n"
@@ -156,6 +167,29 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
     spec->clear_candidates();
     for (const std::string& c : args.flags.at("candidate")) spec->add_candidates(c);
   }
+  if (args.Has("sprt")) {
+    hoard::v1::SprtSpec* sprt = spec->mutable_sprt();
+    sprt->set_candidate(args.Get("sprt", ""));
+    sprt->set_elo1(kDefaultSprtElo1);
+    if (!args.Has("format")) spec->set_format(hoard::v1::FORMAT_DUPLICATE);
+  }
+  for (const auto& [flag, setter] :
+       std::vector<std::pair<std::string, void (hoard::v1::SprtSpec::*)(double)>>{
+           {"elo0", &hoard::v1::SprtSpec::set_elo0},
+           {"elo1", &hoard::v1::SprtSpec::set_elo1},
+           {"alpha", &hoard::v1::SprtSpec::set_alpha},
+           {"beta", &hoard::v1::SprtSpec::set_beta}}) {
+    if (!args.Has(flag)) continue;
+    if (!args.Has("sprt") && !spec->has_sprt()) {
+      return absl::InvalidArgumentError(absl::StrCat("--", flag, " is for --sprt NAME"));
+    }
+    double value = 0;
+    if (!absl::SimpleAtod(args.Get(flag, ""), &value) || !std::isfinite(value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, " needs a number, not '", args.Get(flag, ""), "'"));
+    }
+    (spec->mutable_sprt()->*setter)(value);
+  }
   std::map<std::string, std::string> options;
   RETURN_IF_ERROR(ReadOptionFlags(args, &options));
   for (const auto& [name, value] : options) (*spec->mutable_options())[name] = value;
@@ -178,6 +212,32 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
 }
 
 }  // namespace
+
+std::string SprtLine(const Tournament& t) {
+  const hoard::v1::SprtSpec& spec = t.spec().sprt();
+  const hoard::v1::SprtState& s = t.progress().sprt();
+  std::string verdict;
+  switch (s.result()) {
+    case hoard::v1::SprtState::RESULT_H1:
+      verdict = absl::StrFormat(": H1 accepted, %s is at least %g Elo stronger", spec.candidate(),
+                                spec.elo1());
+      break;
+    case hoard::v1::SprtState::RESULT_H0:
+      verdict = absl::StrFormat(": H0 accepted, %s is not %g Elo stronger", spec.candidate(),
+                                spec.elo1());
+      break;
+    case hoard::v1::SprtState::RESULT_UNDECIDED:
+      verdict = ": undecided, every block played";
+      break;
+    default:
+      break;
+  }
+  return absl::StrFormat(
+      "SPRT %s [elo0 %g, elo1 %g, alpha %g, beta %g]: LLR %.2f in (%.2f, %.2f) after %d "
+      "blocks, score %.3f (Elo %+.0f)%s",
+      spec.candidate(), spec.elo0(), spec.elo1(), spec.alpha(), spec.beta(), s.llr(),
+      s.lower_bound(), s.upper_bound(), s.blocks(), s.score(), s.elo(), verdict);
+}
 
 std::string Clock(std::int64_t ms) {
   const std::int64_t s = (ms + 999) / 1000;
@@ -221,6 +281,7 @@ void ProgressDisplay::Update(const Tournament& t, bool last) {
       p.finished() < p.scheduled() && p.eta_ms() > 0 ? Clock(p.eta_ms()) : "-");
   if (p.failed() > 0) absl::StrAppend(&text, "  failed ", p.failed());
   text += "\n";
+  if (t.spec().has_sprt()) absl::StrAppend(&text, "  ", SprtLine(t), "\n");
   int shown = 0;
   for (const hoard::v1::Standing& s : p.standings()) {
     if (++shown > 8) break;
@@ -394,6 +455,7 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
                      p.finished(), p.scheduled(), db_path, p.matches_per_second(),
                      p.elapsed_ms() / 1000.0)
               << tournament::FormatLeaderboard(board);
+    if (final_state.spec().has_sprt()) std::cout << SprtLine(final_state) << "\n";
   }
   switch (final_state.status()) {
     case hoard::v1::TOURNAMENT_STATUS_FINISHED:

@@ -22,6 +22,10 @@ const std::vector<FlagSpec>& TournamentFlags();
 // flags, normalized. kInvalidArgument says what is wrong.
 absl::StatusOr<hoard::v1::TournamentSpec> SpecToRun(const ParsedArgs& args);
 
+// "SPRT NAME [elo0 .., elo1 .., alpha .., beta ..]: LLR x in (lower, upper)
+// after N blocks, score s (Elo e)" and, once decided, the verdict.
+std::string SprtLine(const hoard::v1::Tournament& t);
+
 // "m:ss", or "h:mm:ss" from an hour, rounded up to the second.
 std::string Clock(std::int64_t ms);
 
