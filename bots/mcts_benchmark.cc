@@ -75,18 +75,25 @@ void Search(benchmark::State& bench, const engine::Game* game) {
       benchmark::Counter(static_cast<double>(bench.iterations()), benchmark::Counter::kIsRate);
 }
 
-// BM_MctsSearch/<game>
-const bool kRegistered = [] {
+// BM_MctsSearch/<game>, registered from main: the games register themselves
+// during static initialisation, in an order no other static may rely on.
+void RegisterSearches() {
   for (const engine::Game* game : engine::AllGames()) {
     if (engine::DealFor(*game) == nullptr) continue;
     benchmark::RegisterBenchmark(absl::StrCat("BM_MctsSearch/", game->info().id).c_str(),
                                  [game](benchmark::State& bench) { Search(bench, game); })
         ->Unit(benchmark::kMillisecond);
   }
-  return true;
-}();
+}
 
 }  // namespace
 }  // namespace hoard::bots
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  hoard::bots::RegisterSearches();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -45,8 +45,10 @@ void RandomMatches(benchmark::State& bench, const Game* game, int players) {
       static_cast<double>(actions) / static_cast<double>(bench.iterations());
 }
 
-// BM_RandomMatch/<game>/<players>
-const bool kRegistered = [] {
+// BM_RandomMatch/<game>/<players>, registered from main: the games register
+// themselves during static initialisation, in an order no other static may
+// rely on.
+void RegisterRandomMatches() {
   for (const Game* game : AllGames()) {
     for (int n = game->info().min_players; n <= game->info().max_players; ++n) {
       benchmark::RegisterBenchmark(
@@ -55,10 +57,16 @@ const bool kRegistered = [] {
           ->Unit(benchmark::kMicrosecond);
     }
   }
-  return true;
-}();
+}
 
 }  // namespace
 }  // namespace hoard::engine
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  hoard::engine::RegisterRandomMatches();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
