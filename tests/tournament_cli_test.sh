@@ -58,6 +58,32 @@ check "every record is one line of JSON" "$WORK/records.jsonl" \
   "$PY" -c 'import json,sys; n=sum(1 for l in open(sys.argv[1]) if json.loads(l)["game"]=="village"); assert n==120, n' "$WORK/records.jsonl"
 expect_error "export needs a tournament or a game" 2 "export needs --tournament ID or --game ID" \
   -- "$HOARD" export
+
+# A Swiss of 32 bots (heuristic, random and first in turn), 4 to a village
+# table: log2(32) = 5 rounds of 8 matches, each paired from the standings.
+SWISS=()
+for i in $(seq -w 0 31); do
+  case $((10#$i % 3)) in 0) kind=heuristic ;; 1) kind=random ;; 2) kind=first ;; esac
+  SWISS+=(--participant "s$i=builtin:$kind")
+done
+"$HOARD" tournament --db swiss.db --game village --players 4 --format swiss "${SWISS[@]}" \
+  >"$WORK/swiss" 2>"$WORK/swiss.err"
+check "a Swiss of 32 bots plays its 5 rounds of 8 matches" "$WORK/swiss.err" \
+  grep -q "FINISHED, 40 of 40 matches stored in swiss.db" "$WORK/swiss"
+check "its progress names the round" "$WORK/swiss.err" grep -q "Swiss round 5 of 5" "$WORK/swiss.err"
+check "its standings list all 32, points never rising down the list" "$WORK/swiss" \
+  "$PY" -c '
+import re, sys
+rows = re.findall(r"^  \d+\. s\d+ +([0-9.]+) points  Buchholz", open(sys.argv[1]).read(), re.M)
+points = [float(p) for p in rows]
+assert len(points) == 32 and points == sorted(points, reverse=True), points' "$WORK/swiss"
+check "no two bots met twice" "$WORK/swiss" [ "$("$PY" -c '
+import sqlite3
+print(sqlite3.connect("swiss.db").execute("""SELECT COUNT(*) FROM (SELECT a.player, b.player
+  FROM seats a JOIN seats b ON a.match_id = b.match_id AND a.player < b.player
+  GROUP BY a.player, b.player HAVING COUNT(*) > 1)""").fetchone()[0])')" = 0 ]
+check "the heuristic bots lead it" "$WORK/swiss" \
+  [ "$(grep -cE '^  [1-8]\. s(00|03|06|09|12|15|18|21|24|27|30) ' "$WORK/swiss")" -ge 7 ]
 expect_error "export of a tournament that is not there" 2 "no tournament 42 in hoard.db" \
   -- "$HOARD" export --tournament 42
 check "the database holds the 120 matches" "$WORK/default" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 120 ]
@@ -191,8 +217,9 @@ expect_error "a bad field names the file and line" 2 "bad.txtpb: not a tournamen
   -- "$HOARD" tournament --config "$WORK/bad.txtpb"
 expect_error "a missing spec file" 2 "cannot read $WORK/none.txtpb" \
   -- "$HOARD" tournament --config "$WORK/none.txtpb"
-expect_error "a bad format" 2 "--format: 'swiss' is none of" \
-  -- "$HOARD" tournament --format swiss
+expect_error "a bad format lists the formats" 2 \
+  "--format: 'sweden' is none of round-robin, duplicate, gauntlet, swiss" \
+  -- "$HOARD" tournament --format sweden
 
 # Leaderboards from the database.
 "$HOARD" leaderboard --game village --tournament 1 --csv >"$WORK/csv" 2>&1
@@ -259,6 +286,12 @@ expect_error "tournament get: no id" 2 "tournament get needs the tournament's id
 expect_error "tournament: a misspelt command" 2 "did you mean 'watch'" -- "$HOARD" tournament wach 1
 expect_error "tournament create: a bad spec says what is wrong" 2 "no-such-game" \
   -- "$HOARD" tournament create --game no-such-game --participant a=builtin:random
+# A Swiss the server runs: 20 bots, 3 to a table (2 byes a round), 5 rounds.
+"$HOARD" tournament create --game village --players 3 --format swiss "${SWISS[@]:0:40}" \
+  --watch --quiet >"$WORK/swiss-served" 2>&1
+check "a served Swiss ends with its standings, byes and all" "$WORK/swiss-served" \
+  [ "$(grep -c "Swiss standings after 5 of 5 rounds" "$WORK/swiss-served")" -eq 1 -a \
+    "$(grep -cE '^  [0-9]+\. s[0-9]+ .* 4 matches .* 1 bye ' "$WORK/swiss-served")" -eq 10 ]
 unset HOARD_SERVER
 
 finish

@@ -1,12 +1,15 @@
 #include "tournament/runner.h"
 
+#include <algorithm>
 #include <atomic>
+#include <map>
 #include <cstdio>
 #include <set>
 #include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bots/client.h"
 #include "engine/testing/status_matchers.h"
@@ -207,6 +210,151 @@ TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
     EXPECT_EQ(seeds[3 * block], seeds[3 * block + 1]);
     EXPECT_EQ(seeds[3 * block], seeds[3 * block + 2]);
   }
+}
+
+// A Swiss of `n` built-in bots (random, first and heuristic in turn), the
+// strongest seeded first.
+TournamentSpec SwissSpec(int n, int k, int rounds, int concurrency) {
+  std::string text = absl::StrCat("game: \"village\" format: FORMAT_SWISS players_per_match: ", k,
+                                  " rounds: ", rounds, " seed: 21 concurrency: ", concurrency);
+  const char* kinds[] = {"heuristic", "random", "first"};
+  for (int i = 0; i < n; ++i) {
+    absl::StrAppendFormat(&text, " participants { name: \"b%02d\" builtin: \"%s\" }", i,
+                          kinds[i % 3]);
+  }
+  return Spec(text);
+}
+
+// Each stored match's participants by seat, by its place in the schedule.
+std::map<int, std::vector<std::string>> SeatsBySlot(db::MatchStore& store, std::int64_t id) {
+  std::map<int, std::vector<std::string>> seats;
+  const std::vector<db::RatedMatch> matches =
+      *store.RatedMatches({.game = "village", .tournament_id = id});
+  for (const db::RatedMatch& m : matches) {
+    for (const db::RatedSeat& seat : m.seats) {
+      seats[static_cast<int>(m.schedule_index)].push_back(absl::StrCat(seat.bot, "#", seat.rank));
+    }
+  }
+  return seats;
+}
+
+TEST(RunnerTest, ASwissOfSixtyFourBotsSeatsNoTwoTogetherTwice) {
+  Local local(TempDb("runner_swiss64.db"));
+  const TournamentSpec spec = SwissSpec(64, 2, 0, 8);
+  EXPECT_EQ(spec.rounds(), 6);  // log2(64)
+  const std::int64_t id = Create(local.store(), spec);
+  std::vector<int> rounds_seen;
+  TournamentRunner runner(&local.store(), local.host.get(),
+                          {.on_progress = [&](const Tournament& t) {
+                            rounds_seen.push_back(t.progress().round());
+                          }});
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
+  EXPECT_EQ(done->progress().scheduled(), 6 * 32);
+  ExpectEverySlotOnce(local.store(), id, 6 * 32);
+  // Rounds one at a time, in order.
+  EXPECT_TRUE(std::is_sorted(rounds_seen.begin(), rounds_seen.end()));
+  EXPECT_EQ(rounds_seen.back(), 6);
+  std::set<std::pair<std::string, std::string>> met;
+  std::map<std::string, int> matches;
+  const std::vector<db::RatedMatch> stored =
+      *local.store().RatedMatches({.game = "village", .tournament_id = id});
+  for (const db::RatedMatch& m : stored) {
+    ASSERT_EQ(m.seats.size(), 2u);
+    const std::pair<std::string, std::string> pair = std::minmax(m.seats[0].bot, m.seats[1].bot);
+    EXPECT_TRUE(met.insert(pair).second) << pair.first << " and " << pair.second << " met twice";
+    ++matches[m.seats[0].bot];
+    ++matches[m.seats[1].bot];
+  }
+  EXPECT_EQ(matches.size(), 64u);
+  for (const auto& [bot, count] : matches) EXPECT_EQ(count, 6) << bot;
+  // Standings: everyone, by points; the heuristic bots (every third seed)
+  // lead the field.
+  ASSERT_EQ(done->progress().standings_size(), 64);
+  for (int i = 1; i < 64; ++i) {
+    EXPECT_GE(done->progress().standings(i - 1).points(), done->progress().standings(i).points());
+  }
+  int heuristic_in_top_ten = 0;
+  for (int i = 0; i < 10; ++i) {
+    const std::string& bot = done->progress().standings(i).bot();
+    heuristic_in_top_ten += std::stoi(bot.substr(1)) % 3 == 0 ? 1 : 0;
+  }
+  EXPECT_GE(heuristic_in_top_ten, 8);
+  // A stored tournament shows the same standings.
+  const Tournament loaded = *LoadTournament(local.store(), id);
+  ASSERT_EQ(loaded.progress().standings_size(), 64);
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_EQ(loaded.progress().standings(i).bot(), done->progress().standings(i).bot());
+    EXPECT_EQ(loaded.progress().standings(i).buchholz(),
+              done->progress().standings(i).buchholz());
+  }
+}
+
+TEST(RunnerTest, AStoppedSwissResumesWithTheSamePairings) {
+  // 17 bots, 3 a table: 5 tables and 2 byes a round. Stopped in round 2,
+  // resumed; every match seats whom an uninterrupted run seats, with the
+  // same results.
+  const TournamentSpec spec = SwissSpec(17, 3, 5, 4);
+  std::map<int, std::vector<std::string>> whole;
+  {
+    Local local(TempDb("runner_swiss_whole.db"));
+    const std::int64_t id = Create(local.store(), spec);
+    TournamentRunner runner(&local.store(), local.host.get());
+    ASSERT_THAT(runner.Run(id), IsOk());
+    whole = SeatsBySlot(local.store(), id);
+  }
+  ASSERT_EQ(whole.size(), 25u);
+  const std::string db = TempDb("runner_swiss_resumed.db");
+  std::int64_t id;
+  {
+    Local local(db);
+    id = Create(local.store(), spec);
+    TournamentRunner* self = nullptr;
+    TournamentRunner runner(&local.store(), local.host.get(),
+                            {.on_progress = [&](const Tournament& t) {
+                              if (t.progress().finished() >= 7) self->Cancel();
+                            }});
+    self = &runner;
+    absl::StatusOr<Tournament> stopped = runner.Run(id);
+    ASSERT_THAT(stopped, IsOk());
+    EXPECT_EQ(stopped->status(), hoard::v1::TOURNAMENT_STATUS_CANCELLED);
+    EXPECT_LT(stopped->progress().finished(), 25);
+    EXPECT_EQ(stopped->progress().round(), 2);
+  }
+  Local local(db);
+  TournamentRunner runner(&local.store(), local.host.get());
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
+  EXPECT_EQ(SeatsBySlot(local.store(), id), whole);
+  for (const hoard::v1::Standing& row : done->progress().standings()) {
+    EXPECT_EQ(row.matches() + row.byes(), 5) << row.bot();
+  }
+}
+
+TEST(RunnerTest, ASwissRoundThatLosesAMatchStopsBeforeTheNextIsPaired) {
+  const std::string db = TempDb("runner_swiss_absent.db");
+  std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
+      {.listen = "127.0.0.1:0", .db_path = db, .serve_tournaments = false});
+  std::unique_ptr<MatchHost> host =
+      service::ArenaHost(&server->arena(), absl::StrCat("127.0.0.1:", server->port()));
+  TournamentSpec spec = SwissSpec(16, 2, 4, 4);
+  spec.mutable_participants(5)->set_command("sleep 60");
+  spec.mutable_fault_policy()->set_start_timeout_ms(300);
+  spec.mutable_fault_policy()->set_max_failed_matches(100);
+  db::MatchStore& store = *server->arena().store();
+  const std::int64_t id = Create(store, spec);
+  TournamentRunner runner(&store, host.get());
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FAILED);
+  // Round 1's other 7 matches were played; round 2 was never paired.
+  EXPECT_EQ(done->progress().failed(), 1);
+  EXPECT_EQ(done->progress().finished(), 7);
+  EXPECT_EQ(done->progress().round(), 1);
+  EXPECT_THAT(done->error(), HasSubstr("1 match failed (run the tournament again to retry it)"));
+  EXPECT_THAT(done->error(), HasSubstr("participant 'b05' did not connect"));
 }
 
 TEST(RunnerTest, AStoreThatIsLockedForAWhilePausesTheTournamentAndItFinishes) {

@@ -36,6 +36,79 @@ std::string SeatPlayerFor(const Participant& participant) {
       .ToString();
 }
 
+// Pairs a Swiss tournament's rounds again, in order, from its stored
+// results: fills in the seats of every paired round in `schedule` (if
+// given) and adds the results to `swiss`, up to the first round not
+// complete. Returns that round (spec.rounds() when all are), or kDataLoss
+// when a stored match seats others than the pairing does.
+absl::StatusOr<int> ReplaySwiss(const TournamentSpec& spec,
+                                const std::vector<db::RatedMatch>& results, Swiss& swiss,
+                                std::vector<ScheduledMatch>* schedule) {
+  std::map<std::string, int> participant;
+  for (int i = 0; i < spec.participants_size(); ++i) {
+    participant[ParticipantLabel(spec.participants(i))] = i;
+  }
+  std::map<std::int64_t, const db::RatedMatch*> by_slot;
+  for (const db::RatedMatch& match : results) by_slot[match.schedule_index] = &match;
+  const int tables = swiss.tables_per_round();
+  for (int r = 0; r < spec.rounds(); ++r) {
+    const SwissRound round = swiss.PairNext();
+    int stored = 0;
+    for (int t = 0; t < tables; ++t) {
+      const int slot = r * tables + t;
+      if (schedule != nullptr) (*schedule)[slot].seats = round.tables[t];
+      auto it = by_slot.find(slot);
+      if (it == by_slot.end()) continue;
+      SwissResult result{.round = r};
+      std::vector<std::string> seated;
+      for (const db::RatedSeat& seat : it->second->seats) {
+        auto p = participant.find(seat.bot);
+        result.seats.push_back(p == participant.end() ? -1 : p->second);
+        result.ranks.push_back(seat.rank);
+        seated.push_back(seat.bot);
+      }
+      if (result.seats != round.tables[t]) {
+        return absl::DataLossError(absl::StrCat(
+            "the stored match ", slot, " of the schedule seats ", absl::StrJoin(seated, ", "),
+            ", not the pairing of Swiss round ", r + 1, " (",
+            absl::StrJoin(round.tables[t], ", ",
+                          [&](std::string* out, int p) {
+                            out->append(ParticipantLabel(spec.participants(p)));
+                          }),
+            "): its results were not made by this pairing"));
+      }
+      swiss.Add(result);
+      ++stored;
+    }
+    if (stored < tables) return r;
+  }
+  return spec.rounds();
+}
+
+// A Swiss tournament's standings: every participant in Swiss order, with
+// the Elo and counts of `elo` where it played.
+std::vector<hoard::v1::Standing> SwissStandings(const Swiss& swiss, const TournamentSpec& spec,
+                                                const Standings& elo) {
+  std::map<std::string, hoard::v1::Standing> played;
+  for (hoard::v1::Standing& row : elo.Sorted()) played[row.bot()] = std::move(row);
+  std::vector<hoard::v1::Standing> rows;
+  for (const SwissRow& swiss_row : swiss.Standings()) {
+    const std::string label = ParticipantLabel(spec.participants(swiss_row.participant));
+    hoard::v1::Standing row;
+    if (auto it = played.find(label); it != played.end()) {
+      row = it->second;
+    } else {
+      row.set_bot(label);
+      row.set_elo(kInitialElo);
+    }
+    row.set_points(swiss_row.points);
+    row.set_buchholz(swiss_row.buchholz);
+    row.set_byes(swiss_row.byes);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace
 
 void Standings::Add(const std::vector<db::RatedSeat>& seats) {
@@ -119,6 +192,23 @@ absl::StatusOr<Tournament> LoadTournament(db::MatchStore& store, std::int64_t id
   progress->set_finished(static_cast<int>(slots->size()));
   Standings standings;
   for (const db::RatedMatch& match : *results) standings.Add(match.seats);
+  if (t.spec.format() == hoard::v1::FORMAT_SWISS) {
+    if (absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(t.spec)); !size.ok()) {
+      return absl::DataLossError(
+          absl::StrCat("tournament ", id, ": its stored spec: ", size.status().message()));
+    }
+    Swiss swiss(t.spec.participants_size(), t.spec.players_per_match());
+    absl::StatusOr<int> round = ReplaySwiss(t.spec, *results, swiss, nullptr);
+    if (!round.ok()) {
+      return absl::Status(round.status().code(), absl::StrCat("tournament ", id, ": ",
+                                                              round.status().message()));
+    }
+    progress->set_round(std::min(*round + 1, t.spec.rounds()));
+    for (hoard::v1::Standing& row : SwissStandings(swiss, t.spec, standings)) {
+      *progress->add_standings() = std::move(row);
+    }
+    return tournament;
+  }
   for (hoard::v1::Standing& row : standings.Sorted()) *progress->add_standings() = std::move(row);
   return tournament;
 }
@@ -161,7 +251,16 @@ Tournament TournamentRunner::CurrentLocked() const {
     progress->set_eta_ms(absl::ToInt64Milliseconds(elapsed / finished_this_run_ * left));
   }
   progress->clear_standings();
-  for (hoard::v1::Standing& row : standings_.Sorted()) *progress->add_standings() = std::move(row);
+  if (swiss_ != nullptr) {
+    progress->set_round(std::min(swiss_round_ + 1, spec_.rounds()));
+    for (hoard::v1::Standing& row : SwissStandings(*swiss_, spec_, standings_)) {
+      *progress->add_standings() = std::move(row);
+    }
+  } else {
+    for (hoard::v1::Standing& row : standings_.Sorted()) {
+      *progress->add_standings() = std::move(row);
+    }
+  }
   if (sprt_candidate_ >= 0) *progress->mutable_sprt() = sprt_;
   tournament.set_error(waiting_for_store_.empty() ? error_ : waiting_for_store_);
   return tournament;
@@ -200,6 +299,10 @@ std::string LastWords(const LaunchedBot& bot) {
 std::set<int> TournamentRunner::NeededParticipants() const {
   std::set<int> needed;
   absl::MutexLock lock(&mu_);
+  // A Swiss pairs its later rounds as it goes: everyone may play.
+  if (swiss_ != nullptr && !pending_.empty()) {
+    for (int p = 0; p < spec_.participants_size(); ++p) needed.insert(p);
+  }
   for (int index : pending_) {
     for (int p : schedule_[index].seats) needed.insert(p);
   }
@@ -465,6 +568,17 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
     labels_.push_back(ParticipantLabel(p));
   }
   sprt_params_ = SprtParametersOf(spec->sprt());
+  std::unique_ptr<Swiss> swiss;
+  int swiss_round = 0;
+  if (spec->format() == hoard::v1::FORMAT_SWISS) {
+    swiss = std::make_unique<Swiss>(spec->participants_size(), spec->players_per_match());
+    absl::StatusOr<int> round = ReplaySwiss(*spec, *results, *swiss, &schedule_);
+    if (!round.ok()) {
+      return absl::Status(round.status().code(), absl::StrCat("tournament ", id, ": ",
+                                                              round.status().message()));
+    }
+    swiss_round = *round;
+  }
   for (const db::RatedMatch& match : *results) {
     for (const db::RatedSeat& seat : match.seats) {
       auto it = std::find(labels_.begin(), labels_.end(), seat.bot);
@@ -484,9 +598,15 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
     if (sprt_candidate_ >= 0) CountForSprt(match.block, match.seats);
   }
   // Played from the back: keep schedule order. A test already decided
-  // plays nothing more.
+  // plays nothing more; a Swiss plays the round it is in.
   for (int i = static_cast<int>(schedule_.size()) - 1; i >= 0 && !SprtDecided(); --i) {
+    if (swiss != nullptr && schedule_[i].round != swiss_round) continue;
     if (!done.contains(i)) pending_.push_back(i);
+  }
+  if (swiss != nullptr) {
+    swiss_ = std::move(swiss);
+    swiss_round_ = std::min(swiss_round, spec_.rounds() - 1);
+    swiss_left_ = static_cast<int>(pending_.size());
   }
   started_ = absl::Now();
   stop_ = cancelled_;
@@ -497,7 +617,11 @@ void TournamentRunner::PlayPending() {
   int workers;
   {
     absl::MutexLock lock(&mu_);
-    workers = std::min<int>(spec_.concurrency(), static_cast<int>(pending_.size()));
+    // A Swiss queues its rounds one at a time: as many workers as a round
+    // has tables.
+    workers = std::min<int>(spec_.concurrency(), swiss_ != nullptr
+                                                     ? swiss_->tables_per_round()
+                                                     : static_cast<int>(pending_.size()));
   }
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) threads.emplace_back([this] { Work(); });
@@ -611,6 +735,8 @@ void TournamentRunner::Work() {
     int index;
     {
       absl::MutexLock lock(&mu_);
+      // A Swiss's next round is queued when its last match in flight ends.
+      mu_.Await(absl::Condition(this, &TournamentRunner::WorkOrDone));
       if (stop_ || pending_.empty()) return;
       index = pending_.back();
       pending_.pop_back();
@@ -619,6 +745,33 @@ void TournamentRunner::Work() {
     PlayOne(schedule_[index]);
     Report();
   }
+}
+
+bool TournamentRunner::WorkOrDone() const {
+  return stop_ || !pending_.empty() || running_ == 0;
+}
+
+void TournamentRunner::AfterMatch() {
+  if (swiss_ == nullptr || !pending_.empty() || running_ > 0 || stop_) return;
+  if (swiss_left_ > 0) {
+    // A match of the round failed: the next round cannot be paired without
+    // it. The tournament stops; resuming plays it again.
+    stop_ = true;
+    return;
+  }
+  if (swiss_round_ + 1 >= spec_.rounds()) return;
+  ++swiss_round_;
+  QueueSwissRound(swiss_->PairNext());
+}
+
+void TournamentRunner::QueueSwissRound(const SwissRound& round) {
+  const int tables = swiss_->tables_per_round();
+  for (int t = tables - 1; t >= 0; --t) {
+    const int slot = swiss_round_ * tables + t;
+    schedule_[slot].seats = round.tables[t];
+    pending_.push_back(slot);
+  }
+  swiss_left_ = tables;
 }
 
 void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reason) {
@@ -634,6 +787,7 @@ void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reas
     ++failed_;
     error_ = line;
     if (failed_ >= spec_.fault_policy().max_failed_matches()) stop_ = true;
+    AfterMatch();
   }
   Warn(line);
 }
@@ -762,8 +916,22 @@ void TournamentRunner::Store(const ScheduledMatch& match, const FinishedMatch& p
     ++finished_this_run_;
     standings_.Add(seats);
     if (sprt_candidate_ >= 0) CountForSprt(match.block, seats);
+    if (swiss_ != nullptr) {
+      SwissResult result{.round = match.round, .seats = match.seats};
+      for (const db::RatedSeat& seat : seats) result.ranks.push_back(seat.rank);
+      swiss_->Add(result);
+      --swiss_left_;
+    }
   } else if (saved.code() == absl::StatusCode::kAlreadyExists) {
     ++finished_;  // another runner stored this slot first
+    if (swiss_ != nullptr) {
+      // Its result, not this one, pairs the next round: start again from
+      // what is stored.
+      stop_ = true;
+      error_ = absl::StrCat("match ", match.index, " of this Swiss tournament was stored by "
+                            "another runner; run the tournament again to go on from what is "
+                            "stored");
+    }
   } else if (cancelled_) {
     // Stopped while the store was failing: the slot is not stored, so the
     // match is played again when the tournament resumes.
@@ -775,6 +943,7 @@ void TournamentRunner::Store(const ScheduledMatch& match, const FinishedMatch& p
     stop_ = true;
     error_ = absl::StrCat(kCannotStoreResults, saved.message());
   }
+  AfterMatch();
 }
 
 }  // namespace hoard::tournament

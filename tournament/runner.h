@@ -36,6 +36,7 @@
 #include "tournament/launcher.h"
 #include "tournament/schedule.h"
 #include "tournament/sprt.h"
+#include "tournament/swiss.h"
 
 namespace hoard::tournament {
 
@@ -232,6 +233,19 @@ class TournamentRunner {
   double sprt_sum_ ABSL_GUARDED_BY(mu_) = 0;
   double sprt_squares_ ABSL_GUARDED_BY(mu_) = 0;
   hoard::v1::SprtState sprt_ ABSL_GUARDED_BY(mu_);
+  // Swiss: the pairing (null in other formats), the round being played
+  // (from 0) and its matches not stored yet. A round is paired once every
+  // match of the one before is stored; a round that loses a match stops
+  // the tournament (resuming plays it again).
+  std::unique_ptr<Swiss> swiss_ ABSL_GUARDED_BY(mu_);
+  int swiss_round_ ABSL_GUARDED_BY(mu_) = 0;
+  int swiss_left_ ABSL_GUARDED_BY(mu_) = 0;
+  // Called after every match ends, stored or failed: pairs and queues the
+  // next Swiss round when this one is complete.
+  void AfterMatch() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void QueueSwissRound(const SwissRound& round) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Whether a worker has a match to take or nothing more to wait for.
+  bool WorkOrDone() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<int> pending_ ABSL_GUARDED_BY(mu_);  // schedule indexes, next last
   std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
   Standings standings_ ABSL_GUARDED_BY(mu_);

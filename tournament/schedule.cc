@@ -62,6 +62,11 @@ absl::Status Check(const ScheduleInput& in) {
     return absl::InvalidArgumentError(
         absl::StrCat("rounds: must be 1 or more, not ", in.rounds));
   }
+  if (in.format == Format::kSwiss && in.participants > kMaxSwissParticipants) {
+    return absl::InvalidArgumentError(absl::StrCat("participants: a Swiss takes at most ",
+                                                   kMaxSwissParticipants, ", not ",
+                                                   in.participants));
+  }
   if (in.format != Format::kGauntlet) {
     if (!in.candidates.empty()) {
       return absl::InvalidArgumentError(
@@ -96,6 +101,15 @@ absl::StatusOr<std::int64_t> ScheduleSize(const ScheduleInput& in) {
   if (absl::Status s = Check(in); !s.ok()) return s;
   const int k = in.players_per_match;
   std::int64_t groups;
+  if (in.format == Format::kSwiss) {
+    const std::int64_t size = static_cast<std::int64_t>(in.participants / k) * in.rounds;
+    if (size > kMaxScheduledMatches) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the schedule would hold more than ", kMaxScheduledMatches,
+          " matches; use fewer participants or rounds"));
+    }
+    return size;
+  }
   if (in.format == Format::kGauntlet) {
     const int field = in.participants - static_cast<int>(in.candidates.size());
     groups = Choose(field, k - 1);
@@ -116,6 +130,17 @@ absl::StatusOr<std::vector<ScheduledMatch>> Schedule(const ScheduleInput& in) {
   absl::StatusOr<std::int64_t> size = ScheduleSize(in);
   if (!size.ok()) return size.status();
   const int k = in.players_per_match;
+  if (in.format == Format::kSwiss) {
+    std::vector<ScheduledMatch> schedule(static_cast<std::size_t>(*size));
+    const int tables = in.participants / k;
+    for (int i = 0; i < static_cast<int>(schedule.size()); ++i) {
+      schedule[i].index = i;
+      schedule[i].round = i / tables;
+      schedule[i].block = i;
+      schedule[i].seed = DealSeed(in.seed, static_cast<std::uint64_t>(i));
+    }
+    return schedule;
+  }
 
   std::vector<std::vector<int>> groups;
   if (in.format == Format::kGauntlet) {

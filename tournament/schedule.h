@@ -23,13 +23,17 @@ enum class Format {
   // Each candidate with every (k-1)-subset of the others, in every seat
   // rotation, each match with its own deal.
   kGauntlet,
+  // `rounds` rounds of n / k matches, each with its own deal; who sits
+  // where is paired round by round from the standings (tournament/swiss.h),
+  // so the schedule leaves the seats empty.
+  kSwiss,
 };
 
 struct ScheduleInput {
   int participants = 0;        // n, numbered 0..n-1
   int players_per_match = 0;   // k
   Format format = Format::kRoundRobin;
-  int rounds = 1;              // the schedule repeated with fresh deals
+  int rounds = 1;              // the schedule repeated with fresh deals; Swiss: its rounds
   std::uint64_t seed = 0;
   std::vector<int> candidates; // gauntlet only: participant numbers
 };
@@ -44,8 +48,11 @@ struct ScheduledMatch {
 
 // The most matches one schedule may hold.
 inline constexpr std::int64_t kMaxScheduledMatches = 1'000'000;
+// The most participants of a Swiss (its pairing keeps who met whom).
+inline constexpr int kMaxSwissParticipants = 2'000;
 
 // kInvalidArgument, naming the input at fault, for k < 2, n < k, rounds < 1,
+// a Swiss of more than kMaxSwissParticipants,
 // a gauntlet without candidates or with a field too small to fill its
 // matches, candidates in another format, or more than kMaxScheduledMatches.
 absl::StatusOr<std::vector<ScheduledMatch>> Schedule(const ScheduleInput& input);

@@ -171,6 +171,24 @@ TEST(ScheduleTest, RejectsImpossibleInputNamingTheField) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("the schedule would hold more than 1000000")));
 }
 
+TEST(ScheduleTest, ASwissHasItsRoundsOfTablesWithDealsAndNoSeatsYet) {
+  const std::vector<ScheduledMatch> schedule = MustSchedule(
+      {.participants = 17, .players_per_match = 3, .format = Format::kSwiss, .rounds = 4,
+       .seed = 9});
+  ASSERT_EQ(schedule.size(), 20u);  // 5 tables (2 byes) a round
+  std::set<std::uint64_t> deals;
+  for (const ScheduledMatch& match : schedule) {
+    EXPECT_EQ(match.round, match.index / 5);
+    EXPECT_EQ(match.block, match.index);
+    EXPECT_TRUE(match.seats.empty());  // paired round by round
+    deals.insert(match.seed);
+  }
+  EXPECT_EQ(deals.size(), 20u);
+  EXPECT_THAT(Schedule({.participants = 2001, .players_per_match = 2, .format = Format::kSwiss}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("participants: a Swiss takes at most 2000, not 2001")));
+}
+
 TEST(ScheduleTest, SizeAgreesWithTheSchedule) {
   const ScheduleInput input = {.participants = 7, .players_per_match = 4, .rounds = 3};
   absl::StatusOr<std::int64_t> size = ScheduleSize(input);

@@ -226,6 +226,12 @@ absl::Status SetHowItRuns(TournamentSpec& spec) {
   if (spec.format() == hoard::v1::FORMAT_UNSPECIFIED) {
     spec.set_format(hoard::v1::FORMAT_ROUND_ROBIN);
   }
+  if (spec.rounds() == 0 && spec.format() == hoard::v1::FORMAT_SWISS) {
+    // Enough rounds for one participant to win every match at 2 a table.
+    int rounds = 1;
+    while ((1 << rounds) < spec.participants_size() && rounds < 30) ++rounds;
+    spec.set_rounds(rounds);
+  }
   if (spec.rounds() == 0) spec.set_rounds(1);
   if (spec.rounds() < 0) return FieldError("rounds", "must be 1 or more");
   if (spec.concurrency() == 0) spec.set_concurrency(kDefaultConcurrency);
@@ -357,6 +363,9 @@ ScheduleInput ScheduleInputFor(const TournamentSpec& spec) {
       break;
     case hoard::v1::FORMAT_GAUNTLET:
       input.format = Format::kGauntlet;
+      break;
+    case hoard::v1::FORMAT_SWISS:
+      input.format = Format::kSwiss;
       break;
     default:
       input.format = Format::kRoundRobin;

@@ -1,5 +1,6 @@
 #include "tournament/spec.h"
 
+#include "absl/strings/str_cat.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -57,6 +58,21 @@ TEST(SpecTest, NormalizingFillsTheDefaults) {
   EXPECT_EQ(spec->concurrency(), kDefaultConcurrency);
   EXPECT_EQ(spec->fault_policy().start_timeout_ms(), kDefaultStartTimeoutMs);
   EXPECT_EQ(spec->fault_policy().max_failed_matches(), kDefaultMaxFailedMatches);
+}
+
+TEST(SpecTest, ASwissPlaysLog2OfTheFieldRoundsUnlessTold) {
+  TournamentSpec spec = Parse(kFourBots);
+  spec.set_format(hoard::v1::FORMAT_SWISS);
+  spec.set_players_per_match(2);
+  EXPECT_EQ(Normalize(spec)->rounds(), 2);  // log2(4)
+  for (int i = 4; i < 17; ++i) {
+    hoard::v1::Participant* p = spec.add_participants();
+    p->set_name(absl::StrCat("r", i));
+    p->set_builtin("random");
+  }
+  EXPECT_EQ(Normalize(spec)->rounds(), 5);  // 17 participants: 2^5 = 32 >= 17
+  spec.set_rounds(9);
+  EXPECT_EQ(Normalize(spec)->rounds(), 9);
 }
 
 TEST(SpecTest, JsonAndTextFormatReadTheSameSpec) {

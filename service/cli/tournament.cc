@@ -58,7 +58,7 @@ const std::vector<FlagSpec>& TournamentFlags() {
       {"participant", "NAME=KIND",
        "spec from flags, repeatable: KIND is builtin:BOT, registered, or command:CMD",
        /*repeated=*/true},
-      {"format", "NAME", "round-robin (default), duplicate or gauntlet"},
+      {"format", "NAME", "round-robin (default), duplicate, gauntlet or swiss"},
       {"candidate", "NAME", "gauntlet: a candidate (repeatable)", /*repeated=*/true},
       {"sprt", "NAME",
        "test whether participant NAME is stronger than the others, stopping as soon as the "
@@ -68,7 +68,9 @@ const std::vector<FlagSpec>& TournamentFlags() {
       {"alpha", "P", "sprt: the chance of accepting H1 when H0 holds (default 0.05)"},
       {"beta", "P", "sprt: the chance of accepting H0 when H1 holds (default 0.05)"},
       {"option", "NAME=VALUE", "a game option (repeatable)", /*repeated=*/true},
-      {"rounds", "N", "repeat the schedule N times (overrides the spec)"},
+      {"rounds", "N",
+       "repeat the schedule N times; swiss: its rounds (default log2 of the participants, "
+       "rounded up) (overrides the spec)"},
       {"seed", "N", "seed of every deal (overrides the spec)"},
       {"concurrency", "N", "matches at once (overrides the spec; resuming may change it)"},
       {"start-timeout-ms", "N", "wait this long for external bots to connect"},
@@ -141,8 +143,9 @@ absl::StatusOr<hoard::v1::Format> FormatFromFlag(const std::string& format) {
   if (format == "round-robin") return hoard::v1::FORMAT_ROUND_ROBIN;
   if (format == "duplicate") return hoard::v1::FORMAT_DUPLICATE;
   if (format == "gauntlet") return hoard::v1::FORMAT_GAUNTLET;
-  return absl::InvalidArgumentError(
-      absl::StrCat("--format: '", format, "' is none of round-robin, duplicate, gauntlet"));
+  if (format == "swiss") return hoard::v1::FORMAT_SWISS;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--format: '", format, "' is none of round-robin, duplicate, gauntlet, swiss"));
 }
 
 absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
@@ -239,6 +242,42 @@ std::string SprtLine(const Tournament& t) {
       s.lower_bound(), s.upper_bound(), s.blocks(), s.score(), s.elo(), verdict);
 }
 
+std::string StandingLines(const Tournament& t, int most) {
+  const bool swiss = t.spec().format() == hoard::v1::FORMAT_SWISS;
+  std::string text;
+  int shown = 0;
+  for (const hoard::v1::Standing& s : t.progress().standings()) {
+    if (++shown > most) {
+      absl::StrAppend(&text, "  ... ", t.progress().standings_size() - most, " more\n");
+      break;
+    }
+    if (swiss) {
+      absl::StrAppendFormat(&text,
+                            "  %d. %-20s %5.2f points  Buchholz %6.2f  %3d matches  %3d wins"
+                            "%s  Elo %5.0f\n",
+                            shown, s.bot(), s.points(), s.buchholz(), s.matches(), s.wins(),
+                            s.byes() > 0 ? absl::StrFormat("  %d bye%s", s.byes(),
+                                                           s.byes() == 1 ? "" : "s")
+                                         : "",
+                            s.elo());
+    } else {
+      absl::StrAppendFormat(&text,
+                            "  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
+                            shown, s.bot(), s.elo(), s.matches(), s.wins(), s.average_place());
+    }
+  }
+  return text;
+}
+
+std::string SwissTable(const Tournament& t) {
+  if (t.spec().format() != hoard::v1::FORMAT_SWISS) return "";
+  const int rounds = t.progress().finished() == t.progress().scheduled()
+                         ? t.spec().rounds()
+                         : std::max(0, t.progress().round() - 1);
+  return absl::StrCat("Swiss standings after ", rounds, " of ", t.spec().rounds(), " rounds:\n",
+                      StandingLines(t, t.progress().standings_size()), "\n");
+}
+
 std::string Clock(std::int64_t ms) {
   const std::int64_t s = (ms + 999) / 1000;
   if (s >= 3600) return absl::StrFormat("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
@@ -282,12 +321,10 @@ void ProgressDisplay::Update(const Tournament& t, bool last) {
   if (p.failed() > 0) absl::StrAppend(&text, "  failed ", p.failed());
   text += "\n";
   if (t.spec().has_sprt()) absl::StrAppend(&text, "  ", SprtLine(t), "\n");
-  int shown = 0;
-  for (const hoard::v1::Standing& s : p.standings()) {
-    if (++shown > 8) break;
-    absl::StrAppendFormat(&text, "  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
-                          shown, s.bot(), s.elo(), s.matches(), s.wins(), s.average_place());
+  if (t.spec().format() == hoard::v1::FORMAT_SWISS) {
+    absl::StrAppend(&text, "  Swiss round ", p.round(), " of ", t.spec().rounds(), "\n");
   }
+  text += StandingLines(t, 8);
   if (tty_ && lines_ > 0) std::fprintf(stderr, "\x1b[%dA\x1b[J", lines_);
   std::fputs(text.c_str(), stderr);
   lines_ = tty_ ? static_cast<int>(std::count(text.begin(), text.end(), '\n')) : 0;
@@ -454,7 +491,7 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
                      hoard::v1::TournamentStatus_Name(final_state.status()).substr(18),
                      p.finished(), p.scheduled(), db_path, p.matches_per_second(),
                      p.elapsed_ms() / 1000.0)
-              << tournament::FormatLeaderboard(board);
+              << SwissTable(final_state) << tournament::FormatLeaderboard(board);
     if (final_state.spec().has_sprt()) std::cout << SprtLine(final_state) << "\n";
   }
   switch (final_state.status()) {

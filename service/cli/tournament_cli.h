@@ -26,6 +26,15 @@ absl::StatusOr<hoard::v1::TournamentSpec> SpecToRun(const ParsedArgs& args);
 // after N blocks, score s (Elo e)" and, once decided, the verdict.
 std::string SprtLine(const hoard::v1::Tournament& t);
 
+// The standings, a line each (at most `most`, then how many more): Elo,
+// matches, wins and mean place; for a Swiss, points, Buchholz, matches,
+// wins, byes and Elo.
+std::string StandingLines(const hoard::v1::Tournament& t, int most);
+
+// "Swiss standings after R of N rounds:" and every participant's line, or
+// "" for other formats.
+std::string SwissTable(const hoard::v1::Tournament& t);
+
 // "m:ss", or "h:mm:ss" from an hour, rounded up to the second.
 std::string Clock(std::int64_t ms);
 

@@ -53,12 +53,10 @@ void PrintTournament(const Tournament& t) {
   }
   std::cout << "\n";
   if (!t.error().empty()) std::cout << "error: " << t.error() << "\n";
-  int rank = 0;
-  for (const hoard::v1::Standing& s : p.standings()) {
-    std::cout << absl::StrFormat("  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
-                                 ++rank, s.bot(), s.elo(), s.matches(), s.wins(),
-                                 s.average_place());
+  if (t.spec().format() == hoard::v1::FORMAT_SWISS) {
+    std::cout << "Swiss round " << p.round() << " of " << t.spec().rounds() << "\n";
   }
+  std::cout << StandingLines(t, p.standings_size());
 }
 
 absl::StatusOr<std::int64_t> TournamentId(const ParsedArgs& args) {
@@ -190,6 +188,7 @@ class Client {
     std::cout << absl::StrFormat("Tournament %d (%s): %s, %d of %d matches\n\n", t.id(), Title(t),
                                  StatusName(t.status()), t.progress().finished(),
                                  t.progress().scheduled())
+              << SwissTable(t)
               << (board.matches() == 0 ? "no match stored\n"
                                        : tournament::FormatLeaderboard(board));
     return kExitOk;
