@@ -321,13 +321,16 @@ class SqliteStore final : public MatchStore {
                             const hoard::v1::MatchRecord& record,
                             const TournamentSlot* slot) override {
     absl::MutexLock lock(&mu_);
+    const absl::Time started = absl::Now();
     if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     absl::Status status = InsertLocked(sequence, match, record, slot);
     if (!status.ok()) {
       Exec("ROLLBACK").IgnoreError();
       return status;
     }
-    return Exec("COMMIT");
+    absl::Status committed = Exec("COMMIT");
+    if (committed.ok()) ObserveCommit(started, 1);
+    return committed;
   }
 
   std::vector<absl::Status> SaveFinishedBatch(
@@ -338,6 +341,7 @@ class SqliteStore final : public MatchStore {
       std::fill(statuses.begin(), statuses.end(), error);
       return statuses;
     };
+    const absl::Time started = absl::Now();
     if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return all(s);
     for (std::size_t i = 0; i < results.size(); ++i) {
       // A savepoint each: one already stored leaves the others in.
@@ -363,6 +367,9 @@ class SqliteStore final : public MatchStore {
       Exec("ROLLBACK").IgnoreError();
       return all(s);
     }
+    ObserveCommit(started, static_cast<int>(std::count_if(
+                               statuses.begin(), statuses.end(),
+                               [](const absl::Status& s) { return s.ok(); })));
     return statuses;
   }
 

@@ -13,6 +13,7 @@
 // read back, kFailedPrecondition for a file this process may not write.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "absl/status/statusor.h"
 #include "hoard/v1/arena.pb.h"
 #include "hoard/v1/record.pb.h"
@@ -111,6 +114,13 @@ class MatchStore {
  public:
   virtual ~MatchStore() = default;
 
+  // Called after each commit that stored finished matches (SaveFinished,
+  // SaveFinishedBatch): how long its transaction took, and how many it
+  // stored. Set before the store is shared between threads.
+  void SetCommitObserver(std::function<void(absl::Duration took, int stored)> observer) {
+    commit_observer_ = std::move(observer);
+  }
+
   // Stores a finished match with its seats (and the bots that held them)
   // and its record, in one transaction: all of it or none. A match with
   // status ABORTED is stored without its record (`record` is ignored). kAlreadyExists if
@@ -185,6 +195,14 @@ class MatchStore {
   // The newest snapshot of `scope` and the version it was computed at.
   virtual absl::StatusOr<std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>>>
   LatestRatingSnapshot(const RatingScope& scope) = 0;
+
+ protected:
+  void ObserveCommit(absl::Time started, int stored) const {
+    if (commit_observer_ && stored > 0) commit_observer_(absl::Now() - started, stored);
+  }
+
+ private:
+  std::function<void(absl::Duration, int)> commit_observer_;
 };
 
 enum class StoreAccess { kReadWrite, kReadOnly };

@@ -9,7 +9,8 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-grpcio python3-protobuf
+  libcpp-httplib-dev
+  python3 python3-grpcio python3-protobuf python3-prometheus-client
   docker-compose openssl sqlite3
 )
 # Node.js for the JavaScript bots: Debian's, unless a node and npm are there.

@@ -39,6 +39,9 @@ Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_acc
 absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store,
                              db::StoreWriterOptions writer) {
   RETURN_IF_ERROR(accounts_.UseStore(store.get()));
+  store->SetCommitObserver([this](absl::Duration took, int matches) {
+    metrics_.ObserveStoreWrite(took, matches);
+  });
   ASSIGN_OR_RETURN(writer_, db::StoreWriter::Open(store.get(), std::move(writer),
                                                   [this](const std::string& id,
                                                          const db::ResultOutcome& outcome) {
@@ -55,6 +58,13 @@ Arena::~Arena() {
   timers_.Stop();
   // A last chance for what waits for the store; the server flushes first.
   if (writer_) writer_->Close(absl::Seconds(10));
+}
+
+int Arena::connected_bots() const {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int>(std::count_if(bots_.begin(), bots_.end(), [](const auto& entry) {
+    return entry.second.connection != nullptr;
+  }));
 }
 
 hoard::v1::ListGamesResponse Arena::ListGames() const {
@@ -205,6 +215,8 @@ std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, std::int64_t s
     }
   }
   for (const auto& [name, seats] : prepared.bot_seats) ++bots_[name].running;
+  setup.metrics = &metrics_.Game(setup.game->info().id);
+  setup.metrics->started.fetch_add(1, std::memory_order_relaxed);
   const std::string id = setup.id;
   auto match = std::make_shared<HostedMatch>(std::move(setup), std::move(prepared.state),
                                              &timers_, [this, id] { OnMatchFinished(id); });
@@ -383,6 +395,9 @@ int Arena::AbortRunning() {
 
 void Arena::ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described,
                             Afterwards afterwards) {
+  GameMetrics& game = metrics_.Game(described.game());
+  (described.status() == hoard::v1::MATCH_STATUS_ABORTED ? game.aborted : game.finished)
+      .fetch_add(1, std::memory_order_relaxed);
   absl::MutexLock lock(&mu_);
   --running_;
   if (auto it = creator_of_.find(match_id); it != creator_of_.end()) {

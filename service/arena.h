@@ -141,6 +141,9 @@ class Arena {
 
   // The store given to UseStore, or null.
   db::MatchStore* store() const { return store_.get(); }
+  // Counters of matches, decisions and the store (service/metrics.h).
+  Metrics& metrics() { return metrics_; }
+  int connected_bots() const;
 
   int running_matches() const;
 
@@ -225,6 +228,8 @@ class Arena {
   std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
 
   const ArenaLimits limits_;
+  // Before the matches, which count into it: destroyed after them.
+  Metrics metrics_;
   EventSink events_;
   BotAccounts accounts_;
   std::unique_ptr<db::MatchStore> store_;

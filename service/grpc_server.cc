@@ -583,6 +583,25 @@ std::string LoopbackHost(const std::string& listen) {
   return host;
 }
 
+std::string ArenaServer::MetricsText() {
+  MetricsGauges gauges;
+  gauges.bots_connected = arena_->connected_bots();
+  if (manager_ != nullptr) {
+    for (const hoard::v1::Tournament& t : manager_->Running()) {
+      const hoard::v1::TournamentProgress& p = t.progress();
+      gauges.tournaments.push_back(
+          {.id = t.id(),
+           .game = t.spec().game(),
+           .status = hoard::v1::TournamentStatus_Name(t.status()).substr(18),
+           .scheduled = p.scheduled(),
+           .finished = p.finished(),
+           .failed = p.failed(),
+           .running = p.running()});
+    }
+  }
+  return arena_->metrics().Render(gauges);
+}
+
 std::shared_ptr<grpc::Channel> ArenaServer::InProcessChannel() {
   return server_->InProcessChannel(grpc::ChannelArguments());
 }

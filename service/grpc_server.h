@@ -87,6 +87,9 @@ class ArenaServer {
   absl::Status ReloadCatalog();
   // A channel to this server that skips the network.
   std::shared_ptr<grpc::Channel> InProcessChannel();
+  // The metrics in the Prometheus text format (service/metrics.h), with
+  // the bots connected and the tournaments running now.
+  std::string MetricsText();
   // Blocks until Shutdown() is called from another thread.
   void Wait();
   void Shutdown();

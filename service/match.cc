@@ -72,6 +72,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       time_control_(setup.time_control),
       sealed_(setup.sealed),
       thinkers_(setup.thinkers),
+      metrics_(setup.metrics),
       timers_(timers),
       on_finished_(std::move(on_finished)),
       state_(std::move(state)),
@@ -285,6 +286,15 @@ void HostedMatch::Detach(const Connection* connection) {
 
 hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
                                             const hoard::v1::Answer& answer) {
+  hoard::v1::AnswerResult result = Judge(connection, answer);
+  if (metrics_ != nullptr && !result.accepted()) {
+    metrics_->refused.fetch_add(1, std::memory_order_relaxed);
+  }
+  return result;
+}
+
+hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
+                                           const hoard::v1::Answer& answer) {
   hoard::v1::AnswerResult result;
   {
     absl::MutexLock lock(&mu_);
@@ -367,6 +377,9 @@ hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
       ++s.answers;
       if (answer.default_reason() != hoard::v1::DEFAULT_REASON_UNSPECIFIED) ++s.default_answers;
       s.round_trip_us_total += round_trip.count();
+      if (metrics_ != nullptr) {
+        metrics_->decision_seconds.Observe(absl::FromChrono(SteadyClock::now() - s.pending->sent_at));
+      }
       timers_->Cancel(s.pending->timer);
       s.pending.reset();
       outcomes_[id - 1] = Outcome::kAnswered;
@@ -399,6 +412,7 @@ void HostedMatch::TimeOut(Seat seat) {
   s.pending.reset();
   s.bank_ms = 0;
   ++s.timeouts;
+  if (metrics_ != nullptr) metrics_->timeouts.fetch_add(1, std::memory_order_relaxed);
   PublishFault(seat, hoard::v1::SeatFault::KIND_TIMEOUT);
   if (time_control_.max_strikes > 0 && s.timeouts >= time_control_.max_strikes &&
       !s.forfeited) {
@@ -417,6 +431,13 @@ void HostedMatch::Play(Seat seat, Action action, bool by_default) {
   HOARD_CHECK(status.ok(), "the match host applied an action it had checked");
   actions_.push_back({.seat = seat, .action = action, .text = std::move(text)});
   by_default_.push_back(by_default);
+  if (metrics_ != nullptr) {
+    std::atomic<std::int64_t>& count =
+        by_default ? metrics_->default_decisions
+        : seats_[seat].player.kind == SeatPlayer::Kind::kBuiltin ? metrics_->builtin_decisions
+                                                                  : metrics_->bot_decisions;
+    count.fetch_add(1, std::memory_order_relaxed);
+  }
   ++steps_;
   told_ += static_cast<int>(told.size());
   if (!Heard()) return;

@@ -50,6 +50,7 @@
 #include "engine/record.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/connection.h"
+#include "service/metrics.h"
 #include "service/timer.h"
 #include "service/worker_pool.h"
 #include "tournament/match_request.h"
@@ -82,6 +83,8 @@ struct MatchSetup {
   // Where built-in bots think (not owned; must outlive the match's last
   // decision). Null: they think on the thread that advances the match.
   WorkerPool* thinkers = nullptr;
+  // The game's counters (not owned; must outlive the match); null: none.
+  GameMetrics* metrics = nullptr;
 };
 
 // Create with std::make_shared: time-outs hold the match weakly.
@@ -188,6 +191,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void Think(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Thought(engine::Seat seat, int thought, engine::Action action);
   void TimeOut(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Answer's work: accepts and plays the answer, or says why not.
+  hoard::v1::AnswerResult Judge(const Connection* connection, const hoard::v1::Answer& answer);
   // Applies a legal action and tells everyone who may know of it.
   void Play(engine::Seat seat, engine::Action action, bool by_default)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -220,6 +225,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const tournament::TimeControl time_control_;
   const bool sealed_;
   WorkerPool* const thinkers_;
+  GameMetrics* const metrics_;
   TimerQueue* const timers_;
   const std::function<void()> on_finished_;
 

@@ -193,9 +193,13 @@ port = listen.rsplit(":", 1)[1]
 check("server: it listens on all interfaces", listen.startswith("0.0.0.0:"), listen)
 published = [str(p["target"]) if isinstance(p, dict) else str(p).split(":")[-1]
              for p in server.get("ports", [])]
-check("server: the published port is the one it listens on", published == [port], published)
+http = environment["HOARD_SERVE_HTTP"]
+http_port = http.rsplit(":", 1)[1]
+check("server: its web face listens on all interfaces", http.startswith("0.0.0.0:"), http)
+check("server: the published ports are the ones it listens on (gRPC, then the web)",
+      published == [port, http_port], published)
 exposed = [a for k, a in images.get(server["image"], []) if k == "EXPOSE"]
-check("server image: EXPOSE names the same port", exposed == [port], exposed)
+check("server image: EXPOSE names the same ports", exposed == [f"{port} {http_port}"], exposed)
 check("server: the health check asks the port it listens on",
       health[health.index("--server") + 1].endswith(":" + port), health)
 address = f"server:{port}"

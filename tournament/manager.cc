@@ -113,7 +113,7 @@ void TournamentManager::Reap() {
 
 void TournamentManager::Start(std::int64_t id, const std::string& creator) {
   Reap();
-  auto running = std::make_unique<Running>();
+  auto running = std::make_unique<Run>();
   running->creator = creator;
   RunnerOptions options = defaults_;
   options.on_progress = [this, id](const Tournament& tournament) {
@@ -263,6 +263,15 @@ absl::StatusOr<hoard::v1::ListTournamentsResponse> TournamentManager::List(bool 
     *response.add_tournaments() = *std::move(tournament);
   }
   return response;
+}
+
+std::vector<Tournament> TournamentManager::Running() {
+  absl::MutexLock lock(&mu_);
+  std::vector<Tournament> running;
+  for (const auto& [id, run] : running_) {
+    if (!run->done) running.push_back(run->runner->Current());
+  }
+  return running;
 }
 
 absl::Status TournamentManager::Watch(const hoard::v1::WatchTournamentRequest& request,

@@ -81,6 +81,9 @@ class TournamentManager {
   absl::StatusOr<hoard::v1::Tournament> Get(const hoard::v1::GetTournamentRequest& request,
                                             bool admin = false);
   absl::StatusOr<hoard::v1::ListTournamentsResponse> List(bool admin = false);
+  // The tournaments running in this process, as they are now (for metrics:
+  // nothing from the store).
+  std::vector<hoard::v1::Tournament> Running();
   absl::Status Watch(const hoard::v1::WatchTournamentRequest& request,
                      std::shared_ptr<TournamentWatcher> watcher, bool admin = false);
   absl::StatusOr<hoard::v1::Tournament> Cancel(const hoard::v1::CancelTournamentRequest& request);
@@ -93,7 +96,7 @@ class TournamentManager {
       const hoard::v1::GetHeadToHeadRequest& request);
 
  private:
-  struct Running {
+  struct Run {
     std::unique_ptr<TournamentRunner> runner;
     std::vector<std::shared_ptr<TournamentWatcher>> watchers;
     std::thread thread;
@@ -116,7 +119,7 @@ class TournamentManager {
   const RunnerOptions defaults_;
   const ManagerPolicy policy_;
   absl::Mutex mu_;
-  std::map<std::int64_t, std::unique_ptr<Running>> running_ ABSL_GUARDED_BY(mu_);
+  std::map<std::int64_t, std::unique_ptr<Run>> running_ ABSL_GUARDED_BY(mu_);
   bool closing_ ABSL_GUARDED_BY(mu_) = false;
 };
 

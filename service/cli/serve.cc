@@ -16,6 +16,7 @@
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "service/grpc_server.h"
+#include "service/web/web_server.h"
 
 namespace hoard::cli {
 namespace {
@@ -23,6 +24,9 @@ namespace {
 const std::vector<FlagSpec>& ServeFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"listen", "HOST:PORT", "address to serve on (default 127.0.0.1:50051)"},
+      {"http", "HOST:PORT",
+       "also serve the read-only web API, live events and /metrics over HTTP here (off unless "
+       "given; port 0 picks a free one)"},
       {"db", "FILE",
        "SQLite database keeping finished matches and tournaments (default: none; "
        "tournaments need one)"},
@@ -308,10 +312,28 @@ int RunServe(const std::vector<std::string>& args) {
     log.Write(name == "admin-token" ? "admin_token" : "read_token",
               {{"file", absl::StrCat(files.state_dir, "/", name)}});
   }
+  std::unique_ptr<service::WebServer> web;
+  if (parsed->Has("http")) {
+    service::ArenaServer* raw = server->get();
+    absl::StatusOr<std::unique_ptr<service::WebServer>> started = service::WebServer::Start(
+        {.listen = parsed->Get("http", "")}, raw->InProcessChannel(),
+        [raw] { return raw->MetricsText(); });
+    if (!started.ok()) {
+      (*server)->Stop(absl::ZeroDuration());
+      return Fail(kExitFailure, std::string(started.status().message()));
+    }
+    web = *std::move(started);
+    const std::string http = parsed->Get("http", "");
+    const std::string web_address =
+        absl::StrCat(http.substr(0, http.rfind(':')), ":", web->port());
+    std::cout << "hoard: web on http://" << web_address << std::endl;
+    log.Write("web_started", {{"listen", web_address}});
+  }
   std::thread stopper(
       [&] { HandleSignals(signals, **server, files, options, log, grace_ms); });
   (*server)->Wait();
   stopper.join();
+  if (web) web->Stop();
   server->reset();  // closes the database
   std::cout << "hoard: stopped" << std::endl;
   return kExitOk;

@@ -1,0 +1,61 @@
+#ifndef HOARD_SERVICE_WEB_WEB_SERVER_H_
+#define HOARD_SERVICE_WEB_WEB_SERVER_H_
+
+// The HTTP face of `hoard serve --http` (docs/web.md): a read-only JSON API
+// that mirrors the public RPCs, live updates as Server-Sent Events, the
+// API's OpenAPI document, and /metrics in the Prometheus text format.
+//
+// Every API call is the RPC itself, made on an in-process channel to the
+// server, with the request's Authorization header passed on: what a caller
+// may read over HTTP is exactly what it may read over gRPC (the roles of
+// docs/security.md), and nothing over HTTP changes state. HTTP is served by
+// cpp-httplib (Debian's libcpp-httplib-dev).
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace grpc {
+class Channel;
+}  // namespace grpc
+
+namespace hoard::service {
+
+struct WebOptions {
+  // host:port; port 0 picks a free one (see WebServer::port).
+  std::string listen = "127.0.0.1:8080";
+  // Requests served at once.
+  int threads = 16;
+  // Event streams open at once (each holds one of the threads while it
+  // lasts); more are refused with 503.
+  int max_event_streams = 8;
+};
+
+class WebServer {
+ public:
+  // Serves the API of the server behind `api`; `metrics` renders /metrics.
+  // kUnavailable if the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<WebServer>> Start(const WebOptions& options,
+                                                          std::shared_ptr<grpc::Channel> api,
+                                                          std::function<std::string()> metrics);
+  // Stop()s first.
+  ~WebServer();
+
+  int port() const;
+  // Stops taking requests; open event streams end.
+  void Stop();
+
+ private:
+  struct Impl;
+  explicit WebServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The OpenAPI 3 document of the API, as served at /openapi.json.
+const std::string& OpenApiDocument();
+
+}  // namespace hoard::service
+
+#endif  // HOARD_SERVICE_WEB_WEB_SERVER_H_

@@ -1,0 +1,288 @@
+#!/usr/bin/python3
+"""The web API of `hoard serve --http`, end to end with the real server.
+
+    /usr/bin/python3 tests/web_api_test.py build/hoard
+
+Plays a tournament of built-in bots and a match with an open seat nobody
+takes (it times out, forfeits and ends), then reads them over HTTP: the
+JSON API against what gRPC says, a match and a tournament live as
+Server-Sent Events, /metrics through the Prometheus client library's own
+parser, /openapi.json, the errors, and a private server's roles. Prints one
+line per check and a closing 'N passed, M failed'.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "bots", "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import grpc  # noqa: E402
+from checks import check, finish  # noqa: E402
+from hoard_bot.stubs import arena_pb2, arena_pb2_grpc  # noqa: E402
+from hoard_bot.stubs import tournament_pb2, tournament_pb2_grpc  # noqa: E402
+from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
+
+HOARD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else sys.exit(
+    "usage: web_api_test.py PATH_TO_HOARD")
+ADMIN_TOKEN = "web-test-admin"
+ADMIN = (("authorization", f"Bearer {ADMIN_TOKEN}"),)
+
+
+class Server:
+    """A `hoard serve --http` of its own, on free ports."""
+
+    def __init__(self, work, *flags):
+        tokens = os.path.join(work, "admin-tokens")
+        with open(tokens, "w") as f:
+            f.write(ADMIN_TOKEN + "\n")
+        self.process = subprocess.Popen(
+            [HOARD, "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+             "--db", os.path.join(work, "hoard.db"), "--admin-token-file", tokens,
+             "--state-dir", os.path.join(work, "state"), *flags],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.grpc = self.process.stdout.readline().split()[-1]
+        self.web = self.process.stdout.readline().split()[-1]
+        self.channel = grpc.insecure_channel(self.grpc)
+        self.arena = arena_pb2_grpc.ArenaStub(self.channel)
+        self.tournaments = tournament_pb2_grpc.TournamentsStub(self.channel)
+
+    def stop(self):
+        self.channel.close()
+        self.process.terminate()
+        self.process.wait(timeout=60)
+
+
+def get(server, path, headers=None):
+    """(status, parsed JSON or text) of GET path."""
+    request = urllib.request.Request(server.web + path, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body, status, kind = response.read().decode(), response.status, response.headers
+    except urllib.error.HTTPError as error:
+        body, status, kind = error.read().decode(), error.code, error.headers
+    if kind.get("Content-Type", "").startswith("application/json"):
+        return status, json.loads(body)
+    return status, body
+
+
+def events(server, path, limit_s=60):
+    """The (event, data) pairs of a Server-Sent Events stream, to its end."""
+    got = []
+    with urllib.request.urlopen(server.web + path, timeout=limit_s) as response:
+        kind = None
+        for raw in response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[len("event: "):]
+            elif line.startswith("data: "):
+                got.append((kind, json.loads(line[len("data: "):])))
+                if kind in ("end", "error"):
+                    break
+    return got
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="hoard-web-")
+    server = Server(work)
+    try:
+        api(server)
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    work = tempfile.mkdtemp(prefix="hoard-web-private-")
+    with open(os.path.join(work, "read-tokens"), "w") as f:
+        f.write("web-test-reader\n")
+    server = Server(work, "--private", "--read-token-file", os.path.join(work, "read-tokens"))
+    try:
+        private(server)
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    finish()
+
+
+def api(server):
+    spec = tournament_pb2.TournamentSpec(
+        game="village", players_per_match=3, rounds=2, seed=5, format=tournament_pb2.FORMAT_DUPLICATE,
+        participants=[tournament_pb2.Participant(name="h", builtin="heuristic"),
+                      tournament_pb2.Participant(name="r", builtin="random"),
+                      tournament_pb2.Participant(name="f", builtin="first")])
+    created = server.tournaments.CreateTournament(
+        tournament_pb2.CreateTournamentRequest(spec=spec), metadata=ADMIN, timeout=60)
+    # Its progress, live, to the end.
+    streamed = events(server, f"/api/v1/tournaments/{created.id}/events")
+    kinds = [kind for kind, _ in streamed]
+    check("a tournament's events stream its progress to the end",
+          kinds and set(kinds[:-1]) == {"tournament"} and kinds[-1] == "end"
+          and streamed[-2][1]["status"] == "TOURNAMENT_STATUS_FINISHED"
+          and streamed[-2][1]["progress"]["finished"] == 6, kinds)
+
+    status, games = get(server, "/api/v1/games")
+    check("games: every game, as ListGames says", status == 200 and
+          sorted(g["id"] for g in games["games"]) ==
+          sorted(g.id for g in server.arena.ListGames(arena_pb2.ListGamesRequest()).games),
+          games)
+    status, t = get(server, f"/api/v1/tournaments/{created.id}")
+    check("a tournament: finished, its standings", status == 200 and
+          t["status"] == "TOURNAMENT_STATUS_FINISHED" and
+          sorted(s["bot"] for s in t["progress"]["standings"]) == ["f", "h", "r"], t)
+    status, listed = get(server, "/api/v1/tournaments")
+    check("tournaments: the one made", status == 200 and
+          [x["id"] for x in listed["tournaments"]] == [str(created.id)], listed)
+    status, board = get(server, f"/api/v1/leaderboard?game=village&tournament_id={created.id}")
+    check("a tournament's leaderboard: its bots with intervals", status == 200 and
+          sorted(r["bot"] for r in board["rows"]) == ["f", "h", "r"] and
+          all("ml_low" in r and "ml_high" in r for r in board["rows"]), board)
+    status, elo = get(server, "/api/v1/leaderboard?game=village&system=RATING_SYSTEM_ELO")
+    check("a leaderboard by another system, named as the enum", status == 200 and
+          elo["system"] == "RATING_SYSTEM_ELO", elo)
+    status, h2h = get(server, "/api/v1/head-to-head?game=village")
+    check("head-to-head: every pair of the three", status == 200 and len(h2h["pairs"]) == 3, h2h)
+    status, results = get(server, f"/api/v1/results?tournament_id={created.id}&page_size=4")
+    check("results, a page at a time", status == 200 and len(results["matches"]) == 4 and
+          results["next_page_token"], results)
+
+    status, page = get(server, "/api/v1/matches?game=village&page_size=4")
+    status2, page2 = get(server, "/api/v1/matches?game=village&page_size=4&page_token="
+                         + page.get("next_page_token", ""))
+    ids = [m["match_id"] for m in page["matches"]] + [m["match_id"] for m in page2["matches"]]
+    check("matches: pages of the game's matches, none twice", status == 200 and
+          status2 == 200 and len(ids) == 6 and len(set(ids)) == 6, ids)
+    status, match = get(server, f"/api/v1/matches/{ids[0]}")
+    check("a finished match of a finished tournament: its record", status == 200 and
+          match["match"]["status"] == "MATCH_STATUS_FINISHED" and
+          match["record"]["game"] == "village" and match["record"]["actions"], match.keys())
+
+    # A match whose open seat nobody takes: it times out twice, forfeits,
+    # and the match ends; a spectator sees it happen.
+    made = server.arena.CreateMatch(arena_pb2.CreateMatchRequest(
+        game="village", seats=[arena_pb2.SeatSpec(builtin="random"), arena_pb2.SeatSpec(open=True)],
+        time_control=arena_pb2.TimeControl(decision_ms=200, bank_ms=0, max_strikes=2)),
+        metadata=ADMIN, timeout=30)
+    streamed = events(server, f"/api/v1/matches/{made.match_id}/events")
+    kinds = [kind for kind, _ in streamed]
+    text = json.dumps([data for _, data in streamed])
+    check("a live match's events: the match, then end", kinds and kinds[-1] == "end" and
+          set(kinds[:-1]) == {"match"} and len(kinds) > 5, kinds[:5])
+    check("its events say the open seat timed out and forfeited",
+          "KIND_TIMEOUT" in text and "KIND_FORFEIT" in text, text[:400])
+
+    status, body = get(server, "/metrics")
+    families = {f.name: f for f in text_string_to_metric_families(body)}
+    def sample(family, suffix="", **labels):
+        for s in families[family].samples:
+            if s.name == family + suffix and all(s.labels.get(k) == v for k, v in labels.items()):
+                return s.value
+        return None
+    check("metrics: the Prometheus parser reads them", status == 200 and
+          "hoard_matches_started" in families, sorted(families))
+    check("metrics: matches started and ended by game",
+          sample("hoard_matches_started", "_total", game="village") == 7 and
+          sample("hoard_matches_ended", "_total", game="village", status="finished") == 7 and
+          sample("hoard_matches_running", game="village") == 0, body[:600])
+    check("metrics: decisions by who chose them, time-outs",
+          sample("hoard_decisions", "_total", game="village", by="builtin") > 100 and
+          sample("hoard_decisions", "_total", game="village", by="default") > 0 and
+          sample("hoard_timeouts", "_total", game="village") == 2, body[:1200])
+    check("metrics: the decision latency histogram and store writes",
+          families["hoard_decision_seconds"].type == "histogram" and
+          sample("hoard_store_write_seconds", "_count") >= 1 and
+          sample("hoard_store_matches_written", "_total") == 7, body[-800:])
+
+    # A tournament running now shows in the metrics, then is cancelled.
+    long_spec = tournament_pb2.TournamentSpec()
+    long_spec.CopyFrom(spec)
+    long_spec.rounds = 5000
+    long_spec.concurrency = 1
+    running = server.tournaments.CreateTournament(
+        tournament_pb2.CreateTournamentRequest(spec=long_spec), metadata=ADMIN, timeout=60)
+    time.sleep(0.5)
+    _, body = get(server, "/metrics")
+    families = {f.name: f for f in text_string_to_metric_families(body)}
+    check("metrics: a running tournament's progress",
+          sample("hoard_tournament_matches", tournament=str(running.id), state="scheduled")
+          == running.progress.scheduled == 15000
+          and sample("hoard_tournament_matches", tournament=str(running.id),
+                     state="finished") >= 1, body[-900:])
+    # Event streams hold a thread each: eight at once, a ninth is refused.
+    streams = [urllib.request.urlopen(f"{server.web}/api/v1/tournaments/{running.id}/events",
+                                      timeout=30) for _ in range(8)]
+    status, error = get(server, f"/api/v1/tournaments/{running.id}/events")
+    check("a ninth event stream: 503, saying why", status == 503 and
+          "too many event streams" in error["message"], (status, error))
+    for stream in streams:
+        stream.close()
+    # The server sees them gone at their next event (one per stored match).
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"{server.web}/api/v1/tournaments/{running.id}/events",
+                                   timeout=30).close()
+            status = 200
+            break
+        except urllib.error.HTTPError as e:
+            status = e.code
+            time.sleep(0.1)
+    check("closed streams make room for new ones", status == 200, status)
+    server.tournaments.CancelTournament(tournament_pb2.CancelTournamentRequest(id=running.id),
+                                        metadata=ADMIN, timeout=60)
+
+    status, document = get(server, "/openapi.json")
+    check("the OpenAPI document", status == 200 and document["openapi"].startswith("3.") and
+          "/api/v1/matches/{match_id}/events" in document["paths"], status)
+    answered = []
+    for path in document["paths"]:
+        if "{" in path or path.endswith("/events"):
+            continue
+        query = "?game=village" if path.endswith(("leaderboard", "head-to-head")) else ""
+        answered.append((path, get(server, path + query)[0]))
+    check("every path it lists answers", all(code == 200 for _, code in answered), answered)
+
+    status, error = get(server, "/api/v1/matches/m999999")
+    check("an unknown match: 404 with the gRPC code and why", status == 404 and
+          error == {"code": "NOT_FOUND", "message": "no match 'm999999'"}, (status, error))
+    status, error = get(server, "/api/v1/matches?colour=blue")
+    check("an unknown query parameter: 400 naming it", status == 400 and
+          error["code"] == "INVALID_ARGUMENT" and "colour" in error["message"], (status, error))
+    status, error = get(server, "/api/v1/matches?status=MATCH_STATUS_SOMETIMES")
+    check("a bad enum value: 400", status == 400 and "status" in error["message"], (status, error))
+    status, error = get(server, "/api/v1/tournaments/99")
+    check("an unknown tournament: 404", status == 404 and error["code"] == "NOT_FOUND", error)
+    status, error = get(server, "/no/such/page")
+    check("an unknown page: 404 pointing at the API", status == 404 and
+          "/openapi.json" in error["message"], error)
+    request = urllib.request.Request(server.web + "/api/v1/games", data=b"{}", method="POST")
+    try:
+        urllib.request.urlopen(request, timeout=30)
+        code = 200
+    except urllib.error.HTTPError as e:
+        code, error = e.code, json.loads(e.read().decode())
+    check("POST: 405, the API is read-only", code == 405 and "read-only" in error["message"],
+          code)
+    check("the server still serves gRPC after all that",
+          len(server.arena.ListGames(arena_pb2.ListGamesRequest(), timeout=10).games) == 4, "")
+
+
+def private(server):
+    status, error = get(server, "/api/v1/games")
+    check("a private server: no token, 401 as over gRPC", status == 401 and
+          error["code"] == "UNAUTHENTICATED", (status, error))
+    status, games = get(server, "/api/v1/games", {"Authorization": "Bearer web-test-reader"})
+    check("a read token passed on: 200", status == 200 and len(games["games"]) == 4, status)
+    status, _ = get(server, "/api/v1/games", {"Authorization": "Bearer wrong"})
+    check("a wrong token: 401", status == 401, status)
+    status, _ = get(server, "/metrics")
+    status_with, body = get(server, "/metrics", {"Authorization": "Bearer web-test-reader"})
+    check("its metrics need a read token too", status == 401 and status_with == 200 and
+          "hoard_bots_connected 0" in body, (status, status_with))
+
+
+if __name__ == "__main__":
+    main()
