@@ -12,6 +12,7 @@ PACKAGES=(
   libcpp-httplib-dev
   python3 python3-grpcio python3-protobuf python3-prometheus-client
   docker-compose openssl sqlite3
+  chromium
 )
 # Node.js for the JavaScript bots: Debian's, unless a node and npm are there.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -41,9 +42,12 @@ fi
 echo "setup: building (build/hoard and the tests)"
 cmake --build build
 
-# The Node SDK's packages, exactly as its lock file says.
-if [ ! -f bots/node/node_modules/.package-lock.json ] ||
-    [ bots/node/package-lock.json -nt bots/node/node_modules/.package-lock.json ]; then
-  echo "setup: installing the Node SDK's packages (npm ci in bots/node)"
-  (cd bots/node && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# The Node SDK's packages and the browser tests' (puppeteer-core), exactly
+# as their lock files say.
+for dir in bots/node tests/web; do
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+      [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "setup: installing the packages of $dir (npm ci)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done

@@ -9,12 +9,14 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/tournament.grpc.pb.h"
 #include "httplib.h"
+#include "service/web/assets.h"
 
 namespace hoard::service {
 namespace {
@@ -342,6 +344,17 @@ void WebServer::Impl::Routes() {
           return tournaments->ListResults(c, r, out);
         });
   });
+  // The web app, from memory.
+  for (const WebAsset& asset : WebAssets()) {
+    const std::string path = asset.path;
+    auto serve = [asset](const httplib::Request&, httplib::Response& res) {
+      res.set_header("Cache-Control", "no-cache");
+      res.set_header("X-Content-Type-Options", "nosniff");
+      res.set_content(asset.body, asset.content_type);
+    };
+    http.Get(absl::StrReplaceAll(path, {{".", "\\."}}), serve);
+    if (path == "/index.html") http.Get("/", serve);
+  }
   http.Get("/openapi.json", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(OpenApiDocument(), "application/json");
   });

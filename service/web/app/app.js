@@ -1,0 +1,239 @@
+// Hoard's web app: leaderboards and tournaments, read from the server's own
+// JSON API (docs/web.md). No framework and nothing from outside the server.
+"use strict";
+
+const main = document.getElementById("main");
+let closeLive = () => {};  // ends the page's event stream, if any
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+async function api(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${body.code}: ${body.message}`);
+  return body;
+}
+
+function showError(error) {
+  main.replaceChildren(el("p", { class: "error", role: "alert", text: error.message }));
+}
+
+// A rating end: "+inf" and "-inf" for unbounded ones.
+function signed(value) {
+  if (value === Infinity || value === "Infinity") return "+\u221e";
+  if (value === -Infinity || value === "-Infinity") return "\u2212\u221e";
+  const rounded = Math.round(Number(value));
+  return (rounded >= 0 ? "+" : "\u2212") + Math.abs(rounded);
+}
+
+function clock(ms) {
+  const s = Math.ceil(Number(ms) / 1000);
+  const pad = (n) => String(n).padStart(2, "0");
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`
+                   : `${Math.floor(s / 60)}:${pad(s % 60)}`;
+}
+
+// ---- Leaderboards ----------------------------------------------------------
+
+// The ML interval as a bar over the table's range: a line from low to high
+// (dotted where unbounded) and a diamond at the rating, with the numbers
+// beside it.
+function intervalCell(row, range) {
+  const [lo, hi] = range;
+  const at = (v) => `${(100 * (Math.min(Math.max(v, lo), hi) - lo)) / (hi - lo || 1)}%`;
+  const low = Number(row.ml_low), high = Number(row.ml_high), ml = Number(row.ml);
+  const span = el("span", { class: "span" });
+  span.style.left = at(low);
+  span.style.right = `calc(100% - ${at(high)})`;
+  if (!isFinite(low)) span.classList.add("open-low");
+  if (!isFinite(high)) span.classList.add("open-high");
+  const point = el("span", { class: "point" });
+  point.style.left = at(ml);
+  const bar = el("span", { class: "interval", role: "img",
+                           "aria-label": `ML ${signed(ml)}, 95% interval ${signed(low)} to ${signed(high)}` },
+                 span, point);
+  const cell = el("td", { class: "ml", "data-value": String(ml) }, bar,
+                  el("span", { class: "ml-text", text: `${signed(ml)} [${signed(low)}, ${signed(high)}]` }));
+  return cell;
+}
+
+const COLUMNS = [
+  { key: "rank", label: "Rank", value: (r) => r.rank },
+  { key: "bot", label: "Bot", value: (r) => r.bot },
+  { key: "ml", label: "ML [95% interval]", value: (r) => Number(r.ml) },
+  { key: "elo", label: "Elo", value: (r) => Number(r.elo) },
+  { key: "openskill", label: "OpenSkill \u03bc\u22123\u03c3",
+    value: (r) => Number(r.openskill_mu) - 3 * Number(r.openskill_sigma) },
+  { key: "matches", label: "Matches", value: (r) => Number(r.matches) },
+  { key: "wins", label: "Wins", value: (r) => Number(r.wins) },
+  { key: "forfeits", label: "Forfeits", value: (r) => Number(r.forfeits) },
+];
+
+function leaderboardTable(board) {
+  const rows = board.rows.slice();
+  const finite = rows.flatMap((r) => [Number(r.ml_low), Number(r.ml_high), Number(r.ml)])
+                     .filter((v) => isFinite(v));
+  // The finite values, with room beyond them for the unbounded ends.
+  const low = Math.min(...finite, 0), high = Math.max(...finite, 0);
+  const pad = 0.15 * (high - low || 1);
+  const range = [low - pad, high + pad];
+  let sort = { key: "rank", descending: false };
+  const table = el("table", { class: "leaderboard" });
+  const head = el("tr");
+  for (const column of COLUMNS) {
+    const th = el("th", { scope: "col", "data-key": column.key, "aria-sort": "none" },
+                  el("button", { type: "button", text: column.label }));
+    th.querySelector("button").addEventListener("click", () => {
+      sort = { key: column.key,
+               descending: sort.key === column.key ? !sort.descending : column.key !== "bot" && column.key !== "rank" };
+      draw();
+    });
+    head.append(th);
+  }
+  const body = el("tbody");
+  table.append(el("thead", {}, head), body);
+  function draw() {
+    const column = COLUMNS.find((c) => c.key === sort.key);
+    rows.sort((a, b) => {
+      const x = column.value(a), y = column.value(b);
+      const order = x < y ? -1 : x > y ? 1 : 0;
+      return sort.descending ? -order : order;
+    });
+    for (const th of head.children) {
+      th.setAttribute("aria-sort", th.dataset.key === sort.key
+                                       ? (sort.descending ? "descending" : "ascending") : "none");
+    }
+    body.replaceChildren(...rows.map((r) => el("tr", { "data-bot": r.bot },
+      el("td", { text: String(r.rank) }),
+      el("td", { class: "bot", text: r.bot }),
+      intervalCell(r, range),
+      el("td", { class: "elo", text: String(Math.round(Number(r.elo))) }),
+      el("td", { class: "openskill",
+                 text: (Number(r.openskill_mu) - 3 * Number(r.openskill_sigma)).toFixed(2) }),
+      el("td", { class: "matches", text: String(r.matches) }),
+      el("td", { class: "wins", text: String(r.wins) }),
+      el("td", { class: "forfeits", text: String(r.forfeits) }))));
+  }
+  draw();
+  return el("div", { class: "scroll" }, table);
+}
+
+async function leaderboardPage(game) {
+  const games = (await api("/api/v1/games")).games;
+  if (!game) game = games.length ? games[0].id : "";
+  const picker = el("select", { "aria-label": "Game" },
+                    ...games.map((g) => el("option", { value: g.id, text: g.name })));
+  picker.value = game;
+  picker.addEventListener("change", () => { location.hash = `#/leaderboard/${picker.value}`; });
+  const board = await api(`/api/v1/leaderboard?game=${encodeURIComponent(game)}`);
+  main.replaceChildren(
+    el("h1", { text: "Leaderboard" }), el("p", {}, picker),
+    board.rows.length ? leaderboardTable(board)
+                      : el("p", { class: "muted", text: "No rated match of this game yet." }),
+    el("p", { class: "muted", text: `${board.matches} rated matches. ML: Bradley-Terry maximum ` +
+              "likelihood with its 95% interval (the line; dotted where unbounded), the diamond " +
+              "at the rating." }));
+}
+
+// ---- Tournaments -----------------------------------------------------------
+
+function statusName(status) { return String(status).replace("TOURNAMENT_STATUS_", ""); }
+
+async function tournamentsPage() {
+  const list = (await api("/api/v1/tournaments")).tournaments;
+  const rows = list.map((t) => el("tr", {},
+    el("td", {}, el("a", { href: `#/tournaments/${t.id}`, text: t.id })),
+    el("td", { text: t.spec.name || t.spec.game }),
+    el("td", { text: statusName(t.status) }),
+    el("td", { text: `${t.progress.finished} / ${t.progress.scheduled}` })));
+  const table = el("table", {},
+    el("thead", {}, el("tr", {}, ...["Id", "Tournament", "Status", "Matches"].map(
+      (label) => el("th", { scope: "col", text: label })))),
+    el("tbody", {}, ...rows));
+  main.replaceChildren(el("h1", { text: "Tournaments" }),
+                       list.length ? el("div", { class: "scroll" }, table)
+                                   : el("p", { class: "muted", text: "No tournament yet." }));
+}
+
+function standingsTable(t) {
+  const swiss = t.spec.format === "FORMAT_SWISS";
+  const labels = swiss ? ["#", "Bot", "Points", "Buchholz", "Matches", "Wins", "Elo"]
+                       : ["#", "Bot", "Elo", "Matches", "Wins", "Avg place"];
+  const rows = t.progress.standings.map((s, i) => el("tr", { "data-bot": s.bot },
+    el("td", { text: String(i + 1) }), el("td", { class: "bot", text: s.bot }),
+    ...(swiss ? [s.points.toFixed(2), s.buchholz.toFixed(2), s.matches, s.wins, Math.round(s.elo)]
+              : [Math.round(s.elo), s.matches, s.wins, Number(s.average_place).toFixed(2)])
+        .map((v) => el("td", { text: String(v) }))));
+  return el("div", { class: "scroll" }, el("table", { class: "standings" },
+    el("thead", {}, el("tr", {}, ...labels.map((l) => el("th", { scope: "col", text: l })))),
+    el("tbody", {}, ...rows)));
+}
+
+function drawTournament(t, board) {
+  const p = t.progress;
+  const fraction = p.scheduled > 0 ? p.finished / p.scheduled : 1;
+  const fill = el("div");
+  fill.style.width = `${100 * fraction}%`;
+  const running = t.status === "TOURNAMENT_STATUS_RUNNING";
+  const facts = [`${statusName(t.status)}`, `${p.finished} / ${p.scheduled} matches`,
+                 `${Math.round(100 * fraction)}%`];
+  if (running) {
+    facts.push(`${Number(p.matches_per_second).toFixed(1)} matches/s`);
+    if (Number(p.eta_ms) > 0) facts.push(`ETA ${clock(p.eta_ms)}`);
+  }
+  if (p.failed > 0) facts.push(`${p.failed} failed`);
+  if (t.spec.format === "FORMAT_SWISS") facts.push(`Swiss round ${p.round} of ${t.spec.rounds}`);
+  main.replaceChildren(
+    el("h1", { text: `Tournament ${t.id}: ${t.spec.name || t.spec.game}` }),
+    el("p", { class: "progress-text", text: facts.join(" \u00b7 ") }),
+    el("div", { class: "bar", role: "progressbar", "aria-valuemin": "0",
+                "aria-valuemax": String(p.scheduled), "aria-valuenow": String(p.finished) }, fill),
+    t.error ? el("p", { class: "error", text: t.error }) : "",
+    el("h2", { text: running ? "Standings (live)" : "Standings" }), standingsTable(t),
+    board && board.rows.length ? el("h2", { text: "Leaderboard" }) : "",
+    board && board.rows.length ? leaderboardTable(board) : "");
+}
+
+async function tournamentPage(id) {
+  let t = await api(`/api/v1/tournaments/${id}`);
+  const finish = async () => {
+    const board = await api(`/api/v1/leaderboard?game=${encodeURIComponent(t.spec.game)}` +
+                            `&tournament_id=${t.id}`);
+    drawTournament(t, board);
+  };
+  if (t.status !== "TOURNAMENT_STATUS_RUNNING") return finish();
+  drawTournament(t, null);
+  const events = new EventSource(`/api/v1/tournaments/${id}/events`);
+  closeLive = () => events.close();
+  events.addEventListener("tournament", (e) => { t = JSON.parse(e.data); drawTournament(t, null); });
+  events.addEventListener("end", () => { events.close(); finish().catch(showError); });
+  events.addEventListener("error", (e) => {
+    if (e.data) showError(new Error(JSON.parse(e.data).message));
+  });
+}
+
+// ---- Routing ---------------------------------------------------------------
+
+async function route() {
+  closeLive();
+  closeLive = () => {};
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  try {
+    if (parts[0] === "tournaments" && parts[1]) await tournamentPage(parts[1]);
+    else if (parts[0] === "tournaments") await tournamentsPage();
+    else await leaderboardPage(parts[0] === "leaderboard" ? parts[1] : "");
+  } catch (error) {
+    showError(error);
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

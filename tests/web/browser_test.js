@@ -1,0 +1,166 @@
+// The web app in a real browser: headless Chromium (Debian's) driven by
+// puppeteer-core, against a real `hoard serve --http`.
+//
+//   node tests/web/browser_test.js build/hoard SCREENSHOT_DIR
+//
+// Plays a tournament of built-in bots, then checks what a user sees: the
+// leaderboard lists its bots with their intervals and sorts by a column;
+// the tournament page shows it finished with its standings and leaderboard;
+// a running tournament's page advances by itself; a phone-sized screen has
+// no sideways scrolling. Saves a screenshot of each page. Prints one line
+// per check and a closing 'N passed, M failed'.
+"use strict";
+
+const { spawn, execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const readline = require("node:readline");
+const puppeteer = require("puppeteer-core");
+
+const HOARD = path.resolve(process.argv[2] || "");
+const SHOTS = path.resolve(process.argv[3] || "web-screenshots");
+const CHROMIUM = process.env.HOARD_CHROMIUM || "/usr/bin/chromium";
+let passed = 0;
+let failed = 0;
+
+function check(name, ok, detail) {
+  if (ok) {
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } else {
+    failed += 1;
+    console.log(`FAIL ${name}`);
+    if (detail !== undefined) console.log(`     ${JSON.stringify(detail)}`);
+  }
+}
+
+// `hoard serve` on free ports; resolves with its gRPC and web addresses.
+function serve(work) {
+  const server = spawn(HOARD, ["serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+                               "--db", path.join(work, "hoard.db")],
+                       { env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state") },
+                         stdio: ["ignore", "pipe", "ignore"] });
+  const lines = readline.createInterface({ input: server.stdout });
+  return new Promise((resolve, reject) => {
+    const got = [];
+    lines.on("line", (line) => {
+      got.push(line.split(" ").pop());
+      if (got.length === 2) resolve({ server, grpc: got[0], web: got[1] });
+    });
+    server.on("exit", (code) => reject(new Error(`hoard serve exited with ${code}`)));
+  });
+}
+
+function hoard(work, address, ...args) {
+  return execFileSync(HOARD, args, {
+    env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state"), HOARD_SERVER: address },
+    encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+async function rowsOf(page, selector) {
+  return page.$$eval(`${selector} tbody tr`, (rows) => rows.map((row) => ({
+    bot: row.dataset.bot,
+    cells: [...row.children].map((cell) => cell.textContent),
+    interval: row.querySelector(".interval") !== null,
+  })));
+}
+
+async function main() {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "hoard-browser-"));
+  const { server, grpc, web } = await serve(work);
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM, headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  try {
+    hoard(work, grpc, "tournament", "create", "--game", "village", "--players", "3",
+          "--format", "duplicate", "--rounds", "5", "--seed", "4",
+          "--participant", "heuristic=builtin:heuristic", "--participant", "random=builtin:random",
+          "--participant", "first=builtin:first", "--watch", "--quiet");
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1100, height: 800 });
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+
+    // The leaderboard of the game.
+    await page.goto(`${web}/#/leaderboard/village`);
+    await page.waitForSelector("table.leaderboard tbody tr");
+    let rows = await rowsOf(page, "table.leaderboard");
+    check("the leaderboard lists the tournament's bots",
+          rows.map((r) => r.bot).sort().join(" ") === "first heuristic random", rows);
+    check("each with its ML rating and interval, drawn and written",
+          rows.every((r) => r.interval && /[+\u2212]\d+ \[[+\u2212](\d+|\u221e), [+\u2212](\d+|\u221e)\]/
+                                                .test(r.cells[2])), rows.map((r) => r.cells[2]));
+    check("the heuristic leads it", rows[0].bot === "heuristic", rows.map((r) => r.bot));
+    await page.screenshot({ path: path.join(SHOTS, "leaderboard-village.png"), fullPage: true });
+
+    // Sorted by Elo, then the other way.
+    await page.click('th[data-key="elo"] button');
+    rows = await rowsOf(page, "table.leaderboard");
+    const elo = rows.map((r) => Number(r.cells[3]));
+    check("a click on Elo sorts by it, highest first",
+          elo.every((v, i) => i === 0 || elo[i - 1] >= v) &&
+          await page.$eval('th[data-key="elo"]', (th) => th.getAttribute("aria-sort")) === "descending",
+          elo);
+    await page.click('th[data-key="elo"] button');
+    rows = await rowsOf(page, "table.leaderboard");
+    const again = rows.map((r) => Number(r.cells[3]));
+    check("a second click sorts it the other way", again.every((v, i) => i === 0 || again[i - 1] <= v),
+          again);
+
+    // The finished tournament.
+    await page.goto(`${web}/#/tournaments/1`);
+    await page.waitForSelector("table.standings tbody tr");
+    await page.waitForSelector("table.leaderboard tbody tr");
+    const progress = await page.$eval(".progress-text", (p) => p.textContent);
+    check("the tournament page: finished, 15 of 15 matches",
+          progress.includes("FINISHED") && progress.includes("15 / 15 matches"), progress);
+    const standings = await rowsOf(page, "table.standings");
+    check("its standings list the three bots", standings.length === 3, standings);
+    await page.screenshot({ path: path.join(SHOTS, "tournament-finished.png"), fullPage: true });
+
+    // A tournament running now: its page advances by itself.
+    hoard(work, grpc, "tournament", "create", "--game", "village", "--players", "2",
+          "--rounds", "20000", "--concurrency", "1",
+          "--participant", "a=builtin:random", "--participant", "b=builtin:first");
+    await page.goto(`${web}/#/tournaments/2`);
+    await page.waitForSelector(".progress-text");
+    const finishedNow = async () => page.$eval(".bar", (bar) => Number(bar.getAttribute("aria-valuenow")));
+    const first = await finishedNow();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const later = await finishedNow();
+    const text = await page.$eval(".progress-text", (p) => p.textContent);
+    check("a running tournament's page advances without a reload",
+          later > first && text.includes("RUNNING") && text.includes("matches/s"),
+          { first, later, text });
+    await page.screenshot({ path: path.join(SHOTS, "tournament-live.png"), fullPage: true });
+    hoard(work, grpc, "tournament", "cancel", "2");
+
+    // A phone-sized screen: no sideways scrolling of the page.
+    await page.setViewport({ width: 375, height: 667 });
+    await page.goto(`${web}/#/leaderboard/village`);
+    await page.waitForSelector("table.leaderboard tbody tr");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check("on a phone-sized screen the page does not scroll sideways", overflow <= 0, overflow);
+    await page.screenshot({ path: path.join(SHOTS, "leaderboard-phone.png"), fullPage: true });
+
+    // A page for what does not exist says so.
+    await page.goto(`${web}/#/tournaments/99`);
+    await page.waitForSelector(".error");
+    const error = await page.$eval(".error", (p) => p.textContent);
+    check("an unknown tournament: its page says so", error.includes("no tournament 99"), error);
+    check("no script error on any page", errors.length === 0, errors);
+  } finally {
+    await browser.close();
+    server.kill("SIGTERM");
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.log(`FAIL ${error.stack}`);
+  process.exit(1);
+});
