@@ -53,9 +53,13 @@ function serve(work) {
 }
 
 function hoard(work, address, ...args) {
-  return execFileSync(HOARD, args, {
-    env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state"), HOARD_SERVER: address },
-    encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    return execFileSync(HOARD, args, {
+      env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state"), HOARD_SERVER: address },
+      encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    throw new Error(`hoard ${args.join(" ")}: exit ${error.status}: ${error.stderr}`);
+  }
 }
 
 async function rowsOf(page, selector) {
@@ -136,6 +140,45 @@ async function main() {
           { first, later, text });
     await page.screenshot({ path: path.join(SHOTS, "tournament-live.png"), fullPage: true });
     hoard(work, grpc, "tournament", "cancel", "2");
+
+    // The matches, filtered; a finished one's play by play.
+    await page.goto(`${web}/#/matches?game=village&status=MATCH_STATUS_FINISHED`);
+    await page.waitForSelector("table.matches tbody tr");
+    const listed = await page.$$eval("table.matches tbody tr", (rows) => rows.map((row) => ({
+      game: row.querySelector(".game").textContent, status: row.querySelector(".status").textContent })));
+    check("the matches page lists the finished village matches, and only them",
+          listed.length >= 15 && listed.every((m) => m.game === "village" && m.status === "FINISHED"),
+          listed.slice(0, 3));
+    await page.screenshot({ path: path.join(SHOTS, "matches.png"), fullPage: true });
+    await page.click("table.matches tbody tr a");
+    await page.waitForSelector("ol.log li");
+    const played = await page.$$eval("ol.log li", (items) => items.length);
+    const status = await page.$eval(".match-status", (p) => p.textContent);
+    check("a finished match's page: its final table and every action",
+          status.startsWith("FINISHED") && played > 10, { status, played });
+    await page.screenshot({ path: path.join(SHOTS, "match-finished.png"), fullPage: true });
+
+    // A match whose open seat nobody takes, watched live: it advances as its
+    // seat times out, forfeits, and the match ends.
+    const made = hoard(work, grpc, "match", "create", "--game", "village",
+                       "--seats", "builtin:random,open", "--decision-ms", "1500",
+                       "--bank-ms", "0", "--max-strikes", "2");
+    const id = made.match(/m\d+/)[0];
+    await page.goto(`${web}/#/matches/${id}`);
+    // Its first decision waits 1.5 s for the open seat: the page is live.
+    await page.waitForFunction(
+        () => (document.querySelector(".match-status") || {}).textContent === undefined ? false
+            : document.querySelector(".match-status").textContent.includes("RUNNING (live)"),
+        { timeout: 10000, polling: 50 });
+    const liveText = await page.$eval(".match-status", (p) => p.textContent);
+    await page.screenshot({ path: path.join(SHOTS, "match-live.png"), fullPage: true });
+    await page.waitForFunction(
+        () => document.querySelector(".match-status").textContent.startsWith("FINISHED"),
+        { timeout: 30000 });
+    const log = await page.$$eval("ol.log li", (items) => items.map((li) => li.textContent));
+    check("a live match's page advances by itself to the end",
+          liveText.includes("RUNNING (live)") && log.some((line) => line.includes("timeout")) &&
+          log.some((line) => line.includes("forfeit")) && log.length > 10, { liveText, log: log.slice(0, 6) });
 
     // A phone-sized screen: no sideways scrolling of the page.
     await page.setViewport({ width: 375, height: 667 });

@@ -220,14 +220,134 @@ async function tournamentPage(id) {
   });
 }
 
+// ---- Matches ---------------------------------------------------------------
+
+function matchStatus(status) { return String(status).replace("MATCH_STATUS_", ""); }
+
+// Who holds each seat, and how they stand: "builtin:random 28 (1st)".
+function seatsText(match) {
+  return match.seats.map((s) => {
+    const result = matchStatus(match.status) === "FINISHED" ? ` ${s.score} (#${s.rank})` : "";
+    return `${s.player || "open"}${result}`;
+  }).join(", ");
+}
+
+async function matchesPage(query) {
+  const games = (await api("/api/v1/games")).games;
+  const params = new URLSearchParams(query);
+  const ask = new URLSearchParams({ page_size: "50" });
+  for (const name of ["game", "status", "bot", "page_token"]) {
+    if (params.get(name)) ask.set(name, params.get(name));
+  }
+  const list = await api(`/api/v1/matches?${ask}`);
+  const game = el("select", { "aria-label": "Game", name: "game" },
+                  el("option", { value: "", text: "Every game" }),
+                  ...games.map((g) => el("option", { value: g.id, text: g.name })));
+  game.value = params.get("game") || "";
+  const status = el("select", { "aria-label": "Status", name: "status" },
+                    ...[["", "Any status"], ["MATCH_STATUS_RUNNING", "Running"],
+                        ["MATCH_STATUS_FINISHED", "Finished"], ["MATCH_STATUS_ABORTED", "Aborted"]]
+                      .map(([value, text]) => el("option", { value, text })));
+  status.value = params.get("status") || "";
+  const refilter = () => {
+    const next = new URLSearchParams();
+    if (game.value) next.set("game", game.value);
+    if (status.value) next.set("status", status.value);
+    location.hash = `#/matches?${next}`;
+  };
+  game.addEventListener("change", refilter);
+  status.addEventListener("change", refilter);
+  const rows = list.matches.map((m) => el("tr", { "data-match": m.match_id },
+    el("td", {}, el("a", { href: `#/matches/${m.match_id}`, text: m.match_id })),
+    el("td", { class: "game", text: m.game }),
+    el("td", { class: "status", text: matchStatus(m.status) }),
+    el("td", { text: String(m.actions) }),
+    el("td", { class: "seats", text: seatsText(m) })));
+  const table = el("table", { class: "matches" },
+    el("thead", {}, el("tr", {}, ...["Match", "Game", "Status", "Actions", "Seats"].map(
+      (label) => el("th", { scope: "col", text: label })))),
+    el("tbody", {}, ...rows));
+  const more = new URLSearchParams(params);
+  more.set("page_token", list.next_page_token);
+  main.replaceChildren(el("h1", { text: "Matches" }), el("p", {}, game, " ", status),
+    rows.length ? el("div", { class: "scroll" }, table)
+                : el("p", { class: "muted", text: "No match matches." }),
+    list.next_page_token ? el("p", {}, el("a", { href: `#/matches?${more}`, text: "Older matches" }))
+                         : "");
+}
+
+// One line of a match's log: what a spectator was told.
+function logLine(event) {
+  if (event.action_taken) {
+    const a = event.action_taken;
+    return `${event.step}. seat ${a.seat}: ${a.text || "(hidden until revealed)"}` +
+           (a.by_default ? " (played by default)" : "");
+  }
+  if (event.fault) return `seat ${event.fault.seat}: ${String(event.fault.kind).replace("KIND_", "").toLowerCase()}`;
+  if (event.finished) return "the match is over";
+  return null;
+}
+
+function drawMatch(match, log, live) {
+  const seats = el("table", { class: "seats" },
+    el("thead", {}, el("tr", {}, ...["Seat", "Player", "Score", "Rank", "Time-outs"].map(
+      (label) => el("th", { scope: "col", text: label })))),
+    el("tbody", {}, ...match.seats.map((s) => el("tr", {},
+      el("td", { text: String(s.seat) }), el("td", { class: "bot", text: s.player || "open" }),
+      el("td", { text: matchStatus(match.status) === "RUNNING" ? "–" : String(s.score) }),
+      el("td", { text: matchStatus(match.status) === "RUNNING" ? "–" : String(s.rank) }),
+      el("td", { text: String(s.timeouts) + (s.forfeited ? " (forfeited)" : "") })))));
+  main.replaceChildren(
+    el("h1", { text: `Match ${match.match_id}: ${match.game}` }),
+    el("p", { class: "match-status", text: `${matchStatus(match.status)}${live ? " (live)" : ""}` +
+              ` · ${log.length} actions and events` }),
+    el("div", { class: "scroll" }, seats),
+    el("h2", { text: "Play by play" }),
+    el("ol", { class: "log" }, ...log.map((line) => el("li", { text: line }))));
+}
+
+async function matchPage(id) {
+  const got = await api(`/api/v1/matches/${encodeURIComponent(id)}`);
+  let match = got.match;
+  if (matchStatus(match.status) !== "RUNNING") {
+    const log = got.record && got.record.actions
+        ? got.record.actions.map((a, i) => `${i + 1}. seat ${a.seat}: ${a.text}`) : [];
+    return drawMatch(match, log, false);
+  }
+  const log = [];
+  drawMatch(match, log, true);
+  const events = new EventSource(`/api/v1/matches/${encodeURIComponent(id)}/events`);
+  closeLive = () => events.close();
+  events.addEventListener("match", (e) => {
+    const event = JSON.parse(e.data);
+    if (event.snapshot) match = event.snapshot.match;
+    if (event.finished && event.finished.match) match = event.finished.match;
+    const line = logLine(event);
+    if (line) log.push(line);
+    drawMatch(match, log, true);
+  });
+  events.addEventListener("end", async () => {
+    events.close();
+    try {
+      match = (await api(`/api/v1/matches/${encodeURIComponent(id)}`)).match;
+      drawMatch(match, log, false);
+    } catch (error) {
+      showError(error);
+    }
+  });
+}
+
 // ---- Routing ---------------------------------------------------------------
 
 async function route() {
   closeLive();
   closeLive = () => {};
-  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const [where, query = ""] = location.hash.replace(/^#\/?/, "").split("?");
+  const parts = where.split("/").map(decodeURIComponent);
   try {
-    if (parts[0] === "tournaments" && parts[1]) await tournamentPage(parts[1]);
+    if (parts[0] === "matches" && parts[1]) await matchPage(parts[1]);
+    else if (parts[0] === "matches") await matchesPage(query);
+    else if (parts[0] === "tournaments" && parts[1]) await tournamentPage(parts[1]);
     else if (parts[0] === "tournaments") await tournamentsPage();
     else await leaderboardPage(parts[0] === "leaderboard" ? parts[1] : "");
   } catch (error) {
