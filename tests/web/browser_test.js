@@ -171,11 +171,41 @@ async function main() {
             : document.querySelector(".match-status").textContent.includes("RUNNING (live)"),
         { timeout: 10000, polling: 50 });
     const liveText = await page.$eval(".match-status", (p) => p.textContent);
+    // Every hand the page shows while the match runs, kept as it changes.
+    await page.evaluate(() => {
+      window.handsShownLive = [];
+      const keep = () => {
+        // The table the page draws says when the match is over.
+        const table = document.querySelector(".table.village");
+        if (!table || table.dataset.over === "true") return;
+        for (const hand of document.querySelectorAll(".player .hand")) {
+          window.handsShownLive.push(hand.textContent);
+        }
+      };
+      keep();
+      new MutationObserver(keep).observe(document.getElementById("main"),
+                                         { childList: true, subtree: true });
+    });
+    await page.waitForSelector(".table.village .favor .space");
+    const table = await page.evaluate(() => ({
+      favor: document.querySelectorAll(".favor .space").length,
+      stalls: document.querySelectorAll(".market .stall").length,
+      players: document.querySelectorAll(".player").length }));
+    check("a live village match draws its table: the Favor's six spaces, four stalls, two players",
+          table.favor === 6 && table.stalls === 4 && table.players === 2, table);
     await page.screenshot({ path: path.join(SHOTS, "match-live.png"), fullPage: true });
     await page.waitForFunction(
         () => document.querySelector(".match-status").textContent.startsWith("FINISHED"),
         { timeout: 30000 });
     const log = await page.$$eval("ol.log li", (items) => items.map((li) => li.textContent));
+    const hands = await page.evaluate(() => window.handsShownLive);
+    check("while it runs, no hand's cards are shown: only how many",
+          hands.length > 0 && hands.every((text) => /^Hand: \d+ cards$/.test(text)),
+          hands.filter((text) => !/^Hand: \d+ cards$/.test(text)).slice(0, 3));
+    const finalHands = await page.$$eval(".player .hand", (items) => items.map((p) => p.textContent));
+    check("once it is over, the hands are shown",
+          finalHands.length === 2 && finalHands.every((text) => !/^Hand: \d+ cards$/.test(text)),
+          finalHands);
     check("a live match's page advances by itself to the end",
           liveText.includes("RUNNING (live)") && log.some((line) => line.includes("timeout")) &&
           log.some((line) => line.includes("forfeit")) && log.length > 10, { liveText, log: log.slice(0, 6) });

@@ -276,6 +276,78 @@ async function matchesPage(query) {
                          : "");
 }
 
+// ---- Tables: what a spectator sees of each game ----------------------------
+
+const VILLAGE_KINDS = ["swords", "scrolls", "feathers", "potions", "axes", "crowns", "wilds"];
+
+// "2 swords, 1 wild", or "none".
+function villageCards(cards) {
+  const parts = VILLAGE_KINDS.filter((k) => cards && cards[k] > 0)
+                             .map((k) => `${cards[k]} ${cards[k] === 1 ? k.replace(/s$/, "") : k}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+function villageCardName(card) {
+  return String(card).replace("VILLAGE_CARD_", "").toLowerCase();
+}
+
+// Please Don't Burn My Village!: the Dragon's Favor row, the Black Market's
+// stalls, the deck, and each player's bribes and hand (its size, and the
+// cards everyone knows are in it; the cards themselves only once over).
+function villageTable(view, match) {
+  const favor = el("ol", { class: "favor", "aria-label": "The Dragon's Favor, lowest to highest" },
+    ...view.favor.map((card, i) => el("li", { class: "space" },
+      el("span", { class: "kind", text: villageCardName(card) }),
+      el("span", { class: "value", text: `worth ${view.favor_values[i]}` }))));
+  const market = el("ol", { class: "market", "aria-label": "The Black Market" },
+    ...view.market.map((stall, cost) => el("li", { class: "stall" },
+      el("strong", { text: `Stall ${cost} (${cost === 0 ? "free" : `costs ${cost}`}): ` }),
+      villageCards(stall))));
+  const players = view.players.map((p) => {
+    const who = match.seats[p.seat] ? match.seats[p.seat].player : `seat ${p.seat}`;
+    const acting = !view.over && view.current_seat === p.seat;
+    return el("section", { class: "player", "data-seat": String(p.seat) },
+      el("h3", { text: `${acting ? "\u25b6 " : ""}Seat ${p.seat}: ${who}${acting ? " (to act)" : ""}` }),
+      el("p", { class: "hand",
+                text: p.hand ? `Hand: ${villageCards(p.hand)}` : `Hand: ${p.hand_size} cards` }),
+      el("p", { class: "known", text: `Known in hand: ${villageCards(p.known)}` }),
+      el("ul", { class: "bribes", "aria-label": "Bribes" },
+        ...(p.bribes.length ? p.bribes.map((b) => el("li", {
+              text: `Bribe: ${b.treasures} ${villageCardName(b.treasure)}${b.wilds ? ` + ${b.wilds} wild` : ""}` }))
+                            : [el("li", { class: "muted", text: "No bribe yet" })])));
+  });
+  return el("div", { class: "table village", "data-over": String(Boolean(view.over)) },
+    el("h2", { text: "The Dragon's Favor" }), favor,
+    el("h2", { text: "The Black Market" }), market,
+    el("p", { class: "deck", text: `Deck: ${view.deck_size} cards \u00b7 discard: ${villageCards(view.discard)}` +
+                                    (view.end_reason ? ` \u00b7 ended: ${view.end_reason}` : "") }),
+    ...players);
+}
+
+// Any other game's view, laid out as it comes (a spectator's view holds
+// only what a spectator may see).
+function structuredView(value, depth = 0) {
+  if (value === null || typeof value !== "object") return el("span", { text: String(value) });
+  if (Array.isArray(value)) {
+    if (!value.length) return el("span", { class: "muted", text: "none" });
+    if (value.every((v) => v === null || typeof v !== "object")) return el("span", { text: value.join(", ") });
+    return el("ol", { class: "structured" }, ...value.map((v) => el("li", {}, structuredView(v, depth + 1))));
+  }
+  const list = el("dl", { class: "structured" });
+  for (const [key, v] of Object.entries(value)) {
+    if (v === "" || (Array.isArray(v) && !v.length) || (v && typeof v === "object" && !Object.keys(v).length)) continue;
+    list.append(el("dt", { text: key.replace(/_/g, " ") }), el("dd", {}, structuredView(v, depth + 1)));
+  }
+  return list;
+}
+
+function tableOf(view, match) {
+  if (!view) return el("p", { class: "muted", text: "No view of the table yet." });
+  if (view.village) return villageTable(view.village, match);
+  const [game, body] = Object.entries(view)[0] || [];
+  return el("div", { class: `table ${game}` }, structuredView(body));
+}
+
 // One line of a match's log: what a spectator was told.
 function logLine(event) {
   if (event.action_taken) {
@@ -288,7 +360,7 @@ function logLine(event) {
   return null;
 }
 
-function drawMatch(match, log, live) {
+function drawMatch(match, log, live, view) {
   const seats = el("table", { class: "seats" },
     el("thead", {}, el("tr", {}, ...["Seat", "Player", "Score", "Rank", "Time-outs"].map(
       (label) => el("th", { scope: "col", text: label })))),
@@ -302,6 +374,7 @@ function drawMatch(match, log, live) {
     el("p", { class: "match-status", text: `${matchStatus(match.status)}${live ? " (live)" : ""}` +
               ` · ${log.length} actions and events` }),
     el("div", { class: "scroll" }, seats),
+    live || view ? tableOf(view, match) : "",
     el("h2", { text: "Play by play" }),
     el("ol", { class: "log" }, ...log.map((line) => el("li", { text: line }))));
 }
@@ -315,22 +388,24 @@ async function matchPage(id) {
     return drawMatch(match, log, false);
   }
   const log = [];
-  drawMatch(match, log, true);
+  let view = null;
+  drawMatch(match, log, true, view);
   const events = new EventSource(`/api/v1/matches/${encodeURIComponent(id)}/events`);
   closeLive = () => events.close();
   events.addEventListener("match", (e) => {
     const event = JSON.parse(e.data);
     if (event.snapshot) match = event.snapshot.match;
     if (event.finished && event.finished.match) match = event.finished.match;
+    if (event.view && Object.keys(event.view).length) view = event.view;
     const line = logLine(event);
     if (line) log.push(line);
-    drawMatch(match, log, true);
+    drawMatch(match, log, true, view);
   });
   events.addEventListener("end", async () => {
     events.close();
     try {
       match = (await api(`/api/v1/matches/${encodeURIComponent(id)}`)).match;
-      drawMatch(match, log, false);
+      drawMatch(match, log, false, view);
     } catch (error) {
       showError(error);
     }
