@@ -13,6 +13,7 @@
 #include "engine/clip.h"
 #include "engine/player_id.h"
 #include "engine/record_json.h"
+#include "engine/record_views.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
 #include "tournament/match_request.h"
@@ -560,6 +561,27 @@ absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
     response.clear_record();
   }
   return response;
+}
+
+absl::StatusOr<hoard::v1::ReplayMatchResponse> Arena::ReplayMatch(
+    const hoard::v1::ReplayMatchRequest& request, bool admin) const {
+  hoard::v1::GetMatchRequest get;
+  get.set_match_id(request.match_id());
+  ASSIGN_OR_RETURN(hoard::v1::GetMatchResponse got, GetMatch(get, admin));
+  if (!got.has_record()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "match ", got.match().match_id(), " has no record to replay: ",
+        got.match().status() == hoard::v1::MATCH_STATUS_RUNNING ? "it is still running"
+        : got.match().status() == hoard::v1::MATCH_STATUS_ABORTED
+            ? "it was aborted"
+            : "it is sealed until its tournament is over"));
+  }
+  ASSIGN_OR_RETURN(engine::MatchRecord record, engine::RecordFromProto(got.record()));
+  ASSIGN_OR_RETURN(hoard::v1::ReplayMatchResponse replay,
+                   engine::ReplayViews(record, request.has_seat() ? request.seat()
+                                                                  : engine::kSpectator));
+  replay.set_match_id(got.match().match_id());
+  return replay;
 }
 
 absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(

@@ -110,6 +110,11 @@ class Arena {
   // `admin`: the reader sees sealed matches' seeds and records too.
   absl::StatusOr<hoard::v1::GetMatchResponse> GetMatch(
       const hoard::v1::GetMatchRequest& request, bool admin = false) const;
+  // The match step by step from its record, as the request's seat (or a
+  // spectator) saw it; kFailedPrecondition while GetMatch would not give
+  // the record (running, or sealed until its tournament is over).
+  absl::StatusOr<hoard::v1::ReplayMatchResponse> ReplayMatch(
+      const hoard::v1::ReplayMatchRequest& request, bool admin = false) const;
   absl::StatusOr<hoard::v1::ListMatchesResponse> ListMatches(
       const hoard::v1::ListMatchesRequest& request, bool admin = false) const;
   // Streams the match's events to `watcher` until it ends.

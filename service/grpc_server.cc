@@ -380,11 +380,12 @@ using ArenaCallbackService = hoard::v1::Arena::WithRawCallbackMethod_Play<
         hoard::v1::Arena::WithCallbackMethod_GetMatch<
             hoard::v1::Arena::WithCallbackMethod_ListMatches<
                 hoard::v1::Arena::WithCallbackMethod_WatchMatch<
-                    hoard::v1::Arena::WithCallbackMethod_ListGames<
-                        hoard::v1::Arena::WithCallbackMethod_ListBots<
-                            hoard::v1::Arena::WithCallbackMethod_AddBot<
-                                hoard::v1::Arena::WithCallbackMethod_RevokeBot<
-                                    hoard::v1::Arena::Service>>>>>>>>>;
+                    hoard::v1::Arena::WithCallbackMethod_ReplayMatch<
+                        hoard::v1::Arena::WithCallbackMethod_ListGames<
+                            hoard::v1::Arena::WithCallbackMethod_ListBots<
+                                hoard::v1::Arena::WithCallbackMethod_AddBot<
+                                    hoard::v1::Arena::WithCallbackMethod_RevokeBot<
+                                        hoard::v1::Arena::Service>>>>>>>>>>;
 
 class ArenaServiceImpl final : public ArenaCallbackService {
  public:
@@ -409,6 +410,14 @@ class ArenaServiceImpl final : public ArenaCallbackService {
                                      hoard::v1::GetMatchResponse* response) override {
     return Serve(auth_, context, Need::kRead, "GetMatch", response,
                  [&](const Principal& who) { return arena_->GetMatch(*request, who.is_admin()); });
+  }
+
+  grpc::ServerUnaryReactor* ReplayMatch(grpc::CallbackServerContext* context,
+                                        const hoard::v1::ReplayMatchRequest* request,
+                                        hoard::v1::ReplayMatchResponse* response) override {
+    return Serve(auth_, context, Need::kRead, "ReplayMatch", response, [&](const Principal& who) {
+      return arena_->ReplayMatch(*request, who.is_admin());
+    });
   }
 
   grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
@@ -603,7 +612,10 @@ std::string ArenaServer::MetricsText() {
 }
 
 std::shared_ptr<grpc::Channel> ArenaServer::InProcessChannel() {
-  return server_->InProcessChannel(grpc::ChannelArguments());
+  // Within the process: a long match's replay may pass the default 4 MiB.
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(-1);
+  return server_->InProcessChannel(args);
 }
 
 void ArenaServer::Wait() { server_->Wait(); }

@@ -160,6 +160,15 @@ def api(server):
           match["match"]["status"] == "MATCH_STATUS_FINISHED" and
           match["record"]["game"] == "village" and match["record"]["actions"], match.keys())
 
+    status, replay = get(server, f"/api/v1/matches/{ids[0]}/replay?seat=1")
+    check("a finished match's replay: every step as seat 1 saw it", status == 200 and
+          replay["observer"] == 1 and len(replay["steps"]) == len(match["record"]["actions"]) + 1
+          and replay["steps"][0]["view"]["village"]["observer"] == 1 and
+          replay["scores"] == match["record"]["scores"], (status, list(replay)[:6]))
+    status, error = get(server, f"/api/v1/matches/{ids[0]}/replay?seat=7")
+    check("a replay as a seat the match does not have: 400", status == 400 and
+          "seat 7 is no seat of this 3-player match" in error["message"], (status, error))
+
     # A match whose open seat nobody takes: it times out twice, forfeits,
     # and the match ends; a spectator sees it happen.
     made = server.arena.CreateMatch(arena_pb2.CreateMatchRequest(
@@ -266,6 +275,13 @@ def api(server):
         code, error = e.code, json.loads(e.read().decode())
     check("POST: 405, the API is read-only", code == 405 and "read-only" in error["message"],
           code)
+    live = server.arena.CreateMatch(arena_pb2.CreateMatchRequest(
+        game="village", seats=[arena_pb2.SeatSpec(builtin="random"), arena_pb2.SeatSpec(open=True)],
+        time_control=arena_pb2.TimeControl(decision_ms=5000)), metadata=ADMIN, timeout=30)
+    status, error = get(server, f"/api/v1/matches/{live.match_id}/replay")
+    check("a running match has no replay yet: 400 saying so", status == 400 and
+          error["code"] == "FAILED_PRECONDITION" and "still running" in error["message"],
+          (status, error))
     check("the server still serves gRPC after all that",
           len(server.arena.ListGames(arena_pb2.ListGamesRequest(), timeout=10).games) == 4, "")
 

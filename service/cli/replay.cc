@@ -1,30 +1,81 @@
 // hoard replay verify FILE: re-simulates a match record and checks it.
+// hoard replay html FILE: one self-contained HTML file that replays it.
 
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "engine/record.h"
 #include "engine/record_json.h"
+#include "engine/record_views.h"
+#include "google/protobuf/util/json_util.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
+#include "service/web/assets.h"
 
 namespace hoard::cli {
+namespace {
+
+constexpr char kUsage[] = "usage: hoard replay verify|html FILE";
+
+const char* Asset(const std::string& path) {
+  for (const service::WebAsset& asset : service::WebAssets()) {
+    if (asset.path == path) return asset.body;
+  }
+  return "";
+}
+
+// The page: the web app's style and script, and every perspective's
+// replay, so that it opens with no server and no network.
+absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record,
+                                       const std::string& name) {
+  std::string replays;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;
+  for (int observer = engine::kSpectator; observer < static_cast<int>(record.seats.size());
+       ++observer) {
+    absl::StatusOr<hoard::v1::ReplayMatchResponse> replay = engine::ReplayViews(record, observer);
+    if (!replay.ok()) return replay.status();
+    replay->set_match_id(name);
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(*replay, &json, options);
+    absl::StrAppend(&replays, replays.empty() ? "" : ",", "\"", observer, "\":", json);
+  }
+  // Nothing in the data may end the script element.
+  const std::string data = absl::StrReplaceAll(
+      absl::StrCat("{\"match_id\":\"", absl::StrReplaceAll(name, {{"\\", "\\\\"}, {"\"", "\\\""}}),
+                   "\",\"replays\":{", replays, "}}"),
+      {{"</", "<\\/"}, {"<!--", "<\\!--"}});
+  return absl::StrCat(
+      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>Hoard replay: ", record.game, "</title>\n<style>\n", Asset("/app.css"),
+      "</style>\n</head>\n<body>\n<header><span class=\"brand\">Hoard</span></header>\n"
+      "<main id=\"main\" aria-live=\"polite\"></main>\n<script>window.HOARD_REPLAY = ", data,
+      ";</script>\n<script>\n", Asset("/app.js"), "</script>\n</body>\n</html>\n");
+}
+
+}  // namespace
 
 int RunReplay(const std::vector<std::string>& args) {
   static const std::vector<FlagSpec> kFlags = {{"help", "", "show this help"}};
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, kFlags);
   if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
-    std::cout << "usage: hoard replay verify FILE\n\n"
-                 "Re-simulates the match record FILE (as written by 'hoard play "
-                 "--record')\nfrom its seed and actions, and says whether it "
-                 "matches or where it first\ndiffers. Exit status 0 when it "
-                 "matches, 1 when it does not.\n";
+    std::cout << kUsage << "\n\n"
+                 "verify re-simulates the match record FILE (as written by 'hoard play\n"
+                 "--record' or 'hoard match get ID --record') from its seed and actions,\n"
+                 "and says whether it matches or where it first differs. Exit status 0\n"
+                 "when it matches, 1 when it does not.\n\n"
+                 "html prints one self-contained HTML file that replays the match step by\n"
+                 "step, as any seat or a spectator saw it, with no server and no network\n"
+                 "(the web app's replay viewer, and the match's views built in).\n";
     return kExitOk;
   }
-  if (parsed->positionals.size() != 2 || parsed->positionals[0] != "verify") {
-    return Fail(kExitUsage, SubcommandError("replay", *parsed, {"verify"},
-                                            "usage: hoard replay verify FILE"));
+  if (parsed->positionals.size() != 2 ||
+      (parsed->positionals[0] != "verify" && parsed->positionals[0] != "html")) {
+    return Fail(kExitUsage, SubcommandError("replay", *parsed, {"verify", "html"}, kUsage));
   }
   const std::string& path = parsed->positionals[1];
   absl::StatusOr<engine::MatchRecord> record = engine::ReadRecordFile(path);
@@ -32,6 +83,14 @@ int RunReplay(const std::vector<std::string>& args) {
   if (absl::Status status = engine::VerifyRecord(*record); !status.ok()) {
     return Fail(kExitFailure,
                 absl::StrCat(path, " does not match: ", status.message()));
+  }
+  if (parsed->positionals[0] == "html") {
+    const std::size_t slash = path.find_last_of('/');
+    absl::StatusOr<std::string> html =
+        ReplayHtml(*record, slash == std::string::npos ? path : path.substr(slash + 1));
+    if (!html.ok()) return Fail(kExitFailure, std::string(html.status().message()));
+    std::cout << *html;
+    return kExitOk;
   }
   std::cout << path << ": matches (" << record->game << " ruleset "
             << record->ruleset_version << ", seed " << record->seed << ", "

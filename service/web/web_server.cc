@@ -269,6 +269,14 @@ void WebServer::Impl::Routes() {
                  req, res, {{"match_id", req.matches[1]}},
                  [this](auto* c, const auto& r, auto* out) { return arena->GetMatch(c, r, out); });
            });
+  http.Get(R"(/api/v1/matches/([A-Za-z0-9_-]{1,64})/replay)",
+           [this](const httplib::Request& req, httplib::Response& res) {
+             Unary<hoard::v1::ReplayMatchRequest, hoard::v1::ReplayMatchResponse>(
+                 req, res, {{"match_id", req.matches[1]}},
+                 [this](auto* c, const auto& r, auto* out) {
+                   return arena->ReplayMatch(c, r, out);
+                 });
+           });
   http.Get(R"(/api/v1/matches/([A-Za-z0-9_-]{1,64})/events)",
            [this](const httplib::Request& req, httplib::Response& res) {
              hoard::v1::WatchMatchRequest request;

@@ -158,6 +158,61 @@ async function main() {
           status.startsWith("FINISHED") && played > 10, { status, played });
     await page.screenshot({ path: path.join(SHOTS, "match-finished.png"), fullPage: true });
 
+    // The replay viewer, on the finished tournament's first match (three
+    // seats): to the end, then a seat's perspective at a middle step.
+    const replayed = JSON.parse(hoard(work, grpc, "match", "get", "m1", "--record"));
+    const finalScores = replayed.scores;
+    await page.goto(`${web}/#/matches/m1/replay`);
+    await page.waitForSelector(".step-text");
+    await page.click("button.last-step");
+    const endText = await page.$eval(".final-scores", (p) => p.textContent);
+    const steps = replayed.actions.length;
+    check("the replay viewer steps to the end and shows the final scores",
+          (await page.$eval(".step-text", (p) => p.textContent)).startsWith(`Step ${steps} of ${steps}`) &&
+          finalScores.every((score, seat) => endText.includes(`seat ${seat} `) && endText.includes(` ${score} (#`)),
+          { endText, finalScores });
+    await page.screenshot({ path: path.join(SHOTS, "replay-end.png"), fullPage: true });
+    await page.goto(`${web}/#/matches/m1/replay?step=5`);
+    await page.waitForFunction(
+        () => (document.querySelector(".step-text") || { textContent: "" }).textContent.startsWith("Step 5 of"));
+    const handsAt = () => page.$$eval(".player", (players) => players.map((p) => ({
+      seat: p.dataset.seat, hand: p.querySelector(".hand").textContent })));
+    const spectator = await handsAt();
+    await page.select("select.perspective", "2");
+    await page.waitForFunction(() => document.querySelector(".step-text").textContent.includes("seen by seat 2"));
+    const seat2 = await handsAt();
+    const counted = (h) => /^Hand: \d+ cards$/.test(h.hand);
+    check("step 5 by link; a spectator sees no hand",
+          (await page.$eval(".step-text", (p) => p.textContent)).startsWith("Step 5 of") &&
+          spectator.length === 3 && spectator.every(counted), spectator);
+    check("seat 2's perspective shows seat 2's hand, and only its",
+          seat2.length === 3 && !counted(seat2[2]) && counted(seat2[0]) && counted(seat2[1]) &&
+          page.url().endsWith("replay?step=5&seat=2"), { seat2, url: page.url() });
+    await page.screenshot({ path: path.join(SHOTS, "replay-seat2.png"), fullPage: true });
+
+    // The self-contained replay file, with the network off.
+    const record = path.join(work, "m1.json");
+    fs.writeFileSync(record, JSON.stringify(replayed));
+    const html = path.join(SHOTS, "replay-m1.html");
+    fs.writeFileSync(html, execFileSync(HOARD, ["replay", "html", record], { encoding: "utf8" }));
+    const offline = await browser.newPage();
+    const requests = [];
+    offline.on("request", (request) => requests.push(request.url()));
+    await offline.setOfflineMode(true);
+    await offline.goto(`file://${html}`);
+    await offline.waitForSelector(".step-text");
+    await offline.click("button.last-step");
+    const offlineEnd = await offline.$eval(".final-scores", (p) => p.textContent);
+    await offline.select("select.perspective", "1");
+    await offline.click("button.first-step");
+    const offlineHands = await offline.$$eval(".player .hand", (items) => items.map((p) => p.textContent));
+    check("hoard replay html: one file that replays offline, every perspective in it",
+          offlineEnd.startsWith("Final: ") && !/^Hand: \d+ cards$/.test(offlineHands[1]) &&
+          /^Hand: \d+ cards$/.test(offlineHands[0]) &&
+          requests.every((url) => url.startsWith("file://")), { offlineEnd, offlineHands, requests });
+    await offline.screenshot({ path: path.join(SHOTS, "replay-file.png"), fullPage: true });
+    await offline.close();
+
     // A match whose open seat nobody takes, watched live: it advances as its
     // seat times out, forfeits, and the match ends.
     const made = hoard(work, grpc, "match", "create", "--game", "village",

@@ -369,8 +369,11 @@ function drawMatch(match, log, live, view) {
       el("td", { text: matchStatus(match.status) === "RUNNING" ? "–" : String(s.score) }),
       el("td", { text: matchStatus(match.status) === "RUNNING" ? "–" : String(s.rank) }),
       el("td", { text: String(s.timeouts) + (s.forfeited ? " (forfeited)" : "") })))));
+  const finished = matchStatus(match.status) === "FINISHED";
   main.replaceChildren(
     el("h1", { text: `Match ${match.match_id}: ${match.game}` }),
+    finished ? el("p", {}, el("a", { class: "replay-link", href: `#/matches/${match.match_id}/replay`,
+                                     text: "Replay it step by step" })) : "",
     el("p", { class: "match-status", text: `${matchStatus(match.status)}${live ? " (live)" : ""}` +
               ` · ${log.length} actions and events` }),
     el("div", { class: "scroll" }, seats),
@@ -412,6 +415,83 @@ async function matchPage(id) {
   });
 }
 
+// ---- Replays ---------------------------------------------------------------
+
+// A finished match step by step, as a seat or a spectator saw it: step
+// buttons, play and pause, a slider, a link to the step, and the
+// perspective. `data` is given when the page carries its replays itself
+// (hoard replay html); otherwise they are asked of the server.
+async function replayPage(id, query, data) {
+  const params = new URLSearchParams(query);
+  let observer = params.has("seat") ? Number(params.get("seat")) : -1;
+  let step = Number(params.get("step") || 0);
+  const load = async (seat) => {
+    if (data) return data.replays[String(seat)];
+    return api(`/api/v1/matches/${encodeURIComponent(id)}/replay` + (seat >= 0 ? `?seat=${seat}` : ""));
+  };
+  let replay = await load(observer);
+  let timer = null;
+  const last = () => replay.steps.length - 1;
+  const match = () => ({ match_id: replay.match_id, status: "MATCH_STATUS_FINISHED",
+                         seats: replay.seats.map((player, seat) => ({ seat, player })) });
+  const perspective = el("select", { "aria-label": "Perspective", class: "perspective" },
+    el("option", { value: "-1", text: "Spectator" }),
+    ...replay.seats.map((player, seat) => el("option", { value: String(seat), text: `Seat ${seat}: ${player}` })));
+  const slider = el("input", { type: "range", min: "0", "aria-label": "Step", class: "slider" });
+  const button = (label, text, action) => {
+    const b = el("button", { type: "button", "aria-label": label, class: label.toLowerCase().replace(/ /g, "-"), text });
+    b.addEventListener("click", action);
+    return b;
+  };
+  const play = button("Play", "\u25b6 Play", () => {
+    if (timer) return stop();
+    if (step >= last()) step = 0;
+    timer = setInterval(() => { if (step >= last()) stop(); else go(step + 1); }, 400);
+    play.textContent = "|| Pause";
+  });
+  const stop = () => { clearInterval(timer); timer = null; play.textContent = "\u25b6 Play"; };
+  const controls = el("p", { class: "controls" },
+    button("First step", "|\u25c0", () => go(0)), " ",
+    button("Step back", "\u25c0", () => go(step - 1)), " ", play, " ",
+    button("Step forward", "\u25b6", () => go(step + 1)), " ",
+    button("Last step", "\u25b6|", () => go(last())), " ", slider, " ", perspective);
+  const where = el("p", { class: "step-text" });
+  const link = el("a", { class: "step-link", text: "Link to this step" });
+  const board = el("div", { class: "replay-table" });
+  const scores = el("p", { class: "final-scores" });
+  closeLive = stop;
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  perspective.addEventListener("change", async () => {
+    observer = Number(perspective.value);
+    try {
+      replay = await load(observer);
+      go(step);
+    } catch (error) {
+      showError(error);
+    }
+  });
+  function go(to) {
+    step = Math.max(0, Math.min(last(), to));
+    const s = replay.steps[step];
+    slider.max = String(last());
+    slider.value = String(step);
+    perspective.value = String(observer);
+    where.textContent = `Step ${step} of ${last()}` +
+        (step > 0 ? ` \u00b7 seat ${s.seat}: ${s.text}` : " \u00b7 the deal") +
+        ` \u00b7 seen by ${observer < 0 ? "a spectator" : `seat ${observer}`}`;
+    const hash = `#/matches/${replay.match_id}/replay?step=${step}` + (observer >= 0 ? `&seat=${observer}` : "");
+    link.setAttribute("href", hash);
+    if (!data) history.replaceState(null, "", hash);
+    board.replaceChildren(tableOf(s.view, match()));
+    scores.textContent = step === last()
+        ? "Final: " + replay.seats.map((p, i) => `seat ${i} ${p} ${replay.scores[i]} (#${replay.ranks[i]})`).join(", ")
+        : "";
+  }
+  main.replaceChildren(el("h1", { text: `Replay of ${replay.match_id}: ${replay.game}` }),
+                       controls, where, link, scores, board);
+  go(step);
+}
+
 // ---- Routing ---------------------------------------------------------------
 
 async function route() {
@@ -420,7 +500,8 @@ async function route() {
   const [where, query = ""] = location.hash.replace(/^#\/?/, "").split("?");
   const parts = where.split("/").map(decodeURIComponent);
   try {
-    if (parts[0] === "matches" && parts[1]) await matchPage(parts[1]);
+    if (parts[0] === "matches" && parts[1] && parts[2] === "replay") await replayPage(parts[1], query);
+    else if (parts[0] === "matches" && parts[1]) await matchPage(parts[1]);
     else if (parts[0] === "matches") await matchesPage(query);
     else if (parts[0] === "tournaments" && parts[1]) await tournamentPage(parts[1]);
     else if (parts[0] === "tournaments") await tournamentsPage();
@@ -430,5 +511,11 @@ async function route() {
   }
 }
 
-window.addEventListener("hashchange", route);
-route();
+if (window.HOARD_REPLAY) {
+  // A self-contained replay file (hoard replay html): no server.
+  const data = window.HOARD_REPLAY;
+  replayPage(data.match_id, location.hash.split("?")[1] || "", data).catch(showError);
+} else {
+  window.addEventListener("hashchange", route);
+  route();
+}
