@@ -213,6 +213,38 @@ async function main() {
     await offline.screenshot({ path: path.join(SHOTS, "replay-file.png"), fullPage: true });
     await offline.close();
 
+    // Every game's table, in a replay: a spectator sees no hand; a seat's
+    // perspective shows its own and changes no other.
+    for (const [game, kind] of [["dragons_gold", ".dragon"], ["frost_dragon", ".map .space"],
+                                ["hedonia", ".gaps li"], ["village", ".favor .space"]]) {
+      const created = hoard(work, grpc, "match", "create", "--game", game, "--seed", "9",
+                            "--seats", "builtin:random,builtin:random,builtin:random");
+      const matchId = created.match(/m\d+/)[0];
+      for (let i = 0; i < 100 && !hoard(work, grpc, "match", "get", matchId).includes("FINISHED"); ++i) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const handsSeenBy = async (seat) => {
+        await page.goto(`${web}/#/matches/${matchId}/replay?step=12` + (seat >= 0 ? `&seat=${seat}` : ""));
+        await page.waitForFunction((s, id) => {
+          const text = (document.querySelector(".step-text") || { textContent: "" }).textContent;
+          const title = (document.querySelector("h1") || { textContent: "" }).textContent;
+          return title.startsWith(`Replay of ${id}:`) && text.startsWith("Step 12 of") &&
+                 text.endsWith(s < 0 ? "seen by a spectator" : `seen by seat ${s}`);
+        }, {}, seat, matchId);
+        return page.$$eval(`.table.${game} .player`, (players) => players.map(
+          (p) => (p.querySelector(".hand") || { textContent: "" }).textContent));
+      };
+      const spectator = await handsSeenBy(-1);
+      const drawn = await page.$$eval(`.table.${game} ${kind}`, (items) => items.length);
+      await page.screenshot({ path: path.join(SHOTS, `replay-${game}-spectator.png`), fullPage: true });
+      const seat1 = await handsSeenBy(1);
+      await page.screenshot({ path: path.join(SHOTS, `replay-${game}-seat1.png`), fullPage: true });
+      check(`${game}: its table is drawn, and seat 1's view shows its hand and no other`,
+            drawn > 0 && spectator.length === 3 && seat1.length === 3 &&
+            seat1[1] !== spectator[1] && seat1[0] === spectator[0] && seat1[2] === spectator[2],
+            { drawn, spectator, seat1 });
+    }
+
     // A match whose open seat nobody takes, watched live: it advances as its
     // seat times out, forfeits, and the match ends.
     const made = hoard(work, grpc, "match", "create", "--game", "village",

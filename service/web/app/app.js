@@ -324,6 +324,138 @@ function villageTable(view, match) {
     ...players);
 }
 
+// "2 gold, 1 red": the non-zero entries of a counts message, or "none".
+function counts(message) {
+  const parts = Object.entries(message || {}).filter(([, n]) => Number(n) > 0)
+                      .map(([kind, n]) => `${n} ${kind.replace(/_/g, " ")}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+function enumWord(value, prefix) {
+  return String(value || "").replace(prefix, "").replace(/_/g, " ").toLowerCase();
+}
+
+// Seat N and who plays it.
+function seatName(match, seat) {
+  const player = match.seats[seat] ? match.seats[seat].player : "";
+  return `Seat ${seat}${player ? `: ${player}` : ""}`;
+}
+
+function playerBox(match, seat, acting, ...lines) {
+  return el("section", { class: "player", "data-seat": String(seat) },
+    el("h3", { text: `${acting ? "\u25b6 " : ""}${seatName(match, seat)}${acting ? " (to act)" : ""}` }),
+    ...lines.filter((line) => line !== null).map((line) => el("p", { class: line.cls, text: line.text })));
+}
+
+// Dragon's Gold: the dragons with their treasure and attackers, the
+// negotiation (proposals and votes), the market, and each player.
+function dragonsGoldTable(view, match) {
+  const over = view.end_reason && !String(view.end_reason).endsWith("UNSPECIFIED");
+  const dragons = el("ol", { class: "dragons", "aria-label": "Dragons" },
+    ...view.dragons.map((d, i) => el("li", { class: "dragon" },
+      el("strong", { text: `Dragon ${i + 1} (card ${d.card}), strength ${d.strength}` +
+                           (d.sleeping_potions ? `, ${d.sleeping_potions} sleeping potion(s)` : "") }),
+      el("div", { text: `Treasure: ${counts(d.tokens)}${d.hidden_tokens ? ` + ${d.hidden_tokens} face down` : ""}` }),
+      el("div", { text: `Attackers: ${d.attackers.length ? d.attackers.map(
+        (a) => `seat ${a.seat} (${enumWord(a.adventurer, "DRAGONS_GOLD_ADVENTURER_")})`).join(", ") : "none"}` }))));
+  const parts = [
+    el("p", { class: "state", text: `Phase: ${enumWord(view.phase, "DRAGONS_GOLD_PHASE_")} \u00b7 turn ${view.turns}` +
+      ` \u00b7 dragon pile ${view.pile_size} \u00b7 bag ${view.bag_size} \u00b7 objects ${view.object_deck_size}` +
+      (over ? ` \u00b7 ended: ${enumWord(view.end_reason, "DRAGONS_GOLD_END_REASON_")}` : "") }),
+    el("h2", { text: "Dragons" }), dragons];
+  const n = view.negotiation;
+  if (n && n.contributors && n.contributors.length) {
+    parts.push(el("h2", { text: "Negotiation" }), el("div", { class: "negotiation" },
+      el("p", { text: `Treasure: ${counts(n.tokens)} \u00b7 contributors: seats ${n.contributors.join(", ")}` +
+                      ` \u00b7 proposal ${n.proposals_made} of ${n.proposals_allowed} by seat ${n.proposer}` }),
+      el("p", { text: `Proposed: ${n.proposal.length ? n.proposal.map((sh) => `seat ${sh.seat}: ${counts(sh.tokens)}`).join("; ") : "nothing yet"}` }),
+      el("p", { text: `Voted: ${n.voted.length ? `seats ${n.voted.join(", ")}` : "nobody yet"}` +
+                      (n.last_accepted.length ? ` \u00b7 last accepted by ${n.last_accepted.join(", ")}` : "") +
+                      (n.last_rejected.length ? ` \u00b7 last rejected by ${n.last_rejected.join(", ")}` : "") })));
+  }
+  const m = view.market;
+  if (m && m.offer && m.offerer !== undefined && (m.offers_left || []).length) {
+    parts.push(el("h2", { text: "Market" }), el("p", { class: "market-offer",
+      text: `Seat ${m.offerer} offers seat ${m.offer.to} ${counts(m.offer.give)} for ${counts(m.offer.get)}` }));
+  }
+  for (const p of view.players) {
+    const a = p.adventurers || {};
+    parts.push(playerBox(match, p.seat, !over && view.current_seat === p.seat,
+      { cls: "adventurers", text: "Adventurers: " + ["knight_4", "knight_3", "thief", "wizard"]
+          .map((k) => `${k.replace("_", " ")} ${enumWord(a[k], "DRAGONS_GOLD_ADVENTURER_STATE_")}`).join(", ") },
+      { cls: "hand", text: counts(p.tokens) === "none" && p.token_count > 0
+          ? `Treasure: ${p.token_count} tokens` : `Treasure: ${counts(p.tokens)} (${p.token_count} tokens)` },
+      { cls: "objects", text: counts(p.objects) === "none" && p.object_count > 0
+          ? `Magic objects: ${p.object_count}` : `Magic objects: ${counts(p.objects)}` }));
+  }
+  return el("div", { class: "table dragons_gold", "data-over": String(Boolean(over)) }, ...parts);
+}
+
+function frostCard(card) {
+  if (!card) return "?";
+  const joker = enumWord(card.joker, "FROST_DRAGON_JOKER_");
+  if (joker && joker !== "unspecified") return `${joker} joker`;
+  return `${enumWord(card.kingdom, "FROST_DRAGON_KINGDOM_")} ${card.rank}`;
+}
+
+// Frost Dragon's Treasure: the map with each adventurer and its boast and
+// threat, the trick on the table, and each player.
+function frostDragonTable(view, match) {
+  const over = view.end_reason && !String(view.end_reason).endsWith("UNSPECIFIED");
+  const map = view.map || {};
+  const track = el("ol", { class: "map", "aria-label": "The map" },
+    ...Array.from({ length: (map.finish || 0) + 1 }, (_, space) => {
+      const here = view.players.filter((p) => p.space === space).map((p) => `seat ${p.seat}`);
+      const special = (map.action_spaces || []).find((a) => a.space === space);
+      return el("li", { class: here.length ? "space occupied" : "space", "data-space": String(space) },
+        el("span", { class: "number", text: String(space) }),
+        special ? el("span", { class: "kind", text: enumWord(special.kind, "FROST_DRAGON_ACTION_SPACE_KIND_") }) : "",
+        here.length ? el("span", { class: "who", text: here.join(", ") }) : "");
+    }));
+  const c = view.challenge;
+  const trick = c && c.cards && c.cards.length
+      ? c.cards.map((pc) => `seat ${pc.seat}: ${frostCard(pc.card)}${pc.as && pc.as.rank ? ` as ${frostCard(pc.as)}` : ""}`).join("; ")
+      : "no card yet";
+  const parts = [
+    el("p", { class: "state", text: `Quest ${view.quest} \u00b7 phase ${enumWord(view.phase, "FROST_DRAGON_PHASE_")}` +
+      ` \u00b7 trump: ${enumWord(view.trump, "FROST_DRAGON_KINGDOM_")}` +
+      (over ? ` \u00b7 ended: ${enumWord(view.end_reason, "FROST_DRAGON_END_REASON_")}` : "") }),
+    el("h2", { text: "The map" }), track,
+    el("h2", { text: "The trick" }), el("p", { class: "trick", text: trick })];
+  for (const p of view.players) {
+    parts.push(playerBox(match, p.seat, !over && view.seat_to_act === p.seat,
+      { cls: "position", text: `Space ${p.space} \u00b7 threat ${p.threat} \u00b7 boast ` +
+          `${p.boast === undefined ? "\u2013" : p.boast} \u00b7 challenges won ${p.won} \u00b7 treasures ${p.treasures}` },
+      { cls: "hand", text: p.hand && p.hand.length ? `Hand: ${p.hand.map(frostCard).join(", ")}`
+                                                   : `Hand: ${p.cards_held} cards` }));
+  }
+  return el("div", { class: "table frost_dragon", "data-over": String(Boolean(over)) }, ...parts);
+}
+
+// Hedonia: the houses round the table, the offers in the gaps between
+// them, the treasuries, and the King.
+function hedoniaTable(view, match) {
+  const over = String(view.phase).endsWith("OVER");
+  const parts = [
+    el("p", { class: "state", text: `Round ${view.round} of ${view.rounds} \u00b7 ` +
+      `${enumWord(view.phase, "HEDONIA_PHASE_")} \u00b7 play goes ${view.clockwise ? "clockwise" : "counter-clockwise"}` +
+      ` \u00b7 deck ${view.deck_size}` }),
+    el("p", { class: "king", text: `The King: ${counts(view.king)}` }),
+    el("h2", { text: "Offers in the gaps" }),
+    el("ol", { class: "gaps" }, ...view.gaps.map((g) => el("li", { text:
+      `Between seats ${g.left_seat} and ${g.right_seat}: ` +
+      (g.offered && !String(g.offered).endsWith("UNSPECIFIED")
+          ? `${enumWord(g.offered, "HEDONIA_ASSET_")} offered by seat ${g.offered_by}` : "no offer") +
+      (counts(g.shared) !== "none" ? ` \u00b7 shared: ${counts(g.shared)}` : "") })))];
+  for (const p of view.players) {
+    parts.push(playerBox(match, p.seat, !over && view.active_seat === p.seat,
+      { cls: "treasury", text: `Treasury: ${counts(p.treasury)} \u00b7 power ${p.power_points}` +
+          (over ? ` \u00b7 score ${p.score}` : "") },
+      { cls: "hand", text: counts(p.hand) !== "none" ? `Hand: ${counts(p.hand)}` : `Hand: ${p.hand_size} cards` }));
+  }
+  return el("div", { class: "table hedonia", "data-over": String(over) }, ...parts);
+}
+
 // Any other game's view, laid out as it comes (a spectator's view holds
 // only what a spectator may see).
 function structuredView(value, depth = 0) {
@@ -344,6 +476,9 @@ function structuredView(value, depth = 0) {
 function tableOf(view, match) {
   if (!view) return el("p", { class: "muted", text: "No view of the table yet." });
   if (view.village) return villageTable(view.village, match);
+  if (view.dragons_gold) return dragonsGoldTable(view.dragons_gold, match);
+  if (view.frost_dragon) return frostDragonTable(view.frost_dragon, match);
+  if (view.hedonia) return hedoniaTable(view.hedonia, match);
   const [game, body] = Object.entries(view)[0] || [];
   return el("div", { class: `table ${game}` }, structuredView(body));
 }
