@@ -97,6 +97,13 @@ async function main() {
           rows.every((r) => r.interval && /[+\u2212]\d+ \[[+\u2212](\d+|\u221e), [+\u2212](\d+|\u221e)\]/
                                                 .test(r.cells[2])), rows.map((r) => r.cells[2]));
     check("the heuristic leads it", rows[0].bot === "heuristic", rows.map((r) => r.bot));
+    const heat = await page.$$eval("table.head-to-head tbody tr", (trs) => trs.map((tr) => ({
+      bot: tr.dataset.bot,
+      cells: [...tr.querySelectorAll("td")].map((td) => ({ text: td.textContent, score: td.dataset.score })) })));
+    const heuristicRow = heat.find((r) => r.bot === "heuristic");
+    check("the head-to-head heat map: every pair, each cell written, the heuristic's full",
+          heat.length === 3 && heat.every((r) => r.cells.length === 3) && heuristicRow &&
+          heuristicRow.cells.filter((c) => c.text === "100%").length === 2, heat);
     await page.screenshot({ path: path.join(SHOTS, "leaderboard-village.png"), fullPage: true });
 
     // Sorted by Elo, then the other way.

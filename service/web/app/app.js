@@ -126,6 +126,37 @@ function leaderboardTable(board) {
   return el("div", { class: "scroll" }, table);
 }
 
+// The head-to-head heat map: row bot's score against column bot (its
+// share of their meetings: a win 1, a draw half), written in each cell and
+// shaded by it, darker for more; the meetings in the cell's title.
+function headToHeadMap(table) {
+  const bots = table.bots;
+  const cell = new Map();
+  for (const pair of table.pairs) {
+    const meetings = pair.wins + pair.losses + pair.draws;
+    cell.set(`${pair.bot}\u0000${pair.opponent}`, { score: pair.score, meetings,
+             text: `${pair.wins}-${pair.draws}-${pair.losses}` });
+    cell.set(`${pair.opponent}\u0000${pair.bot}`, { score: 1 - pair.score, meetings,
+             text: `${pair.losses}-${pair.draws}-${pair.wins}` });
+  }
+  const head = el("tr", {}, el("th", { scope: "col", text: "vs" }),
+                  ...bots.map((b) => el("th", { scope: "col", text: b })));
+  const rows = bots.map((bot) => el("tr", { "data-bot": bot }, el("th", { scope: "row", text: bot }),
+    ...bots.map((other) => {
+      const c = cell.get(`${bot}\u0000${other}`);
+      if (bot === other || !c || c.meetings === 0) return el("td", { class: "h2h none", text: "\u2013" });
+      const td = el("td", { class: "h2h", "data-score": String(c.score),
+                            title: `${bot} against ${other}: won-drawn-lost ${c.text} in ${c.meetings} meetings`,
+                            text: `${Math.round(100 * c.score)}%` });
+      const shade = Math.round(255 - 150 * c.score);
+      td.style.background = `rgb(${shade}, ${shade}, ${shade})`;
+      if (c.score > 0.6) td.style.color = "#fff";
+      return td;
+    })));
+  return el("div", { class: "scroll" }, el("table", { class: "head-to-head" },
+    el("thead", {}, head), el("tbody", {}, ...rows)));
+}
+
 async function leaderboardPage(game) {
   const games = (await api("/api/v1/games")).games;
   if (!game) game = games.length ? games[0].id : "";
@@ -134,13 +165,19 @@ async function leaderboardPage(game) {
   picker.value = game;
   picker.addEventListener("change", () => { location.hash = `#/leaderboard/${picker.value}`; });
   const board = await api(`/api/v1/leaderboard?game=${encodeURIComponent(game)}`);
+  const h2h = board.rows.length
+      ? await api(`/api/v1/head-to-head?game=${encodeURIComponent(game)}`) : null;
   main.replaceChildren(
     el("h1", { text: "Leaderboard" }), el("p", {}, picker),
     board.rows.length ? leaderboardTable(board)
                       : el("p", { class: "muted", text: "No rated match of this game yet." }),
     el("p", { class: "muted", text: `${board.matches} rated matches. ML: Bradley-Terry maximum ` +
               "likelihood with its 95% interval (the line; dotted where unbounded), the diamond " +
-              "at the rating." }));
+              "at the rating." }),
+    h2h ? el("h2", { text: "Head to head" }) : "",
+    h2h ? headToHeadMap(h2h) : "",
+    h2h ? el("p", { class: "muted", text: "Each cell: the row's score against the column " +
+                    "(wins, and draws as half, of their meetings), darker for more." }) : "");
 }
 
 // ---- Tournaments -----------------------------------------------------------
@@ -199,7 +236,9 @@ function drawTournament(t, board) {
     t.error ? el("p", { class: "error", text: t.error }) : "",
     el("h2", { text: running ? "Standings (live)" : "Standings" }), standingsTable(t),
     board && board.rows.length ? el("h2", { text: "Leaderboard" }) : "",
-    board && board.rows.length ? leaderboardTable(board) : "");
+    board && board.rows.length ? leaderboardTable(board) : "",
+    board && board.h2h ? el("h2", { text: "Head to head" }) : "",
+    board && board.h2h ? headToHeadMap(board.h2h) : "");
 }
 
 async function tournamentPage(id) {
@@ -207,6 +246,8 @@ async function tournamentPage(id) {
   const finish = async () => {
     const board = await api(`/api/v1/leaderboard?game=${encodeURIComponent(t.spec.game)}` +
                             `&tournament_id=${t.id}`);
+    board.h2h = await api(`/api/v1/head-to-head?game=${encodeURIComponent(t.spec.game)}` +
+                          `&tournament_id=${t.id}`);
     drawTournament(t, board);
   };
   if (t.status !== "TOURNAMENT_STATUS_RUNNING") return finish();
