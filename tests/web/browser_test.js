@@ -246,6 +246,19 @@ async function main() {
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-spectator.png`), fullPage: true });
       const seat1 = await handsSeenBy(1);
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-seat1.png`), fullPage: true });
+      // The game's leaderboard and matches pages too: a screenshot of each.
+      await page.goto(`${web}/#/leaderboard/${game}`);
+      await page.waitForFunction((g) => {
+        const rows = document.querySelectorAll("table.leaderboard tbody tr");
+        return rows.length > 0 && document.querySelector("select").value === g;
+      }, {}, game);
+      await page.screenshot({ path: path.join(SHOTS, `leaderboard-${game}.png`), fullPage: true });
+      await page.goto(`${web}/#/matches?game=${game}`);
+      await page.waitForFunction((g) => {
+        const cells = [...document.querySelectorAll("table.matches tbody td.game")];
+        return cells.length > 0 && cells.every((td) => td.textContent === g);
+      }, {}, game);
+      await page.screenshot({ path: path.join(SHOTS, `matches-${game}.png`), fullPage: true });
       check(`${game}: its table is drawn, and seat 1's view shows its hand and no other`,
             drawn > 0 && spectator.length === 3 && seat1.length === 3 &&
             seat1[1] !== spectator[1] && seat1[0] === spectator[0] && seat1[2] === spectator[2],
