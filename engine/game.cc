@@ -2,8 +2,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/state_packer.h"
 
 namespace hoard::engine {
+
+std::uint64_t State::Fingerprint() const { return HashText(ToString()); }
 
 absl::Status ValidateConfig(const GameInfo& info, const MatchConfig& config) {
   if (config.num_players < info.min_players ||

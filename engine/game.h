@@ -180,6 +180,14 @@ class State {
   // strings are. Reveals everything; never send it to a player.
   virtual std::string ToString() const = 0;
 
+  // A 64-bit fingerprint of the full state — of what ToString() shows — the
+  // same on every machine: equal states give equal fingerprints, and states
+  // whose strings differ give different ones but for a hash collision.
+  // Records keep one after every action. The default hashes ToString(); a
+  // game overrides it with a hash of its packed state (engine/state_packer.h)
+  // that renders no text.
+  virtual std::uint64_t Fingerprint() const;
+
   // Every card's place, in order (the record keeps this for the start).
   virtual std::vector<Zone> Zones() const = 0;
 

@@ -21,13 +21,17 @@ std::string JoinScores(const std::vector<double>& scores) {
 
 }  // namespace
 
-std::uint64_t Fingerprint(const State& state) {
+std::uint64_t TextFingerprint(const State& state) {
   std::uint64_t hash = 0xcbf29ce484222325ULL;
   for (unsigned char c : state.ToString()) {
     hash ^= c;
     hash *= 0x100000001b3ULL;
   }
   return hash;
+}
+
+std::uint64_t StepFingerprint(const State& state, int format_version) {
+  return format_version == 1 ? TextFingerprint(state) : state.Fingerprint();
 }
 
 MatchRecorder::MatchRecorder(const GameInfo& info, const MatchConfig& config,
@@ -43,7 +47,8 @@ MatchRecorder::MatchRecorder(const GameInfo& info, const MatchConfig& config,
 
 void MatchRecorder::Record(Seat seat, Action action, std::string text,
                            const State& after) {
-  record_.actions.push_back({seat, action, std::move(text), Fingerprint(after)});
+  record_.actions.push_back(
+      {seat, action, std::move(text), after.Fingerprint()});
 }
 
 MatchRecord MatchRecorder::Finish(const State& state) {
@@ -53,6 +58,13 @@ MatchRecord MatchRecorder::Finish(const State& state) {
 }
 
 absl::Status VerifyRecord(const MatchRecord& record) {
+  if (record.format_version < kOldestRecordFormatVersion ||
+      record.format_version > kRecordFormatVersion) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the record is in format ", record.format_version,
+        ", which this build does not know (it reads formats ",
+        kOldestRecordFormatVersion, " to ", kRecordFormatVersion, ")"));
+  }
   ASSIGN_OR_RETURN(const Game* game, FindGame(record.game));
   if (record.ruleset_version != game->info().ruleset_version) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -102,7 +114,8 @@ absl::Status VerifyRecord(const MatchRecord& record) {
       return absl::InvalidArgumentError(absl::StrCat(
           where, ": '", step.text, "' cannot be played: ", status.message()));
     }
-    if (const std::uint64_t after = Fingerprint(*state);
+    if (const std::uint64_t after =
+            StepFingerprint(*state, record.format_version);
         after != step.state_after) {
       return absl::InvalidArgumentError(absl::StrCat(
           where, ": after '", step.text, "' the state's fingerprint is ",

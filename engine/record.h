@@ -21,17 +21,22 @@
 
 namespace hoard::engine {
 
-inline constexpr char kRecordFormat[] = "hoard.match_record.v1";
+// Records are written in format 2; format 1 records (whose fingerprints
+// hash the state's text) are still read and verified.
+inline constexpr int kRecordFormatVersion = 2;
+inline constexpr int kOldestRecordFormatVersion = 1;
+inline constexpr char kRecordFormatPrefix[] = "hoard.match_record.v";
 
 struct RecordedAction {
   Seat seat = 0;
   Action action;
   std::string text;         // ActionToString of the action
-  std::uint64_t state_after = 0;  // Fingerprint() of the state after it
+  std::uint64_t state_after = 0;  // StepFingerprint() of the state after it
   bool operator==(const RecordedAction&) const = default;
 };
 
 struct MatchRecord {
+  int format_version = kRecordFormatVersion;  // how state_after is computed
   std::string game;
   std::string ruleset_version;
   std::uint64_t seed = 0;
@@ -44,8 +49,12 @@ struct MatchRecord {
   bool operator==(const MatchRecord&) const = default;
 };
 
-// A portable 64-bit fingerprint (FNV-1a) of the state's full ToString().
-std::uint64_t Fingerprint(const State& state);
+// The fingerprint a record of `format_version` keeps after each action:
+// State::Fingerprint() in format 2; in format 1, TextFingerprint().
+std::uint64_t StepFingerprint(const State& state, int format_version);
+
+// Format 1's fingerprint: FNV-1a (64-bit) of the state's full ToString().
+std::uint64_t TextFingerprint(const State& state);
 
 // Builds a record while a match is played:
 //   MatchRecorder recorder(game.info(), config, seat_names, *state);

@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "google/protobuf/util/json_util.h"
 #include "hoard/v1/record.pb.h"
 
@@ -14,7 +15,7 @@ namespace hoard::engine {
 
 hoard::v1::MatchRecord RecordToProto(const MatchRecord& record) {
   hoard::v1::MatchRecord proto;
-  proto.set_format(kRecordFormat);
+  proto.set_format(absl::StrCat(kRecordFormatPrefix, record.format_version));
   proto.set_game(record.game);
   proto.set_ruleset_version(record.ruleset_version);
   proto.set_seed(record.seed);
@@ -65,12 +66,17 @@ absl::StatusOr<MatchRecord> RecordFromJson(const std::string& json) {
 }
 
 absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto) {
-  if (proto.format() != kRecordFormat) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("not a match record: format is '", proto.format(),
-                     "', expected '", kRecordFormat, "'"));
-  }
   MatchRecord record;
+  absl::string_view format = proto.format();
+  if (!absl::ConsumePrefix(&format, kRecordFormatPrefix) ||
+      !absl::SimpleAtoi(format, &record.format_version) ||
+      record.format_version < kOldestRecordFormatVersion ||
+      record.format_version > kRecordFormatVersion) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "not a match record: format is '", proto.format(), "', expected '",
+        kRecordFormatPrefix, kRecordFormatVersion, "' (or an older '",
+        kRecordFormatPrefix, kOldestRecordFormatVersion, "')"));
+  }
   record.game = proto.game();
   record.ruleset_version = proto.ruleset_version();
   record.seed = proto.seed();

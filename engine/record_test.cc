@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "absl/strings/str_cat.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
@@ -46,7 +47,7 @@ TEST(RecordTest, JsonRoundTripKeepsEverything) {
   const MatchRecord record = PlayRandomMatch(4, 7);
   const std::string json = RecordToJson(record);
   EXPECT_THAT(json, HasSubstr("\"game\": \"village\""));
-  EXPECT_THAT(json, HasSubstr("\"format\": \"hoard.match_record.v1\""));
+  EXPECT_THAT(json, HasSubstr("\"format\": \"hoard.match_record.v2\""));
   absl::StatusOr<MatchRecord> back = RecordFromJson(json);
   ASSERT_THAT(back, IsOk());
   EXPECT_EQ(*back, record);
@@ -120,6 +121,48 @@ TEST(RecordTest, CorruptJsonIsRefusedWithAReason) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("format is ''")));
   EXPECT_THAT(ReadRecordFile("/nonexistent/record.json"),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("cannot open")));
+}
+
+TEST(RecordTest, UnknownFormatsAreRefusedWithTheOnesKnown) {
+  std::string json = RecordToJson(PlayRandomMatch(2, 4));
+  json.replace(json.find("match_record.v2"), 15, "match_record.v9");
+  EXPECT_THAT(RecordFromJson(json),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("format is 'hoard.match_record.v9', expected "
+                                 "'hoard.match_record.v2' (or an older "
+                                 "'hoard.match_record.v1')")));
+  MatchRecord record = PlayRandomMatch(2, 4);
+  record.format_version = 3;
+  EXPECT_THAT(VerifyRecord(record), StatusIs(absl::StatusCode::kInvalidArgument,
+                                             HasSubstr("in format 3")));
+}
+
+// Records written in format 1 (fingerprints of the state's text) by an
+// earlier build, one per game: they still verify, step by step.
+TEST(RecordTest, FormatOneRecordsOfEveryGameStillVerify) {
+  for (const char* game : {"village", "dragons_gold", "frost_dragon", "hedonia"}) {
+    SCOPED_TRACE(game);
+    absl::StatusOr<MatchRecord> record =
+        ReadRecordFile(absl::StrCat(HOARD_ENGINE_TESTDATA, "/", game, "_v1.json"));
+    ASSERT_THAT(record, IsOk());
+    EXPECT_EQ(record->format_version, 1);
+    EXPECT_THAT(VerifyRecord(*record), IsOk());
+    // Written back, it stays in format 1 and keeps its fingerprints.
+    EXPECT_THAT(RecordToJson(*record), HasSubstr("\"format\": \"hoard.match_record.v1\""));
+
+    // Its fingerprints are format 1's: read as format 2, step 1 differs.
+    MatchRecord as_two = *record;
+    as_two.format_version = 2;
+    EXPECT_THAT(VerifyRecord(as_two),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("step 1 ")));
+    // And a tampered fingerprint is caught at its step.
+    MatchRecord tampered = *record;
+    tampered.actions[4].state_after ^= 1;
+    EXPECT_THAT(VerifyRecord(tampered),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr("step 5 ")));
+  }
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ std::string PlayGolden(const engine::Game& game, int players) {
     ++actions;
   }
   return absl::StrCat(game.info().id, " ", players, " ", game.info().ruleset_version, " ",
-                      actions, " ", engine::Fingerprint(*state), " ",
+                      actions, " ", engine::TextFingerprint(*state), " ",
                       absl::StrJoin(state->Scores(), ","));
 }
 

@@ -121,7 +121,7 @@ start_server
 check "after a restart an aborted match reads as aborted" "$WORK/get" \
   grep -q "MATCH_STATUS_ABORTED" "$WORK/get"
 "$HOARD" match get "${finished[0]}" --server "$SERVER" --record >"$WORK/record" 2>&1
-check "and a finished one still has its record" "$WORK/record" grep -q '"format": "hoard.match_record.v1"' "$WORK/record"
+check "and a finished one still has its record" "$WORK/record" grep -q '"format": "hoard.match_record.v2"' "$WORK/record"
 next=$(create --seats builtin:random,builtin:random)
 # Ids come in blocks the database reserves (1000 at a time): after a restart
 # a new match gets one no server was given, even if the last one crashed.

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/check.h"
+#include "engine/state_packer.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine::dragons_gold {
@@ -1476,85 +1477,80 @@ std::string DragonsGoldState::ActionToString(Seat seat, Action action) const {
   return "";
 }
 
-std::string DragonsGoldState::ToString() const {
-  // Compact and complete: every field of the rules and the position, as
-  // numbers (the conformance suite compares states by this string).
+// Compact and complete: every field of the rules and the position, as
+// numbers, described once for the text and the fingerprint (the conformance
+// suite compares states by the text).
+template <typename Out>
+void DragonsGoldState::Describe(Out& out) const {
   const Position& p = position_;
-  std::string out;
-  out.reserve(2048);
-  auto num = [&](std::int64_t v) {
-    if (v >= 0 && v < 10) {
-      out += static_cast<char>('0' + v);  // most fields are one digit
-    } else {
-      absl::StrAppend(&out, v);
-    }
-    out += ',';
-  };
-  auto list = [&](const auto& values) {
-    for (const auto& v : values) num(static_cast<std::int64_t>(v));
-    out += ';';
-  };
-  out += "rules:";
+  out.Label("rules:");
   for (int v : {int{rules_.advanced_scoring}, rules_.negotiation_proposals, rules_.market_rounds,
                 rules_.max_turns, int{rules_.invisible_hand}, int{rules_.magic_objects},
                 int{rules_.random_first_player}, int{rules_.thieves_steal_from_share},
                 int{rules_.stalemate_retreat}}) {
-    num(v);
+    out.Num(v);
   }
-  out += "\npile:";
-  list(p.pile);
-  num(p.drawn_from_pile);
-  num(p.market_done);
-  out += "\ndragons:";
+  out.Label("\npile:");
+  out.List(p.pile);
+  out.Num(p.drawn_from_pile);
+  out.Num(p.market_done);
+  out.Label("\ndragons:");
   for (const FaceUpDragon& d : p.dragons) {
-    num(d.card);
-    num(d.weakening);
-    list(d.tokens);
-    for (const Attacker& a : d.attackers) num(a.seat * kNumAdventurers + a.adventurer);
-    out += '|';
+    out.Num(d.card);
+    out.Num(d.weakening);
+    out.List(d.tokens);
+    for (const Attacker& a : d.attackers) out.Num(a.seat * kNumAdventurers + a.adventurer);
+    out.Mark('|');
   }
-  out += "\nbag:";
-  for (int token : p.bag) out += static_cast<char>('0' + token);  // kinds 0..8
-  out += ';';
-  list(p.removed);
-  out += "\nplayers:";
+  out.Label("\nbag:");
+  for (int token : p.bag) out.Digit(token);  // kinds 0..8
+  out.Mark(';');
+  out.List(p.removed);
+  out.Label("\nplayers:");
   for (Seat s = 0; s < num_players(); ++s) {
-    list(p.holdings[s]);
-    for (AdventurerState a : p.adventurers[s]) num(static_cast<int>(a));
-    list(p.objects[s]);
-    out += '|';
+    out.List(p.holdings[s]);
+    for (AdventurerState a : p.adventurers[s]) out.Num(static_cast<int>(a));
+    out.List(p.objects[s]);
+    out.Mark('|');
   }
-  out += "\nobjects:";
-  list(p.object_deck);
-  list(p.object_discard);
-  out += "\nturn:";
+  out.Label("\nobjects:");
+  out.List(p.object_deck);
+  out.List(p.object_discard);
+  out.Label("\nturn:");
   for (int v : {static_cast<int>(p.phase), p.current, p.turns, static_cast<int>(p.end),
                 p.stalemate_retreats}) {
-    num(v);
+    out.Num(v);
   }
   const Negotiation& n = p.negotiation;
-  out += "\nnegotiation:";
-  for (int v : {n.slot, n.slayer, n.proposals_made, n.proposals_allowed, n.proposer}) num(v);
-  list(n.contributors);
-  list(n.tokens);
-  for (const TokenCounts& share : n.proposal) list(share);
-  out += '|';
-  list(n.votes);
-  list(n.last_votes);
-  for (const TokenCounts& share : n.shares) list(share);
-  out += "\nsteals:";
+  out.Label("\nnegotiation:");
+  for (int v : {n.slot, n.slayer, n.proposals_made, n.proposals_allowed, n.proposer}) out.Num(v);
+  out.List(n.contributors);
+  out.List(n.tokens);
+  for (const TokenCounts& share : n.proposal) out.List(share);
+  out.Mark('|');
+  out.List(n.votes);
+  out.List(n.last_votes);
+  for (const TokenCounts& share : n.shares) out.List(share);
+  out.Label("\nsteals:");
   for (const Steal& st : p.steals) {
-    for (int v : {st.thief_owner, st.victim, int{st.chosen}}) num(v);
+    for (int v : {st.thief_owner, st.victim, int{st.chosen}}) out.Num(v);
   }
-  out += "\nmarket:";
-  num(p.market_offerer);
-  list(p.market_offers_left);
-  for (int v : {p.offer.from, p.offer.to, p.market_refill_slot}) num(v);
-  list(p.offer.give);
-  list(p.offer.get);
-  out += "\nrng:";
-  absl::StrAppend(&out, Rng(p.rng).Next());
-  return out;
+  out.Label("\nmarket:");
+  out.Num(p.market_offerer);
+  out.List(p.market_offers_left);
+  for (int v : {p.offer.from, p.offer.to, p.market_refill_slot}) out.Num(v);
+  out.List(p.offer.give);
+  out.List(p.offer.get);
+  out.Label("\nrng:");
+  out.Wide(Rng(p.rng).Next());
+}
+
+std::string DragonsGoldState::ToString() const {
+  return TextOf([this](auto& out) { Describe(out); }, 2048);
+}
+
+std::uint64_t DragonsGoldState::Fingerprint() const {
+  return FingerprintOf([this](auto& out) { Describe(out); });
 }
 
 std::vector<Zone> DragonsGoldState::Zones() const {

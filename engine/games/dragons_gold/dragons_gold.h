@@ -465,6 +465,7 @@ class DragonsGoldState final : public State {
   std::unique_ptr<View> ViewFor(Seat observer) const override;
   std::string ActionToString(Seat seat, Action action) const override;
   std::string ToString() const override;
+  std::uint64_t Fingerprint() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
 
@@ -476,6 +477,10 @@ class DragonsGoldState final : public State {
   int ScoreOf(Seat seat) const;
 
  private:
+  // The full state, once, for ToString() and Fingerprint()
+  // (engine/state_packer.h).
+  template <typename Out>
+  void Describe(Out& out) const;
   // LegalActions of a turn, of a proposal (examples) and of the market.
   void AddTurnActions(Seat seat, std::vector<Action>* out) const;
   void AddProposalExamples(Seat seat, std::vector<Action>* out) const;

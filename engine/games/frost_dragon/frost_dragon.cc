@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/check.h"
+#include "engine/state_packer.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine::frost_dragon {
@@ -792,56 +793,51 @@ std::string FrostDragonState::ActionToString(Seat seat, Action action) const {
   return "";
 }
 
-std::string FrostDragonState::ToString() const {
-  // Compact and complete: every field of the rules and the position (the
-  // conformance suite compares states by this string).
+// Compact and complete: every field of the rules and the position,
+// described once for the text and the fingerprint (the conformance suite
+// compares states by the text).
+template <typename Out>
+void FrostDragonState::Describe(Out& out) const {
   const Position& p = position_;
-  std::string out;
-  out.reserve(256);
-  auto num = [&](std::int64_t v) {
-    if (v >= 0 && v < 10) {
-      out += static_cast<char>('0' + v);
-    } else {
-      absl::StrAppend(&out, v);
-    }
-    out += ',';
-  };
-  auto mask = [&](CardSet cards) {
-    absl::StrAppend(&out, absl::Hex(cards));
-    out += ',';
-  };
   for (int v : {rules_.ally_jokers, rules_.treasure_jokers, rules_.dragon_jokers, rules_.max_quests,
                 int{rules_.trump_every_quest}, int{rules_.ally_sets_lead},
                 int{rules_.catapult_until_used}}) {
-    num(v);
+    out.Num(v);
   }
-  out += '|';
+  out.Mark('|');
   for (int v : {p.num_players, p.quest, p.fate, p.trump, int{p.trump_led}, p.hand_size,
                 static_cast<int>(p.phase), p.to_act, int{p.final_quest}, static_cast<int>(p.end)}) {
-    num(v);
+    out.Num(v);
   }
-  mask(p.out_of_play);
-  mask(p.removed);
-  mask(p.played);
+  out.Mask(p.out_of_play);
+  out.Mask(p.removed);
+  out.Mask(p.played);
   for (Seat s = 0; s < p.num_players; ++s) {
     const Adventurer& a = p.adventurers[s];
-    out += '|';
-    mask(p.hands[s]);
+    out.Mark('|');
+    out.Mask(p.hands[s]);
     for (int v : {a.space, a.threat, a.boast, a.marker, int{a.reached_marker}, a.won, a.treasures,
                   a.jump_to}) {
-      num(v);
+      out.Num(v);
     }
   }
   for (const Challenge* c : {&p.challenge, &p.last_challenge}) {
-    out += '|';
-    for (int v : {c->leader, c->size, c->lead_kingdom, c->winner}) num(v);
+    out.Mark('|');
+    for (int v : {c->leader, c->size, c->lead_kingdom, c->winner}) out.Num(v);
     for (int i = 0; i < c->size; ++i) {
-      for (int v : {c->cards[i].seat, c->cards[i].card, c->cards[i].as}) num(v);
+      for (int v : {c->cards[i].seat, c->cards[i].card, c->cards[i].as}) out.Num(v);
     }
   }
-  out += '|';
-  absl::StrAppend(&out, Rng(p.rng).Next());
-  return out;
+  out.Mark('|');
+  out.Wide(Rng(p.rng).Next());
+}
+
+std::string FrostDragonState::ToString() const {
+  return TextOf([this](auto& out) { Describe(out); });
+}
+
+std::uint64_t FrostDragonState::Fingerprint() const {
+  return FingerprintOf([this](auto& out) { Describe(out); });
 }
 
 std::vector<Zone> FrostDragonState::Zones() const {

@@ -431,6 +431,7 @@ class FrostDragonState final : public State {
   std::unique_ptr<View> ViewFor(Seat observer) const override;
   std::string ActionToString(Seat seat, Action action) const override;
   std::string ToString() const override;
+  std::uint64_t Fingerprint() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
 
@@ -446,6 +447,10 @@ class FrostDragonState final : public State {
   const std::vector<Movement>& movements() const { return movements_; }
 
  private:
+  // The full state, once, for ToString() and Fingerprint()
+  // (engine/state_packer.h).
+  template <typename Out>
+  void Describe(Out& out) const;
   absl::Status CheckPlay(Seat seat, const Move& move) const;
   void Play(Seat seat, const Move& move);
   void FinishChallenge();

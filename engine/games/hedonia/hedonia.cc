@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/check.h"
+#include "engine/state_packer.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine::hedonia {
@@ -624,41 +625,47 @@ std::string HedoniaState::ActionToString(Seat seat, Action action) const {
   return "(not an action)";
 }
 
-std::string HedoniaState::ToString() const {
-  // Compact and complete: one character per number (every number is from
-  // -1 to 60; -1 is written as '/').
+// Compact and complete, described once for the text and the fingerprint:
+// in the text, one character per number (every number is from -1 to 60;
+// -1 is written as '/').
+template <typename Out>
+void HedoniaState::Describe(Out& out) const {
   const Position& p = position_;
   const int n = p.num_players;
-  std::string out;
-  out.reserve(64 + p.deck_size + n * 40);
-  auto put = [&out](int v) { out += static_cast<char>('0' + v); };
   auto counts = [&](const AssetCounts& c) {
-    for (std::int8_t v : c) put(v);
+    for (std::int8_t v : c) out.Digit(v);
   };
-  put(static_cast<int>(rules_.end));
-  put(static_cast<int>(rules_.offers));
-  put(static_cast<int>(rules_.tie_break));
-  put(n);
-  put(p.round);
-  put(p.active);
-  put(p.direction);
-  put(static_cast<int>(p.phase));
-  put(p.offers_made);
-  out += ':';
-  for (int i = 0; i < p.deck_size; ++i) put(p.deck[i]);
+  out.Digit(static_cast<int>(rules_.end));
+  out.Digit(static_cast<int>(rules_.offers));
+  out.Digit(static_cast<int>(rules_.tie_break));
+  out.Digit(n);
+  out.Digit(p.round);
+  out.Digit(p.active);
+  out.Digit(p.direction);
+  out.Digit(static_cast<int>(p.phase));
+  out.Digit(p.offers_made);
+  out.Mark(':');
+  for (int i = 0; i < p.deck_size; ++i) out.Digit(p.deck[i]);
   for (Seat s = 0; s < n; ++s) {
-    out += '|';
+    out.Mark('|');
     counts(p.hands[s]);
     counts(p.treasuries[s]);
     counts(p.shared[s]);
-    put(p.table[s]);
-    put(static_cast<int>(p.claims[s]));
-    put(p.last_table[s]);
-    put(static_cast<int>(p.last_claims[s]));
+    out.Digit(p.table[s]);
+    out.Digit(static_cast<int>(p.claims[s]));
+    out.Digit(p.last_table[s]);
+    out.Digit(static_cast<int>(p.last_claims[s]));
   }
-  out += '|';
+  out.Mark('|');
   counts(p.king);
-  return out;
+}
+
+std::string HedoniaState::ToString() const {
+  return TextOf([this](auto& out) { Describe(out); }, 64 + position_.deck_size + position_.num_players * 40);
+}
+
+std::uint64_t HedoniaState::Fingerprint() const {
+  return FingerprintOf([this](auto& out) { Describe(out); });
 }
 
 std::vector<Zone> HedoniaState::Zones() const {

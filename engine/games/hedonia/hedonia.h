@@ -358,6 +358,7 @@ class HedoniaState final : public State {
   std::unique_ptr<View> ViewFor(Seat observer) const override;
   std::string ActionToString(Seat seat, Action action) const override;
   std::string ToString() const override;
+  std::uint64_t Fingerprint() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
 
@@ -374,6 +375,10 @@ class HedoniaState final : public State {
   Reckoning Reckon() const;
 
  private:
+  // The full state, once, for ToString() and Fingerprint()
+  // (engine/state_packer.h).
+  template <typename Out>
+  void Describe(Out& out) const;
   HedoniaState(const Rules& rules, const Position& position);
   // Resolves the sealed claims, then draws and starts the next round or
   // ends the match.

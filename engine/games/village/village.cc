@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "engine/state_packer.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine::village {
@@ -577,6 +578,34 @@ std::string VillageState::ToString() const {
       "\ndeck (top first): ", absl::StrJoin(deck, " "), "\n",
       RenderTable(rules_, position_.favor, position_.market, position_.discard,
                   hand_sizes, hands, position_.bribes));
+}
+
+std::uint64_t VillageState::Fingerprint() const {
+  // The fields ToString() draws, in its order, packed without drawing them.
+  StatePacker out;
+  out.List(rules_.favor_values);
+  for (int v : {rules_.wilds, rules_.hand_size, static_cast<int>(rules_.end),
+                static_cast<int>(rules_.merge), static_cast<int>(rules_.tie_break)}) {
+    out.Num(v);
+  }
+  if (IsOver()) {
+    out.Mark('o');
+    out.Num(static_cast<int>(position_.end));
+  } else {
+    out.Num(position_.current);
+  }
+  out.List(position_.deck);
+  out.List(position_.favor);
+  for (const Counts& stall : position_.market) out.List(stall);
+  out.List(position_.discard);
+  for (Seat seat = 0; seat < num_players(); ++seat) {
+    out.List(position_.hands[seat]);
+    for (const Bribe& bribe : position_.bribes[seat]) {
+      out.Num(bribe.treasures);
+      out.Num(bribe.wilds);
+    }
+  }
+  return out.Hash();
 }
 
 std::vector<Zone> VillageState::Zones() const {

@@ -233,6 +233,7 @@ class VillageState final : public State {
   std::unique_ptr<View> ViewFor(Seat observer) const override;
   std::string ActionToString(Seat seat, Action action) const override;
   std::string ToString() const override;
+  std::uint64_t Fingerprint() const override;
   std::vector<Zone> Zones() const override;
   std::unique_ptr<State> Clone() const override;
 
