@@ -15,10 +15,16 @@
 namespace hoard::tournament {
 namespace {
 
-// Hunter's MM stops at kMlTolerance, or as a safeguard after
-// kMlMaxIterations (tens to thousands suffice on tournament data).
-constexpr int kMlMaxIterations = 100000;
+// Newton's method on the likelihood (SolveBradleyTerry) stops when no
+// rating moves by more than kMlTolerance natural-log units, or as a
+// safeguard after kMlMaxIterations (a few to a few tens suffice); it takes
+// full steps once no strength moves by more than kMlFullStep. Up to
+// kMlDenseNewtonMaxBots bots each step solves the n×n system directly;
+// above, by conjugate gradients, so that no step costs O(n³).
+constexpr int kMlMaxIterations = 200;
 constexpr double kMlTolerance = 1e-9;
+constexpr double kMlFullStep = 1e-3;
+constexpr int kMlDenseNewtonMaxBots = 128;
 
 // One match of EloUpdate or OpenSkillUpdate, with `ratings` ratings.
 void CheckMatch(std::size_t ratings, const std::vector<int>& places) {
@@ -166,73 +172,244 @@ PairwiseOutcomes CollectOutcomes(int n, const std::vector<MatchResult>& results)
   return CanonicalUnitOrder(std::move(out));
 }
 
-// The factor s that maximizes the likelihood of the strengths s·gamma: the
-// real matches do not depend on it, so it is where the virtual ties score
-// as expected, Σ sγ/(sγ + 1) = n/2. Newton's method on log s.
-double BestScale(const std::vector<double>& gamma) {
-  const double half = 0.5 * static_cast<double>(gamma.size());
-  double scale = 1;
-  for (int step = 0; step < 100; ++step) {
-    double expected = 0, slope = 0;
-    for (double g : gamma) {
-      const double p = scale * g / (scale * g + 1);
-      expected += p;
-      slope += p * (1 - p);
-    }
-    const double change = std::clamp((half - expected) / slope, -2.0, 2.0);
-    scale *= std::exp(change);
-    if (std::abs(change) < 1e-13) break;
-  }
-  return scale;
+// log(e^u + e^v) without overflow.
+double LogAddExp(double u, double v) {
+  const double top = std::max(u, v);
+  return top + std::log1p(std::exp(-std::abs(u - v)));
 }
 
-// Solves Bradley–Terry by Hunter's MM from the strengths in `gamma` (which it
-// overwrites). Per pair p: a_halves[p] is pairs[p].a's points against
-// pairs[p].b in halves, meetings[p] the number of meetings. Each bot also
-// has one virtual tie against a fixed virtual player of strength 1.
-//
-// Only those virtual ties fix the common scale of the strengths, so with
-// many matches MM alone would move it by tiny steps for millions of
-// iterations; after each MM step the scale is set to its best value
-// directly. Both steps raise the likelihood and share its maximum.
-void SolveBradleyTerry(const std::vector<PairwiseOutcomes::Pair>& pairs,
-                       const std::vector<std::int64_t>& a_halves,
-                       const std::vector<std::int64_t>& meetings,
-                       std::vector<double>& gamma) {
-  const std::size_t n = gamma.size();
-  std::vector<double> wins(n, 0.5);  // the virtual tie
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    wins[pairs[p].a] += 0.5 * static_cast<double>(a_halves[p]);
-    wins[pairs[p].b] += 0.5 * static_cast<double>(2 * meetings[p] - a_halves[p]);
-  }
-  std::vector<double> denominator(n), updated(n);
-  for (int iteration = 0; iteration < kMlMaxIterations; ++iteration) {
-    for (std::size_t i = 0; i < n; ++i) denominator[i] = 1.0 / (gamma[i] + 1.0);
-    for (std::size_t p = 0; p < pairs.size(); ++p) {
-      if (meetings[p] == 0) continue;
-      const int a = pairs[p].a, b = pairs[p].b;
-      const double t = static_cast<double>(meetings[p]) / (gamma[a] + gamma[b]);
-      denominator[a] += t;
-      denominator[b] += t;
+double Logistic(double z) { return 1 / (1 + std::exp(-z)); }
+
+// The curvature of the log-likelihood at a point: its Hessian is
+// −(diag(diagonal) + Σ_p pair_weight[p]·(e_a − e_b)(e_a − e_b)ᵀ) over the
+// pairs p = (a, b), a positive definite matrix (the information) negated.
+struct Curvature {
+  std::vector<double> diagonal;     // the virtual ties' p(1 − p)
+  std::vector<double> pair_weight;  // n_ab·p(1 − p)
+};
+
+// The penalized Bradley–Terry log-likelihood in natural-log strengths x
+// (γ = e^x), the virtual player at x = 0. Per pair p: a_halves[p] is
+// pairs[p].a's points against pairs[p].b in halves, meetings[p] the number
+// of their meetings. Each bot also has one virtual tie against the virtual
+// player.
+class Likelihood {
+ public:
+  Likelihood(int n, const std::vector<PairwiseOutcomes::Pair>& pairs,
+             const std::vector<std::int64_t>& a_halves, const std::vector<std::int64_t>& meetings)
+      : n_(n), pairs_(pairs), meetings_(meetings.size()), wins_(n, 0.5) {
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      meetings_[p] = static_cast<double>(meetings[p]);
+      wins_[pairs_[p].a] += 0.5 * static_cast<double>(a_halves[p]);
+      wins_[pairs_[p].b] += 0.5 * static_cast<double>(2 * meetings[p] - a_halves[p]);
     }
-    for (std::size_t i = 0; i < n; ++i) updated[i] = wins[i] / denominator[i];
-    const double scale = BestScale(updated);
-    double largest_change = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      updated[i] *= scale;
-      largest_change = std::max(largest_change, std::abs(updated[i] - gamma[i]) / gamma[i]);
-    }
-    gamma.swap(updated);
-    if (largest_change < kMlTolerance) return;
   }
+
+  double Value(const std::vector<double>& x) const {
+    double f = 0;
+    for (int i = 0; i < n_; ++i) f += wins_[i] * x[i] - LogAddExp(x[i], 0);
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      f -= meetings_[p] * LogAddExp(x[pairs_[p].a], x[pairs_[p].b]);
+    }
+    return f;
+  }
+
+  // The gradient and the curvature at x.
+  void Derivatives(const std::vector<double>& x, std::vector<double>& gradient,
+                   Curvature& curvature) const {
+    gradient.resize(n_);
+    curvature.diagonal.resize(n_);
+    curvature.pair_weight.resize(pairs_.size());
+    for (int i = 0; i < n_; ++i) {
+      const double p = Logistic(x[i]);
+      gradient[i] = wins_[i] - p;
+      curvature.diagonal[i] = p * (1 - p);
+    }
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      const int a = pairs_[q].a, b = pairs_[q].b;
+      const double p = Logistic(x[a] - x[b]);
+      gradient[a] -= meetings_[q] * p;
+      gradient[b] -= meetings_[q] * (1 - p);
+      curvature.pair_weight[q] = meetings_[q] * p * (1 - p);
+    }
+  }
+
+  // The information matrix (the Hessian negated), row-major n×n.
+  std::vector<double> Information(const Curvature& curvature) const {
+    std::vector<double> m(static_cast<std::size_t>(n_) * n_, 0);
+    for (int i = 0; i < n_; ++i) m[static_cast<std::size_t>(i) * n_ + i] = curvature.diagonal[i];
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      const std::size_t a = pairs_[q].a, b = pairs_[q].b;
+      const double w = curvature.pair_weight[q];
+      m[a * n_ + a] += w;
+      m[b * n_ + b] += w;
+      m[a * n_ + b] -= w;
+      m[b * n_ + a] -= w;
+    }
+    return m;
+  }
+
+  // The information matrix times v, in O(n + pairs).
+  std::vector<double> TimesInformation(const Curvature& curvature,
+                                       const std::vector<double>& v) const {
+    std::vector<double> out(n_);
+    for (int i = 0; i < n_; ++i) out[i] = curvature.diagonal[i] * v[i];
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      const int a = pairs_[q].a, b = pairs_[q].b;
+      const double flow = curvature.pair_weight[q] * (v[a] - v[b]);
+      out[a] += flow;
+      out[b] -= flow;
+    }
+    return out;
+  }
+
+  // The diagonal of the information matrix, in O(n + pairs).
+  std::vector<double> InformationDiagonal(const Curvature& curvature) const {
+    std::vector<double> out = curvature.diagonal;
+    for (std::size_t q = 0; q < pairs_.size(); ++q) {
+      out[pairs_[q].a] += curvature.pair_weight[q];
+      out[pairs_[q].b] += curvature.pair_weight[q];
+    }
+    return out;
+  }
+
+  int n() const { return n_; }
+
+ private:
+  int n_;
+  const std::vector<PairwiseOutcomes::Pair>& pairs_;
+  std::vector<double> meetings_;
+  std::vector<double> wins_;  // points, with the virtual tie's half
+};
+
+// Solves the dense system m·z = rhs (m is k×k, row-major; both are
+// overwritten) by Gaussian elimination with partial pivoting.
+std::vector<double> SolveLinear(std::vector<double>& m, std::vector<double>& rhs) {
+  const std::size_t k = rhs.size();
+  for (std::size_t c = 0; c < k; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < k; ++r) {
+      if (std::abs(m[r * k + c]) > std::abs(m[pivot * k + c])) pivot = r;
+    }
+    if (pivot != c) {
+      for (std::size_t j = 0; j < k; ++j) std::swap(m[c * k + j], m[pivot * k + j]);
+      std::swap(rhs[c], rhs[pivot]);
+    }
+    for (std::size_t r = c + 1; r < k; ++r) {
+      const double factor = m[r * k + c] / m[c * k + c];
+      if (factor == 0) continue;
+      for (std::size_t j = c; j < k; ++j) m[r * k + j] -= factor * m[c * k + j];
+      rhs[r] -= factor * rhs[c];
+    }
+  }
+  std::vector<double> z(k);
+  for (std::size_t c = k; c-- > 0;) {
+    double sum = rhs[c];
+    for (std::size_t j = c + 1; j < k; ++j) sum -= m[c * k + j] * z[j];
+    z[c] = sum / m[c * k + c];
+  }
+  return z;
 }
 
-// 400·log10(γ), shifted so that the mean is 0.
-std::vector<double> RatingsOf(const std::vector<double>& gamma) {
-  std::vector<double> ratings(gamma.size());
+double Dot(const std::vector<double>& u, const std::vector<double>& v) {
   double sum = 0;
-  for (std::size_t i = 0; i < gamma.size(); ++i) {
-    ratings[i] = 400 * std::log10(gamma[i]);
+  for (std::size_t i = 0; i < u.size(); ++i) sum += u[i] * v[i];
+  return sum;
+}
+
+// The Newton step d of `likelihood` at a point with `gradient` and
+// `curvature`: information·d = gradient. Up to kMlDenseNewtonMaxBots bots
+// it is solved directly, in O(n³); above, by conjugate gradients
+// preconditioned with the diagonal, each iteration O(n + pairs), until the
+// residual is 10⁻¹⁰ of the gradient's (or after n iterations).
+std::vector<double> NewtonStep(const Likelihood& likelihood, const std::vector<double>& gradient,
+                               const Curvature& curvature) {
+  const int n = likelihood.n();
+  if (n <= kMlDenseNewtonMaxBots) {
+    std::vector<double> information = likelihood.Information(curvature);
+    std::vector<double> rhs = gradient;
+    return SolveLinear(information, rhs);
+  }
+  const std::vector<double> diagonal = likelihood.InformationDiagonal(curvature);
+  std::vector<double> step(n, 0), residual = gradient, preconditioned(n);
+  for (int i = 0; i < n; ++i) preconditioned[i] = residual[i] / diagonal[i];
+  std::vector<double> direction = preconditioned;
+  double rz = Dot(residual, preconditioned);
+  const double target = 1e-20 * Dot(gradient, gradient);
+  for (int iteration = 0; iteration < n && Dot(residual, residual) > target; ++iteration) {
+    const std::vector<double> image = likelihood.TimesInformation(curvature, direction);
+    const double alpha = rz / Dot(direction, image);
+    for (int i = 0; i < n; ++i) {
+      step[i] += alpha * direction[i];
+      residual[i] -= alpha * image[i];
+      preconditioned[i] = residual[i] / diagonal[i];
+    }
+    const double next_rz = Dot(residual, preconditioned);
+    for (int i = 0; i < n; ++i) direction[i] = preconditioned[i] + next_rz / rz * direction[i];
+    rz = next_rz;
+  }
+  return step;
+}
+
+// Maximizes `likelihood` from `x` (which it overwrites) by Newton's method;
+// the likelihood is strictly concave (the virtual ties make it so).
+//
+// Away from the maximum, a backtracking line search makes every step raise
+// the likelihood. Once no strength moves by more than a relative
+// kMlFullStep, the quadratic model is exact to about that fraction and
+// full steps are taken: there the gain of a step soon falls below what the
+// likelihood's value resolves in double precision. Stops when no rating
+// moves by more than kMlTolerance (that step taken; the strengths' common
+// factor, which the mean-0 ratings do not see, aside), when a full step
+// fails to halve the last (rounding, not the model, now sets the step),
+// when no step raises the likelihood, or after kMlMaxIterations.
+void SolveBradleyTerry(const Likelihood& likelihood, std::vector<double>& x) {
+  const int n = likelihood.n();
+  std::vector<double> gradient, next(n);
+  Curvature curvature;
+  double value = likelihood.Value(x);
+  double last_moved = std::numeric_limits<double>::infinity();
+  for (int iteration = 0; iteration < kMlMaxIterations; ++iteration) {
+    likelihood.Derivatives(x, gradient, curvature);
+    const std::vector<double> step = NewtonStep(likelihood, gradient, curvature);
+    double largest = 0, mean = 0;
+    for (double d : step) {
+      largest = std::max(largest, std::abs(d));
+      mean += d / n;
+    }
+    double moved = 0;  // the most a rating moves, in natural-log units
+    for (double d : step) moved = std::max(moved, std::abs(d - mean));
+    if (largest <= kMlFullStep) {
+      if (moved >= last_moved / 2) return;
+      for (int i = 0; i < n; ++i) x[i] += step[i];
+      if (moved < kMlTolerance) return;
+      last_moved = moved;
+      value = likelihood.Value(x);
+      continue;
+    }
+    const double ascent = Dot(gradient, step);
+    bool raised = false;
+    double scale = 1;
+    for (int halving = 0; halving < 60 && ascent > 0; ++halving, scale /= 2) {
+      for (int i = 0; i < n; ++i) next[i] = x[i] + scale * step[i];
+      const double next_value = likelihood.Value(next);
+      if (next_value > value && next_value >= value + 1e-4 * scale * ascent) {
+        x.swap(next);
+        value = next_value;
+        raised = true;
+        break;
+      }
+    }
+    if (!raised) return;
+  }
+}
+
+// 400·log10(e^x), shifted so that the mean is 0.
+std::vector<double> RatingsOf(const std::vector<double>& x) {
+  std::vector<double> ratings(x.size());
+  double sum = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    ratings[i] = x[i] * (400 / std::log(10.0));
     sum += ratings[i];
   }
   if (!ratings.empty()) {
@@ -241,6 +418,7 @@ std::vector<double> RatingsOf(const std::vector<double>& gamma) {
   }
   return ratings;
 }
+
 
 // A Poisson(1) draw by inversion of its distribution function, compared in
 // 64-bit integers so that every platform draws the same weights. Weights
@@ -407,98 +585,6 @@ Structure FindStructure(int n, const PairwiseOutcomes& outcomes) {
   return s;
 }
 
-// log(e^u + e^v) without overflow.
-double LogAddExp(double u, double v) {
-  const double top = std::max(u, v);
-  return top + std::log1p(std::exp(-std::abs(u - v)));
-}
-
-double Logistic(double z) { return 1 / (1 + std::exp(-z)); }
-
-// The penalized Bradley–Terry log-likelihood in natural-log strengths x
-// (γ = e^x), the virtual player at x = 0: what SolveBradleyTerry maximizes.
-class Likelihood {
- public:
-  Likelihood(int n, const PairwiseOutcomes& outcomes, const std::vector<std::int64_t>& a_halves,
-             const std::vector<std::int64_t>& meetings)
-      : n_(n), pairs_(outcomes.pairs), meetings_(meetings.size()), wins_(n, 0.5) {
-    for (std::size_t p = 0; p < pairs_.size(); ++p) {
-      meetings_[p] = static_cast<double>(meetings[p]);
-      wins_[pairs_[p].a] += 0.5 * static_cast<double>(a_halves[p]);
-      wins_[pairs_[p].b] += 0.5 * static_cast<double>(2 * meetings[p] - a_halves[p]);
-    }
-  }
-
-  double Value(const std::vector<double>& x) const {
-    double f = 0;
-    for (int i = 0; i < n_; ++i) f += wins_[i] * x[i] - LogAddExp(x[i], 0);
-    for (std::size_t p = 0; p < pairs_.size(); ++p) {
-      f -= meetings_[p] * LogAddExp(x[pairs_[p].a], x[pairs_[p].b]);
-    }
-    return f;
-  }
-
-  // The gradient and the Hessian (row-major n×n) at x.
-  void Derivatives(const std::vector<double>& x, std::vector<double>& gradient,
-                   std::vector<double>& hessian) const {
-    gradient.assign(n_, 0);
-    hessian.assign(static_cast<std::size_t>(n_) * n_, 0);
-    for (int i = 0; i < n_; ++i) {
-      const double p = Logistic(x[i]);
-      gradient[i] = wins_[i] - p;
-      hessian[static_cast<std::size_t>(i) * n_ + i] = -p * (1 - p);
-    }
-    for (std::size_t q = 0; q < pairs_.size(); ++q) {
-      const int a = pairs_[q].a, b = pairs_[q].b;
-      const double p = Logistic(x[a] - x[b]);
-      const double w = meetings_[q] * p * (1 - p);
-      gradient[a] -= meetings_[q] * p;
-      gradient[b] -= meetings_[q] * (1 - p);
-      hessian[static_cast<std::size_t>(a) * n_ + a] -= w;
-      hessian[static_cast<std::size_t>(b) * n_ + b] -= w;
-      hessian[static_cast<std::size_t>(a) * n_ + b] += w;
-      hessian[static_cast<std::size_t>(b) * n_ + a] += w;
-    }
-  }
-
-  int n() const { return n_; }
-
- private:
-  int n_;
-  const std::vector<PairwiseOutcomes::Pair>& pairs_;
-  std::vector<double> meetings_;
-  std::vector<double> wins_;  // points, with the virtual tie's half
-};
-
-// Solves the dense system m·z = rhs (m is k×k, row-major; both are
-// overwritten) by Gaussian elimination with partial pivoting.
-std::vector<double> SolveLinear(std::vector<double>& m, std::vector<double>& rhs) {
-  const std::size_t k = rhs.size();
-  for (std::size_t c = 0; c < k; ++c) {
-    std::size_t pivot = c;
-    for (std::size_t r = c + 1; r < k; ++r) {
-      if (std::abs(m[r * k + c]) > std::abs(m[pivot * k + c])) pivot = r;
-    }
-    if (pivot != c) {
-      for (std::size_t j = 0; j < k; ++j) std::swap(m[c * k + j], m[pivot * k + j]);
-      std::swap(rhs[c], rhs[pivot]);
-    }
-    for (std::size_t r = c + 1; r < k; ++r) {
-      const double factor = m[r * k + c] / m[c * k + c];
-      if (factor == 0) continue;
-      for (std::size_t j = c; j < k; ++j) m[r * k + j] -= factor * m[c * k + j];
-      rhs[r] -= factor * rhs[c];
-    }
-  }
-  std::vector<double> z(k);
-  for (std::size_t c = k; c-- > 0;) {
-    double sum = rhs[c];
-    for (std::size_t j = c + 1; j < k; ++j) sum -= m[c * k + j] * z[j];
-    z[c] = sum / m[c * k + c];
-  }
-  return z;
-}
-
 // Bot `bot`'s rating against the mean, in natural-log units: x_bot − mean(x).
 double Contrast(const std::vector<double>& x, int bot) {
   double sum = 0;
@@ -514,19 +600,22 @@ double Profile(const Likelihood& likelihood, int bot, double t, std::vector<doub
   const int n = likelihood.n();
   // Onto the constraint: only x_bot moves, by (t − contrast)/(1 − 1/n).
   x[bot] += (t - Contrast(x, bot)) / (1 - 1.0 / n);
-  std::vector<double> gradient, hessian;
+  std::vector<double> gradient;
+  Curvature curvature;
   double value = likelihood.Value(x);
   for (int iteration = 0; iteration < 100; ++iteration) {
-    likelihood.Derivatives(x, gradient, hessian);
-    // The KKT system [H a; aᵀ 0] [dx; ν] = [−g; 0], a = e_bot − 1/n.
+    likelihood.Derivatives(x, gradient, curvature);
+    const std::vector<double> information = likelihood.Information(curvature);
+    // The KKT system [I a; aᵀ 0] [dx; ν] = [g; 0], with I the information
+    // (the Hessian negated) and a = e_bot − 1/n.
     const std::size_t k = static_cast<std::size_t>(n) + 1;
     std::vector<double> m(k * k, 0), rhs(k, 0);
     for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) m[i * k + j] = hessian[static_cast<std::size_t>(i) * n + j];
+      for (int j = 0; j < n; ++j) m[i * k + j] = information[static_cast<std::size_t>(i) * n + j];
       const double a = (i == bot ? 1.0 : 0.0) - 1.0 / n;
       m[i * k + n] = a;
       m[n * k + i] = a;
-      rhs[i] = -gradient[i];
+      rhs[i] = gradient[i];
     }
     const std::vector<double> step = SolveLinear(m, rhs);
     double ascent = 0;
@@ -633,9 +722,11 @@ std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
     a_halves[t.pair] += t.a_halves;
     meetings[t.pair] += t.meetings;
   }
-  std::vector<double> gamma(n, 1.0);
-  SolveBradleyTerry(outcomes.pairs, a_halves, meetings, gamma);
-  const std::vector<double> estimate = RatingsOf(gamma);
+  // Natural-log strengths, from the virtual player's for every bot.
+  const Likelihood likelihood(n, outcomes.pairs, a_halves, meetings);
+  std::vector<double> best_x(n, 0.0);
+  SolveBradleyTerry(likelihood, best_x);
+  const std::vector<double> estimate = RatingsOf(best_x);
 
   const Structure structure = FindStructure(n, outcomes);
   std::vector<MlRating> out(n);
@@ -645,9 +736,6 @@ std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
   }
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
   if (options.profile_likelihood && n >= 2 && n <= kMlProfileMaxBots) {
-    const Likelihood likelihood(n, outcomes, a_halves, meetings);
-    std::vector<double> best_x(n);
-    for (int i = 0; i < n; ++i) best_x[i] = std::log(gamma[i]);
     const double best_value = likelihood.Value(best_x);
     for (int i = 0; i < n; ++i) {
       if (!structure.unbounded_below[i]) {
@@ -680,9 +768,9 @@ std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
         meetings[t.pair] += weight * t.meetings;
       }
     }
-    std::vector<double> resample_gamma = gamma;  // a warm start
-    SolveBradleyTerry(outcomes.pairs, a_halves, meetings, resample_gamma);
-    const std::vector<double> ratings = RatingsOf(resample_gamma);
+    std::vector<double> x = best_x;  // a warm start from the estimate
+    SolveBradleyTerry(Likelihood(n, outcomes.pairs, a_halves, meetings), x);
+    const std::vector<double> ratings = RatingsOf(x);
     for (int i = 0; i < n; ++i) resampled[static_cast<std::size_t>(i) * samples + s] = ratings[i];
   }
   std::vector<double> values(samples);

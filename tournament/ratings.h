@@ -54,11 +54,14 @@ std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
 // ---- Order-independent maximum likelihood (Bradley–Terry) -------------------
 // Bradley–Terry over all pairwise outcomes within each match (a win counts
 // 1, a tie 1/2 to each) with a prior of one virtual tie between each bot
-// and a virtual player of strength 1, solved with Hunter's MM algorithm (the
-// common scale set to its best value after each step) to a largest relative
-// change < 1e-9. Ratings are 400·log10(γ), shifted so that their mean is 0.
-// MM stops after 100000 iterations at the latest (a safeguard; tournament
-// data converges in far fewer).
+// and a virtual player of strength 1, maximized by Newton's method on the
+// log-strengths (a line search keeps every step one that raises the
+// likelihood) until no rating moves by more than 1e-9 natural-log units in
+// a step; each step costs O(pairs of bots that met) plus, up to 128 bots, a
+// dense n×n solve, above that conjugate gradients (no O(n³) step). Ratings
+// are 400·log10(γ), shifted so that their mean is 0. Newton stops after 200
+// steps at the latest (a safeguard; a few to a few tens suffice, separated
+// data included).
 //
 // Each bot's 95% interval is the wider of two, so that it stays honest both
 // when matches come in correlated blocks and when a group of bots never

@@ -15,6 +15,7 @@ namespace {
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::hoard::tournament::testing::RandomResults;
+using ::hoard::tournament::testing::ResultsOfStrengths;
 
 // A two-player match that `winner` won against `loser`.
 MatchResult Win(int winner, int loser, std::int64_t unit) {
@@ -95,25 +96,70 @@ double ExcessPoints(const std::vector<MatchResult>& results, const std::vector<d
   return excess;
 }
 
-TEST(MlTest, RatingsSolveTheLikelihoodEquations) {
-  const std::vector<MatchResult> results = RandomResults(5, 300, 3, 11);
-  const std::vector<MlRating> ml = MlRatings(5, results, {.bootstrap_samples = 0});
+// Expects `ml` to solve the likelihood equations of `results`: every bot's
+// excess points zero.
+void ExpectSolvesTheLikelihoodEquations(const std::vector<MatchResult>& results,
+                                        const std::vector<MlRating>& ml) {
   // The ratings are shifted to mean 0; find the common factor that puts the
-  // virtual player back at strength 1 from bot 0's equation (its excess
-  // falls as the factor rises), then check every bot's.
+  // virtual player back at strength 1 from the sum of every bot's equation,
+  // in which the real meetings cancel: the virtual ties score as expected,
+  // Σ 1/2 − γ/(γ + 1) = 0 (its left side falls as the factor rises).
   auto strengths = [&](double log_factor) {
     std::vector<double> gamma;
     for (const MlRating& r : ml) gamma.push_back(std::pow(10.0, r.rating / 400 + log_factor));
     return gamma;
   };
-  double low = -3, high = 3;
+  auto virtual_excess = [&](double log_factor) {
+    double excess = 0;
+    for (double g : strengths(log_factor)) excess += 0.5 - g / (g + 1);
+    return excess;
+  };
+  double low = -30, high = 30;
   for (int step = 0; step < 100; ++step) {
     const double mid = (low + high) / 2;
-    (ExcessPoints(results, strengths(mid), 0) > 0 ? low : high) = mid;
+    (virtual_excess(mid) > 0 ? low : high) = mid;
   }
   const std::vector<double> gamma = strengths(low);
-  for (int bot = 0; bot < 5; ++bot) {
+  for (int bot = 0; bot < static_cast<int>(ml.size()); ++bot) {
     EXPECT_NEAR(ExcessPoints(results, gamma, bot), 0, 1e-6) << "bot " << bot;
+  }
+}
+
+TEST(MlTest, RatingsSolveTheLikelihoodEquations) {
+  const std::vector<MatchResult> results = RandomResults(5, 300, 3, 11);
+  ExpectSolvesTheLikelihoodEquations(results, MlRatings(5, results, {.bootstrap_samples = 0}));
+}
+
+TEST(MlTest, LopsidedRatingsSolveTheLikelihoodEquations) {
+  // 10,000 four-player matches like those of two random bots against two
+  // that always take the first action: bots 0 and 1 never lose a meeting to
+  // bots 2 and 3, so only the prior bounds the gap, where the likelihood is
+  // nearly flat; then the same where they win about 99% of them.
+  const std::vector<MatchResult> separated = ResultsOfStrengths({3, 3, 0, 0}, 10000, 4, 1);
+  const std::vector<MlRating> ml = MlRatings(4, separated, {.bootstrap_samples = 0});
+  ExpectSolvesTheLikelihoodEquations(separated, ml);
+  EXPECT_THAT(ml, ElementsAre(::testing::Field(&MlRating::tier, 0),
+                              ::testing::Field(&MlRating::tier, 0),
+                              ::testing::Field(&MlRating::tier, 1),
+                              ::testing::Field(&MlRating::tier, 1)));
+  EXPECT_GT(ml[1].rating - ml[2].rating, 1500);
+  EXPECT_NEAR(ml[0].rating, ml[1].rating, 20);
+  const std::vector<MatchResult> near_miss = ResultsOfStrengths({2.6, 2.6, 0, 0}, 10000, 4, 1);
+  const std::vector<MlRating> close = MlRatings(4, near_miss, {.bootstrap_samples = 0});
+  ExpectSolvesTheLikelihoodEquations(near_miss, close);
+  EXPECT_FALSE(Separated(close));
+}
+
+TEST(MlTest, ManyBotsSolveTheLikelihoodEquations) {
+  // 300 bots, past the size where each Newton step solves its system
+  // directly: close strengths, then four tiers of 75 that never lose to a
+  // tier below.
+  std::vector<double> tiers;
+  for (int bot = 0; bot < 300; ++bot) tiers.push_back(3.0 * (bot / 75));
+  for (const std::vector<MatchResult>& results :
+       {RandomResults(300, 6000, 4, 7, 0.01), ResultsOfStrengths(tiers, 6000, 4, 7)}) {
+    ExpectSolvesTheLikelihoodEquations(results,
+                                       MlRatings(300, results, {.bootstrap_samples = 0}));
   }
 }
 
@@ -295,6 +341,26 @@ TEST(MlTest, TiesCountHalf) {
                           ::testing::Field(&MlRating::rating, DoubleNear(0, 1e-9))));
   // A win and a loss are worth two ties.
   EXPECT_NEAR(MlRatings(2, Series(1, 1), {.bootstrap_samples = 0})[0].rating, 0, 1e-9);
+}
+
+TEST(MlTest, LopsidedIntervalsAreOpenPastTheSeparationAndRepeatWithTheSeed) {
+  // Bots 0 and 1 never lose to bots 2 and 3: each interval is unbounded on
+  // the side of the gap, bounded on the other, and the bootstrap (each
+  // resample solved from the estimate) gives the same bits with the seed.
+  const std::vector<MatchResult> results = ResultsOfStrengths({3, 3, 0, 0}, 2000, 4, 5);
+  const std::vector<MlRating> a = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 3});
+  const std::vector<MlRating> b = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 3});
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  for (int bot = 0; bot < 4; ++bot) {
+    const bool strong = bot < 2;
+    EXPECT_EQ(strong ? a[bot].high : -a[bot].low, kInfinity) << "bot " << bot;
+    EXPECT_TRUE(std::isfinite(strong ? a[bot].low : a[bot].high)) << "bot " << bot;
+    EXPECT_LT(a[bot].low, a[bot].rating);
+    EXPECT_GT(a[bot].high, a[bot].rating);
+    EXPECT_EQ(a[bot].rating, b[bot].rating);
+    EXPECT_EQ(a[bot].low, b[bot].low);
+    EXPECT_EQ(a[bot].high, b[bot].high);
+  }
 }
 
 TEST(MlTest, IntervalsContainTheEstimateAndRepeatWithTheSeed) {

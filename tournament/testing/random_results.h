@@ -13,12 +13,15 @@
 namespace hoard::tournament::testing {
 
 // `matches` matches (each its own unit) of `players` seats, taken by bots
-// drawn at random from 0..bots-1. Bot b performs at `step`·b plus a noise
-// uniform in [0, 3): the best performance takes first place, so higher
-// numbers are stronger, and a larger `step` spreads them further apart.
-// REQUIRES: 2 <= players <= bots.
-inline std::vector<MatchResult> RandomResults(int bots, int matches, int players,
-                                              std::uint64_t seed, double step = 1.0) {
+// drawn at random from 0..n-1, n = strengths.size(). Bot b performs at
+// strengths[b] plus a noise uniform in [0, 3): the best performance takes
+// first place (equal performances tie). Bots 3 or more apart never lose to
+// the weaker; a gap g < 3 leaves the weaker a chance (3 − g)²/18 per meeting.
+// REQUIRES: 2 <= players <= n.
+inline std::vector<MatchResult> ResultsOfStrengths(const std::vector<double>& strengths,
+                                                   int matches, int players,
+                                                   std::uint64_t seed) {
+  const int bots = static_cast<int>(strengths.size());
   engine::Rng rng(seed);
   std::vector<MatchResult> results;
   results.reserve(matches);
@@ -28,7 +31,7 @@ inline std::vector<MatchResult> RandomResults(int bots, int matches, int players
     for (int b = 0; b < bots; ++b) pool[b] = b;
     rng.Shuffle(std::span<int>(pool));
     for (int s = 0; s < players; ++s) {
-      performance[s] = step * pool[s] + 3.0 * static_cast<double>(rng.Uniform(1000)) / 1000;
+      performance[s] = strengths[pool[s]] + 3.0 * static_cast<double>(rng.Uniform(1000)) / 1000;
     }
     MatchResult result;
     result.unit = m;
@@ -40,6 +43,16 @@ inline std::vector<MatchResult> RandomResults(int bots, int matches, int players
     results.push_back(std::move(result));
   }
   return results;
+}
+
+// ResultsOfStrengths with bot b at `step`·b: higher numbers are stronger,
+// and a larger `step` spreads them further apart.
+// REQUIRES: 2 <= players <= bots.
+inline std::vector<MatchResult> RandomResults(int bots, int matches, int players,
+                                              std::uint64_t seed, double step = 1.0) {
+  std::vector<double> strengths(bots);
+  for (int b = 0; b < bots; ++b) strengths[b] = step * b;
+  return ResultsOfStrengths(strengths, matches, players, seed);
 }
 
 }  // namespace hoard::tournament::testing
