@@ -6,6 +6,7 @@
 // set — what a lock held by another program or a full disk look like from
 // above the store.
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -27,6 +28,8 @@ class FaultyStore final : public MatchStore {
     fault_ = std::move(fault);
   }
   int failed_saves() const { return failed_saves_; }
+  // The most results passed to one SaveFinishedBatch.
+  int largest_batch() const { return largest_batch_; }
 
   absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
                             const hoard::v1::MatchRecord& record,
@@ -39,6 +42,7 @@ class FaultyStore final : public MatchStore {
   }
   std::vector<absl::Status> SaveFinishedBatch(
       const std::vector<const FinishedResult*>& results) override {
+    largest_batch_ = std::max<int>(largest_batch_, static_cast<int>(results.size()));
     if (absl::Status fault = Fault(); !fault.ok()) {
       failed_saves_ += static_cast<int>(results.size());
       return std::vector<absl::Status>(results.size(), fault);
@@ -115,6 +119,7 @@ class FaultyStore final : public MatchStore {
   absl::Mutex mu_;
   absl::Status fault_ ABSL_GUARDED_BY(mu_);
   std::atomic<int> failed_saves_{0};
+  std::atomic<int> largest_batch_{0};
 };
 
 }  // namespace hoard::db

@@ -350,7 +350,8 @@ class SqliteStore final : public MatchStore {
         return all(s);
       }
       const FinishedResult& result = *results[i];
-      statuses[i] = InsertLocked(result.sequence, result.match, result.record, nullptr);
+      statuses[i] = InsertLocked(result.sequence, result.match, result.record,
+                                 result.slot ? &*result.slot : nullptr);
       if (statuses[i].code() == absl::StatusCode::kAlreadyExists) {
         Exec("ROLLBACK TO one").IgnoreError();
       } else if (!statuses[i].ok()) {

@@ -45,14 +45,6 @@ struct MatchFilter {
   std::string rated_bot;
 };
 
-// A finished match to store: its sequence (0: the store numbers it), its
-// summary and its record.
-struct FinishedResult {
-  std::int64_t sequence = 0;
-  hoard::v1::Match match;
-  hoard::v1::MatchRecord record;
-};
-
 // A match's place in a tournament.
 struct TournamentSlot {
   std::int64_t tournament_id = 0;
@@ -60,6 +52,15 @@ struct TournamentSlot {
   // The statistical unit (a duplicate block); matches of one block are
   // resampled together for rating intervals.
   std::int64_t block = 0;
+};
+
+// A finished match to store: its sequence (0: the store numbers it), its
+// summary, its record and, for a tournament's match, its slot.
+struct FinishedResult {
+  std::int64_t sequence = 0;
+  hoard::v1::Match match;
+  hoard::v1::MatchRecord record;
+  std::optional<TournamentSlot> slot;
 };
 
 struct StoredTournament {
@@ -133,10 +134,10 @@ class MatchStore {
                                     const hoard::v1::MatchRecord& record,
                                     const TournamentSlot* slot = nullptr) = 0;
 
-  // Stores several finished matches (none of a tournament) in one
-  // transaction, far faster than one each. Returns a status per result: OK,
-  // or kAlreadyExists for one whose id is stored (the others are stored all
-  // the same). On any other error none is stored and every status is it.
+  // Stores several finished matches in one transaction, far faster than one
+  // each. Returns a status per result: OK, or kAlreadyExists for one whose
+  // id or tournament slot is stored (the others are stored all the same).
+  // On any other error none is stored and every status is it.
   virtual std::vector<absl::Status> SaveFinishedBatch(
       const std::vector<const FinishedResult*>& results) = 0;
 

@@ -106,30 +106,48 @@ void HostedMatch::Start() {
   NotifyIfFinished();
 }
 
-void HostedMatch::Think(Seat seat) {
+void HostedMatch::Think(Seat seat, Thinking* next) {
   SeatState& s = seats_[seat];
   s.thinking = true;
-  const int thought = ++s.thought;
-  std::shared_ptr<const engine::View> view = state_->ViewFor(seat);
-  auto legal = std::make_shared<const std::vector<Action>>(state_->LegalActions(seat));
+  Thinking thinking{.seat = seat,
+                    .thought = ++s.thought,
+                    .bot = s.player.builtin.get(),
+                    .view = state_->ViewFor(seat),
+                    .legal = std::make_shared<const std::vector<Action>>(
+                        state_->LegalActions(seat))};
+  if (next != nullptr && next->bot == nullptr) {
+    *next = std::move(thinking);
+    return;
+  }
   // The bot lives as long as the match, which the task holds.
-  thinkers_->Post([match = shared_from_this(), bot = s.player.builtin.get(), seat, thought,
-                   view = std::move(view), legal = std::move(legal)] {
+  thinkers_->Post([match = shared_from_this(), thinking = std::move(thinking)] {
     if (match->IsOver()) return;  // aborted while it waited
-    match->Thought(seat, thought, bot->Choose(*view, *legal));
+    match->Thought(thinking.seat, thinking.thought,
+                   thinking.bot->Choose(*thinking.view, *thinking.legal));
   });
 }
 
 void HostedMatch::Thought(Seat seat, int thought, Action action) {
-  {
-    absl::MutexLock lock(&mu_);
-    SeatState& s = seats_[seat];
-    if (finished_ || !s.thinking || s.thought != thought) return;
-    s.thinking = false;
-    Play(seat, action, /*by_default=*/false);
-    Advance();
+  const SteadyClock::time_point began = SteadyClock::now();
+  while (true) {
+    Thinking next;
+    {
+      absl::MutexLock lock(&mu_);
+      SeatState& s = seats_[seat];
+      if (finished_ || !s.thinking || s.thought != thought) return;
+      s.thinking = false;
+      Play(seat, action, /*by_default=*/false);
+      // Cheap bots (random, heuristic) play a match through on one worker;
+      // one that thinks longer hands each decision to the pool, where other
+      // matches' decisions take turns with it.
+      Advance(SteadyClock::now() - began < kInlineThinking ? &next : nullptr);
+    }
+    NotifyIfFinished();
+    if (next.bot == nullptr) return;
+    seat = next.seat;
+    thought = next.thought;
+    action = next.bot->Choose(*next.view, *next.legal);
   }
-  NotifyIfFinished();
 }
 
 void HostedMatch::NotifyIfFinished() {
@@ -141,7 +159,7 @@ void HostedMatch::NotifyIfFinished() {
   if (notify && on_finished_) on_finished_();
 }
 
-void HostedMatch::Advance() {
+void HostedMatch::Advance(Thinking* next) {
   while (!state_->IsOver()) {
     const engine::Seats to_act = state_->SeatsToAct();
     bool played = false;
@@ -153,7 +171,7 @@ void HostedMatch::Advance() {
         continue;
       }
       if (s.player.kind == SeatPlayer::Kind::kBuiltin && thinkers_ != nullptr) {
-        if (!s.thinking) Think(seat);
+        if (!s.thinking) Think(seat, next);
         waiting = true;
         continue;
       }

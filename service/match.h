@@ -87,6 +87,11 @@ struct MatchSetup {
   GameMetrics* metrics = nullptr;
 };
 
+// How long a worker that made a built-in bot's decision goes on making the
+// match's next ones itself before it hands them to the pool (HostedMatch::
+// Thought).
+inline constexpr std::chrono::microseconds kInlineThinking{2000};
+
 // Create with std::make_shared: time-outs hold the match weakly.
 class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
  public:
@@ -181,14 +186,30 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   };
   enum class Outcome : std::uint8_t { kOpen, kAnswered, kTimedOut };
 
-  void Advance() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A built-in bot's decision to make: its seat, which of its decisions,
+  // and a copy of its view and legal actions.
+  struct Thinking {
+    engine::Seat seat = 0;
+    int thought = 0;
+    engine::Bot* bot = nullptr;
+    std::shared_ptr<const engine::View> view;
+    std::shared_ptr<const std::vector<engine::Action>> legal;
+  };
+  // Plays until the match waits for a decision (or is over). A built-in
+  // bot's decision goes to the worker pool — or, when `next` is given and
+  // empty, into *next, for the caller (a worker) to make itself.
+  void Advance(Thinking* next = nullptr) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void IssueRequest(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SendRequest(engine::Seat seat, bool resent)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnTimeout(engine::Seat seat, std::int64_t request_id);
-  // Has the built-in bot of `seat` decide on the worker pool, from a copy
-  // of its view and legal actions; Thought applies the decision.
-  void Think(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Has the built-in bot of `seat` decide on the worker pool (or in *next,
+  // as Advance says), from a copy of its view and legal actions; Thought
+  // applies the decision.
+  void Think(engine::Seat seat, Thinking* next) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // On a worker: applies a decision, and while the match's next decision is
+  // a built-in bot's and this worker has spent less than kInlineThinking on
+  // the match, makes that one too, without a hand-off to another worker.
   void Thought(engine::Seat seat, int thought, engine::Action action);
   void TimeOut(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Answer's work: accepts and plays the answer, or says why not.

@@ -92,22 +92,27 @@ check "running it again plays nothing more" "$WORK/again.err" \
   grep -q "already finished" "$WORK/again.err"
 check "and keeps 120 matches" "$WORK/again" [ "$(sql 'SELECT COUNT(*) FROM matches')" -eq 120 ]
 
-# kill -9 in the middle, then the same command: every match once.
+# kill -9 in the middle, then the same command: every match once. A result
+# is acknowledged once the progress counts it (it is counted only after its
+# transaction commits): every one the progress showed before the kill is
+# stored.
 RESUME=("$HOARD" tournament --game village --players 4 --participant random-1=builtin:random
         --participant random-2=builtin:random --participant first-1=builtin:first
-        --participant first-2=builtin:first --rounds 1500 --seed 9 --concurrency 2 --quiet)
-"${RESUME[@]}" >/dev/null 2>&1 &
+        --participant first-2=builtin:first --rounds 1500 --seed 9 --concurrency 2)
+"${RESUME[@]}" >/dev/null 2>"$WORK/killed.err" &
 runner=$!
-for _ in $(seq 1 200); do
-  stored=$(sql "SELECT COUNT(*) FROM matches WHERE tournament_id = 2" 2>/dev/null || echo 0)
-  [ "${stored:-0}" -ge 300 ] && break
-  sleep 0.05
+for _ in $(seq 1 400); do
+  grep -qE "^tournament 2: [1-9][0-9]*/6000 matches" "$WORK/killed.err" && break
+  sleep 0.025
 done
 kill -9 "$runner"
 wait "$runner" 2>/dev/null
+shown=$(grep -oE "^tournament 2: [0-9]+/6000" "$WORK/killed.err" | tail -1 | sed 's/.*: //; s|/.*||')
 before=$(sql "SELECT COUNT(*) FROM matches WHERE tournament_id = 2")
-check "killed in the middle ($before of 6000 stored)" /dev/null [ "$before" -gt 0 ] && [ "$before" -lt 6000 ]
-"${RESUME[@]}" >"$WORK/resumed" 2>&1
+check "killed in the middle ($before of 6000 stored)" /dev/null [ "$before" -gt 0 -a "$before" -lt 6000 ]
+check "every result the progress showed ($shown) is stored ($before)" "$WORK/killed.err" \
+  [ "${shown:-0}" -gt 0 -a "$before" -ge "${shown:-0}" ]
+"${RESUME[@]}" --quiet >"$WORK/resumed" 2>&1
 check "the same command resumes and finishes" "$WORK/resumed" \
   grep -q "FINISHED, 6000 of 6000" "$WORK/resumed"
 check "the stored count equals the schedule" /dev/null \

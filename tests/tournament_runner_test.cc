@@ -85,15 +85,27 @@ TEST(RunnerTest, ARoundRobinOfFourBuiltInBotsStoresEveryMatchAndRatesThem) {
     participants { name: "f1" builtin: "first" }
     participants { name: "f2" builtin: "first" })pb");
   const std::int64_t id = Create(local.store(), spec);
-  int reports = 0;
+  std::vector<int> reported;  // finished matches in each progress report
+  const absl::Time began = absl::Now();
   TournamentRunner runner(&local.store(), local.host.get(),
-                          {.on_progress = [&](const Tournament&) { ++reports; }});
+                          {.on_progress = [&](const Tournament& t) {
+                            reported.push_back(t.progress().finished());
+                          }});
   absl::StatusOr<Tournament> done = runner.Run(id);
+  const absl::Duration took = absl::Now() - began;
   ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED);
   EXPECT_EQ(done->progress().finished(), 200);
   EXPECT_EQ(done->progress().scheduled(), 200);
-  EXPECT_GE(reports, 200);
+  // Progress is sampled (at most one report per 200 ms, besides the first
+  // and the last), never goes back, and ends with every match.
+  ASSERT_GE(reported.size(), 2u);
+  EXPECT_LE(reported.size(), 3 + static_cast<std::size_t>(took / absl::Milliseconds(200)));
+  EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()));
+  EXPECT_EQ(reported.front(), 0);
+  EXPECT_EQ(reported.back(), 200);
+  // Results were stored several to a transaction.
+  EXPECT_GT(local.faults->largest_batch(), 1);
   ExpectEverySlotOnce(local.store(), id, 200);
   EXPECT_EQ((*local.store().GetTournament(id))->status, hoard::v1::TOURNAMENT_STATUS_FINISHED);
 
@@ -173,7 +185,9 @@ TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
     TournamentRunner runner(&local.store(), local.host.get(),
                             {.on_progress = [&](const Tournament& t) {
                               if (t.progress().finished() >= 30) self->Cancel();
-                            }});
+                            },
+                             .results_per_commit = 1,
+                             .progress_every = absl::ZeroDuration()});
     self = &runner;
     absl::StatusOr<Tournament> stopped = runner.Run(id);
     ASSERT_THAT(stopped, IsOk());
@@ -314,7 +328,9 @@ TEST(RunnerTest, AStoppedSwissResumesWithTheSamePairings) {
     TournamentRunner runner(&local.store(), local.host.get(),
                             {.on_progress = [&](const Tournament& t) {
                               if (t.progress().finished() >= 7) self->Cancel();
-                            }});
+                            },
+                             .results_per_commit = 1,
+                             .progress_every = absl::ZeroDuration()});
     self = &runner;
     absl::StatusOr<Tournament> stopped = runner.Run(id);
     ASSERT_THAT(stopped, IsOk());
@@ -390,7 +406,9 @@ TEST(RunnerTest, AStoreThatIsLockedForAWhilePausesTheTournamentAndItFinishes) {
            [&](const std::string& line) {
              absl::MutexLock lock(&mu);
              warnings.push_back(line);
-           }});
+           },
+       .results_per_commit = 1,
+       .progress_every = absl::ZeroDuration()});
   absl::StatusOr<Tournament> done = runner.Run(id);
   if (unlocker.joinable()) unlocker.join();
   ASSERT_THAT(done, IsOk());

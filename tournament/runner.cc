@@ -1,6 +1,7 @@
 #include "tournament/runner.h"
 
 #include <algorithm>
+#include <iterator>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -275,7 +276,16 @@ void TournamentRunner::Warn(const std::string& line) {
 void TournamentRunner::Report() {
   if (!options_.on_progress) return;
   absl::MutexLock report(&report_mu_);
+  reported_at_ns_ = absl::GetCurrentTimeNanos();
   options_.on_progress(Current());
+}
+
+void TournamentRunner::ReportSampled() {
+  if (absl::GetCurrentTimeNanos() - reported_at_ns_ <
+      absl::ToInt64Nanoseconds(options_.progress_every)) {
+    return;
+  }
+  Report();
 }
 
 namespace {
@@ -623,6 +633,11 @@ void TournamentRunner::PlayPending() {
                                                      ? swiss_->tables_per_round()
                                                      : static_cast<int>(pending_.size()));
   }
+  {
+    absl::MutexLock lock(&queue_mu_);
+    workers_done_ = false;
+  }
+  std::thread writer([this] { WriteResults(); });
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) threads.emplace_back([this] { Work(); });
   // The launched bots are watched while the matches are played.
@@ -634,6 +649,11 @@ void TournamentRunner::PlayPending() {
     }
   });
   for (std::thread& thread : threads) thread.join();
+  {
+    absl::MutexLock lock(&queue_mu_);
+    workers_done_ = true;
+  }
+  writer.join();
   playing = false;
   supervisor.join();
   for (Supervised& launched : launched_) {
@@ -743,7 +763,6 @@ void TournamentRunner::Work() {
       ++running_;
     }
     PlayOne(schedule_[index]);
-    Report();
   }
 }
 
@@ -790,6 +809,7 @@ void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reas
     AfterMatch();
   }
   Warn(line);
+  ReportSampled();
 }
 
 void TournamentRunner::PlayOne(const ScheduledMatch& match) {
@@ -852,36 +872,95 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
       if (info.answers() > 0 && !info.forfeited()) ++played_through_[match.seats[seat]];
     }
   }
-  Store(match, *played, seats);
+  Store({.match = &match,
+         .result = {.sequence = played->sequence,
+                    .match = std::move(played->match),
+                    .record = std::move(played->record),
+                    .slot = db::TournamentSlot{.tournament_id = id_,
+                                               .schedule_index = match.index,
+                                               .block = match.block}},
+         .seats = std::move(seats)});
 }
 
-absl::Status TournamentRunner::SaveWithRetries(const ScheduledMatch& match,
-                                               const FinishedMatch& played) {
-  const db::TournamentSlot slot{.tournament_id = id_,
-                                .schedule_index = match.index,
-                                .block = match.block};
+void TournamentRunner::Store(Played played) {
+  const std::size_t room = 2 * static_cast<std::size_t>(std::max(1, options_.results_per_commit));
+  absl::MutexLock lock(&queue_mu_);
+  auto has_room = [this, room] {
+    queue_mu_.AssertHeld();
+    return queue_.size() < room;
+  };
+  queue_mu_.Await(absl::Condition(&has_room));
+  queue_.push_back(std::move(played));
+}
+
+void TournamentRunner::WriteResults() {
+  const std::size_t per_commit = std::max(1, options_.results_per_commit);
+  while (true) {
+    std::vector<Played> batch;
+    {
+      absl::MutexLock lock(&queue_mu_);
+      auto some = [this] {
+        queue_mu_.AssertHeld();
+        return !queue_.empty() || workers_done_;
+      };
+      queue_mu_.Await(absl::Condition(&some));
+      if (queue_.empty()) return;  // the workers are done, and so is this
+      // Group commit: a moment for more results to join this transaction.
+      auto full = [this, per_commit] {
+        queue_mu_.AssertHeld();
+        return queue_.size() >= per_commit || workers_done_;
+      };
+      queue_mu_.AwaitWithTimeout(absl::Condition(&full), options_.commit_wait);
+      const std::size_t n = std::min(queue_.size(), per_commit);
+      batch.assign(std::make_move_iterator(queue_.begin()),
+                   std::make_move_iterator(queue_.begin() + n));
+      queue_.erase(queue_.begin(), queue_.begin() + n);
+    }
+    std::vector<const db::FinishedResult*> results;
+    for (const Played& played : batch) results.push_back(&played.result);
+    const std::vector<absl::Status> saved = SaveWithRetries(results);
+    {
+      absl::MutexLock lock(&mu_);
+      for (std::size_t i = 0; i < batch.size(); ++i) Count(batch[i], saved[i]);
+    }
+    ReportSampled();
+  }
+}
+
+std::vector<absl::Status> TournamentRunner::SaveWithRetries(
+    const std::vector<const db::FinishedResult*>& batch) {
   absl::Duration pause = absl::Milliseconds(50);
   bool paused = false;
   for (int attempt = 1;; ++attempt) {
     if (cancelled_ && store_failing_) {
       // Stopping with a store that keeps failing: each attempt could wait
-      // for its busy timeout. The slot is played again on resumption.
-      return absl::UnavailableError("the store was failing when the tournament stopped");
+      // for its busy timeout. The slots are played again on resumption.
+      return std::vector<absl::Status>(
+          batch.size(), absl::UnavailableError("the store was failing when the tournament stopped"));
     }
-    const absl::Status saved =
-        store_->SaveFinished(played.sequence, played.match, played.record, &slot);
-    store_failing_ = saved.code() == absl::StatusCode::kUnavailable;
+    std::vector<absl::Status> saved = store_->SaveFinishedBatch(batch);
+    // A batch is stored whole, but for results stored before (kAlreadyExists),
+    // or not at all: then every status is the error.
+    absl::Status failure;
+    for (const absl::Status& status : saved) {
+      if (!status.ok() && status.code() != absl::StatusCode::kAlreadyExists) failure = status;
+    }
     // Errors that may pass (a lock, a full disk) pause the tournament; it
-    // goes on when the store takes the match. Others get a few attempts.
-    const bool transient = saved.code() == absl::StatusCode::kUnavailable;
-    if (saved.ok() || saved.code() == absl::StatusCode::kAlreadyExists ||
-        (!transient && attempt >= kAttemptsForLastingErrors) || cancelled_) {
+    // goes on when the store takes the results. Others get a few attempts.
+    const bool transient = failure.code() == absl::StatusCode::kUnavailable;
+    store_failing_ = transient;
+    if (failure.ok() || (!transient && attempt >= kAttemptsForLastingErrors) || cancelled_) {
       if (paused) {
         absl::MutexLock lock(&mu_);
         waiting_for_store_.clear();
       }
-      if (paused && saved.ok()) {
+      if (paused && failure.ok()) {
         Warn(absl::StrCat("tournament ", id_, " goes on: the store took its results"));
+      }
+      if (!failure.ok() && !transient && !cancelled_ && batch.size() > 1) {
+        // A lasting error may be one result's own: the others are stored
+        // without it.
+        for (std::size_t i = 0; i < batch.size(); ++i) saved[i] = SaveWithRetries({batch[i]})[0];
       }
       return saved;
     }
@@ -890,10 +969,14 @@ absl::Status TournamentRunner::SaveWithRetries(const ScheduledMatch& match,
       {
         absl::MutexLock lock(&mu_);
         waiting_for_store_ = absl::StrCat("paused: cannot store results (retrying): ",
-                                          saved.message());
+                                          failure.message());
       }
-      Warn(absl::StrCat("tournament ", id_, " paused: cannot store match ", match.index,
-                        " of the schedule (retrying): ", saved.message()));
+      Warn(absl::StrCat("tournament ", id_, " paused: cannot store match ",
+                        batch[0]->slot ? batch[0]->slot->schedule_index : 0,
+                        " of the schedule", batch.size() > 1
+                            ? absl::StrCat(" and ", batch.size() - 1, " more")
+                            : "",
+                        " (retrying): ", failure.message()));
       Report();
     }
     absl::SleepFor(pause);
@@ -901,15 +984,11 @@ absl::Status TournamentRunner::SaveWithRetries(const ScheduledMatch& match,
   }
 }
 
-void TournamentRunner::Store(const ScheduledMatch& match, const FinishedMatch& played,
-                             const std::vector<db::RatedSeat>& seats) {
-  // Stored and added to the standings in one order (stores_mu_): the live
-  // standings take the matches in the order the store keeps them, as
-  // ratings do. mu_ is not held while the store works, so the tournament
-  // can be read meanwhile.
-  absl::MutexLock in_order(&stores_mu_);
-  const absl::Status saved = SaveWithRetries(match, played);
-  absl::MutexLock lock(&mu_);
+void TournamentRunner::Count(const Played& played, const absl::Status& saved) {
+  // Counted in the order stored: the live standings take the matches in
+  // the order the store keeps them, as ratings do.
+  const ScheduledMatch& match = *played.match;
+  const std::vector<db::RatedSeat>& seats = played.seats;
   --running_;
   if (saved.ok()) {
     ++finished_;

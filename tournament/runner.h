@@ -2,8 +2,19 @@
 #define HOARD_TOURNAMENT_RUNNER_H_
 
 // The tournament runner: plays a stored tournament's schedule on a match
-// host, several matches at once, and stores each finished match (with its
-// seats and record, in one transaction) as it ends.
+// host, several matches at once, and stores every finished match with its
+// seats and record.
+//
+// Storing. The workers that play matches hand each finished one to the
+// runner's results writer and go on to the next match; the writer stores
+// what has gathered in one transaction (group commit: up to
+// RunnerOptions::results_per_commit results, waiting at most commit_wait for
+// more), holding none of the workers' locks while the store works. A result
+// is counted — in the progress and standings the runner reports, the
+// display, the API — only once its transaction has committed: that is what
+// "acknowledged" means, and no acknowledged result is lost, even to SIGKILL.
+// At most two batches' worth of results wait; a worker with another waits
+// for room.
 //
 // Resuming. What is stored is done: a runner started on a tournament that
 // was stopped at any moment — even by SIGKILL — plays only the matches of
@@ -66,9 +77,10 @@ class Standings {
 inline constexpr char kCannotStoreResults[] = "cannot store results: ";
 
 struct RunnerOptions {
-  // Called after every finished or failed match, from the thread that
-  // played it (calls do not overlap), and when the tournament pauses for
-  // the store.
+  // Called with the tournament's progress as results are stored — at most
+  // once per `progress_every`, and always for the first and the last
+  // state — and when the tournament pauses for the store (calls do not
+  // overlap).
   std::function<void(const hoard::v1::Tournament&)> on_progress;
   // One line about something that went wrong: a failed match, a bot that
   // did not connect, a pause for the store (calls do not overlap).
@@ -95,6 +107,12 @@ struct RunnerOptions {
   // once the matches in flight are over (their seats of it time out).
   int max_restarts = 5;
   absl::Duration first_restart_delay = absl::Milliseconds(100);
+  // Group commit (above): the most results stored in one transaction, and
+  // how long the writer waits for a fuller batch once one result waits.
+  int results_per_commit = 256;
+  absl::Duration commit_wait = absl::Milliseconds(20);
+  // How often on_progress is called at most while results are stored.
+  absl::Duration progress_every = absl::Milliseconds(200);
 };
 
 // The longest pause before a launched bot is started again.
@@ -142,13 +160,27 @@ class TournamentRunner {
   absl::Status SetStatusWithRetries(hoard::v1::TournamentStatus status, const std::string& error);
   void Work();
   void PlayOne(const ScheduledMatch& match);
-  // Stores a played match and counts it (in the order stored).
-  void Store(const ScheduledMatch& match, const FinishedMatch& played,
-             const std::vector<db::RatedSeat>& seats);
-  // Saves the match, retrying errors that may pass (the tournament is paused
+
+  // A played match on its way to the store.
+  struct Played {
+    const ScheduledMatch* match = nullptr;
+    db::FinishedResult result;
+    std::vector<db::RatedSeat> seats;
+  };
+  // Hands a played match to the results writer (waiting while
+  // kMaxUncommittedResults wait).
+  void Store(Played played);
+  // The results writer's thread: stores batches until the workers are done
+  // and nothing waits, counting each result once its batch is stored.
+  void WriteResults();
+  // Saves a batch, retrying errors that may pass (the tournament is paused
   // meanwhile) until it is stored or the run is cancelled; a few attempts
-  // for other errors.
-  absl::Status SaveWithRetries(const ScheduledMatch& match, const FinishedMatch& played);
+  // for other errors, then each result on its own. A status per result.
+  std::vector<absl::Status> SaveWithRetries(const std::vector<const db::FinishedResult*>& batch);
+  // Counts a stored (or refused) result, in the order stored.
+  void Count(const Played& played, const absl::Status& saved) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Report(), unless one was made less than kProgressEvery ago.
+  void ReportSampled();
   void Fail(const ScheduledMatch& match, const std::string& reason);
   hoard::v1::Tournament CurrentLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Report();
@@ -262,8 +294,12 @@ class TournamentRunner {
   std::string waiting_for_store_ ABSL_GUARDED_BY(mu_);
   // Participants that played in the tournament before this run.
   std::set<int> played_before_;
-  // Held while a match is stored and counted: one at a time, in order.
-  absl::Mutex stores_mu_ ABSL_ACQUIRED_BEFORE(mu_);
+  // The results writer's queue; workers_done_ once no worker adds more.
+  absl::Mutex queue_mu_;
+  std::vector<Played> queue_ ABSL_GUARDED_BY(queue_mu_);
+  bool workers_done_ ABSL_GUARDED_BY(queue_mu_) = false;
+  // When progress was last reported (ReportSampled).
+  std::atomic<std::int64_t> reported_at_ns_{0};
   absl::Time started_ = absl::Now();
   absl::Mutex report_mu_;  // keeps progress callbacks from overlapping
   absl::Mutex warn_mu_;    // and warnings

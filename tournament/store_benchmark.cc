@@ -4,7 +4,10 @@
 //   build/tournament/store_benchmark
 //
 // Writes go to a database file in WAL mode (as `hoard tournament` uses it),
-// one transaction per match with its four seats and its record: the record
+// each match with its four seats and its record, one transaction per match
+// (per_commit:1) or per 256 (per_commit:256, as a tournament's results
+// writer batches them); disk_bytes_per_match is what the kernel wrote for
+// the process (/proc/self/io), divided by the matches. The record is
 // of a real 4-player village match between random bots (every step with its
 // state), or a bare one. The leaderboard queries read a database of 100,000
 // four-player matches among 8 bots, built once before they run (records
@@ -12,9 +15,13 @@
 // right after a match was stored (the whole scope rated again, with 1000
 // bootstrap resamples).
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
@@ -66,25 +73,70 @@ hoard::v1::MatchRecord VillageRecord() {
   return engine::RecordToProto(played->record);
 }
 
+// Bytes this process has had written to disk so far (/proc/self/io), or -1.
+std::int64_t DiskBytesWritten() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  std::int64_t value = 0;
+  while (io >> key >> value) {
+    if (key == "write_bytes:") return value;
+  }
+  return -1;
+}
+
+// One iteration stores `per_commit` matches: one transaction each
+// (SaveFinished) when it is 1, else one transaction for all of them
+// (SaveFinishedBatch, as a tournament's results writer stores them).
 void BM_ResultWrites(benchmark::State& bench) {
   const bool full_record = bench.range(0) == 1;
-  std::unique_ptr<db::MatchStore> store =
-      *db::OpenSqliteStore(FreshPath(full_record ? "writes_full" : "writes_bare"));
+  const int per_commit = static_cast<int>(bench.range(1));
+  const std::string path = FreshPath(absl::StrCat("writes_", full_record ? "full" : "bare",
+                                                  "_", per_commit));
+  std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(path);
   hoard::v1::TournamentSpec spec;
   spec.set_game("village");
   const std::int64_t id = *store->CreateTournament(spec, "bench", 1 << 30);
   const hoard::v1::MatchRecord record = full_record ? VillageRecord() : hoard::v1::MatchRecord();
   engine::Rng rng(1);
   int index = 0;
+  std::vector<db::FinishedResult> batch(per_commit);
+  std::vector<const db::FinishedResult*> pointers;
+  for (const db::FinishedResult& result : batch) pointers.push_back(&result);
+  ::sync();
+  const std::int64_t written_before = DiskBytesWritten();
   for (auto _ : bench) {
-    const db::TournamentSlot slot{.tournament_id = id, .schedule_index = index, .block = index};
-    const hoard::v1::Match match = FourSeats(index++, rng, 8);
-    if (!store->SaveFinished(0, match, record, &slot).ok()) bench.SkipWithError("write failed");
+    if (per_commit == 1) {
+      const db::TournamentSlot slot{.tournament_id = id, .schedule_index = index, .block = index};
+      const hoard::v1::Match match = FourSeats(index++, rng, 8);
+      if (!store->SaveFinished(0, match, record, &slot).ok()) bench.SkipWithError("write failed");
+      continue;
+    }
+    for (db::FinishedResult& result : batch) {
+      result.slot = db::TournamentSlot{.tournament_id = id, .schedule_index = index, .block = index};
+      result.match = FourSeats(index++, rng, 8);
+      result.record = record;
+    }
+    for (const absl::Status& saved : store->SaveFinishedBatch(pointers)) {
+      if (!saved.ok()) bench.SkipWithError("write failed");
+    }
   }
-  bench.SetItemsProcessed(bench.iterations());
+  store.reset();  // the last checkpoint is written too
+  ::sync();
+  const std::int64_t written_after = DiskBytesWritten();
+  const double matches = static_cast<double>(bench.iterations()) * per_commit;
+  bench.SetItemsProcessed(static_cast<std::int64_t>(matches));
   bench.counters["record_bytes"] = static_cast<double>(record.ByteSizeLong());
+  if (written_before >= 0 && written_after >= written_before) {
+    bench.counters["disk_bytes_per_match"] = (written_after - written_before) / matches;
+  }
 }
-BENCHMARK(BM_ResultWrites)->ArgNames({"full_record"})->Arg(1)->Arg(0)->UseRealTime();
+BENCHMARK(BM_ResultWrites)
+    ->ArgNames({"full_record", "per_commit"})
+    ->Args({1, 1})
+    ->Args({0, 1})
+    ->Args({1, 256})
+    ->Args({0, 256})
+    ->UseRealTime();
 
 constexpr int kStoredMatches = 100000;
 
