@@ -174,10 +174,11 @@ absl::Status BotClient::PlayOnce() {
       case hoard::v1::ServerMessage::kDecision: {
         const hoard::v1::DecisionRequest& request = message.decision();
         HearEventsOf(request);
-        open[request.match_id()] = request;
         hoard::v1::BotMessage reply;
         *reply.mutable_answer() = AnswerFor(request);
         stream->Write(reply);
+        // Kept (moved, not copied: parsed once) to decide again if refused.
+        open[request.match_id()].Swap(message.mutable_decision());
         absl::MutexLock lock(&mu_);
         ++stats_.decisions;
         break;

@@ -273,6 +273,18 @@ for command in serve bot match "bench arena" stats; do
     fail "$command --help" "$WORK/help"
   fi
 done
+# The arena bench, every phase at a tiny size: each prints its line.
+"$HOARD" bench arena --seconds 0.5 --idle-matches 20 --timeout-matches 20 \
+  --timeout-seconds 0.5 --thinking-matches 0 --load-matches 10,30 --load-seconds 0.5 \
+  >"$WORK/bench" 2>&1
+check "bench arena: decisions, floor and the single stream against its floor" "$WORK/bench" \
+  grep -q "^single stream p50 vs floor: [0-9.]*x" "$WORK/bench"
+check "bench arena: each load phase, then the ratio between them" "$WORK/bench" \
+  grep -qE "^load: decisions/s at 30 matches vs at 10: [0-9.]+" "$WORK/bench"
+check "bench arena: the load phases' bots answer at once, so nothing times out" "$WORK/bench" \
+  [ "$(grep -cE '^load: [0-9]+ matches at 100 ms.* [1-9][0-9]* decisions.*; 0 time-outs' "$WORK/bench")" -eq 2 ]
+expect_error "bench arena: a bad load list" 2 "--load-matches needs counts" \
+  -- "$HOARD" bench arena --load-matches 10,x
 expect_error "an unwritable record path" 1 "cannot write" \
   -- "$HOARD" play --players 2 --quiet --record "$WORK/no/such/dir/r.json"
 

@@ -370,10 +370,12 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
 // A match whose seats are all open (open_seats) or all played by one bench
 // bot, so that a decision's answer and the next request share a stream, as
 // a ping and its pong do.
-absl::StatusOr<std::string> CreateMatch(const Rig& rig, int players, bool open_seats,
+// A village match of `players` seats, every seat open or held by one of
+// `bots` bench bots (by the seed).
+absl::StatusOr<std::string> CreateMatch(const Rig& rig, int players, int bots, bool open_seats,
                                         int decision_ms, int bank_ms, int max_strikes,
                                         std::uint64_t seed) {
-  const std::string bot = absl::StrCat("bench-", seed % static_cast<std::uint64_t>(players));
+  const std::string bot = absl::StrCat("bench-", seed % static_cast<std::uint64_t>(bots));
   hoard::v1::CreateMatchRequest request;
   request.set_game("village");
   request.set_seed(seed);
@@ -400,13 +402,13 @@ absl::StatusOr<std::string> CreateMatch(const Rig& rig, int players, bool open_s
 // Keeps `count` matches running for `seconds`, replacing each that ends.
 // Returns the ids of every match created.
 absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
-    const Rig& rig, Board* board, int players, int count, double seconds,
+    const Rig& rig, Board* board, int players, int bots, int count, double seconds,
     int decision_ms, int bank_ms, int max_strikes) {
   std::vector<std::string> ids;
   std::uint64_t seed = 1;
   for (int i = 0; i < count; ++i) {
     absl::StatusOr<std::string> id =
-        CreateMatch(rig, players, false, decision_ms, bank_ms, max_strikes, seed++);
+        CreateMatch(rig, players, bots, false, decision_ms, bank_ms, max_strikes, seed++);
     if (!id.ok()) return id.status();
     ids.push_back(*id);
   }
@@ -427,7 +429,7 @@ absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
     }
     for (int i = 0; i < to_replace; ++i) {
       absl::StatusOr<std::string> id =
-          CreateMatch(rig, players, false, decision_ms, bank_ms, max_strikes, seed++);
+          CreateMatch(rig, players, bots, false, decision_ms, bank_ms, max_strikes, seed++);
       if (!id.ok()) return id.status();
       ids.push_back(*id);
     }
@@ -476,39 +478,45 @@ hoard::v1::ServerMessage ExampleRequest(Board& board, double mean_bytes) {
   return example;
 }
 
-// Phases 1 and 2: decisions, then the floor, in one server.
-absl::Status RunDecisionPhases(const ArenaBenchOptions& options, ArenaBenchReport& report) {
+// Phases 1 and 2 (and 5): decisions of `matches` matches over `streams`
+// bot streams, then the floor over as many chains and streams, in one
+// server; the figures go to *arena and *floor.
+absl::Status RunDecisionPhases(const ArenaBenchOptions& options, int streams, int matches,
+                               LatencyFigures* arena, LatencyFigures* floor,
+                               ArenaBenchReport& report) {
   EchoService echo;
   absl::StatusOr<Rig> rig = StartRig(&echo);
   if (!rig.ok()) return rig.status();
   Board board;
-  Say(options, absl::StrFormat("decisions: %d matches of %d bots for %.0f s", options.matches,
-                               options.players, options.seconds));
+  Say(options, absl::StrFormat("decisions: %d matches of %d bots over %d streams for %g s",
+                               matches, options.players, streams, options.seconds));
   {
     std::vector<std::unique_ptr<BenchBot>> bots;
-    for (int i = 0; i < options.players; ++i) {
+    for (int i = 0; i < streams; ++i) {
       bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
                                                 &board, options.events,
                                                 static_cast<std::uint64_t>(i + 1)));
     }
-    AwaitRegistered(&board, options.players);
+    AwaitRegistered(&board, streams);
     const Clock::time_point start = Clock::now();
-    absl::StatusOr<std::vector<std::string>> ids =
-        KeepMatchesRunning(*rig, &board, options.players, options.matches, options.seconds,
-                           60000, 60000, 0);
+    absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
+        *rig, &board, options.players, streams, matches, options.seconds, 60000, 60000, 0);
     if (!ids.ok()) return ids.status();
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     bots.clear();  // each hands in its samples as it stops
-    report.arena = board.samples.Summarize(elapsed);
+    *arena = board.samples.Summarize(elapsed);
   }
-  report.mean_request_bytes =
+  const double mean_bytes =
       board.requests > 0 ? static_cast<double>(board.request_bytes) / board.requests : 0;
-  Say(options, absl::StrFormat("floor: %d ping-pong chains over %d streams for %.0f s",
-                               options.matches, options.players, options.seconds));
-  const hoard::v1::ServerMessage example = ExampleRequest(board, report.mean_request_bytes);
-  report.floor_reply_bytes = static_cast<double>(example.ByteSizeLong());
-  report.floor = RunFloor([&] { return rig->BotChannel(); }, options.players, options.matches,
-                          example, options.seconds);
+  Say(options, absl::StrFormat("floor: %d ping-pong chains over %d streams for %g s", matches,
+                               streams, options.seconds));
+  const hoard::v1::ServerMessage example = ExampleRequest(board, mean_bytes);
+  if (arena == &report.arena) {
+    report.mean_request_bytes = mean_bytes;
+    report.floor_reply_bytes = static_cast<double>(example.ByteSizeLong());
+  }
+  *floor = RunFloor([&] { return rig->BotChannel(); }, streams, matches, example,
+                    options.seconds);
   return absl::OkStatus();
 }
 
@@ -552,9 +560,9 @@ std::int64_t CountActions(const Rig& rig, const std::vector<std::string>& ids) {
   return actions;
 }
 
-// Every village match of the time-out phase, a page at a time (no records:
-// cheap): its decisions, time-outs and finished matches.
-absl::Status TallyTimeoutPhase(const Rig& rig, ArenaBenchReport& report) {
+// Every village match of a time-out or load phase, a page at a time (no
+// records: cheap): its decisions, time-outs and finished matches.
+absl::Status TallyVillageMatches(const Rig& rig, LoadFigures& tally) {
   hoard::v1::ListMatchesRequest request;
   request.set_page_size(500);
   for (;;) {
@@ -567,12 +575,10 @@ absl::Status TallyTimeoutPhase(const Rig& rig, ArenaBenchReport& report) {
     for (const hoard::v1::Match& match : response.matches()) {
       if (match.game() != "village") continue;  // the thinking matches
       for (const hoard::v1::SeatInfo& seat : match.seats()) {
-        report.timeout_phase_decisions += seat.answers() + seat.timeouts();
-        report.timeout_phase_timeouts += seat.timeouts();
+        tally.decisions += seat.answers() + seat.timeouts();
+        tally.timeouts += seat.timeouts();
       }
-      if (match.status() == hoard::v1::MATCH_STATUS_FINISHED) {
-        ++report.timeout_phase_matches_finished;
-      }
+      if (match.status() == hoard::v1::MATCH_STATUS_FINISHED) ++tally.matches_finished;
     }
     if (response.next_page_token().empty()) break;
     request.set_page_token(response.next_page_token());
@@ -587,7 +593,7 @@ absl::Status RunTimeoutPhase(const ArenaBenchOptions& options, ArenaBenchReport&
   Board board;
   const int think_ms = options.timeout_decision_ms * options.think_percent / 100;
   Say(options, absl::StrFormat(
-      "time-outs: %d matches with %d ms decisions, bots thinking %d ms, for %.0f s",
+      "time-outs: %d matches with %d ms decisions, bots thinking %d ms, for %g s",
       options.timeout_matches, options.timeout_decision_ms, think_ms,
       options.timeout_seconds));
   std::vector<std::unique_ptr<BenchBot>> bots;
@@ -601,12 +607,47 @@ absl::Status RunTimeoutPhase(const ArenaBenchOptions& options, ArenaBenchReport&
   absl::StatusOr<std::vector<std::string>> thinking = StartThinkingMatches(*rig, options, report);
   if (!thinking.ok()) return thinking.status();
   absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
-      *rig, &board, options.players, options.timeout_matches, options.timeout_seconds,
+      *rig, &board, options.players, options.players, options.timeout_matches,
+      options.timeout_seconds,
       options.timeout_decision_ms, 0, 0);
   if (!ids.ok()) return ids.status();
   report.thinking_actions = CountActions(*rig, *thinking);
   report.timeout_phase_late_answers = board.late_answers;
-  return TallyTimeoutPhase(*rig, report);
+  LoadFigures tally;
+  RETURN_IF_ERROR(TallyVillageMatches(*rig, tally));
+  report.timeout_phase_decisions = tally.decisions;
+  report.timeout_phase_timeouts = tally.timeouts;
+  report.timeout_phase_matches_finished = tally.matches_finished;
+  return absl::OkStatus();
+}
+
+// Phase 6: `matches` concurrent matches whose bots answer at once.
+absl::StatusOr<LoadFigures> RunLoadPhase(const ArenaBenchOptions& options, int matches) {
+  absl::StatusOr<Rig> rig = StartRig(nullptr);
+  if (!rig.ok()) return rig.status();
+  Board board;
+  Say(options, absl::StrFormat("load: %d matches with %d ms decisions, bots answering at once, "
+                               "for %g s",
+                               matches, options.load_decision_ms, options.load_seconds));
+  std::vector<std::unique_ptr<BenchBot>> bots;
+  for (int i = 0; i < options.players; ++i) {
+    bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
+                                              &board, options.events,
+                                              static_cast<std::uint64_t>(i + 1)));
+  }
+  AwaitRegistered(&board, options.players);
+  const Clock::time_point start = Clock::now();
+  absl::StatusOr<std::vector<std::string>> ids =
+      KeepMatchesRunning(*rig, &board, options.players, options.players, matches,
+                         options.load_seconds,
+                         options.load_decision_ms, 0, 0);
+  if (!ids.ok()) return ids.status();
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  bots.clear();
+  LoadFigures tally{.matches = matches};
+  RETURN_IF_ERROR(TallyVillageMatches(*rig, tally));
+  tally.decisions_per_second = static_cast<double>(tally.decisions) / elapsed;
+  return tally;
 }
 
 // Phase 4: idle matches, last: freeing them disturbs no other phase.
@@ -615,7 +656,7 @@ absl::Status RunMemoryPhase(const ArenaBenchOptions& options, ArenaBenchReport& 
   if (!rig.ok()) return rig.status();
   Say(options, absl::StrFormat("memory: %d idle matches", options.idle_matches));
   // One match first, so one-time allocations are not counted.
-  if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, true, 600000, 0, 0, 1);
+  if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, options.players, true, 600000, 0, 0, 1);
       !id.ok()) {
     return id.status();
   }
@@ -623,7 +664,7 @@ absl::Status RunMemoryPhase(const ArenaBenchOptions& options, ArenaBenchReport& 
   const std::size_t rss_before = ResidentBytes();
   for (int i = 0; i < options.idle_matches; ++i) {
     absl::StatusOr<std::string> id =
-        CreateMatch(*rig, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
+        CreateMatch(*rig, options.players, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
     if (!id.ok()) return id.status();
   }
   report.idle_matches = options.idle_matches;
@@ -640,8 +681,18 @@ absl::Status RunMemoryPhase(const ArenaBenchOptions& options, ArenaBenchReport& 
 
 absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options) {
   ArenaBenchReport report;
-  RETURN_IF_ERROR(RunDecisionPhases(options, report));
+  RETURN_IF_ERROR(RunDecisionPhases(options, options.players, options.matches, &report.arena,
+                                    &report.floor, report));
   RETURN_IF_ERROR(RunTimeoutPhase(options, report));
+  if (options.single_stream) {
+    RETURN_IF_ERROR(RunDecisionPhases(options, 1, 1, &report.single_arena,
+                                      &report.single_floor, report));
+  }
+  for (int matches : options.load_matches) {
+    absl::StatusOr<LoadFigures> load = RunLoadPhase(options, matches);
+    if (!load.ok()) return load.status();
+    report.load.push_back(*load);
+  }
   RETURN_IF_ERROR(RunMemoryPhase(options, report));
   return report;
 }

@@ -28,12 +28,24 @@
 //     think busy: their thinking must not make the transport late. How long
 //     CreateMatch took for each is reported (it returns at once; the bots
 //     play in the background).
-//  4. memory: `idle_matches` matches whose seats wait for players, with the
-//     heap in use (malloc's count) and the resident set measured around it.
+//  4. memory (run last): `idle_matches` matches whose seats wait for
+//     players, with the heap in use (malloc's count) and the resident set
+//     measured around it.
+//  5. a single stream (with `single_stream`): phases 1 and 2 again with one
+//     bot stream playing one match at a time, against one ping-pong chain
+//     over one stream: a single decision's round trip against the
+//     transport's. Run the bench under `taskset -c 0` to have the server and
+//     the bot share one core, as the comparison is meant.
+//  6. load (each of `load_matches`): that many concurrent matches with
+//     decision_ms = `load_decision_ms` and no bank, whose bots answer at
+//     once, for `load_seconds`: decisions per second, and the time-outs,
+//     all of them the server's (the bots answer as soon as they read a
+//     request).
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "hoard/v1/arena.pb.h"
@@ -56,6 +68,11 @@ struct ArenaBenchOptions {
   // How the bots hear the play (the floor carries no events, so by default
   // they hear none either: like is compared with like).
   hoard::v1::EventDelivery events = hoard::v1::EVENT_DELIVERY_NONE;
+  // Phase 5, and phase 6's match counts (none: no phase 6).
+  bool single_stream = true;
+  std::vector<int> load_matches = {1000, 5000};
+  int load_decision_ms = 100;
+  double load_seconds = 10;
   // Progress lines, as the phases go.
   std::function<void(const std::string&)> progress;
 };
@@ -67,9 +84,22 @@ struct LatencyFigures {
   double p99_us = 0;
 };
 
+// One run of phase 6.
+struct LoadFigures {
+  int matches = 0;
+  std::int64_t decisions = 0;
+  std::int64_t timeouts = 0;
+  double decisions_per_second = 0;
+  int matches_finished = 0;
+};
+
 struct ArenaBenchReport {
   LatencyFigures arena;
   LatencyFigures floor;
+  // Phase 5 (when run): one stream, one match; one ping-pong chain.
+  LatencyFigures single_arena;
+  LatencyFigures single_floor;
+  std::vector<LoadFigures> load;
   double mean_request_bytes = 0;
   // The size of the decision request the floor's pongs carry.
   double floor_reply_bytes = 0;

@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "engine/clip.h"
 #include "service/bench/arena_bench.h"
 #include "service/cli/commands.h"
@@ -25,6 +26,10 @@ const std::vector<FlagSpec>& BenchFlags() {
       {"think-percent", "P", "time-out phase: bots answer after P% of the decision time (default 80)"},
       {"thinking-matches", "N",
        "time-out phase: all-built-in MCTS Dragon's Gold matches thinking meanwhile (default 4)"},
+      {"single-stream", "yes|no", "also measure one stream and one match against one ping-pong chain (default yes)"},
+      {"load-matches", "N,N,...", "load phases: concurrent matches whose bots answer at once (default 1000,5000; none: skip)"},
+      {"load-decision-ms", "MS", "decision time in the load phases (default 100)"},
+      {"load-seconds", "S", "length of each load phase (default 10)"},
       {"events", "HOW",
        "how the bots hear the play: stream, in_requests or none (default none, like the floor)"},
       {"help", "", "show this help"},
@@ -58,16 +63,42 @@ int RunBench(const std::vector<std::string>& args) {
            {"timeout-matches", &options.timeout_matches, 1, 100000},
            {"timeout-decision-ms", &options.timeout_decision_ms, 1, 600000},
            {"think-percent", &options.think_percent, 0, 99},
+           {"load-decision-ms", &options.load_decision_ms, 1, 600000},
            {"thinking-matches", &options.thinking_matches, 0, 1000}}) {
     if (absl::Status status = ReadIntFlag(*parsed, flag, low, high, target); !status.ok()) {
       return Fail(kExitUsage, std::string(status.message()));
     }
   }
   for (const auto& [flag, target] : std::vector<std::pair<std::string, double*>>{
-           {"seconds", &options.seconds}, {"timeout-seconds", &options.timeout_seconds}}) {
+           {"seconds", &options.seconds},
+           {"timeout-seconds", &options.timeout_seconds},
+           {"load-seconds", &options.load_seconds}}) {
     if (!parsed->Has(flag)) continue;
     if (!absl::SimpleAtod(parsed->Get(flag, ""), target) || *target <= 0 || *target > 3600) {
       return Fail(kExitUsage, absl::StrCat("--", flag, " needs seconds from 0 to 3600"));
+    }
+  }
+  if (parsed->Has("single-stream")) {
+    const std::string single = parsed->Get("single-stream", "");
+    if (single != "yes" && single != "no") {
+      return Fail(kExitUsage, absl::StrCat("--single-stream must be yes or no, not '",
+                                           engine::Clip(single), "'"));
+    }
+    options.single_stream = single == "yes";
+  }
+  if (parsed->Has("load-matches")) {
+    options.load_matches.clear();
+    const std::string list = parsed->Get("load-matches", "");
+    if (list != "none") {
+      for (absl::string_view part : absl::StrSplit(list, ',')) {
+        int matches = 0;
+        if (!absl::SimpleAtoi(part, &matches) || matches < 1 || matches > 100000) {
+          return Fail(kExitUsage, absl::StrCat("--load-matches needs counts from 1 to 100000, "
+                                               "separated by commas, or none; not '",
+                                               engine::Clip(list), "'"));
+        }
+        options.load_matches.push_back(matches);
+      }
     }
   }
   if (parsed->Has("events")) {
@@ -123,6 +154,35 @@ int RunBench(const std::vector<std::string>& args) {
         "meanwhile %d MCTS Dragon's Gold matches thought on the worker pool: %d actions; "
         "CreateMatch returned in at most %.1f ms (goal < 50 ms)\n",
         options.thinking_matches, r.thinking_actions, r.thinking_create_max_ms);
+  }
+  if (options.single_stream) {
+    std::cout << absl::StrFormat("%-34s %10d %12.0f %10.0f %10.0f\n",
+                                 "single stream: arena, 1 match", r.single_arena.round_trips,
+                                 r.single_arena.per_second, r.single_arena.p50_us,
+                                 r.single_arena.p99_us);
+    std::cout << absl::StrFormat("%-34s %10d %12.0f %10.0f %10.0f\n",
+                                 "single stream: floor, 1 chain", r.single_floor.round_trips,
+                                 r.single_floor.per_second, r.single_floor.p50_us,
+                                 r.single_floor.p99_us);
+    if (r.single_floor.p50_us > 0) {
+      std::cout << absl::StrFormat("single stream p50 vs floor: %.2fx (goal <= 1.5x)\n",
+                                   r.single_arena.p50_us / r.single_floor.p50_us);
+    }
+  }
+  for (const service::LoadFigures& load : r.load) {
+    std::cout << absl::StrFormat(
+        "load: %d matches at %d ms, bots answering at once: %d decisions, %.0f/s; %d time-outs "
+        "(%.3f%%, the server's; goal <= 0.1%%); %d matches finished\n",
+        load.matches, options.load_decision_ms, load.decisions, load.decisions_per_second,
+        load.timeouts,
+        load.decisions > 0 ? 100.0 * static_cast<double>(load.timeouts) / load.decisions : 0.0,
+        load.matches_finished);
+  }
+  if (r.load.size() >= 2 && r.load.front().decisions_per_second > 0) {
+    std::cout << absl::StrFormat(
+        "load: decisions/s at %d matches vs at %d: %.2f (goal >= 0.9)\n", r.load.back().matches,
+        r.load.front().matches,
+        r.load.back().decisions_per_second / r.load.front().decisions_per_second);
   }
   return kExitOk;
 }
