@@ -94,9 +94,10 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   WriteQueue<PlayReactor, grpc::ByteBuffer> writes_;
 };
 
-// Unary requests that are no message of their method: gRPC answers them
-// UNIMPLEMENTED (or INTERNAL) with no message, which no handler here ever
-// does; they get INVALID_ARGUMENT saying what is wrong.
+// Requests that are no message of their method (unary, or the one message
+// that opens a server stream): gRPC answers them UNIMPLEMENTED (or
+// INTERNAL) with no message, which no handler here ever does; they get
+// INVALID_ARGUMENT saying what is wrong.
 class MalformedRequests final : public grpc::experimental::Interceptor {
  public:
   explicit MalformedRequests(const char* method) : method_(method == nullptr ? "" : method) {}
@@ -124,6 +125,10 @@ class MalformedRequestsFactory final
  public:
   grpc::experimental::Interceptor* CreateServerInterceptor(
       grpc::experimental::ServerRpcInfo* info) override {
+    // Play parses its own messages (bytes) and says what is wrong itself;
+    // without an interceptor its every read and write skips the
+    // interception machinery.
+    if (info->type() == grpc::experimental::ServerRpcInfo::Type::BIDI_STREAMING) return nullptr;
     return new MalformedRequests(info->method());
   }
 };
