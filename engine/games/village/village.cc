@@ -1,6 +1,7 @@
 #include "engine/games/village/village.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <type_traits>
 #include <utility>
@@ -24,8 +25,94 @@ constexpr int kCountBits = 6;
 constexpr std::uint64_t kCountMask = (1u << kCountBits) - 1;
 constexpr int kCardsShift = 7;
 
+// Move::Encode's fields, each in its place.
+constexpr std::uint64_t KindBits(Move::Kind kind) {
+  return static_cast<std::uint64_t>(kind);
+}
+constexpr std::uint64_t StallBits(int stall) {
+  return static_cast<std::uint64_t>(stall) << 2;
+}
+constexpr std::uint64_t TreasureBits(int treasure) {
+  return static_cast<std::uint64_t>(treasure) << 4;
+}
+// One card of `kind` (a count of n is n times this, for n < 64).
+constexpr std::uint64_t CountBit(int kind) {
+  return std::uint64_t{1} << (kCardsShift + kCountBits * kind);
+}
+
+// The bit of treasure type `kind` in a set of types; none for a wild.
+constexpr unsigned TypeBit(int kind) { return kind == kWild ? 0u : 1u << kind; }
+
+// The purchases, each encoded as it is found. A payment is a multiset of
+// cards; its cards taken in kind order make a sorted tuple, and the tuples
+// in ascending order put more of an earlier kind first, which is the list's
+// order. A tuple's first card is a treasure (wilds alone may not pay), and
+// each payment is listed once per treasure type it discards, as the curse,
+// in type order.
+class PaymentLister {
+ public:
+  PaymentLister(const Counts& hand, std::vector<Action>* out) : hand_(hand), out_(out) {
+    for (int kind = 0; kind < kNumCardKinds; ++kind) {
+      if (hand[kind] == 0) continue;
+      held_[num_held_++] = kind;
+      if (kind != kWild) ++num_treasures_;
+    }
+  }
+
+  // Every purchase from `stall` (1 to 3 cards).
+  void List(int stall) {
+    static_assert(kNumStalls <= 4, "a payment here has at most three cards");
+    const std::uint64_t buy = KindBits(Move::Kind::kBuy) | StallBits(stall);
+    for (int a = 0; a < num_treasures_; ++a) {
+      const int first = held_[a];
+      const std::uint64_t one = buy + CountBit(first);
+      if (stall == 1) {
+        Emit(one, TypeBit(first));
+        continue;
+      }
+      for (int b = a; b < num_held_; ++b) {
+        const int second = held_[b];
+        if (b == a && hand_[first] < 2) continue;
+        const std::uint64_t two = one + CountBit(second);
+        const unsigned paid = TypeBit(first) | TypeBit(second);
+        if (stall == 2) {
+          Emit(two, paid);
+          continue;
+        }
+        for (int c = b; c < num_held_; ++c) {
+          const int third = held_[c];
+          if (c == b && hand_[second] < (b == a ? 3 : 2)) continue;
+          Emit(two + CountBit(third), paid | TypeBit(third));
+        }
+      }
+    }
+  }
+
+ private:
+  // The payment `code` once per treasure type in `paid`, as the curse.
+  void Emit(std::uint64_t code, unsigned paid) {
+    for (; paid != 0; paid &= paid - 1) {
+      out_->push_back(Action(code | TreasureBits(std::countr_zero(paid))));
+    }
+  }
+
+  const Counts& hand_;
+  std::vector<Action>* out_;
+  // The kinds in the hand, in kind order (wilds last); the first
+  // num_treasures_ of them are treasures.
+  std::array<int, kNumCardKinds> held_{};
+  int num_held_ = 0;
+  int num_treasures_ = 0;
+};
+
 int Total(const Counts& counts) {
   return std::accumulate(counts.begin(), counts.end(), 0);
+}
+
+bool Empty(const Counts& counts) {
+  int any = 0;
+  for (int n : counts) any |= n;
+  return any == 0;
 }
 
 // "2 swords, 1 wild" (or "nothing").
@@ -163,9 +250,7 @@ Move Move::Buy(int stall, const Counts& payment, int curse) {
 }
 
 Action Move::Encode() const {
-  std::uint64_t code = static_cast<std::uint64_t>(kind) |
-                       static_cast<std::uint64_t>(stall) << 2 |
-                       static_cast<std::uint64_t>(treasure) << 4;
+  std::uint64_t code = KindBits(kind) | StallBits(stall) | TreasureBits(treasure);
   for (int kind = 0; kind < kNumCardKinds; ++kind) {
     code |= (static_cast<std::uint64_t>(cards[kind]) & kCountMask)
             << (kCardsShift + kCountBits * kind);
@@ -186,8 +271,9 @@ std::optional<Move> Move::Decode(Action action) {
     move.cards[k] =
         static_cast<int>((code >> (kCardsShift + kCountBits * k)) & kCountMask);
   }
-  // Only canonical encodings name a move (no stray bits).
-  if (move.Encode() != action) return std::nullopt;
+  // Only canonical encodings name a move: the fields above read every bit
+  // below the last count's, so a stray bit can only be above it.
+  if ((code >> (kCardsShift + kCountBits * kNumCardKinds)) != 0) return std::nullopt;
   return move;
 }
 
@@ -254,42 +340,39 @@ void VillageState::LegalActions(Seat seat, std::vector<Action>* out) const {
   const Counts& hand = position_.hands[seat];
   const Bribes& bribes = position_.bribes[seat];
 
+  // Every action is encoded as it is enumerated (Move::Encode's layout),
+  // without building a Move for it.
   out->push_back(Move::Draw().Encode());
-
+  // The bribes of each type: rows of treasures, each row every count of
+  // wilds, walked as one run (a row's end chosen without a branch).
+  const int wilds_held = hand[kWild];
   for (int t = 0; t < kNumTreasureTypes; ++t) {
-    const int first = bribes[t].treasures > 0 ? 0 : 1;
-    for (int treasures = first; treasures <= hand[t]; ++treasures) {
-      for (int wilds = treasures == 0 ? 1 : 0; wilds <= hand[kWild]; ++wilds) {
-        out->push_back(Move::MakeBribe(t, treasures, wilds).Encode());
-      }
+    const bool adds = bribes[t].treasures > 0;  // wilds alone may add to it
+    int count = hand[t] * (wilds_held + 1) + (adds ? wilds_held : 0);
+    // The first row: no treasure and a wild if that may add to the bribe,
+    // else one treasure and no wild.
+    const bool wilds_first = adds && wilds_held > 0;
+    std::uint64_t code = KindBits(Move::Kind::kBribe) | TreasureBits(t) |
+                         (wilds_first ? CountBit(kWild) : CountBit(t));
+    int wilds = wilds_first ? 1 : 0;
+    // After a row's last count of wilds, the next row: one treasure more,
+    // no wilds.
+    const std::uint64_t next_row =
+        CountBit(t) - static_cast<std::uint64_t>(wilds_held) * CountBit(kWild);
+    for (; count > 0; --count) {
+      out->push_back(Action(code));
+      const bool row_ends = wilds == wilds_held;
+      code += row_ends ? next_row : CountBit(kWild);
+      wilds = row_ends ? 0 : wilds + 1;
     }
   }
 
-  if (Total(position_.market[0]) > 0) {
+  if (!Empty(position_.market[0])) {
     out->push_back(Move::Buy(0, Counts{}, kNoTreasure).Encode());
   }
+  PaymentLister payments(hand, out);
   for (int stall = 1; stall < kNumStalls; ++stall) {
-    if (Total(position_.market[stall]) == 0) continue;
-    // Every payment of exactly `stall` cards from the hand, as counts, with
-    // each of its treasure types as the curse.
-    Counts payment{};
-    auto enumerate = [&](auto& self, int kind, int left) -> void {
-      if (kind == kWild) {
-        if (left > hand[kWild] || left == stall) return;  // no treasure paid
-        payment[kWild] = left;
-        for (int t = 0; t < kNumTreasureTypes; ++t) {
-          if (payment[t] > 0) out->push_back(Move::Buy(stall, payment, t).Encode());
-        }
-        payment[kWild] = 0;
-        return;
-      }
-      for (int n = std::min(left, hand[kind]); n >= 0; --n) {
-        payment[kind] = n;
-        self(self, kind + 1, left - n);
-      }
-      payment[kind] = 0;
-    };
-    enumerate(enumerate, 0, stall);
+    if (!Empty(position_.market[stall])) payments.List(stall);
   }
 }
 
@@ -326,7 +409,7 @@ absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
 
 absl::Status VillageState::CheckBuy(Seat seat, const Move& move) const {
   const int stall = move.stall;
-  if (Total(position_.market[stall]) == 0) {
+  if (Empty(position_.market[stall])) {
     return absl::InvalidArgumentError(
         absl::StrCat("stall ", stall, " is empty: there is nothing to buy"));
   }

@@ -1,6 +1,7 @@
 #include "engine/games/village/village.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -352,6 +353,84 @@ TEST(VillageBuyTest, LegalActionsListEveryPaymentAndCurse) {
                          "buy stall 2 paying 1 sword, 1 wild, cursing swords"));
 }
 
+// The legal actions as the rules list them, built move by move: a draw;
+// bribes by type, then treasures, then wilds, ascending; the free stall;
+// then for each stall that costs cards, every payment of exactly its cost
+// with a treasure in it, more of an earlier kind first, once per treasure
+// type paid (the curse) in type order.
+std::vector<Action> ListedByTheRules(const VillageState& state) {
+  const Seat seat = state.position().current;
+  const Counts& hand = state.position().hands[seat];
+  std::vector<Action> list = {Move::Draw().Encode()};
+  for (int t = 0; t < kNumTreasureTypes; ++t) {
+    for (int treasures = 0; treasures <= hand[t]; ++treasures) {
+      if (treasures == 0 && state.position().bribes[seat][t].treasures == 0) continue;
+      for (int wilds = 0; wilds <= hand[kWild]; ++wilds) {
+        if (treasures + wilds > 0) list.push_back(Move::MakeBribe(t, treasures, wilds).Encode());
+      }
+    }
+  }
+  const auto& market = state.position().market;
+  auto empty = [](const Counts& stall) {
+    return std::all_of(stall.begin(), stall.end(), [](int n) { return n == 0; });
+  };
+  if (!empty(market[0])) list.push_back(Move::Buy(0, Counts{}, kNoTreasure).Encode());
+  for (int stall = 1; stall < kNumStalls; ++stall) {
+    if (empty(market[stall])) continue;
+    std::vector<Counts> payments;
+    for (int code = 1; code < 1 << (2 * kNumTreasureTypes); ++code) {  // 0-3 of each type
+      Counts payment{};
+      for (int t = 0; t < kNumTreasureTypes; ++t) payment[t] = (code >> (2 * t)) & 3;
+      const int treasures = std::accumulate(payment.begin(), payment.end(), 0);
+      if (treasures > stall) continue;
+      payment[kWild] = stall - treasures;
+      bool held = true;
+      for (int kind = 0; kind < kNumCardKinds; ++kind) held = held && payment[kind] <= hand[kind];
+      if (held) payments.push_back(payment);
+    }
+    std::sort(payments.begin(), payments.end(), std::greater<Counts>());
+    for (const Counts& payment : payments) {
+      for (int t = 0; t < kNumTreasureTypes; ++t) {
+        if (payment[t] > 0) list.push_back(Move::Buy(stall, payment, t).Encode());
+      }
+    }
+  }
+  return list;
+}
+
+TEST(VillageBuyTest, LegalActionsComeInTheRulesOrderAtEveryStepOfRandomMatches) {
+  const Game& game = **FindGame("village");
+  Rng rng(2024);
+  int steps = 0;
+  int longest = 0;
+  for (int players = 2; players <= 5; ++players) {
+    for (int match = 0; match < 25; ++match) {
+      std::unique_ptr<State> state =
+          *game.NewMatch({.num_players = players, .seed = rng.Fork()});
+      while (!state->IsOver()) {
+        const auto& village = static_cast<const VillageState&>(*state);
+        const Seat seat = state->SeatsToAct()[0];
+        const std::vector<Action> legal = state->LegalActions(seat);
+        ASSERT_EQ(legal, ListedByTheRules(village)) << state->ToString();
+        longest = std::max(longest, static_cast<int>(legal.size()));
+        ASSERT_THAT(state->Apply(seat, legal[rng.Uniform(legal.size())]), IsOk());
+        ++steps;
+      }
+    }
+  }
+  EXPECT_GT(steps, 2000);
+  EXPECT_GT(longest, 100);  // large hands were reached
+}
+
+TEST(VillageBuyTest, ALargeHandListsEveryPaymentInTheRulesOrder) {
+  Position p = Table(2);
+  p.hands[0] = Cards({{kSword, 3}, {kScroll, 2}, {kPotion, 1}, {kCrown, 4}, {kWild, 5}});
+  p.bribes[0][kAxe].treasures = 1;
+  for (int stall = 0; stall < kNumStalls; ++stall) p.market[stall] = Cards({{kFeather, 1}});
+  VillageState state(Rules{}, p);
+  EXPECT_EQ(state.LegalActions(0), ListedByTheRules(state));
+}
+
 // ------------------------------------------------------------- turns
 
 TEST(VillageTurnTest, OnlyTheCurrentSeatMayAct) {
@@ -666,6 +745,7 @@ TEST(VillageActionTest, EncodingRoundTripsAndRejectsStrayBits) {
   EXPECT_EQ(Move::Decode(buy.Encode()), buy);
   EXPECT_EQ(Move::Decode(Move::Draw().Encode()), Move::Draw());
   EXPECT_FALSE(Move::Decode(Action(buy.Encode().code() | (1ULL << 60))));
+  EXPECT_FALSE(Move::Decode(Action(buy.Encode().code() | (1ULL << 49))));  // past the wilds
   EXPECT_FALSE(Move::Decode(Action(3)));  // kind 3
 }
 
