@@ -283,6 +283,8 @@ check "bench arena: each load phase, then the ratio between them" "$WORK/bench" 
   grep -qE "^load: decisions/s at 30 matches vs at 10: [0-9.]+" "$WORK/bench"
 check "bench arena: the load phases' bots answer at once, so nothing times out" "$WORK/bench" \
   [ "$(grep -cE '^load: [0-9]+ matches at 100 ms.* [1-9][0-9]* decisions.*; 0 time-outs' "$WORK/bench")" -eq 2 ]
+check "bench arena: each load phase names the rate its matches need (matches / decision time)" "$WORK/bench" \
+  grep -qE "^load: 30 matches at 100 ms need at least 300 decisions/s" "$WORK/bench"
 expect_error "bench arena: a bad load list" 2 "--load-matches needs counts" \
   -- "$HOARD" bench arena --load-matches 10,x
 expect_error "an unwritable record path" 1 "cannot write" \

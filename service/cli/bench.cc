@@ -177,6 +177,16 @@ int RunBench(const std::vector<std::string>& args) {
         load.timeouts,
         load.decisions > 0 ? 100.0 * static_cast<double>(load.timeouts) / load.decisions : 0.0,
         load.matches_finished);
+    // Each match always has one request open, so answering every one within
+    // its time takes at least matches / decision time decisions a second
+    // (Little's law): more than the server and the bots can make together,
+    // and requests queue past their deadlines.
+    const double needed = 1000.0 * load.matches / options.load_decision_ms;
+    std::cout << absl::StrFormat(
+        "load: %d matches at %d ms need at least %.0f decisions/s to answer each in time; "
+        "made %.0f/s (%.2f of it)\n",
+        load.matches, options.load_decision_ms, needed, load.decisions_per_second,
+        load.decisions_per_second / needed);
   }
   if (r.load.size() >= 2 && r.load.front().decisions_per_second > 0) {
     std::cout << absl::StrFormat(
