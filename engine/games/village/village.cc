@@ -1,7 +1,7 @@
 #include "engine/games/village/village.h"
 
 #include <algorithm>
-#include <bit>
+#include <cstring>
 #include <numeric>
 #include <type_traits>
 #include <utility>
@@ -40,23 +40,52 @@ constexpr std::uint64_t CountBit(int kind) {
   return std::uint64_t{1} << (kCardsShift + kCountBits * kind);
 }
 
-// The bit of treasure type `kind` in a set of types; none for a wild.
-constexpr unsigned TypeBit(int kind) { return kind == kWild ? 0u : 1u << kind; }
+// The bit of treasure type `kind` in a set of types; none for a wild
+// (without a branch: the wild's bit falls outside the mask).
+constexpr unsigned kTreasureTypes = (1u << kNumTreasureTypes) - 1;
+constexpr unsigned TypeBit(int kind) { return (1u << kind) & kTreasureTypes; }
+static_assert(TypeBit(kWild) == 0 && TypeBit(kCrown) == 1u << kCrown);
+
+// The codes of one payment's curses: bits[i] names the i-th treasure type
+// of a set of types (a mask of TypeBit), in type order.
+struct Curses {
+  std::array<std::uint64_t, 3> bits{};
+  int count = 0;
+};
+constexpr std::array<Curses, 1u << kNumTreasureTypes> kCursesOf = [] {
+  std::array<Curses, 1u << kNumTreasureTypes> table{};
+  for (unsigned paid = 0; paid < table.size(); ++paid) {
+    for (int t = 0; t < kNumTreasureTypes; ++t) {
+      if ((paid & (1u << t)) == 0) continue;
+      if (table[paid].count < 3) table[paid].bits[table[paid].count] = TreasureBits(t);
+      ++table[paid].count;
+    }
+  }
+  return table;
+}();
 
 // The purchases, each encoded as it is found. A payment is a multiset of
 // cards; its cards taken in kind order make a sorted tuple, and the tuples
 // in ascending order put more of an earlier kind first, which is the list's
 // order. A tuple's first card is a treasure (wilds alone may not pay), and
 // each payment is listed once per treasure type it discards, as the curse,
-// in type order.
+// in type order. The loops are steered by the hand's shape, never by a
+// branch on a count; the codes go to a buffer on the stack, where each
+// payment writes three curses and keeps as many as it has.
 class PaymentLister {
  public:
-  PaymentLister(const Counts& hand, std::vector<Action>* out) : hand_(hand), out_(out) {
+  // Room for the codes of every stall: at most 7 + 28 + 84 multisets of one
+  // to three of the seven kinds, each with at most its size in curses, and
+  // the two that a last payment may write past its own.
+  static constexpr int kMaxCodes = 7 * 1 + 28 * 2 + 84 * 3 + 2;
+
+  explicit PaymentLister(const Counts& hand) : hand_(hand) {
+    // Each kind is written in the next place, which only a held kind keeps.
     for (int kind = 0; kind < kNumCardKinds; ++kind) {
-      if (hand[kind] == 0) continue;
-      held_[num_held_++] = kind;
-      if (kind != kWild) ++num_treasures_;
+      held_[num_held_] = kind;
+      num_held_ += hand[kind] != 0;
     }
+    num_treasures_ = num_held_ - (hand[kWild] != 0);
   }
 
   // Every purchase from `stall` (1 to 3 cards).
@@ -70,39 +99,51 @@ class PaymentLister {
         Emit(one, TypeBit(first));
         continue;
       }
-      for (int b = a; b < num_held_; ++b) {
+      // A second card of the first kind only if there are two.
+      for (int b = a + (hand_[first] < 2); b < num_held_; ++b) {
         const int second = held_[b];
-        if (b == a && hand_[first] < 2) continue;
         const std::uint64_t two = one + CountBit(second);
         const unsigned paid = TypeBit(first) | TypeBit(second);
         if (stall == 2) {
           Emit(two, paid);
           continue;
         }
-        for (int c = b; c < num_held_; ++c) {
+        // A third card of the second kind only if there are enough.
+        for (int c = b + (hand_[second] < 2 + (b == a)); c < num_held_; ++c) {
           const int third = held_[c];
-          if (c == b && hand_[second] < (b == a ? 3 : 2)) continue;
           Emit(two + CountBit(third), paid | TypeBit(third));
         }
       }
     }
   }
 
+  // Appends what List() wrote to `out`.
+  void AppendTo(std::vector<Action>* out) const {
+    static_assert(std::is_trivially_copyable_v<Action> && sizeof(Action) == sizeof(std::uint64_t));
+    const std::size_t old = out->size();
+    out->resize(old + size_);
+    std::memcpy(out->data() + old, codes_, size_ * sizeof(std::uint64_t));
+  }
+
  private:
   // The payment `code` once per treasure type in `paid`, as the curse.
   void Emit(std::uint64_t code, unsigned paid) {
-    for (; paid != 0; paid &= paid - 1) {
-      out_->push_back(Action(code | TreasureBits(std::countr_zero(paid))));
-    }
+    const Curses& curses = kCursesOf[paid];
+    std::uint64_t* next = codes_ + size_;
+    next[0] = code | curses.bits[0];
+    next[1] = code | curses.bits[1];
+    next[2] = code | curses.bits[2];
+    size_ += curses.count;
   }
 
   const Counts& hand_;
-  std::vector<Action>* out_;
   // The kinds in the hand, in kind order (wilds last); the first
   // num_treasures_ of them are treasures.
   std::array<int, kNumCardKinds> held_{};
   int num_held_ = 0;
   int num_treasures_ = 0;
+  std::uint64_t codes_[kMaxCodes];  // written before read: not zeroed
+  int size_ = 0;
 };
 
 int Total(const Counts& counts) {
@@ -135,12 +176,12 @@ std::vector<std::string> CountsToCards(const Counts& counts) {
   return cards;
 }
 
-// Is counts[k] <= have[k] for every kind?
+// Is counts[k] <= have[k] for every kind? (Every kind compared, without a
+// branch for each.)
 bool Covers(const Counts& have, const Counts& counts) {
-  for (int kind = 0; kind < kNumCardKinds; ++kind) {
-    if (counts[kind] > have[kind]) return false;
-  }
-  return true;
+  bool covers = true;
+  for (int kind = 0; kind < kNumCardKinds; ++kind) covers &= counts[kind] <= have[kind];
+  return covers;
 }
 
 void Add(Counts& to, const Counts& counts) {
@@ -309,6 +350,9 @@ VillageState::VillageState(const Rules& rules, Position position,
     space_of_[position_.favor[space]] = space;
   }
   if (known_.empty()) known_.assign(position_.hands.size(), Counts{});
+  for (int stall = 0; stall < kNumStalls; ++stall) {
+    if (!Empty(position_.market[stall])) stocked_ |= 1u << stall;
+  }
 }
 
 void VillageState::Forget(Seat seat, const Counts& counts) {
@@ -347,33 +391,37 @@ void VillageState::LegalActions(Seat seat, std::vector<Action>* out) const {
   // wilds, walked as one run (a row's end chosen without a branch).
   const int wilds_held = hand[kWild];
   for (int t = 0; t < kNumTreasureTypes; ++t) {
-    const bool adds = bribes[t].treasures > 0;  // wilds alone may add to it
-    int count = hand[t] * (wilds_held + 1) + (adds ? wilds_held : 0);
+    const int adds = bribes[t].treasures > 0;  // wilds alone may add to it
+    int count = hand[t] * (wilds_held + 1) + adds * wilds_held;
     // The first row: no treasure and a wild if that may add to the bribe,
     // else one treasure and no wild.
-    const bool wilds_first = adds && wilds_held > 0;
+    const int wilds_first = adds & (wilds_held > 0);
     std::uint64_t code = KindBits(Move::Kind::kBribe) | TreasureBits(t) |
-                         (wilds_first ? CountBit(kWild) : CountBit(t));
-    int wilds = wilds_first ? 1 : 0;
+                         (wilds_first * CountBit(kWild) + (1 - wilds_first) * CountBit(t));
+    int wilds = wilds_first;
     // After a row's last count of wilds, the next row: one treasure more,
     // no wilds.
     const std::uint64_t next_row =
         CountBit(t) - static_cast<std::uint64_t>(wilds_held) * CountBit(kWild);
     for (; count > 0; --count) {
       out->push_back(Action(code));
-      const bool row_ends = wilds == wilds_held;
-      code += row_ends ? next_row : CountBit(kWild);
-      wilds = row_ends ? 0 : wilds + 1;
+      // 1 at a row's end, else 0: the step is chosen by arithmetic, as the
+      // rows' lengths vary from hand to hand.
+      const int row_ends = wilds == wilds_held;
+      code += CountBit(kWild) +
+              static_cast<std::uint64_t>(row_ends) * (next_row - CountBit(kWild));
+      wilds = (wilds + 1) * (1 - row_ends);
     }
   }
 
-  if (!Empty(position_.market[0])) {
+  if (stocked_ & 1u) {
     out->push_back(Move::Buy(0, Counts{}, kNoTreasure).Encode());
   }
-  PaymentLister payments(hand, out);
+  PaymentLister payments(hand);
   for (int stall = 1; stall < kNumStalls; ++stall) {
-    if (!Empty(position_.market[stall])) payments.List(stall);
+    if (stocked_ & (1u << stall)) payments.List(stall);
   }
+  payments.AppendTo(out);
 }
 
 absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
@@ -381,7 +429,9 @@ absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
   if (t == kNoTreasure) {
     return absl::InvalidArgumentError("a bribe must name its treasure type");
   }
-  for (int kind = 0; kind < kNumTreasureTypes; ++kind) {
+  int others = 0;  // treasures of other types, found without a branch each
+  for (int kind = 0; kind < kNumTreasureTypes; ++kind) others |= kind != t ? move.cards[kind] : 0;
+  for (int kind = 0; others != 0 && kind < kNumTreasureTypes; ++kind) {
     if (kind != t && move.cards[kind] > 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           "a bribe holds one treasure type (plus wilds): cannot add ",
@@ -409,7 +459,7 @@ absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
 
 absl::Status VillageState::CheckBuy(Seat seat, const Move& move) const {
   const int stall = move.stall;
-  if (Empty(position_.market[stall])) {
+  if ((stocked_ & (1u << stall)) == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("stall ", stall, " is empty: there is nothing to buy"));
   }
@@ -504,6 +554,7 @@ absl::Status VillageState::Apply(Seat seat, Action action) {
       Add(hand, position_.market[move->stall]);
       Add(known_[seat], position_.market[move->stall]);
       position_.market[move->stall] = Counts{};
+      stocked_ &= ~(1u << move->stall);
       if (move->stall > 0) MoveToken(move->treasure, -move->stall);
       break;
     }
@@ -536,6 +587,7 @@ bool VillageState::RefillMarket(int bribed) {
     const int card = position_.deck.back();
     position_.deck.pop_back();
     ++position_.market[stall][card];
+    stocked_ |= 1u << stall;
     if (card == bribed || card == kWild) return true;
     stall = stall == 0 ? kFirstRefillStall : stall - 1;
   }

@@ -265,6 +265,8 @@ class VillageState final : public State {
   std::vector<Counts> known_;  // the history: outside the position
   // space_of_[t]: the space of treasure t's token (the inverse of favor).
   std::array<int, kNumTreasureTypes> space_of_{};
+  // Bit i set: stall i holds cards.
+  unsigned stocked_ = 0;
 };
 
 // Parses the village options of `config` (see VillageGame's info()).
