@@ -46,6 +46,11 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
     }
   }
 
+  // Called by the write queue (holding its lock) for the next message.
+  void WriteNext(const grpc::ByteBuffer& bytes, grpc::WriteOptions options) {
+    StartWrite(&bytes, options);
+  }
+
   void End(const absl::Status& status) override {
     writes_.Finish(ToGrpcStatus(status), /*abandon_queue=*/false);
   }
@@ -178,6 +183,9 @@ class RelayedStream : public grpc::ServerWriteReactor<Message> {
     }
   }
   void End() { writes_.Finish(grpc::Status::OK, false); }
+  void WriteNext(const Message& message, grpc::WriteOptions options) {
+    this->StartWrite(&message, options);
+  }
   void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
   void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
   void OnDone() override {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/synchronization/mutex.h"
+#include "grpcpp/impl/call_op_set.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
 #include "service/outgoing.h"
@@ -36,7 +37,9 @@ std::size_t WireSize(const Message& message) {
 inline std::size_t WireSize(const grpc::ByteBuffer& bytes) { return bytes.Length(); }
 
 // Writes queued messages one at a time, then finishes the call once asked
-// to and every queued message is out. Shared by the streaming reactors.
+// to and every queued message is out. Shared by the streaming reactors: the
+// reactor's WriteNext(Message&, grpc::WriteOptions) starts each write (for
+// most, StartWrite; the Play stream also starts a request's clock there).
 template <typename Reactor, typename Message>
 class WriteQueue {
  public:
@@ -54,7 +57,7 @@ class WriteQueue {
     queue_.push_back(std::move(message));
     if (!writing_) {
       writing_ = true;
-      reactor_->StartWrite(Pointer(queue_.front()));
+      reactor_->WriteNext(queue_.front(), grpc::WriteOptions());
     }
     return true;
   }
@@ -65,7 +68,11 @@ class WriteQueue {
     queued_bytes_ -= sizes_.front();
     sizes_.pop_front();
     if (ok && !queue_.empty() && !abandoned_) {
-      reactor_->StartWrite(Pointer(queue_.front()));
+      // More is queued behind this one: gRPC may hold it to send with them
+      // (fewer, fuller writes to the socket); the last one queued flushes.
+      reactor_->WriteNext(queue_.front(), queue_.size() > 1
+                                              ? grpc::WriteOptions().set_buffer_hint()
+                                              : grpc::WriteOptions());
       return;
     }
     writing_ = false;
@@ -90,7 +97,7 @@ class WriteQueue {
     if (writing_) return;
     if (!queue_.empty() && !abandoned_) {
       writing_ = true;
-      reactor_->StartWrite(Pointer(queue_.front()));
+      reactor_->WriteNext(queue_.front(), grpc::WriteOptions());
       return;
     }
     finished_ = true;

@@ -12,9 +12,17 @@ namespace {
 
 // A stream whose client never reads: writes start and never complete.
 struct StuckReactor {
-  void StartWrite(const hoard::v1::MatchEvent*) { ++started; }
+  void WriteNext(const hoard::v1::MatchEvent& event, grpc::WriteOptions options) {
+    ++started;
+    written.push_back(event.match_id());
+    buffer_hints.push_back(options.get_buffer_hint());
+  }
   void Finish(const grpc::Status& status) { finished.push_back(status); }
   int started = 0;
+  // Of each write started: the message, and whether gRPC was told it may
+  // hold it back for those behind it.
+  std::vector<std::string> written;
+  std::vector<bool> buffer_hints;
   std::vector<grpc::Status> finished;
 };
 
@@ -64,6 +72,23 @@ TEST(WriteQueueTest, WrittenMessagesFreeTheirBytes) {
   queue.Finish(grpc::Status::OK, /*abandon_queue=*/true);
   queue.OnWriteDone(true);
   ASSERT_EQ(reactor.finished.size(), 1u);
+}
+
+// A message with more queued behind it may wait in gRPC's buffer to go out
+// with them; the last one queued never does, so nothing is left unsent.
+TEST(WriteQueueTest, WritesAreHeldForThoseBehindThemAndTheLastFlushes) {
+  StuckReactor reactor;
+  WriteQueue<StuckReactor, hoard::v1::MatchEvent> queue(&reactor, 1 << 20);
+  for (const char* id : {"a", "b", "c"}) {
+    hoard::v1::MatchEvent event;
+    event.set_match_id(id);
+    ASSERT_TRUE(queue.Push(event));
+  }
+  queue.OnWriteDone(true);
+  queue.OnWriteDone(true);
+  EXPECT_THAT(reactor.written, testing::ElementsAre("a", "b", "c"));
+  // "a" started alone (nothing behind it yet); "b" had "c" behind it.
+  EXPECT_THAT(reactor.buffer_hints, testing::ElementsAre(false, true, false));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <deque>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <thread>
@@ -96,6 +97,9 @@ class EchoReactor final : public grpc::ServerBidiReactor<hoard::v1::Ping, hoard:
     writes_.Push(std::move(pong));
     StartRead(&ping_);
   }
+  void WriteNext(const hoard::v1::Ping& pong, grpc::WriteOptions options) {
+    StartWrite(&pong, options);
+  }
   void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
   void OnCancel() override { writes_.Finish(grpc::Status::CANCELLED, true); }
   void OnDone() override { delete this; }
@@ -176,6 +180,10 @@ struct Board {
   std::atomic<std::int64_t> request_bytes{0};
   // Answers a thinking bot found itself too late to send.
   std::atomic<std::int64_t> late_answers{0};
+  // Requests a bot read only after their deadline: the time ran out after
+  // the server handed them to its transport, on the way or in the bot's own
+  // reading (its threads fell behind).
+  std::atomic<std::int64_t> late_reads{0};
   // Some requests seen while measuring, for the floor to carry.
   std::vector<hoard::v1::ServerMessage> examples ABSL_GUARDED_BY(mu);
 };
@@ -222,7 +230,10 @@ class BenchBot {
         const hoard::v1::DecisionRequest& request = message.decision();
         // A request past its deadline was already played by default; an
         // answer would only be refused.
-        if (request.deadline_unix_ms() < UnixMillisNow()) continue;
+        if (request.deadline_unix_ms() < UnixMillisNow()) {
+          ++board_->late_reads;
+          continue;
+        }
         const Clock::time_point now = Clock::now();
         // A bot plays every seat of its matches, so it alone sees each
         // match's requests and answers.
@@ -372,9 +383,9 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
 // a ping and its pong do.
 // A village match of `players` seats, every seat open or held by one of
 // `bots` bench bots (by the seed).
-absl::StatusOr<std::string> CreateMatch(const Rig& rig, int players, int bots, bool open_seats,
-                                        int decision_ms, int bank_ms, int max_strikes,
-                                        std::uint64_t seed) {
+hoard::v1::CreateMatchRequest CreateMatchRequest(int players, int bots, bool open_seats,
+                                               int decision_ms, int bank_ms, int max_strikes,
+                                               std::uint64_t seed) {
   const std::string bot = absl::StrCat("bench-", seed % static_cast<std::uint64_t>(bots));
   hoard::v1::CreateMatchRequest request;
   request.set_game("village");
@@ -389,33 +400,94 @@ absl::StatusOr<std::string> CreateMatch(const Rig& rig, int players, int bots, b
       request.add_seats()->set_bot(bot);
     }
   }
+  return request;
+}
+
+absl::Status CreateMatchError(const grpc::Status& status) {
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      absl::StrCat("creating a match: ", status.error_message()));
+}
+
+absl::StatusOr<std::string> CreateMatch(const Rig& rig, int players, int bots, bool open_seats,
+                                        int decision_ms, int bank_ms, int max_strikes,
+                                        std::uint64_t seed) {
+  const hoard::v1::CreateMatchRequest request =
+      CreateMatchRequest(players, bots, open_seats, decision_ms, bank_ms, max_strikes, seed);
   hoard::v1::CreateMatchResponse response;
   grpc::ClientContext context;
   const grpc::Status status = rig.stub->CreateMatch(&context, request, &response);
-  if (!status.ok()) {
-    return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                        absl::StrCat("creating a match: ", status.error_message()));
-  }
+  if (!status.ok()) return CreateMatchError(status);
   return response.match_id();
 }
 
-// Keeps `count` matches running for `seconds`, replacing each that ends.
-// Returns the ids of every match created.
+// Creates `n` matches of bots (seeds `seed` on), all of their CreateMatch
+// calls in flight at once, and appends their ids to `ids`.
+absl::Status CreateMatches(const Rig& rig, int players, int bots, int decision_ms, int bank_ms,
+                           int max_strikes, int n, std::uint64_t& seed,
+                           std::vector<std::string>& ids) {
+  struct Call {
+    grpc::ClientContext context;
+    hoard::v1::CreateMatchRequest request;
+    hoard::v1::CreateMatchResponse response;
+    grpc::Status status;
+  };
+  std::vector<std::unique_ptr<Call>> calls;
+  absl::Mutex mu;
+  int pending = n;
+  for (int i = 0; i < n; ++i) {
+    calls.push_back(std::make_unique<Call>());
+    Call& call = *calls.back();
+    call.request =
+        CreateMatchRequest(players, bots, false, decision_ms, bank_ms, max_strikes, seed++);
+    rig.stub->async()->CreateMatch(&call.context, &call.request, &call.response,
+                                   [&call, &mu, &pending](grpc::Status status) {
+                                     absl::MutexLock lock(&mu);
+                                     call.status = std::move(status);
+                                     --pending;
+                                   });
+  }
+  absl::MutexLock lock(&mu);
+  mu.Await(absl::Condition(+[](int* left) { return *left == 0; }, &pending));
+  for (const std::unique_ptr<Call>& call : calls) {
+    if (!call->status.ok()) return CreateMatchError(call->status);
+    ids.push_back(call->response.match_id());
+  }
+  return absl::OkStatus();
+}
+
+// Matches at work while KeepMatchesRunning measures: `count` less those
+// finished and not yet replaced, averaged over the time.
+struct ActiveMatches {
+  double mean = 0;
+  int least = 0;
+};
+
+// Creates `count` matches, then calls `started` (if any) and for `seconds`
+// replaces each match that ends, the replacements of a moment created at
+// once; `active` (if any) is told how many were at work meanwhile. Returns
+// the ids of every match created.
 absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
     const Rig& rig, Board* board, int players, int bots, int count, double seconds,
-    int decision_ms, int bank_ms, int max_strikes) {
+    int decision_ms, int bank_ms, int max_strikes,
+    const std::function<absl::Status()>& started = nullptr, ActiveMatches* active = nullptr) {
   std::vector<std::string> ids;
   std::uint64_t seed = 1;
-  for (int i = 0; i < count; ++i) {
-    absl::StatusOr<std::string> id =
-        CreateMatch(rig, players, bots, false, decision_ms, bank_ms, max_strikes, seed++);
-    if (!id.ok()) return id.status();
-    ids.push_back(*id);
+  // Created a few hundred at a time, so that they start close together.
+  constexpr int kCreatedAtOnce = 250;
+  for (int created = 0; created < count; created += kCreatedAtOnce) {
+    RETURN_IF_ERROR(CreateMatches(rig, players, bots, decision_ms, bank_ms, max_strikes,
+                                  std::min(kCreatedAtOnce, count - created), seed, ids));
   }
+  // Those that ended meanwhile are replaced in the first moment measured.
+  if (started) RETURN_IF_ERROR(started());
   board->measuring = true;
+  const Clock::time_point begin = Clock::now();
   const Clock::time_point end =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(seconds));
+      begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  // The time integral of the matches at work, and the fewest seen.
+  double match_seconds = 0;
+  int least = count;
+  Clock::time_point last = begin;
   while (Clock::now() < end) {
     int to_replace = 0;
     {
@@ -427,14 +499,24 @@ absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
       to_replace = static_cast<int>(board->finished.size());
       board->finished.clear();
     }
-    for (int i = 0; i < to_replace; ++i) {
-      absl::StatusOr<std::string> id =
-          CreateMatch(rig, players, bots, false, decision_ms, bank_ms, max_strikes, seed++);
-      if (!id.ok()) return id.status();
-      ids.push_back(*id);
-    }
+    // Those finished since the last look were at work for about half the
+    // time between.
+    const Clock::time_point now = Clock::now();
+    match_seconds += (count - to_replace / 2.0) * std::chrono::duration<double>(now - last).count();
+    least = std::min(least, count - to_replace);
+    RETURN_IF_ERROR(CreateMatches(rig, players, bots, decision_ms, bank_ms, max_strikes,
+                                  to_replace, seed, ids));
+    // Replacing them takes a while, during which they are not at work.
+    const Clock::time_point replaced = Clock::now();
+    match_seconds += (count - to_replace / 2.0) * std::chrono::duration<double>(replaced - now).count();
+    last = replaced;
   }
   board->measuring = false;
+  if (active != nullptr) {
+    const double elapsed = std::chrono::duration<double>(last - begin).count();
+    active->mean = elapsed > 0 ? match_seconds / elapsed : count;
+    active->least = least;
+  }
   return ids;
 }
 
@@ -636,17 +718,33 @@ absl::StatusOr<LoadFigures> RunLoadPhase(const ArenaBenchOptions& options, int m
                                               static_cast<std::uint64_t>(i + 1)));
   }
   AwaitRegistered(&board, options.players);
-  const Clock::time_point start = Clock::now();
-  absl::StatusOr<std::vector<std::string>> ids =
-      KeepMatchesRunning(*rig, &board, options.players, options.players, matches,
-                         options.load_seconds,
-                         options.load_decision_ms, 0, 0);
+  // Measured once every match is created: the decisions and time-outs of
+  // the window are those counted at its end less those at its start.
+  LoadFigures before;
+  std::int64_t late_reads_before = 0;
+  Clock::time_point start;
+  ActiveMatches active;
+  absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
+      *rig, &board, options.players, options.players, matches, options.load_seconds,
+      options.load_decision_ms, 0, 0,
+      [&] {
+        start = Clock::now();
+        late_reads_before = board.late_reads;
+        return TallyVillageMatches(*rig, before);
+      },
+      &active);
   if (!ids.ok()) return ids.status();
-  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  bots.clear();
   LoadFigures tally{.matches = matches};
   RETURN_IF_ERROR(TallyVillageMatches(*rig, tally));
-  tally.decisions_per_second = static_cast<double>(tally.decisions) / elapsed;
+  tally.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  bots.clear();
+  tally.decisions -= before.decisions;
+  tally.timeouts -= before.timeouts;
+  tally.matches_finished -= before.matches_finished;
+  tally.decisions_per_second = static_cast<double>(tally.decisions) / tally.seconds;
+  tally.mean_active = active.mean;
+  tally.least_active = active.least;
+  tally.late_reads = board.late_reads - late_reads_before;
   return tally;
 }
 

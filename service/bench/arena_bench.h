@@ -85,12 +85,23 @@ struct LatencyFigures {
 };
 
 // One run of phase 6.
+// One load phase, counted from when every match has been created (the
+// ramp of creating them is not measured) to the end of the phase.
 struct LoadFigures {
   int matches = 0;
+  double seconds = 0;
   std::int64_t decisions = 0;
   std::int64_t timeouts = 0;
   double decisions_per_second = 0;
   int matches_finished = 0;
+  // Matches at work meanwhile: the goal less those finished and not yet
+  // replaced (the bench replaces them one CreateMatch at a time).
+  double mean_active = 0;
+  int least_active = 0;
+  // Of the time-outs, requests the bots read only after their deadline:
+  // lost after the server handed them over (on the way, or in the bots'
+  // own reading), not in the server.
+  std::int64_t late_reads = 0;
 };
 
 struct ArenaBenchReport {

@@ -170,13 +170,16 @@ int RunBench(const std::vector<std::string>& args) {
     }
   }
   for (const service::LoadFigures& load : r.load) {
+    const std::int64_t server_timeouts = std::max<std::int64_t>(0, load.timeouts - load.late_reads);
     std::cout << absl::StrFormat(
-        "load: %d matches at %d ms, bots answering at once: %d decisions, %.0f/s; %d time-outs "
-        "(%.3f%%, the server's; goal <= 0.1%%); %d matches finished\n",
-        load.matches, options.load_decision_ms, load.decisions, load.decisions_per_second,
-        load.timeouts,
-        load.decisions > 0 ? 100.0 * static_cast<double>(load.timeouts) / load.decisions : 0.0,
-        load.matches_finished);
+        "load: %d matches at %d ms, bots answering at once, %.1f s once all were created: "
+        "%d decisions, %.0f/s; %d time-outs, %d of them read by the bots after their deadline, "
+        "%d the server's (%.3f%%; goal <= 0.1%%); %d matches finished; matches at work %.0f on "
+        "average, %d at least\n",
+        load.matches, options.load_decision_ms, load.seconds, load.decisions,
+        load.decisions_per_second, load.timeouts, load.late_reads, server_timeouts,
+        load.decisions > 0 ? 100.0 * static_cast<double>(server_timeouts) / load.decisions : 0.0,
+        load.matches_finished, load.mean_active, load.least_active);
     // Each match always has one request open, so answering every one within
     // its time takes at least matches / decision time decisions a second
     // (Little's law): more than the server and the bots can make together,
