@@ -665,7 +665,8 @@ void Arena::OnWatchEnded(const std::string& match_id) {
 }
 
 absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
-                                 const hoard::v1::BotMessage& message) {
+                                 const hoard::v1::BotMessage& message,
+                                 SteadyClock::time_point received) {
   if (!connection->identified()) {
     if (!message.has_hello()) {
       return absl::UnauthenticatedError(
@@ -703,7 +704,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       // A default is looked up first: it may end the match, and its hooks go.
       const bool by_default = answer.default_reason() != hoard::v1::DEFAULT_REASON_UNSPECIFIED;
       FlawedAnswerHook hook = by_default ? FindFlawedAnswerHook(answer.match_id()) : nullptr;
-      *reply.mutable_answer_result() = match->Answer(connection.get(), answer);
+      *reply.mutable_answer_result() = match->Answer(connection.get(), answer, received);
       if (!reply.answer_result().accepted() && !hook) {
         hook = FindFlawedAnswerHook(answer.match_id());
       }

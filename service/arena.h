@@ -123,11 +123,13 @@ class Arena {
   // A spectator stream that WatchMatch accepted has ended.
   void OnWatchEnded(const std::string& match_id);
 
-  // One message of a Play stream. A non-OK status ends the stream with it
-  // (a first message that is no valid hello, wrong credentials); problems
-  // with later messages are answered on the stream and keep it open.
+  // One message of a Play stream, which came at `received` (an answer is
+  // judged by then). A non-OK status ends the stream with it (a first
+  // message that is no valid hello, wrong credentials); problems with later
+  // messages are answered on the stream and keep it open.
   absl::Status OnBotMessage(const std::shared_ptr<Connection>& connection,
-                            const hoard::v1::BotMessage& message);
+                            const hoard::v1::BotMessage& message,
+                            SteadyClock::time_point received = SteadyClock::now());
   // The Play stream has ended: its seats wait for a reconnect.
   void OnStreamClosed(const std::shared_ptr<Connection>& connection);
 

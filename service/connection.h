@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -27,6 +28,9 @@ class Outbox {
  public:
   virtual ~Outbox() = default;
   virtual void Send(OutgoingMessage message) = 0;
+  // Whether it calls StartClock() on each message as it hands it to the
+  // transport; if not, Connection::Send does as the message is sent.
+  virtual bool starts_clocks() const { return false; }
   // Ends the stream with `status` once what is queued is written.
   virtual void End(const absl::Status& status) { (void)status; }
 };
@@ -45,10 +49,15 @@ class Connection {
  public:
   explicit Connection(Outbox* outbox) : outbox_(outbox) {}
 
-  // Sends unless the stream has ended.
-  void Send(OutgoingMessage message) {
+  // Sends unless the stream has ended; a decision request's clock starts
+  // when the outbox hands it over (at once, unless it starts clocks itself).
+  // Returns false if the stream has ended.
+  bool Send(OutgoingMessage message) {
     absl::MutexLock lock(&mu_);
-    if (outbox_ != nullptr) outbox_->Send(std::move(message));
+    if (outbox_ == nullptr) return false;
+    if (!outbox_->starts_clocks()) message.StartClock();
+    outbox_->Send(std::move(message));
+    return true;
   }
 
   // Ends the stream from the server's side (a revoked bot, no hello in
@@ -94,6 +103,19 @@ class Connection {
                                                               : events;
   }
 
+  // Messages the stream has received and the server has not yet handled
+  // (they wait their turn, in order): when the oldest of them came, or
+  // nullopt for none. A match does not time out a seat whose stream holds
+  // one that came before the deadline: it may be the answer.
+  void set_oldest_unhandled(std::optional<SteadyClock::time_point> received) {
+    oldest_unhandled_.store(received ? received->time_since_epoch().count() : kNone,
+                            std::memory_order_release);
+  }
+  bool HoldsUnhandledFrom(SteadyClock::time_point by) const {
+    const SteadyClock::rep oldest = oldest_unhandled_.load(std::memory_order_acquire);
+    return oldest != kNone && oldest <= by.time_since_epoch().count();
+  }
+
  private:
   mutable absl::Mutex mu_;
   Outbox* outbox_ ABSL_GUARDED_BY(mu_);
@@ -102,6 +124,8 @@ class Connection {
   bool describe_actions_ = false;
   bool acknowledge_answers_ = false;
   hoard::v1::EventDelivery events_ = hoard::v1::EVENT_DELIVERY_STREAM;
+  static constexpr SteadyClock::rep kNone = INT64_MAX;
+  std::atomic<SteadyClock::rep> oldest_unhandled_{kNone};
 };
 
 }  // namespace hoard::service

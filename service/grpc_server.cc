@@ -1,6 +1,8 @@
 #include "service/grpc_server.h"
 
+#include <deque>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -23,6 +25,14 @@ namespace {
 // A bot's Play stream. Its messages travel as raw bytes, parsed and
 // serialized here, so that bytes which are no BotMessage get a clear
 // INVALID_ARGUMENT instead of a silent end of the stream.
+//
+// Reading runs ahead of handling: each message is parsed and stamped with
+// when it came as soon as it is read, and the next read starts at once; the
+// messages are handled in order, one at a time, by whichever thread finds
+// none being handled. An answer is judged by when it came, so time the
+// server takes to get to it is not the bot's. At most kMaxUnhandled
+// messages, or kMaxUnhandledBytes, wait; past that, reading waits for
+// handling.
 class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>,
                           public Outbox {
  public:
@@ -34,21 +44,29 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
     StartRead(&incoming_);
   }
 
+  // Queued as it is; serialized when its turn to be written comes, which is
+  // when a decision request's clock starts (service/decision_clock.h).
   void Send(OutgoingMessage message) override {
-    grpc::ByteBuffer bytes;
-    bool own = false;
-    if (!grpc::SerializationTraits<hoard::v1::ServerMessage>::Serialize(*message, &bytes, &own)
-             .ok() ||
-        !writes_.Push(std::move(bytes))) {
+    if (!writes_.Push(std::move(message))) {
       writes_.Finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                                   "the bot reads its stream too slowly (--max-queued-bytes)"),
                      /*abandon_queue=*/true);
     }
   }
+  bool starts_clocks() const override { return true; }
 
   // Called by the write queue (holding its lock) for the next message.
-  void WriteNext(const grpc::ByteBuffer& bytes, grpc::WriteOptions options) {
-    StartWrite(&bytes, options);
+  void WriteNext(OutgoingMessage& message, grpc::WriteOptions options) {
+    message.StartClock();
+    outgoing_.Clear();
+    bool own = false;
+    // Only a message past protobuf's 2 GiB could fail to serialize (none is
+    // built, and the queue's bytes are bounded): it would go out empty.
+    if (!grpc::SerializationTraits<hoard::v1::ServerMessage>::Serialize(*message, &outgoing_, &own)
+             .ok()) {
+      outgoing_.Clear();
+    }
+    StartWrite(&outgoing_, options);
   }
 
   void End(const absl::Status& status) override {
@@ -56,24 +74,34 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   }
 
   void OnReadDone(bool ok) override {
+    const SteadyClock::time_point received = SteadyClock::now();
+    Received message{.received = received, .bytes = incoming_.Length()};
     if (!ok) {  // the client closed its side, or the call is gone
-      Close(grpc::Status::OK, /*abandon_queue=*/false);
+      CloseAfterInbox(grpc::Status::OK);
       return;
     }
-    hoard::v1::BotMessage message;
-    if (!grpc::SerializationTraits<hoard::v1::BotMessage>::Deserialize(&incoming_, &message)
+    if (!grpc::SerializationTraits<hoard::v1::BotMessage>::Deserialize(&incoming_,
+                                                                       &message.message)
              .ok()) {
-      Close(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                         "the stream sent bytes that are no hoard.v1.BotMessage"),
-            /*abandon_queue=*/false);
+      CloseAfterInbox(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                   "the stream sent bytes that are no hoard.v1.BotMessage"));
       return;
     }
-    const absl::Status status = arena_->OnBotMessage(connection_, message);
-    if (!status.ok()) {
-      Close(ToGrpcStatus(status), /*abandon_queue=*/false);
-      return;
+    bool read_on = false;
+    bool handle = false;
+    {
+      absl::MutexLock lock(&inbox_mu_);
+      inbox_bytes_ += message.bytes;
+      inbox_.push_back(std::move(message));
+      UpdateOldestUnhandled();
+      // Read on while few wait; else the handler reads on once it catches up.
+      read_paused_ = InboxFull();
+      read_on = !read_paused_;
+      handle = !handling_;
+      handling_ = true;
     }
-    StartRead(&incoming_);
+    if (read_on) StartRead(&incoming_);
+    if (handle) HandleInbox();
   }
 
   void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
@@ -82,12 +110,96 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
     Close(grpc::Status::CANCELLED, /*abandon_queue=*/true);
   }
 
+  // gRPC calls it once every reaction has returned, so no message is being
+  // handled.
   void OnDone() override {
     arena_->OnStreamClosed(connection_);  // no Send reaches us after this
     delete this;
   }
 
  private:
+  // Messages waiting to be handled, at most (in count, and in their bytes
+  // on the wire).
+  static constexpr std::size_t kMaxUnhandled = 4096;
+  static constexpr std::size_t kMaxUnhandledBytes = 4 << 20;
+
+  struct Received {
+    hoard::v1::BotMessage message;
+    SteadyClock::time_point received;
+    std::size_t bytes = 0;
+  };
+
+  bool InboxFull() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(inbox_mu_) {
+    return inbox_.size() >= kMaxUnhandled || inbox_bytes_ >= kMaxUnhandledBytes;
+  }
+
+  // Reading has ended (`status` says why): the stream closes once the
+  // messages read before are handled.
+  void CloseAfterInbox(grpc::Status status) {
+    {
+      absl::MutexLock lock(&inbox_mu_);
+      if (handling_) {
+        close_after_ = std::move(status);
+        return;
+      }
+    }
+    Close(std::move(status), /*abandon_queue=*/false);
+  }
+
+  // Tells the connection when the oldest message not yet handled came: the
+  // one in hand, else the first waiting.
+  void UpdateOldestUnhandled() ABSL_EXCLUSIVE_LOCKS_REQUIRED(inbox_mu_) {
+    connection_->set_oldest_unhandled(
+        in_hand_ ? in_hand_
+        : inbox_.empty()
+            ? std::nullopt
+            : std::optional<SteadyClock::time_point>(inbox_.front().received));
+  }
+
+  // Handles the inbox in order until it is empty. The caller set handling_:
+  // no other thread handles meanwhile.
+  void HandleInbox() {
+    Received next;
+    for (;;) {
+      {
+        absl::MutexLock lock(&inbox_mu_);
+        in_hand_.reset();
+        if (inbox_.empty() || refused_) {
+          inbox_.clear();
+          inbox_bytes_ = 0;
+          UpdateOldestUnhandled();
+          handling_ = false;
+          std::optional<grpc::Status> close = std::move(close_after_);
+          close_after_.reset();
+          if (close && !refused_) {
+            inbox_mu_.Unlock();
+            Close(std::move(*close), /*abandon_queue=*/false);
+            inbox_mu_.Lock();
+          }
+          return;
+        }
+        next = std::move(inbox_.front());
+        inbox_.pop_front();
+        inbox_bytes_ -= next.bytes;
+        in_hand_ = next.received;
+        UpdateOldestUnhandled();
+      }
+      const absl::Status status =
+          arena_->OnBotMessage(connection_, next.message, next.received);
+      bool read_on = false;
+      {
+        absl::MutexLock lock(&inbox_mu_);
+        if (!status.ok()) refused_ = true;  // the rest go unhandled
+        if (read_paused_ && !refused_ && !close_after_ && !InboxFull()) {
+          read_paused_ = false;
+          read_on = true;
+        }
+      }
+      if (!status.ok()) Close(ToGrpcStatus(status), /*abandon_queue=*/false);
+      if (read_on) StartRead(&incoming_);
+    }
+  }
+
   void Close(grpc::Status status, bool abandon_queue) {
     arena_->OnStreamClosed(connection_);
     writes_.Finish(std::move(status), abandon_queue);
@@ -96,7 +208,21 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   Arena* const arena_;
   const std::shared_ptr<Connection> connection_;
   grpc::ByteBuffer incoming_;
-  WriteQueue<PlayReactor, grpc::ByteBuffer> writes_;
+  absl::Mutex inbox_mu_;
+  std::deque<Received> inbox_ ABSL_GUARDED_BY(inbox_mu_);
+  std::size_t inbox_bytes_ ABSL_GUARDED_BY(inbox_mu_) = 0;
+  bool handling_ ABSL_GUARDED_BY(inbox_mu_) = false;
+  // When the message being handled came.
+  std::optional<SteadyClock::time_point> in_hand_ ABSL_GUARDED_BY(inbox_mu_);
+  // No read is outstanding: the inbox is full.
+  bool read_paused_ ABSL_GUARDED_BY(inbox_mu_) = false;
+  // A message was refused and the stream is ending: nothing more is handled.
+  bool refused_ ABSL_GUARDED_BY(inbox_mu_) = false;
+  // Reading has ended: the stream closes with this once the inbox is handled.
+  std::optional<grpc::Status> close_after_ ABSL_GUARDED_BY(inbox_mu_);
+  // The message being written (one at a time).
+  grpc::ByteBuffer outgoing_;
+  WriteQueue<PlayReactor, OutgoingMessage> writes_;
 };
 
 // Requests that are no message of their method (unary, or the one message

@@ -22,19 +22,6 @@ using engine::Seat;
 // one seat, a bound on a stream that disconnects and reconnects at will.
 constexpr std::size_t kMaxEventsBetweenRequests = 4096;
 
-std::int64_t UnixMillis(SteadyClock::time_point when) {
-  const auto from_now = when - SteadyClock::now();
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             (std::chrono::system_clock::now() + from_now).time_since_epoch())
-      .count();
-}
-
-int MillisUntil(SteadyClock::time_point when) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      when - SteadyClock::now());
-  return static_cast<int>(std::max<std::int64_t>(0, left.count()));
-}
-
 std::string PlayerLabel(const SeatPlayer& player) {
   switch (player.kind) {
     case SeatPlayer::Kind::kBuiltin:
@@ -204,16 +191,23 @@ void HostedMatch::IssueRequest(Seat seat) {
   pending.complete = state_->LegalActionsComplete(seat);
   if (!pending.complete) pending.constraints = state_->LegalActionsHint(seat);
   pending.issued_at = pending.sent_at = SteadyClock::now();
-  pending.deadline = pending.issued_at + std::chrono::milliseconds(
-                                           time_control_.decision_ms + s.bank_ms);
-  const std::int64_t request_id = pending.request_id;
-  // The timer holds the match only weakly, and keeps it alive while it runs.
-  pending.timer = timers_->Schedule(
-      pending.deadline, [weak = weak_from_this(), seat, request_id] {
-        if (std::shared_ptr<HostedMatch> self = weak.lock()) self->OnTimeout(seat, request_id);
-      });
+  pending.clock = std::make_shared<DecisionClock>(
+      std::chrono::milliseconds(time_control_.decision_ms + s.bank_ms));
+  // The earliest the request can be due: its clock starts when it is sent.
+  pending.timer = ScheduleTimeout(seat, pending.request_id,
+                                  pending.issued_at + pending.clock->budget());
   s.pending = std::move(pending);
   SendRequest(seat, /*resent=*/false);
+  // A seat without a stream gets no request: its clock runs all the same.
+  if (s.connection == nullptr) s.pending->clock->Start(SteadyClock::now());
+}
+
+TimerQueue::Id HostedMatch::ScheduleTimeout(Seat seat, std::int64_t request_id,
+                                            SteadyClock::time_point when) {
+  // The timer holds the match only weakly, and keeps it alive while it runs.
+  return timers_->Schedule(when, [weak = weak_from_this(), seat, request_id] {
+    if (std::shared_ptr<HostedMatch> self = weak.lock()) self->OnTimeout(seat, request_id);
+  });
 }
 
 void HostedMatch::SendRequest(Seat seat, bool resent) {
@@ -239,8 +233,12 @@ void HostedMatch::SendRequest(Seat seat, bool resent) {
   }
   request->set_legal_actions_complete(s.pending->complete);
   request->set_constraints(s.pending->constraints);
-  request->set_deadline_unix_ms(UnixMillis(s.pending->deadline));
-  request->set_time_left_ms(MillisUntil(s.pending->deadline));
+  // The deadline once the clock has started; until then a whole budget
+  // (restated when the request is handed over and the clock starts).
+  const SteadyClock::time_point deadline = s.pending->clock->deadline().value_or(
+      SteadyClock::now() + s.pending->clock->budget());
+  request->set_deadline_unix_ms(UnixMillis(deadline));
+  request->set_time_left_ms(MillisUntil(deadline));
   request->set_bank_ms(s.bank_ms);
   request->set_resent(resent);
   if (s.events == hoard::v1::EVENT_DELIVERY_IN_REQUESTS) {
@@ -250,7 +248,9 @@ void HostedMatch::SendRequest(Seat seat, bool resent) {
     for (const hoard::v1::MatchEvent& event : s.pending->events) *request->add_events() = event;
   }
   if (resent) s.pending->sent_at = SteadyClock::now();
-  s.connection->Send(std::move(message));
+  message.set_clock(s.pending->clock);
+  // A stream that has ended takes nothing: the clock runs all the same.
+  if (!s.connection->Send(std::move(message))) s.pending->clock->Start(SteadyClock::now());
 }
 
 void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
@@ -295,6 +295,8 @@ void HostedMatch::Detach(const Connection* connection) {
   for (Seat seat = 0; seat < static_cast<Seat>(seats_.size()); ++seat) {
     if (seats_[seat].connection.get() != connection) continue;
     seats_[seat].connection.reset();
+    // A request the stream never got: the seat's clock runs from now.
+    if (seats_[seat].pending) seats_[seat].pending->clock->Start(SteadyClock::now());
     if (!state_->IsOver()) {
       ++seats_[seat].disconnects;
       PublishFault(seat, hoard::v1::SeatFault::KIND_DISCONNECTED);
@@ -303,8 +305,9 @@ void HostedMatch::Detach(const Connection* connection) {
 }
 
 hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
-                                            const hoard::v1::Answer& answer) {
-  hoard::v1::AnswerResult result = Judge(connection, answer);
+                                            const hoard::v1::Answer& answer,
+                                            SteadyClock::time_point received) {
+  hoard::v1::AnswerResult result = Judge(connection, answer, received);
   if (metrics_ != nullptr && !result.accepted()) {
     metrics_->refused.fetch_add(1, std::memory_order_relaxed);
   }
@@ -312,7 +315,8 @@ hoard::v1::AnswerResult HostedMatch::Answer(const Connection* connection,
 }
 
 hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
-                                           const hoard::v1::Answer& answer) {
+                                           const hoard::v1::Answer& answer,
+                                           SteadyClock::time_point received) {
   hoard::v1::AnswerResult result;
   {
     absl::MutexLock lock(&mu_);
@@ -344,7 +348,8 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
                                   ", which this stream does not hold"),
                      false);
     }
-    if (SteadyClock::now() >= s.pending->deadline) {
+    const std::optional<SteadyClock::time_point> deadline = s.pending->clock->deadline();
+    if (deadline && received >= *deadline) {
       TimeOut(seat);
       result = Refusal(answer, absl::StatusCode::kFailedPrecondition,
                        absl::StrCat("request ", id,
@@ -385,10 +390,13 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
         return Refusal(answer, action.status().code(),
                        std::string(action.status().message()), true);
       }
-      const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-          SteadyClock::now() - s.pending->issued_at);
+      // From when the request was handed over to when the answer came (an
+      // answer to one not yet sent, to a guessed request id, took no time).
+      const SteadyClock::time_point started = s.pending->clock->started().value_or(received);
+      const auto elapsed =
+          std::chrono::duration_cast<std::chrono::milliseconds>(received - started);
       const auto round_trip = std::chrono::duration_cast<std::chrono::microseconds>(
-          SteadyClock::now() - s.pending->sent_at);
+          received - std::min(received, std::max(started, s.pending->sent_at)));
       s.bank_ms = std::max<int>(
           0, s.bank_ms - std::max<int>(0, static_cast<int>(elapsed.count()) -
                                               time_control_.decision_ms));
@@ -396,7 +404,7 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
       if (answer.default_reason() != hoard::v1::DEFAULT_REASON_UNSPECIFIED) ++s.default_answers;
       s.round_trip_us_total += round_trip.count();
       if (metrics_ != nullptr) {
-        metrics_->decision_seconds.Observe(absl::FromChrono(SteadyClock::now() - s.pending->sent_at));
+        metrics_->decision_seconds.Observe(absl::FromChrono(round_trip));
       }
       timers_->Cancel(s.pending->timer);
       s.pending.reset();
@@ -417,6 +425,28 @@ void HostedMatch::OnTimeout(Seat seat, std::int64_t request_id) {
     absl::MutexLock lock(&mu_);
     SeatState& s = seats_[seat];
     if (!s.pending || s.pending->request_id != request_id) return;
+    const SteadyClock::time_point now = SteadyClock::now();
+    std::optional<SteadyClock::time_point> deadline = s.pending->clock->deadline();
+    if (!deadline && now - s.pending->issued_at >= DecisionClock::kMaxUnsent) {
+      deadline = s.pending->clock->Start(now);  // waited too long to be sent
+    }
+    if (!deadline || now < *deadline) {
+      // Not due yet. Unsent, it is looked at again a budget later: its clock
+      // starts after now, so its deadline is later than that.
+      s.pending->timer = ScheduleTimeout(
+          seat, request_id, deadline.value_or(now + s.pending->clock->budget()));
+      return;
+    }
+    if (s.connection != nullptr && s.connection->HoldsUnhandledFrom(*deadline)) {
+      // The stream holds a message that came in time, not yet handled: it
+      // may be the answer. Looked at again an eighth of the budget later (a
+      // silent seat's time-out comes that much late at most, while the
+      // stream's messages wait).
+      s.pending->timer = ScheduleTimeout(
+          seat, request_id,
+          now + std::max<SteadyClock::duration>(TimerQueue::kTick, s.pending->clock->budget() / 8));
+      return;
+    }
     TimeOut(seat);
   }
   NotifyIfFinished();

@@ -16,7 +16,8 @@
 // the constraints, and a typed answer that is not among the examples is
 // checked by applying it to a copy of the state.
 //
-// Clocks. Each request gives decision_ms plus the seat's bank; time beyond
+// Clocks. Each request gives decision_ms plus the seat's bank, from when it
+// is handed to the bot's transport (service/decision_clock.h); time beyond
 // decision_ms comes out of the bank. A time-out empties the bank, plays the
 // default action and counts a strike; at max_strikes the seat forfeits and
 // finishes last, whatever its score.
@@ -50,6 +51,7 @@
 #include "engine/record.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/connection.h"
+#include "service/decision_clock.h"
 #include "service/metrics.h"
 #include "service/timer.h"
 #include "service/worker_pool.h"
@@ -114,10 +116,11 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   // time out as usual.
   void Detach(const Connection* connection);
 
-  // An answer from `connection`. Never applied twice; the result says
+  // An answer from `connection`, which came at `received` (it is in time if
+  // it came before the deadline). Never applied twice; the result says
   // whether it was accepted and, if not, why and whether to retry.
-  hoard::v1::AnswerResult Answer(const Connection* connection,
-                                 const hoard::v1::Answer& answer);
+  hoard::v1::AnswerResult Answer(const Connection* connection, const hoard::v1::Answer& answer,
+                                 SteadyClock::time_point received = SteadyClock::now());
 
   // Sends a snapshot, then every event until the match ends.
   void Watch(std::shared_ptr<EventOutbox> watcher);
@@ -148,11 +151,14 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
     std::vector<engine::Action> legal;
     bool complete = true;
     std::string constraints;
-    // When the request was first issued (the clock runs from here), and
-    // when it was last sent (round trips are measured from here).
+    // When the request was first issued, and when it was last sent (round
+    // trips are measured from here, or from when its clock started).
     SteadyClock::time_point issued_at;
     SteadyClock::time_point sent_at;
-    SteadyClock::time_point deadline;
+    // Starts when the request is handed to the bot's transport; shared
+    // with the message on its way.
+    std::shared_ptr<DecisionClock> clock;
+    // Runs OnTimeout at the earliest time the request could be due.
     TimerQueue::Id timer = 0;
     // EVENT_DELIVERY_IN_REQUESTS: the events this request carries (sent
     // again with it when it is resent).
@@ -203,6 +209,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void SendRequest(engine::Seat seat, bool resent)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnTimeout(engine::Seat seat, std::int64_t request_id);
+  TimerQueue::Id ScheduleTimeout(engine::Seat seat, std::int64_t request_id,
+                                 SteadyClock::time_point when);
   // Has the built-in bot of `seat` decide on the worker pool (or in *next,
   // as Advance says), from a copy of its view and legal actions; Thought
   // applies the decision.
@@ -213,7 +221,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void Thought(engine::Seat seat, int thought, engine::Action action);
   void TimeOut(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Answer's work: accepts and plays the answer, or says why not.
-  hoard::v1::AnswerResult Judge(const Connection* connection, const hoard::v1::Answer& answer);
+  hoard::v1::AnswerResult Judge(const Connection* connection, const hoard::v1::Answer& answer,
+                                SteadyClock::time_point received);
   // Applies a legal action and tells everyone who may know of it.
   void Play(engine::Seat seat, engine::Action action, bool by_default)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -188,6 +188,89 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   EXPECT_THAT(match.Record()->ranks, ::testing::ElementsAre(1, 2));
 }
 
+// A stream that holds what it is sent, as a transport would before its turn
+// to write comes: the decision requests' clocks wait for HandOver().
+class SlowStream final : public Outbox {
+ public:
+  void Send(OutgoingMessage message) override {
+    absl::MutexLock lock(&mu_);
+    held_.push_back(std::move(message));
+  }
+  bool starts_clocks() const override { return true; }
+  // Starts writing the held decision request: its clock starts. Returns it
+  // as written.
+  hoard::v1::DecisionRequest HandOver() {
+    absl::MutexLock lock(&mu_);
+    for (OutgoingMessage& message : held_) {
+      if (!message->has_decision()) continue;
+      message.StartClock();
+      return message->decision();
+    }
+    return hoard::v1::DecisionRequest();
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::vector<OutgoingMessage> held_ ABSL_GUARDED_BY(mu_);
+};
+
+// A seat's clock runs from when its request is handed to the transport, not
+// while it waits in the server, and an answer counts as of when it came, not
+// when the server got to it; a seat that does not answer still times out.
+TEST(HostedMatchTest, ASeatsClockRunsFromTheHandOverToWhenItsAnswerCame) {
+  constexpr auto kDecision = std::chrono::milliseconds(100);
+  BidGame game;
+  NoCodec codec;
+  TimerQueue timers;
+  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
+                   .config = {.num_players = 3, .seed = 1},
+                   .time_control = {.decision_ms = 100, .bank_ms = 0, .max_strikes = 0}};
+  setup.seats.resize(3);
+  absl::Notification finished;
+  auto match = std::make_shared<HostedMatch>(std::move(setup),
+                                             *game.NewMatch({.num_players = 3}), &timers,
+                                             [&] { finished.Notify(); });
+  auto watcher = std::make_shared<Recorder>();
+  match->Watch(watcher);
+  std::vector<std::unique_ptr<SlowStream>> streams;
+  std::vector<std::shared_ptr<Connection>> connections;
+  for (Seat seat = 0; seat < 3; ++seat) {
+    streams.push_back(std::make_unique<SlowStream>());
+    connections.push_back(std::make_shared<Connection>(streams.back().get()));
+  }
+  // Seated before the match starts, as a registered bot's seats are.
+  for (Seat seat = 0; seat < 3; ++seat) match->Attach(seat, connections[seat]);
+  match->Start();
+
+  // Asked, but still in the server: two and a half decision times pass.
+  std::this_thread::sleep_for(kDecision * 5 / 2);
+  const hoard::v1::DecisionRequest request0 = streams[0]->HandOver();
+  EXPECT_GE(request0.time_left_ms(), 90);  // its whole time, from now
+  EXPECT_LE(request0.time_left_ms(), 100);
+  EXPECT_TRUE(match->Answer(connections[0].get(), ByIndex(request0, 2)).accepted());
+
+  // Seat 1's answer comes in time, and waits to be handled past the
+  // deadline: its stream says so, and the seat does not time out meanwhile.
+  const hoard::v1::DecisionRequest request1 = streams[1]->HandOver();
+  const SteadyClock::time_point came = SteadyClock::now() + kDecision / 2;
+  std::this_thread::sleep_for(kDecision / 2);
+  connections[1]->set_oldest_unhandled(came);
+  std::this_thread::sleep_for(kDecision);
+  EXPECT_TRUE(match->Answer(connections[1].get(), ByIndex(request1, 1), came).accepted());
+  connections[1]->set_oldest_unhandled(std::nullopt);
+
+  // Seat 2's request goes out and is never answered: it times out.
+  streams[2]->HandOver();
+  ASSERT_TRUE(finished.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  std::vector<int> timed_out;
+  for (const hoard::v1::MatchEvent& event : watcher->events) {
+    if (event.has_fault() && event.fault().kind() == hoard::v1::SeatFault::KIND_TIMEOUT) {
+      timed_out.push_back(event.fault().seat());
+    }
+  }
+  EXPECT_THAT(timed_out, ::testing::ElementsAre(2));
+}
+
 TEST(HostedMatchTest, AnAbortedMatchEndsWithoutScoresSeedOrRecord) {
   BidGame game;
   NoCodec codec;

@@ -11,7 +11,6 @@
 
 #include "absl/synchronization/mutex.h"
 #include "grpcpp/impl/call_op_set.h"
-#include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
 #include "service/outgoing.h"
 
@@ -34,7 +33,6 @@ template <typename Message>
 std::size_t WireSize(const Message& message) {
   return Pointer(message)->ByteSizeLong();
 }
-inline std::size_t WireSize(const grpc::ByteBuffer& bytes) { return bytes.Length(); }
 
 // Writes queued messages one at a time, then finishes the call once asked
 // to and every queued message is out. Shared by the streaming reactors: the
