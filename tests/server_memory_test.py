@@ -5,15 +5,15 @@ database rather than kept, and a cancelled tournament's runner is released.
     /usr/bin/python3 tests/server_memory_test.py build/hoard
 
 A real `hoard serve --db` plays HOARD_MEMORY_MATCHES matches (default 40000)
-created over gRPC, waiting after each 1,000 until they are stored; its
-resident memory after all of them must be within 10% of what it was after
-the first half (the allocator, SQLite's page cache and the store writer's
-batches settle in the first; a leak of a few hundred bytes a match shows in
-the second). Resident memory is a high-water mark: matches that finish
-faster than the writer stores them raise it once, as high as they pile up
-(seen up to 30 MB when nothing waited for the writer, at any moment of a
-run); waiting for the writer every 1,000 matches keeps that pile small and
-its mark early. Then ten tournaments of 100,000
+created over gRPC, waiting after each 1,000 until they are stored. Its
+resident memory is read after the first half, the third quarter and the
+last: in at least one of the last two quarters it must grow by at most 5%
+of the first reading (the allocator, SQLite's page cache and the store
+writer's batches settle in the first half; a leak of a few hundred bytes a
+match grows both quarters). Resident memory is a high-water mark: matches
+that pile up, running or waiting for the writer, raise it once, as high as
+they pile (seen up to 25 MB on a busy machine, at any moment of a run), and
+such a step lands in one quarter at most. Then ten tournaments of 100,000
 matches each are created and cancelled; the memory after the tenth may be
 at most 12 MB above the first two, where eight kept runners would add 38 MB.
 Prints one line per check and a closing 'N passed, M failed'.
@@ -108,6 +108,7 @@ def finished_matches(pid, arena, db):
     request = arena_pb2.CreateMatchRequest(
         game="village", seats=[arena_pb2.SeatSpec(builtin="random")] * 3)
     warm = max(1, MATCHES // 2)
+    middle = max(warm + 1, MATCHES * 3 // 4)
     first = None
     started = time.monotonic()
     for i in range(MATCHES):
@@ -116,16 +117,24 @@ def finished_matches(pid, arena, db):
         # Stored as they go: at most DRAIN_EVERY finished matches wait for
         # the writer at any moment, so that its queue's high-water mark is
         # reached early and the memory measured is what stays.
-        if (i + 1) % DRAIN_EVERY == 0 or i + 1 == warm:
+        if (i + 1) % DRAIN_EVERY == 0 or i + 1 in (warm, middle):
             drain(arena, db, i + 1)
         if i + 1 == warm:
             after_warm = rss_kib(pid)
+        if i + 1 == middle:
+            after_middle = rss_kib(pid)
     drain(arena, db, MATCHES)
     after_all = rss_kib(pid)
     print(f"     {MATCHES} matches in {time.monotonic() - started:.1f} s; resident memory "
-          f"{after_warm} KiB after {warm}, {after_all} KiB after {MATCHES}")
-    check(f"memory stays within 10% over {MATCHES} finished matches",
-          after_all <= after_warm * 1.10, f"{after_warm} KiB -> {after_all} KiB")
+          f"{after_warm} KiB after {warm}, {after_middle} KiB after {middle}, "
+          f"{after_all} KiB after {MATCHES}")
+    # A leak grows the memory in both quarters; the high-water mark's
+    # one-time step shows in one of them at most.
+    growth = min(after_middle - after_warm, after_all - after_middle)
+    check(f"memory stays flat over the last {MATCHES - warm} finished matches (the smaller "
+          f"growth of their two halves within 5%)",
+          growth <= after_warm * 0.05,
+          f"{after_warm} -> {after_middle} -> {after_all} KiB")
     got = arena.GetMatch(arena_pb2.GetMatchRequest(match_id=first), timeout=30)
     check("the first match is still served, record and all, from the database",
           got.match.status == arena_pb2.MATCH_STATUS_FINISHED and got.HasField("record"),
