@@ -11,9 +11,11 @@
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "db/store.h"
 #include "engine/player_id.h"
@@ -185,12 +187,12 @@ class StatementCache {
     cache_.clear();
   }
   // The statement for `sql`, or null if it cannot be prepared.
-  sqlite3_stmt* Get(const std::string& sql) {
+  sqlite3_stmt* Get(absl::string_view sql) {
     auto it = cache_.find(sql);
     if (it != cache_.end()) return it->second;
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
-        SQLITE_OK) {
+    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                           SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
       sqlite3_finalize(stmt);
       return nullptr;
     }
@@ -200,13 +202,13 @@ class StatementCache {
 
  private:
   sqlite3* const db_;
-  std::map<std::string, sqlite3_stmt*> cache_;
+  absl::flat_hash_map<std::string, sqlite3_stmt*> cache_;
 };
 
 // One use of a cached statement: reset, its bindings cleared, when it goes.
 class Statement {
  public:
-  Statement(StatementCache& cache, const std::string& sql) : stmt_(cache.Get(sql)) {}
+  Statement(StatementCache& cache, absl::string_view sql) : stmt_(cache.Get(sql)) {}
   ~Statement() {
     if (stmt_ != nullptr) {
       sqlite3_reset(stmt_);
@@ -235,6 +237,12 @@ class Statement {
   }
   Statement& BindBlob(int i, const std::string& bytes) {
     sqlite3_bind_blob(stmt_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  // Binds `bytes` without a copy: they must stay as they are until this
+  // statement has stepped for the last time.
+  Statement& BindKeptBlob(int i, const std::string& bytes) {
+    sqlite3_bind_blob(stmt_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_STATIC);
     return *this;
   }
   // SQLITE_ROW, SQLITE_DONE or an error code.
@@ -725,12 +733,14 @@ class SqliteStore final : public MatchStore {
       match.set_tournament_id(slot->tournament_id);
       match.set_schedule_index(slot->schedule_index);
     }
-    Statement insert(statements_, absl::StrCat(
+    static const std::string kInsertMatch = absl::StrCat(
         "INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, actions, "
         "stored_at_ms, summary, tournament_id, schedule_index, block, started_at_ms, "
         "finished_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ", kNowMs,
-        ", ?8, ?9, ?10, ?11, ?12, ?13)").c_str());
+        ", ?8, ?9, ?10, ?11, ?12, ?13)");
+    Statement insert(statements_, kInsertMatch);
     if (!insert.ok()) return Error("storing a match");
+    const std::string summary = match.SerializeAsString();
     insert.Bind(1, match.match_id())
         .Bind(2, sequence)
         .Bind(3, match.game())
@@ -738,7 +748,7 @@ class SqliteStore final : public MatchStore {
         .Bind(5, static_cast<std::int64_t>(match.seed()))
         .Bind(6, hoard::v1::MatchStatus_Name(match.status()))
         .Bind(7, std::int64_t{match.actions()})
-        .BindBlob(8, match.SerializeAsString())
+        .BindKeptBlob(8, summary)
         .Bind(12, match.started_unix_ms())
         .Bind(13, match.finished_unix_ms());
     if (slot != nullptr) {
@@ -797,13 +807,16 @@ class SqliteStore final : public MatchStore {
     if (match.status() == hoard::v1::MATCH_STATUS_ABORTED) return absl::OkStatus();
     Statement insert_record(statements_, "INSERT INTO match_records (match_id, record) VALUES (?, ?)");
     if (!insert_record.ok()) return Error("storing a record");
-    insert_record.Bind(1, match.match_id()).BindBlob(2, record.SerializeAsString());
+    const std::string bytes = record.SerializeAsString();
+    insert_record.Bind(1, match.match_id()).BindKeptBlob(2, bytes);
     if (insert_record.Step() != SQLITE_DONE) return Error("storing a record");
     return absl::OkStatus();
   }
 
   absl::StatusOr<std::int64_t> BotIdLocked(const std::string& name, const std::string& version)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const std::pair<std::string, std::string> key(name, version);
+    if (auto it = bot_ids_.find(key); it != bot_ids_.end()) return it->second;
     Statement insert(statements_, "INSERT OR IGNORE INTO bots (name, version) VALUES (?, ?)");
     if (!insert.ok()) return Error("storing a bot");
     insert.Bind(1, name).Bind(2, version);
@@ -812,10 +825,12 @@ class SqliteStore final : public MatchStore {
     if (!select.ok()) return Error("reading a bot");
     select.Bind(1, name).Bind(2, version);
     if (select.Step() != SQLITE_ROW) return Error("reading a bot");
-    return select.Int(0);
+    return bot_ids_[key] = select.Int(0);
   }
 
   absl::Status Exec(const char* sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    // A rollback may take back bots inserted since the cache learnt them.
+    if (absl::StartsWith(sql, "ROLLBACK")) bot_ids_.clear();
     char* message = nullptr;
     if (const int code = sqlite3_exec(db_, sql, nullptr, nullptr, &message); code != SQLITE_OK) {
       absl::Status status(CodeFor(code),
@@ -835,6 +850,9 @@ class SqliteStore final : public MatchStore {
   sqlite3* const db_;
   const std::string path_;
   StatementCache statements_ ABSL_GUARDED_BY(mu_){db_};
+  // (name, version) -> bots.id, as stored in this connection's view.
+  absl::flat_hash_map<std::pair<std::string, std::string>, std::int64_t> bot_ids_
+      ABSL_GUARDED_BY(mu_);
   const bool read_only_;
 };
 

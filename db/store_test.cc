@@ -94,6 +94,27 @@ TEST(StoreTest, ListsInOrderWithFiltersAndPages) {
   EXPECT_THAT(ids(0, 10, {.game = "village", .bot = "alice"}), ::testing::ElementsAre("m2"));
 }
 
+// A batch taken back whole takes back the bots it added: storing their
+// matches again later links their seats to bots that exist.
+TEST(StoreTest, ABotAddedByABatchTakenBackIsAddedAgainLater) {
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+  const hoard::v1::Match first = Finished(1, "village", "alice");
+  ASSERT_THAT(store->SaveFinished(1, first, RecordOf(first)), IsOk());
+  // carol's match is fine; the second holds m1's number under another id.
+  FinishedResult carol{.sequence = 2, .match = Finished(2, "village", "carol")};
+  FinishedResult clash{.sequence = 1, .match = Finished(1, "village", "alice")};
+  clash.match.set_match_id("m1b");
+  EXPECT_THAT(store->SaveFinishedBatch({&carol, &clash}),
+              ::testing::Each(StatusIs(absl::StatusCode::kFailedPrecondition,
+                                       HasSubstr("belongs to another match"))));
+  EXPECT_FALSE((*store->Get("m2")).has_value());
+  ASSERT_THAT(store->SaveFinishedBatch({&carol}), ::testing::ElementsAre(IsOk()));
+  absl::StatusOr<std::vector<StoredMatch>> listed = store->List(0, 10, {.bot = "carol"});
+  ASSERT_THAT(listed, IsOk());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].match.match_id(), "m2");
+}
+
 TEST(StoreTest, TournamentsAreStoredFoundAndUpdated) {
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
   hoard::v1::TournamentSpec spec;

@@ -6,7 +6,6 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/util/json_util.h"
 #include "hoard/v1/record.pb.h"
@@ -28,12 +27,13 @@ hoard::v1::MatchRecord RecordToProto(const MatchRecord& record) {
     out->set_name(zone.name);
     for (const std::string& card : zone.cards) out->add_cards(card);
   }
+  proto.mutable_actions()->Reserve(static_cast<int>(record.actions.size()));
   for (const RecordedAction& step : record.actions) {
     hoard::v1::RecordedAction* out = proto.add_actions();
     out->set_seat(step.seat);
     out->set_code(step.action.code());
     out->set_text(step.text);
-    out->set_state_after(absl::StrFormat("%016x", step.state_after));
+    out->set_state_after(absl::StrCat(absl::Hex(step.state_after, absl::kZeroPad16)));
   }
   for (double score : record.scores) proto.add_scores(score);
   for (int rank : record.ranks) proto.add_ranks(rank);

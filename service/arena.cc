@@ -291,11 +291,11 @@ void Arena::OnMatchFinished(const std::string& match_id) {
     }
   }
   const bool store = writer_ != nullptr && hooks.store;
-  const hoard::v1::Match described = match->Describe();
+  hoard::v1::Match described = match->Describe();
   // An aborted match has no record (nor scores): only its summary is kept.
   hoard::v1::MatchRecord record;
   if (store || hooks.on_finished) {
-    if (std::optional<engine::MatchRecord> full = match->Record()) {
+    if (std::shared_ptr<const engine::MatchRecord> full = match->Record()) {
       record = engine::RecordToProto(*full);
     }
   }
@@ -321,7 +321,9 @@ void Arena::OnMatchFinished(const std::string& match_id) {
       absl::MutexLock lock(&mu_);
       end_events_[match_id] = {event, std::move(fields)};
     }
-    writer_->Add({.sequence = match->sequence(), .match = described, .record = record});
+    writer_->Add({.sequence = match->sequence(),
+                  .match = described,
+                  .record = hooks.on_finished ? record : std::move(record)});
   }
   ReleaseFinished(match_id, described,
                   store              ? Afterwards::kAwaitStore
@@ -331,7 +333,7 @@ void Arena::OnMatchFinished(const std::string& match_id) {
     fields.push_back({"stored", "no"});
     events_(event, fields);
   }
-  if (hooks.on_finished) hooks.on_finished(described, record);
+  if (hooks.on_finished) hooks.on_finished(std::move(described), std::move(record));
 }
 
 void Arena::OnStoreOutcome(const std::string& match_id, const db::ResultOutcome& outcome) {
@@ -540,7 +542,7 @@ absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
   hoard::v1::GetMatchResponse response;
   if (std::shared_ptr<HostedMatch> match = FindMatch(request.match_id())) {
     *response.mutable_match() = match->Describe();
-    if (std::optional<engine::MatchRecord> record = match->Record()) {
+    if (std::shared_ptr<const engine::MatchRecord> record = match->Record()) {
       *response.mutable_record() = engine::RecordToProto(*record);
     }
   } else {

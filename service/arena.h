@@ -66,8 +66,8 @@ struct MatchHooks {
   // Runs once when the match ends, with its summary and record, on the
   // thread that ended it (a worker of the pool where built-in bots think, a
   // transport thread, the timer's). The bots' places are free again by then.
-  std::function<void(const hoard::v1::Match&, const hoard::v1::MatchRecord&)>
-      on_finished;
+  // Both are the hook's to keep.
+  std::function<void(hoard::v1::Match, hoard::v1::MatchRecord)> on_finished;
   // Runs for each answer in the match that the server refused, or that the
   // bot's client sent as the default action (Answer.default_reason), with
   // the server's reply, on the transport thread that received it (for the

@@ -20,11 +20,10 @@ class InProcess final : public tournament::MatchHost {
     std::future<FinishedMatch> finished = done->get_future();
     MatchHooks hooks;
     hooks.store = false;
-    hooks.on_finished = [done](const hoard::v1::Match& match,
-                               const hoard::v1::MatchRecord& record) {
-      FinishedMatch result{.match = match, .record = record};
+    hooks.on_finished = [done](hoard::v1::Match match, hoard::v1::MatchRecord record) {
+      FinishedMatch result{.match = std::move(match), .record = std::move(record)};
       // The arena numbers its matches "m<sequence>" from its store's last.
-      absl::SimpleAtoi(absl::string_view(match.match_id()).substr(1), &result.sequence);
+      absl::SimpleAtoi(absl::string_view(result.match.match_id()).substr(1), &result.sequence);
       done->set_value(std::move(result));
     };
     absl::StatusOr<hoard::v1::CreateMatchResponse> created =

@@ -732,9 +732,9 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
   return match;
 }
 
-std::optional<engine::MatchRecord> HostedMatch::Record() const {
+std::shared_ptr<const engine::MatchRecord> HostedMatch::Record() const {
   absl::MutexLock lock(&mu_);
-  if (!finished_ || aborted_) return std::nullopt;
+  if (!finished_ || aborted_) return nullptr;
   if (!record_) {
     engine::MatchRecorder recorder(game_.info(), config_, seat_names_, *initial_);
     std::unique_ptr<engine::State> replay = initial_->Clone();
@@ -742,8 +742,9 @@ std::optional<engine::MatchRecord> HostedMatch::Record() const {
       HOARD_CHECK(replay->Apply(step.seat, step.action).ok(), "a match replays its actions");
       recorder.Record(step.seat, step.action, step.text, *replay);
     }
-    record_ = recorder.Finish(*replay);
-    record_->ranks = final_ranks_;
+    auto record = std::make_shared<engine::MatchRecord>(recorder.Finish(*replay));
+    record->ranks = final_ranks_;
+    record_ = std::move(record);
   }
   return record_;
 }

@@ -140,8 +140,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   // True once the match has finished or was aborted.
   bool IsOver() const;
   hoard::v1::Match Describe() const;
-  // The full record, once the match has finished (never for an aborted one).
-  std::optional<engine::MatchRecord> Record() const;
+  // The full record, once the match has finished (never for an aborted one:
+  // null). Built once and shared by every caller.
+  std::shared_ptr<const engine::MatchRecord> Record() const;
 
  private:
   struct Pending {
@@ -276,7 +277,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   std::vector<double> final_scores_ ABSL_GUARDED_BY(mu_);
   std::vector<int> final_ranks_ ABSL_GUARDED_BY(mu_);
   // Built on the first Record() after the end.
-  mutable std::optional<engine::MatchRecord> record_ ABSL_GUARDED_BY(mu_);
+  mutable std::shared_ptr<const engine::MatchRecord> record_ ABSL_GUARDED_BY(mu_);
   std::vector<std::shared_ptr<EventOutbox>> watchers_ ABSL_GUARDED_BY(mu_);
   // outcomes_[id - 1]: what became of request `id`.
   std::vector<Outcome> outcomes_ ABSL_GUARDED_BY(mu_);

@@ -300,7 +300,7 @@ TEST(HostedMatchTest, AnAbortedMatchEndsWithoutScoresSeedOrRecord) {
   EXPECT_EQ(described.status(), hoard::v1::MATCH_STATUS_ABORTED);
   EXPECT_EQ(described.seed(), 0u);  // the deal stays secret
   for (const hoard::v1::SeatInfo& seat : described.seats()) EXPECT_EQ(seat.rank(), 0);
-  EXPECT_FALSE(match->Record().has_value());
+  EXPECT_EQ(match->Record(), nullptr);
   // Seats and spectators are told, and seat 1's open request is withdrawn.
   ASSERT_TRUE(seat1.messages.back().has_event());
   EXPECT_EQ(seat1.messages.back().event().finished().match().status(),

@@ -1,8 +1,8 @@
 #include "tournament/runner.h"
 
 #include <algorithm>
-#include <iterator>
 #include <filesystem>
+#include <iterator>
 #include <set>
 #include <thread>
 #include <utility>
@@ -884,6 +884,7 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
 
 void TournamentRunner::Store(Played played) {
   const std::size_t room = 2 * static_cast<std::size_t>(std::max(1, options_.results_per_commit));
+  std::vector<Played> spent;  // freed once the lock is released
   absl::MutexLock lock(&queue_mu_);
   auto has_room = [this, room] {
     queue_mu_.AssertHeld();
@@ -891,6 +892,7 @@ void TournamentRunner::Store(Played played) {
   };
   queue_mu_.Await(absl::Condition(&has_room));
   queue_.push_back(std::move(played));
+  spent.swap(spent_);
 }
 
 void TournamentRunner::WriteResults() {
@@ -924,6 +926,9 @@ void TournamentRunner::WriteResults() {
       for (std::size_t i = 0; i < batch.size(); ++i) Count(batch[i], saved[i]);
     }
     ReportSampled();
+    absl::MutexLock lock(&queue_mu_);
+    if (spent_.empty()) spent_.reserve(batch.size());
+    std::move(batch.begin(), batch.end(), std::back_inserter(spent_));
   }
 }
 

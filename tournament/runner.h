@@ -298,6 +298,9 @@ class TournamentRunner {
   absl::Mutex queue_mu_;
   std::vector<Played> queue_ ABSL_GUARDED_BY(queue_mu_);
   bool workers_done_ ABSL_GUARDED_BY(queue_mu_) = false;
+  // Results the writer has stored, freed by the next worker that queues one
+  // (their records are large: freeing them would slow the one writer).
+  std::vector<Played> spent_ ABSL_GUARDED_BY(queue_mu_);
   // When progress was last reported (ReportSampled).
   std::atomic<std::int64_t> reported_at_ns_{0};
   absl::Time started_ = absl::Now();

@@ -215,9 +215,10 @@ absl::StatusOr<std::string> Checker::StartMatch(const std::string& game, int ind
   request.mutable_time_control()->set_bank_ms(options_.bank_ms);
   request.mutable_time_control()->set_max_strikes(3);
   MatchHooks hooks;
-  hooks.on_finished = [this](const Match& match, const hoard::v1::MatchRecord&) {
+  hooks.on_finished = [this](Match match, hoard::v1::MatchRecord) {
     absl::MutexLock lock(&mu_);
-    finished_[match.match_id()] = match;
+    std::string id = match.match_id();
+    finished_[std::move(id)] = std::move(match);
   };
   hooks.on_flawed_answer = [this](const hoard::v1::Answer& answer,
                                   const hoard::v1::AnswerResult& result) {
