@@ -147,6 +147,31 @@ constexpr const char* kMigrations[] = {
     R"sql(
     ALTER TABLE seats ADD COLUMN disconnects INTEGER NOT NULL DEFAULT 0;
     )sql",
+    // 7: seats kept in their primary key's order (no rowid, so no second
+    // tree), and found by their bots through seats_by_bot only: the index
+    // by the seat's player text cost each stored match four more inserts.
+    R"sql(
+    CREATE TABLE seats_by_match (
+      match_id TEXT NOT NULL REFERENCES matches(id),
+      seat INTEGER NOT NULL,
+      player TEXT NOT NULL,
+      score REAL NOT NULL,
+      rank INTEGER NOT NULL,
+      timeouts INTEGER NOT NULL,
+      illegal_answers INTEGER NOT NULL,
+      forfeited INTEGER NOT NULL,
+      bot_id INTEGER REFERENCES bots(id),
+      disconnects INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (match_id, seat)
+    ) WITHOUT ROWID;
+    INSERT INTO seats_by_match (match_id, seat, player, score, rank, timeouts,
+                                illegal_answers, forfeited, bot_id, disconnects)
+      SELECT match_id, seat, player, score, rank, timeouts, illegal_answers, forfeited,
+             bot_id, disconnects FROM seats;
+    DROP TABLE seats;
+    ALTER TABLE seats_by_match RENAME TO seats;
+    CREATE INDEX seats_by_bot ON seats(bot_id, match_id);
+    )sql",
 };
 
 // How a failed SQLite call is reported: kDataLoss for a damaged file,
@@ -416,16 +441,22 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<std::vector<StoredMatch>> List(std::int64_t after, int limit,
                                                 const MatchFilter& filter) override {
     absl::MutexLock lock(&mu_);
-    std::string rated_name, rated_version;
-    if (!filter.rated_bot.empty()) {
-      const std::size_t at = filter.rated_bot.find('@');
-      rated_name = filter.rated_bot.substr(0, at);
-      if (at != std::string::npos) rated_version = filter.rated_bot.substr(at + 1);
-    }
+    // "name" or "name@version": the bots row's two columns.
+    auto split = [](const std::string& bot) {
+      const std::size_t at = bot.find('@');
+      return std::make_pair(bot.substr(0, at),
+                            at == std::string::npos ? std::string() : bot.substr(at + 1));
+    };
+    const auto [rated_name, rated_version] = split(filter.rated_bot);
+    const auto [bot_name, bot_version] = split(filter.bot);
+    // A seat of a registered bot (filter.bot) or of any bot by its name
+    // (filter.rated_bot, built-in ones too), both found through seats_by_bot.
     Statement select(statements_,
                      "SELECT sequence, summary FROM matches WHERE sequence > ?1 "
                      "AND (?2 = '' OR game = ?2) "
-                     "AND (?3 = '' OR id IN (SELECT match_id FROM seats WHERE player = 'bot:' || ?3)) "
+                     "AND (?3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                     "ON b.id = s.bot_id WHERE b.name = ?8 AND b.version = ?9 "
+                     "AND s.player = 'bot:' || ?3)) "
                      "AND (?5 = 0 OR tournament_id = ?5) "
                      "AND (?6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
                      "ON b.id = s.bot_id WHERE b.name = ?6 AND b.version = ?7)) "
@@ -433,6 +464,7 @@ class SqliteStore final : public MatchStore {
     if (!select.ok()) return Error("listing matches");
     select.Bind(1, after).Bind(2, filter.game).Bind(3, filter.bot).Bind(4, std::int64_t{limit});
     select.Bind(5, filter.tournament_id).Bind(6, rated_name).Bind(7, rated_version);
+    select.Bind(8, bot_name).Bind(9, bot_version);
     std::vector<StoredMatch> matches;
     for (int step = select.Step(); step != SQLITE_DONE; step = select.Step()) {
       if (step != SQLITE_ROW) return Error("listing matches");

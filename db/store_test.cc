@@ -264,6 +264,80 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   EXPECT_EQ(rated[0].seats[1].bot, "random");
 }
 
+// One answer of `sql` on the file at `path`, as text ("" for none).
+std::string QueryFile(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::string answer;
+  if (sqlite3_open(path.c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != nullptr) {
+      answer = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return answer;
+}
+
+TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
+  const std::string path = TempPath("hoard_seats_by_match.db");
+  {
+    std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+    for (int i = 1; i <= 3; ++i) {
+      hoard::v1::Match match = Finished(i, "village", i == 2 ? "bob" : "alice");
+      match.mutable_seats(0)->set_disconnects(i);
+      ASSERT_THAT(store->SaveFinished(i, match, RecordOf(match)), IsOk());
+    }
+  }
+  // As migration 6 left the seats: a table with rowids and two indexes.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "BEGIN; CREATE TABLE seats6 (match_id TEXT NOT NULL REFERENCES "
+                         "matches(id), seat INTEGER NOT NULL, player TEXT NOT NULL, score REAL "
+                         "NOT NULL, rank INTEGER NOT NULL, timeouts INTEGER NOT NULL, "
+                         "illegal_answers INTEGER NOT NULL, forfeited INTEGER NOT NULL, bot_id "
+                         "INTEGER REFERENCES bots(id), disconnects INTEGER NOT NULL DEFAULT 0, "
+                         "PRIMARY KEY (match_id, seat)); "
+                         "INSERT INTO seats6 SELECT * FROM seats; DROP TABLE seats; "
+                         "ALTER TABLE seats6 RENAME TO seats; "
+                         "CREATE INDEX seats_by_player ON seats(player, match_id); "
+                         "CREATE INDEX seats_by_bot ON seats(bot_id, match_id); "
+                         "DELETE FROM schema_migrations WHERE version >= 7; "
+                         "PRAGMA user_version = 6; COMMIT;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  ASSERT_EQ(QueryFile(path, "SELECT count(*) FROM sqlite_master WHERE name = 'seats_by_player'"),
+            "1");
+
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  EXPECT_EQ(QueryFile(path, "SELECT count(*) FROM sqlite_master WHERE name = 'seats_by_player'"),
+            "0");
+  EXPECT_EQ(QueryFile(path, "SELECT count(*) FROM seats"), "6");
+  auto ids = [&](MatchFilter filter) {
+    std::vector<std::string> out;
+    absl::StatusOr<std::vector<StoredMatch>> listed = store->List(0, 10, filter);
+    EXPECT_THAT(listed, IsOk());
+    for (const StoredMatch& m : *listed) out.push_back(m.match.match_id());
+    return out;
+  };
+  EXPECT_THAT(ids({.bot = "alice"}), ::testing::ElementsAre("m1", "m3"));
+  EXPECT_THAT(ids({.bot = "bob"}), ::testing::ElementsAre("m2"));
+  // A built-in bot's seat is no registered bot's: "random" names none.
+  EXPECT_THAT(ids({.bot = "random"}), ::testing::IsEmpty());
+  EXPECT_THAT(ids({.rated_bot = "random"}), ::testing::ElementsAre("m1", "m2", "m3"));
+  std::vector<RatedMatch> rated = *store->RatedMatches({.game = "village"});
+  ASSERT_EQ(rated.size(), 3u);
+  EXPECT_EQ(rated[1].seats[0].bot, "bob");
+  EXPECT_EQ(rated[2].seats[0].disconnects, 3);
+  // Stored after the migration too.
+  const hoard::v1::Match fourth = Finished(4, "village", "bob");
+  ASSERT_THAT(store->SaveFinished(4, fourth, RecordOf(fourth)), IsOk());
+  EXPECT_THAT(ids({.bot = "bob"}), ::testing::ElementsAre("m2", "m4"));
+}
+
 TEST(StoreTest, WhereASeatLostTimeIsKeptForTheLeaderboard) {
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
   hoard::v1::Match match = Finished(1, "village", "alice");
