@@ -362,7 +362,11 @@ class SqliteStore final : public MatchStore {
       return status;
     }
     absl::Status committed = Exec("COMMIT");
-    if (committed.ok()) ObserveCommit(started, 1);
+    if (!committed.ok()) {
+      Exec("ROLLBACK").IgnoreError();  // as a failed batch: nothing of it stays
+      return committed;
+    }
+    ObserveCommit(started, 1);
     return committed;
   }
 
