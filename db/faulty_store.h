@@ -30,6 +30,8 @@ class FaultyStore final : public MatchStore {
   int failed_saves() const { return failed_saves_; }
   // The most results passed to one SaveFinishedBatch.
   int largest_batch() const { return largest_batch_; }
+  // Results stored through this store.
+  int stored() const { return stored_; }
 
   absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
                             const hoard::v1::MatchRecord& record,
@@ -47,7 +49,10 @@ class FaultyStore final : public MatchStore {
       failed_saves_ += static_cast<int>(results.size());
       return std::vector<absl::Status>(results.size(), fault);
     }
-    return real_->SaveFinishedBatch(results);
+    std::vector<absl::Status> saved = real_->SaveFinishedBatch(results);
+    stored_ += static_cast<int>(
+        std::count_if(saved.begin(), saved.end(), [](const absl::Status& s) { return s.ok(); }));
+    return saved;
   }
   absl::StatusOr<std::int64_t> ReserveSequences(int count) override {
     if (absl::Status fault = Fault(); !fault.ok()) return fault;
@@ -94,6 +99,16 @@ class FaultyStore final : public MatchStore {
   absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
     return real_->StoredSlots(tournament_id);
   }
+  absl::StatusOr<bool> ClaimSlot(std::int64_t tournament_id, int schedule_index,
+                                 const std::string& holder, absl::Duration ttl) override {
+    return real_->ClaimSlot(tournament_id, schedule_index, holder, ttl);
+  }
+  absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) override {
+    return real_->RenewLeases(holder, ttl);
+  }
+  absl::Status ReleaseLeases(std::int64_t tournament_id, const std::string& holder) override {
+    return real_->ReleaseLeases(tournament_id, holder);
+  }
   absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
     return real_->RatedMatches(scope);
   }
@@ -120,6 +135,7 @@ class FaultyStore final : public MatchStore {
   absl::Status fault_ ABSL_GUARDED_BY(mu_);
   std::atomic<int> failed_saves_{0};
   std::atomic<int> largest_batch_{0};
+  std::atomic<int> stored_{0};
 };
 
 }  // namespace hoard::db

@@ -17,6 +17,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "db/bot_names.h"
+#include "db/migrations.h"
 #include "db/store.h"
 #include "engine/player_id.h"
 #include "engine/status_macros.h"
@@ -24,155 +26,10 @@
 namespace hoard::db {
 namespace {
 
-// Numbered migrations: migration i (1-based) brings the schema from version
-// i - 1 to i. Append, never edit: a database remembers which it has run.
 // Marks a SQLite file as Hoard's ("HORD"); its user_version is the schema
 // version. A file without the mark is never written to unless it is empty or
 // a Hoard database from before the mark.
 constexpr std::int32_t kHoardApplicationId = 0x484f5244;
-
-constexpr const char* kMigrations[] = {
-    // 1: finished matches, their seats and their records.
-    R"sql(
-    CREATE TABLE matches (
-      id TEXT PRIMARY KEY,
-      sequence INTEGER NOT NULL UNIQUE,
-      game TEXT NOT NULL,
-      ruleset_version TEXT NOT NULL,
-      seed INTEGER NOT NULL,
-      status TEXT NOT NULL,
-      actions INTEGER NOT NULL,
-      stored_at_ms INTEGER NOT NULL,
-      summary BLOB NOT NULL  -- hoard.v1.Match
-    );
-    CREATE TABLE seats (
-      match_id TEXT NOT NULL REFERENCES matches(id),
-      seat INTEGER NOT NULL,
-      player TEXT NOT NULL,
-      score REAL NOT NULL,
-      rank INTEGER NOT NULL,
-      timeouts INTEGER NOT NULL,
-      illegal_answers INTEGER NOT NULL,
-      forfeited INTEGER NOT NULL,
-      PRIMARY KEY (match_id, seat)
-    );
-    CREATE INDEX seats_by_player ON seats(player, match_id);
-    CREATE TABLE match_records (
-      match_id TEXT PRIMARY KEY REFERENCES matches(id),
-      record BLOB NOT NULL  -- hoard.v1.MatchRecord
-    );
-    )sql",
-    // 2: bots, tournaments, matches' place in them and timings, rating
-    // snapshots.
-    R"sql(
-    CREATE TABLE bots (
-      id INTEGER PRIMARY KEY,
-      name TEXT NOT NULL,
-      version TEXT NOT NULL,
-      UNIQUE (name, version)
-    );
-    CREATE TABLE tournaments (
-      id INTEGER PRIMARY KEY,
-      name TEXT NOT NULL,
-      game TEXT NOT NULL,
-      spec BLOB NOT NULL,  -- hoard.v1.TournamentSpec
-      spec_hash TEXT NOT NULL,
-      status TEXT NOT NULL,
-      error TEXT NOT NULL,
-      scheduled INTEGER NOT NULL,
-      created_at_ms INTEGER NOT NULL,
-      updated_at_ms INTEGER NOT NULL
-    );
-    CREATE INDEX tournaments_by_spec ON tournaments(spec_hash, id);
-    ALTER TABLE matches ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id);
-    ALTER TABLE matches ADD COLUMN schedule_index INTEGER;
-    ALTER TABLE matches ADD COLUMN block INTEGER;
-    ALTER TABLE matches ADD COLUMN started_at_ms INTEGER;
-    ALTER TABLE matches ADD COLUMN finished_at_ms INTEGER;
-    CREATE UNIQUE INDEX matches_by_slot ON matches(tournament_id, schedule_index)
-      WHERE tournament_id IS NOT NULL;
-    CREATE INDEX matches_by_game ON matches(game);
-    ALTER TABLE seats ADD COLUMN bot_id INTEGER REFERENCES bots(id);
-    CREATE INDEX seats_by_bot ON seats(bot_id, match_id);
-    CREATE TABLE rating_snapshots (
-      game TEXT NOT NULL,
-      tournament_id INTEGER NOT NULL,  -- 0: every match of the game
-      version INTEGER NOT NULL,        -- the scope's version it covers
-      computed_at_ms INTEGER NOT NULL,
-      snapshot BLOB NOT NULL,          -- hoard.v1.RatingSnapshot
-      PRIMARY KEY (game, tournament_id, version)
-    );
-    )sql",
-    // 3: the keys of bots the runner launches; the bots of matches stored
-    // before migration 2.
-    R"sql(
-    CREATE TABLE launch_keys (
-      bot TEXT PRIMARY KEY,  -- name@version
-      key TEXT NOT NULL
-    );
-    -- Matches stored before migration 2: their seats' bots.
-    INSERT OR IGNORE INTO bots (name, version)
-      SELECT CASE WHEN instr(b, '@') > 0 THEN substr(b, 1, instr(b, '@') - 1) ELSE b END,
-             CASE WHEN instr(b, '@') > 0 THEN substr(b, instr(b, '@') + 1) ELSE '' END
-      FROM (SELECT CASE WHEN player LIKE 'bot:%' THEN substr(player, 5)
-                        ELSE substr(player, 9) END AS b
-            FROM seats WHERE player LIKE 'bot:%' OR player LIKE 'builtin:%');
-    UPDATE seats SET bot_id = (
-      SELECT id FROM bots WHERE
-        (CASE WHEN player LIKE 'bot:%' THEN substr(player, 5) ELSE substr(player, 9) END) =
-        (CASE WHEN version = '' THEN name ELSE name || '@' || version END))
-      WHERE player LIKE 'bot:%' OR player LIKE 'builtin:%';
-    )sql",
-    // 4: bot accounts, their keys kept only as salted hashes. Launched bots
-    // get a fresh key at each launch, so the keys kept in clear go.
-    R"sql(
-    CREATE TABLE bot_accounts (
-      name TEXT PRIMARY KEY,      -- name or name@version
-      key_hash TEXT NOT NULL,     -- scrypt$N$r$p$salt$hash
-      launched INTEGER NOT NULL,  -- 1: made for a bot a tournament launches
-      created_at_ms INTEGER NOT NULL
-    );
-    DROP TABLE launch_keys;
-    )sql",
-    // 5: counters that only grow. next_sequence: the first match sequence
-    // no server has been given (ids are handed out in reserved blocks, so
-    // a crash never lets an id be given twice).
-    R"sql(
-    CREATE TABLE IF NOT EXISTS counters (
-      name TEXT PRIMARY KEY,
-      value INTEGER NOT NULL
-    );
-    )sql",
-    // 6: how often each seat's stream was lost mid-match.
-    R"sql(
-    ALTER TABLE seats ADD COLUMN disconnects INTEGER NOT NULL DEFAULT 0;
-    )sql",
-    // 7: seats kept in their primary key's order (no rowid, so no second
-    // tree), and found by their bots through seats_by_bot only: the index
-    // by the seat's player text cost each stored match four more inserts.
-    R"sql(
-    CREATE TABLE seats_by_match (
-      match_id TEXT NOT NULL REFERENCES matches(id),
-      seat INTEGER NOT NULL,
-      player TEXT NOT NULL,
-      score REAL NOT NULL,
-      rank INTEGER NOT NULL,
-      timeouts INTEGER NOT NULL,
-      illegal_answers INTEGER NOT NULL,
-      forfeited INTEGER NOT NULL,
-      bot_id INTEGER REFERENCES bots(id),
-      disconnects INTEGER NOT NULL DEFAULT 0,
-      PRIMARY KEY (match_id, seat)
-    ) WITHOUT ROWID;
-    INSERT INTO seats_by_match (match_id, seat, player, score, rank, timeouts,
-                                illegal_answers, forfeited, bot_id, disconnects)
-      SELECT match_id, seat, player, score, rank, timeouts, illegal_answers, forfeited,
-             bot_id, disconnects FROM seats;
-    DROP TABLE seats;
-    ALTER TABLE seats_by_match RENAME TO seats;
-    CREATE INDEX seats_by_bot ON seats(bot_id, match_id);
-    )sql",
-};
 
 // How a failed SQLite call is reported: kDataLoss for a damaged file,
 // kFailedPrecondition for one this process may not write, kUnavailable for
@@ -193,14 +50,6 @@ absl::StatusCode CodeFor(int sqlite_code) {
 }
 
 constexpr const char* kNowMs = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
-
-// A seat's bot, split into name and version; nullopt for a seat no bot
-// held (an open one).
-std::optional<std::pair<std::string, std::string>> SeatBot(const std::string& player) {
-  absl::StatusOr<engine::PlayerId> id = engine::PlayerId::Parse(player);
-  if (!id.ok()) return std::nullopt;
-  return std::make_pair(std::string(id->base_name()), std::string(id->version()));
-}
 
 // Every statement the store runs, prepared once and kept.
 class StatementCache {
@@ -320,14 +169,14 @@ class SqliteStore final : public MatchStore {
       }
       version = current.Int(0);
     }
-    const std::int64_t known = static_cast<std::int64_t>(std::size(kMigrations));
+    const std::int64_t known = static_cast<std::int64_t>(MigrationCount());
     if (version > known) {
       return absl::FailedPreconditionError(absl::StrCat(
           path_, " has schema version ", version, ", newer than this build's ", known));
     }
     for (std::int64_t next = version + 1; next <= known; ++next) {
       const std::string sql = absl::StrCat(
-          "BEGIN; ", kMigrations[next - 1],
+          "BEGIN; ", Migrations()[next - 1].sqlite,
           "; INSERT INTO schema_migrations VALUES (", next,
           ", ", kNowMs, "); PRAGMA application_id = ", kHoardApplicationId,
           "; PRAGMA user_version = ", next, "; COMMIT;");
@@ -445,14 +294,8 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<std::vector<StoredMatch>> List(std::int64_t after, int limit,
                                                 const MatchFilter& filter) override {
     absl::MutexLock lock(&mu_);
-    // "name" or "name@version": the bots row's two columns.
-    auto split = [](const std::string& bot) {
-      const std::size_t at = bot.find('@');
-      return std::make_pair(bot.substr(0, at),
-                            at == std::string::npos ? std::string() : bot.substr(at + 1));
-    };
-    const auto [rated_name, rated_version] = split(filter.rated_bot);
-    const auto [bot_name, bot_version] = split(filter.bot);
+    const auto [rated_name, rated_version] = SplitBotName(filter.rated_bot);
+    const auto [bot_name, bot_version] = SplitBotName(filter.bot);
     // A seat of a registered bot (filter.bot) or of any bot by its name
     // (filter.rated_bot, built-in ones too), both found through seats_by_bot.
     Statement select(statements_,
@@ -610,6 +453,45 @@ class SqliteStore final : public MatchStore {
       slots.push_back(static_cast<int>(select.Int(0)));
     }
     return slots;
+  }
+
+  absl::StatusOr<bool> ClaimSlot(std::int64_t tournament_id, int schedule_index,
+                                 const std::string& holder, absl::Duration ttl) override {
+    absl::MutexLock lock(&mu_);
+    Statement claim(statements_, absl::StrCat(
+        "INSERT INTO slot_leases (tournament_id, schedule_index, holder, expires_at_ms) "
+        "SELECT ?1, ?2, ?3, ", kNowMs, " + ?4 WHERE NOT EXISTS (SELECT 1 FROM matches "
+        "WHERE tournament_id = ?1 AND schedule_index = ?2) "
+        "ON CONFLICT (tournament_id, schedule_index) DO UPDATE SET holder = excluded.holder, "
+        "expires_at_ms = excluded.expires_at_ms WHERE slot_leases.holder = excluded.holder "
+        "OR slot_leases.expires_at_ms < ", kNowMs));
+    if (!claim.ok()) return Error("leasing a slot");
+    claim.Bind(1, tournament_id)
+        .Bind(2, std::int64_t{schedule_index})
+        .Bind(3, holder)
+        .Bind(4, absl::ToInt64Milliseconds(ttl));
+    if (claim.Step() != SQLITE_DONE) return Error("leasing a slot");
+    return sqlite3_changes(db_) > 0;
+  }
+
+  absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) override {
+    absl::MutexLock lock(&mu_);
+    Statement renew(statements_, absl::StrCat("UPDATE slot_leases SET expires_at_ms = ", kNowMs,
+                                              " + ?2 WHERE holder = ?1"));
+    if (!renew.ok()) return Error("renewing leases");
+    renew.Bind(1, holder).Bind(2, absl::ToInt64Milliseconds(ttl));
+    if (renew.Step() != SQLITE_DONE) return Error("renewing leases");
+    return absl::OkStatus();
+  }
+
+  absl::Status ReleaseLeases(std::int64_t tournament_id, const std::string& holder) override {
+    absl::MutexLock lock(&mu_);
+    Statement release(statements_,
+                      "DELETE FROM slot_leases WHERE tournament_id = ? AND holder = ?");
+    if (!release.ok()) return Error("ending leases");
+    release.Bind(1, tournament_id).Bind(2, holder);
+    if (release.Step() != SQLITE_DONE) return Error("ending leases");
+    return absl::OkStatus();
   }
 
   absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
@@ -986,7 +868,7 @@ absl::Status InspectExisting(const std::string& path, std::int64_t* version) {
         path, " is not a Hoard database (it is marked as another program's, application id ",
         id, "); Hoard leaves it untouched"));
   }
-  const std::int64_t known = static_cast<std::int64_t>(std::size(kMigrations));
+  const std::int64_t known = static_cast<std::int64_t>(MigrationCount());
   if (*version > known || *version < 0) {
     return absl::FailedPreconditionError(
         absl::StrCat(path, " has schema version ", *version, ", newer than this build's ", known,
@@ -1017,7 +899,7 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& p
   if (read_only && !in_memory && !exists) {
     return absl::NotFoundError(absl::StrCat("no database ", path));
   }
-  const std::int64_t known = static_cast<std::int64_t>(std::size(kMigrations));
+  const std::int64_t known = static_cast<std::int64_t>(MigrationCount());
   if (exists && std::filesystem::file_size(path, ignored) > 0) {
     std::int64_t version = 0;
     RETURN_IF_ERROR(InspectExisting(path, &version));

@@ -4,11 +4,15 @@
 // The store: finished matches with their seats and records, the bots that
 // played them, tournaments and rating snapshots, so that results survive a
 // restart and a stopped tournament can resume. The rest of Hoard sees only
-// this interface; db/sqlite_store.cc is the only code that speaks SQL.
+// this interface. Two implement it: SQLite (db/sqlite_store.cc), the
+// embedded default, and PostgreSQL (db/postgres_store.cc), for several
+// servers sharing one database; they run the same numbered migrations
+// (db/migrations.cc) and the same transactions.
 //
 // Errors: kUnavailable when the database cannot be opened or written for a
 // reason that may pass (a lock another process holds, a full disk, an I/O
-// error; the message names the file and SQLite's reason), kDataLoss for a
+// error, a lost connection; the message names the database and its reason),
+// kDataLoss for a
 // file that is not a Hoard database, is damaged or holds a row that cannot be
 // read back, kFailedPrecondition for a file this process may not write.
 
@@ -24,6 +28,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "hoard/v1/arena.pb.h"
 #include "hoard/v1/record.pb.h"
 #include "hoard/v1/tournament.pb.h"
@@ -183,6 +188,19 @@ class MatchStore {
   // The schedule indexes of the tournament's stored matches.
   virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
 
+  // ---- Sharing tournaments between servers on one database
+  // Leases slot `schedule_index` of tournament `tournament_id` (-1: the
+  // whole tournament, for a format one server runs at a time) to `holder`
+  // for `ttl`, by the database's clock. True if `holder` now holds it: it
+  // was free, its lease had run out, or it was `holder`'s already. False if
+  // the slot is stored, or another holder's lease still runs.
+  virtual absl::StatusOr<bool> ClaimSlot(std::int64_t tournament_id, int schedule_index,
+                                         const std::string& holder, absl::Duration ttl) = 0;
+  // Every lease of `holder` runs for `ttl` from now.
+  virtual absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) = 0;
+  // Ends `holder`'s leases in the tournament.
+  virtual absl::Status ReleaseLeases(std::int64_t tournament_id, const std::string& holder) = 0;
+
   // ---- Ratings
   // The finished matches in scope, in the order they were stored (which
   // varies with concurrency; callers that replay them sort them by
@@ -222,6 +240,37 @@ enum class StoreAccess { kReadWrite, kReadOnly };
 // a cache, are not kept.
 absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(
     const std::string& path, StoreAccess access = StoreAccess::kReadWrite);
+
+// Whether `target` names a PostgreSQL database (postgresql://… or
+// postgres://…) rather than a SQLite file.
+bool IsPostgresUrl(absl::string_view target);
+
+// How a PostgreSQL address is shown in messages and logs: user, host, port
+// and database, never the password. kInvalidArgument if it is no address.
+absl::StatusOr<std::string> PostgresDisplayName(const std::string& url);
+
+// Connects to the PostgreSQL database at `url` (libpq's URI form,
+// postgresql://[user[:password]@][host][:port]/database[?param=value…]). It
+// must be empty or a Hoard database of a schema version this build knows;
+// a database holding other tables is refused (kFailedPrecondition) and left
+// as it was. kReadWrite brings the schema up to date with the numbered
+// migrations (servers starting together take turns); kReadOnly checks that
+// it is up to date (kNotFound if it holds no Hoard database) and then only
+// reads. kUnavailable if the database cannot be reached. The password may
+// come from a file instead of the address: $HOARD_DB_PASSWORD_FILE names it
+// (its first line; kFailedPrecondition if it cannot be read), which keeps
+// it off command lines and out of the environment.
+absl::StatusOr<std::unique_ptr<MatchStore>> OpenPostgresStore(
+    const std::string& url, StoreAccess access = StoreAccess::kReadWrite);
+
+// Opens `target`: a PostgreSQL address as OpenPostgresStore does, anything
+// else as a SQLite file.
+absl::StatusOr<std::unique_ptr<MatchStore>> OpenStore(
+    const std::string& target, StoreAccess access = StoreAccess::kReadWrite);
+
+// How `target` is named to users: a SQLite path as it is, a PostgreSQL
+// address without its password.
+std::string StoreDisplayName(const std::string& target);
 
 // Copies the database at `source` to a new file `target` with SQLite's online
 // backup: a consistent snapshot, taken while a server may keep writing to

@@ -1,12 +1,18 @@
 #include "db/store.h"
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
+#include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "db/testing/temporary_postgres.h"
+#include "engine/status_macros.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -15,6 +21,7 @@ namespace hoard::db {
 namespace {
 
 using ::hoard::testing::IsOk;
+using ::hoard::testing::IsOkAndHolds;
 using ::hoard::testing::StatusIs;
 using ::testing::HasSubstr;
 
@@ -53,8 +60,62 @@ std::string TempPath(const std::string& name) {
   return path;
 }
 
-TEST(StoreTest, SavesAndReadsBackMatchesAndRecords) {
-  absl::StatusOr<std::unique_ptr<MatchStore>> store = OpenSqliteStore(":memory:");
+// The store's contract, for each store: SQLite in memory, and a fresh
+// database of a PostgreSQL server this test process starts (one per
+// process, on first use).
+enum class Backend { kSqlite, kPostgres };
+
+class PostgresEnvironment : public ::testing::Environment {
+ public:
+  // The server, started on first use; null (with the test failed) if it
+  // cannot start.
+  static testing::TemporaryPostgres* Server() {
+    if (server_ == nullptr && start_error_.ok()) {
+      absl::StatusOr<std::unique_ptr<testing::TemporaryPostgres>> started =
+          testing::TemporaryPostgres::Start();
+      if (started.ok()) {
+        server_ = std::move(*started);
+      } else {
+        start_error_ = started.status();
+      }
+    }
+    if (server_ == nullptr) ADD_FAILURE() << "no PostgreSQL server: " << start_error_;
+    return server_.get();
+  }
+  // A new empty database's address.
+  static absl::StatusOr<std::string> NewDatabase() {
+    testing::TemporaryPostgres* server = Server();
+    if (server == nullptr) return start_error_;
+    return server->NewDatabase(absl::StrCat("store_test_", ++databases_));
+  }
+  void TearDown() override { server_.reset(); }
+
+ private:
+  static inline std::unique_ptr<testing::TemporaryPostgres> server_;
+  static inline absl::Status start_error_;
+  static inline int databases_ = 0;
+};
+::testing::Environment* const kPostgresEnvironment =
+    ::testing::AddGlobalTestEnvironment(new PostgresEnvironment);
+
+class StoreContractTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  // A new, empty store of the kind under test.
+  absl::StatusOr<std::unique_ptr<MatchStore>> Fresh() const {
+    if (GetParam() == Backend::kSqlite) return OpenSqliteStore(":memory:");
+    ASSIGN_OR_RETURN(const std::string url, PostgresEnvironment::NewDatabase());
+    return OpenPostgresStore(url);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Stores, StoreContractTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const ::testing::TestParamInfo<Backend>& info) {
+                           return info.param == Backend::kSqlite ? "SQLite" : "PostgreSQL";
+                         });
+
+TEST_P(StoreContractTest, SavesAndReadsBackMatchesAndRecords) {
+  absl::StatusOr<std::unique_ptr<MatchStore>> store = Fresh();
   ASSERT_THAT(store, IsOk());
   const hoard::v1::Match match = Finished(3, "village", "alice");
   ASSERT_THAT((*store)->SaveFinished(3, match, RecordOf(match)), IsOk());
@@ -73,8 +134,8 @@ TEST(StoreTest, SavesAndReadsBackMatchesAndRecords) {
   EXPECT_EQ(*(*store)->LastSequence(), 3);
 }
 
-TEST(StoreTest, ListsInOrderWithFiltersAndPages) {
-  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+TEST_P(StoreContractTest, ListsInOrderWithFiltersAndPages) {
+  std::unique_ptr<MatchStore> store = *Fresh();
   for (int i = 1; i <= 6; ++i) {
     const hoard::v1::Match match =
         Finished(i, i % 2 == 0 ? "village" : "hedonia", i <= 3 ? "alice" : "bob");
@@ -96,8 +157,8 @@ TEST(StoreTest, ListsInOrderWithFiltersAndPages) {
 
 // A batch taken back whole takes back the bots it added: storing their
 // matches again later links their seats to bots that exist.
-TEST(StoreTest, ABotAddedByABatchTakenBackIsAddedAgainLater) {
-  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+TEST_P(StoreContractTest, ABotAddedByABatchTakenBackIsAddedAgainLater) {
+  std::unique_ptr<MatchStore> store = *Fresh();
   const hoard::v1::Match first = Finished(1, "village", "alice");
   ASSERT_THAT(store->SaveFinished(1, first, RecordOf(first)), IsOk());
   // carol's match is fine; the second holds m1's number under another id.
@@ -115,8 +176,8 @@ TEST(StoreTest, ABotAddedByABatchTakenBackIsAddedAgainLater) {
   EXPECT_EQ((*listed)[0].match.match_id(), "m2");
 }
 
-TEST(StoreTest, TournamentsAreStoredFoundAndUpdated) {
-  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+TEST_P(StoreContractTest, TournamentsAreStoredFoundAndUpdated) {
+  std::unique_ptr<MatchStore> store = *Fresh();
   hoard::v1::TournamentSpec spec;
   spec.set_name("league");
   spec.set_game("village");
@@ -147,8 +208,8 @@ TEST(StoreTest, TournamentsAreStoredFoundAndUpdated) {
   EXPECT_EQ(all[0].id, *second) << "newest first";
 }
 
-TEST(StoreTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {
-  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+TEST_P(StoreContractTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {
+  std::unique_ptr<MatchStore> store = *Fresh();
   hoard::v1::TournamentSpec spec;
   spec.set_game("village");
   const std::int64_t id = *store->CreateTournament(spec, "h", 4);
@@ -182,8 +243,8 @@ TEST(StoreTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {
   EXPECT_THAT(*store->List(0, 10, {.tournament_id = id + 1}), ::testing::IsEmpty());
 }
 
-TEST(StoreTest, BotAccountsAreStoredReplacedAndDeleted) {
-  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+TEST_P(StoreContractTest, BotAccountsAreStoredReplacedAndDeleted) {
+  std::unique_ptr<MatchStore> store = *Fresh();
   ASSERT_THAT(store->PutBotAccount({.name = "alice@2", .key_hash = "h1"}), IsOk());
   ASSERT_THAT(store->PutBotAccount({.name = "bob", .key_hash = "h2", .launched = true}), IsOk());
   ASSERT_THAT(store->PutBotAccount({.name = "alice@2", .key_hash = "h3"}), IsOk());
@@ -198,8 +259,8 @@ TEST(StoreTest, BotAccountsAreStoredReplacedAndDeleted) {
   EXPECT_THAT(*store->BotAccounts(), ::testing::SizeIs(1));
 }
 
-TEST(StoreTest, RatingSnapshotsFollowTheScopeVersion) {
-  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+TEST_P(StoreContractTest, RatingSnapshotsFollowTheScopeVersion) {
+  std::unique_ptr<MatchStore> store = *Fresh();
   const RatingScope scope{.game = "village"};
   EXPECT_EQ(*store->ScopeVersion(scope), 0);
   EXPECT_FALSE((*store->LatestRatingSnapshot(scope)).has_value());
@@ -252,7 +313,7 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   ASSERT_EQ(sqlite3_exec(db,
                          "UPDATE seats SET bot_id = NULL; DELETE FROM bots; "
                          "DROP TABLE bot_accounts; ALTER TABLE seats DROP COLUMN disconnects; "
-                         "DELETE FROM schema_migrations WHERE version >= 3",
+                         "DROP TABLE slot_leases; DELETE FROM schema_migrations WHERE version >= 3",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
@@ -304,7 +365,7 @@ TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
                          "ALTER TABLE seats6 RENAME TO seats; "
                          "CREATE INDEX seats_by_player ON seats(player, match_id); "
                          "CREATE INDEX seats_by_bot ON seats(bot_id, match_id); "
-                         "DELETE FROM schema_migrations WHERE version >= 7; "
+                         "DROP TABLE slot_leases; DELETE FROM schema_migrations WHERE version >= 7; "
                          "PRAGMA user_version = 6; COMMIT;",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -338,8 +399,8 @@ TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
   EXPECT_THAT(ids({.bot = "bob"}), ::testing::ElementsAre("m2", "m4"));
 }
 
-TEST(StoreTest, WhereASeatLostTimeIsKeptForTheLeaderboard) {
-  std::unique_ptr<MatchStore> store = *OpenSqliteStore(":memory:");
+TEST_P(StoreContractTest, WhereASeatLostTimeIsKeptForTheLeaderboard) {
+  std::unique_ptr<MatchStore> store = *Fresh();
   hoard::v1::Match match = Finished(1, "village", "alice");
   hoard::v1::SeatInfo* alice = match.mutable_seats(0);
   alice->set_timeouts(3);
@@ -368,6 +429,186 @@ TEST(StoreTest, AFileThatIsNoDatabaseIsNamed) {
                                               HasSubstr("is not a Hoard database")));
   EXPECT_THAT(OpenSqliteStore("/nonexistent/dir/hoard.db"),
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr("cannot open")));
+}
+
+// Servers sharing a database lease a tournament's slots before they play
+// them: one holder at a time, until the lease runs out or is ended, and
+// never a slot that is stored.
+TEST_P(StoreContractTest, ASlotIsLeasedToOneServerAtATime) {
+  std::unique_ptr<MatchStore> store = *Fresh();
+  hoard::v1::TournamentSpec spec;
+  spec.set_game("village");
+  const std::int64_t id = *store->CreateTournament(spec, "h", 4);
+  const absl::Duration minute = absl::Minutes(1);
+  EXPECT_THAT(store->ClaimSlot(id, 0, "a", minute), IsOkAndHolds(true));
+  EXPECT_THAT(store->ClaimSlot(id, 0, "b", minute), IsOkAndHolds(false)) << "a holds it";
+  EXPECT_THAT(store->ClaimSlot(id, 0, "a", minute), IsOkAndHolds(true)) << "its own again";
+  EXPECT_THAT(store->ClaimSlot(id, -1, "b", minute), IsOkAndHolds(true)) << "the whole one";
+  // A lease that is not renewed runs out; one renewed in time does not.
+  EXPECT_THAT(store->ClaimSlot(id, 1, "a", absl::Milliseconds(1)), IsOkAndHolds(true));
+  EXPECT_THAT(store->ClaimSlot(id, 2, "a", absl::Milliseconds(1)), IsOkAndHolds(true));
+  ASSERT_THAT(store->RenewLeases("a", minute), IsOk());
+  EXPECT_THAT(store->ClaimSlot(id, 2, "b", minute), IsOkAndHolds(false)) << "renewed";
+  EXPECT_THAT(store->ClaimSlot(id, 3, "a", absl::Milliseconds(1)), IsOkAndHolds(true));
+  absl::SleepFor(absl::Milliseconds(30));
+  EXPECT_THAT(store->ClaimSlot(id, 3, "b", minute), IsOkAndHolds(true)) << "a's ran out";
+  // Ended leases free their slots; a stored slot is nobody's to lease.
+  ASSERT_THAT(store->ReleaseLeases(id, "a"), IsOk());
+  EXPECT_THAT(store->ClaimSlot(id, 1, "b", minute), IsOkAndHolds(true));
+  hoard::v1::Match match = Finished(1, "village", "alice");
+  const TournamentSlot slot{.tournament_id = id, .schedule_index = 0};
+  ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match), &slot), IsOk());
+  ASSERT_THAT(store->ReleaseLeases(id, "a"), IsOk());
+  EXPECT_THAT(store->ClaimSlot(id, 0, "c", minute), IsOkAndHolds(false)) << "stored";
+}
+
+// ---- PostgreSQL: what only a shared database server has.
+
+TEST(PostgresStoreTest, AReopenedDatabaseKeepsItsMatchesAndMigratesOnce) {
+  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
+  ASSERT_THAT(url, IsOk());
+  {
+    std::unique_ptr<MatchStore> store = *OpenPostgresStore(*url);
+    const hoard::v1::Match match = Finished(7, "village", "alice");
+    ASSERT_THAT(store->SaveFinished(7, match, RecordOf(match)), IsOk());
+  }
+  absl::StatusOr<std::unique_ptr<MatchStore>> again = OpenStore(*url);
+  ASSERT_THAT(again, IsOk());
+  EXPECT_EQ(*(*again)->LastSequence(), 7);
+  EXPECT_TRUE((*(*again)->Get("m7")).has_value());
+  // Read-only, it reads and keeps no rating snapshot.
+  absl::StatusOr<std::unique_ptr<MatchStore>> reader = OpenStore(*url, StoreAccess::kReadOnly);
+  ASSERT_THAT(reader, IsOk());
+  EXPECT_THAT(*(*reader)->RatedMatches({.game = "village"}), ::testing::SizeIs(1));
+  ASSERT_THAT((*reader)->SaveRatingSnapshot({.game = "village"}, 1, {}), IsOk());
+  EXPECT_FALSE((*(*reader)->LatestRatingSnapshot({.game = "village"})).has_value());
+}
+
+TEST(PostgresStoreTest, ADatabaseThatHoldsNoHoardDataIsRefusedAndLeftAsItWas) {
+  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
+  ASSERT_THAT(url, IsOk());
+  EXPECT_THAT(OpenPostgresStore(*url, StoreAccess::kReadOnly),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("no Hoard database")));
+  PGconn* conn = PQconnectdb(url->c_str());
+  ASSERT_EQ(PQstatus(conn), CONNECTION_OK);
+  PQclear(PQexec(conn, "CREATE TABLE invoices (id INTEGER)"));
+  EXPECT_THAT(OpenPostgresStore(*url),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("holds another program's tables")));
+  PGresult* tables = PQexec(conn, "SELECT string_agg(tablename, ',') FROM pg_tables "
+                                  "WHERE schemaname = 'public'");
+  EXPECT_STREQ(PQgetvalue(tables, 0, 0), "invoices");
+  PQclear(tables);
+  PQfinish(conn);
+}
+
+TEST(PostgresStoreTest, AnUnreachableDatabaseIsNamedWithoutItsPassword) {
+  absl::StatusOr<std::unique_ptr<MatchStore>> store =
+      OpenStore("postgresql://hoard:s3cret-word@/hoard?host=/nonexistent/dir&connect_timeout=2");
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(store.status().message(), HasSubstr("cannot connect to postgresql://hoard@"));
+  EXPECT_THAT(std::string(store.status().message()), ::testing::Not(HasSubstr("s3cret")));
+  EXPECT_EQ(StoreDisplayName("postgresql://hoard:s3cret-word@db.example:5433/results"),
+            "postgresql://hoard@db.example:5433/results");
+  EXPECT_THAT(OpenStore("postgresql://[bad"), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                       HasSubstr("not a PostgreSQL address")));
+}
+
+// Several servers on one database: they migrate once between them, never
+// share a match id, and store a tournament's slot once.
+TEST(PostgresStoreTest, ServersSharingADatabaseNeverDoubleAnIdOrASlot) {
+  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
+  ASSERT_THAT(url, IsOk());
+  constexpr int kServers = 3;
+  std::vector<std::unique_ptr<MatchStore>> stores(kServers);
+  {
+    std::vector<std::thread> opening;
+    std::vector<absl::Status> opened(kServers);
+    for (int i = 0; i < kServers; ++i) {
+      opening.emplace_back([&, i] {
+        absl::StatusOr<std::unique_ptr<MatchStore>> store = OpenPostgresStore(*url);
+        opened[i] = store.status();
+        if (store.ok()) stores[i] = *std::move(store);
+      });
+    }
+    for (std::thread& t : opening) t.join();
+    for (const absl::Status& status : opened) ASSERT_THAT(status, IsOk());
+  }
+  hoard::v1::TournamentSpec spec;
+  spec.set_game("village");
+  const std::int64_t tournament = *stores[0]->CreateTournament(spec, "h", 30);
+  std::vector<std::vector<std::int64_t>> firsts(kServers);
+  std::vector<std::vector<absl::Status>> slot_saves(kServers);
+  std::vector<std::thread> working;
+  for (int i = 0; i < kServers; ++i) {
+    working.emplace_back([&, i] {
+      for (int round = 0; round < 20; ++round) {
+        absl::StatusOr<std::int64_t> first = stores[i]->ReserveSequences(10);
+        if (first.ok()) firsts[i].push_back(*first);
+      }
+      // Every server tries every slot, each under a match id of its own.
+      for (int slot = 0; slot < 30; ++slot) {
+        hoard::v1::Match match = Finished(0, "village", absl::StrCat("bot", i));
+        match.clear_match_id();
+        const TournamentSlot place{.tournament_id = tournament, .schedule_index = slot};
+        slot_saves[i].push_back(stores[i]->SaveFinished(0, match, RecordOf(match), &place));
+      }
+    });
+  }
+  for (std::thread& t : working) t.join();
+  std::vector<std::int64_t> all;
+  for (const auto& server : firsts) {
+    EXPECT_EQ(server.size(), 20u);
+    all.insert(all.end(), server.begin(), server.end());
+  }
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    EXPECT_GE(all[i], all[i - 1] + 10) << "blocks of ten never overlap";
+  }
+  int stored = 0;
+  for (const auto& server : slot_saves) {
+    for (const absl::Status& status : server) {
+      if (status.ok()) {
+        ++stored;
+      } else {
+        EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists) << status;
+      }
+    }
+  }
+  EXPECT_EQ(stored, 30);
+  std::vector<int> slots = *stores[1]->StoredSlots(tournament);
+  ASSERT_EQ(slots.size(), 30u);
+  for (int slot = 0; slot < 30; ++slot) EXPECT_EQ(slots[slot], slot);
+  EXPECT_THAT(*stores[2]->RatedMatches({.game = "village", .tournament_id = tournament}),
+              ::testing::SizeIs(30));
+}
+
+// A connection the database drops (a restart, a fault) fails at most the
+// call that meets it; the next one connects again.
+TEST(PostgresStoreTest, ALostConnectionIsMadeAgain) {
+  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
+  ASSERT_THAT(url, IsOk());
+  std::unique_ptr<MatchStore> store = *OpenPostgresStore(*url);
+  std::unique_ptr<MatchStore> admin = *OpenPostgresStore(*url);
+  const hoard::v1::Match first = Finished(1, "village", "alice");
+  ASSERT_THAT(store->SaveFinished(1, first, RecordOf(first)), IsOk());
+  PGconn* conn = PQconnectdb(url->c_str());
+  ASSERT_EQ(PQstatus(conn), CONNECTION_OK);
+  PGresult* killed = PQexec(conn, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+  ASSERT_EQ(PQresultStatus(killed), PGRES_TUPLES_OK);
+  EXPECT_GE(PQntuples(killed), 2);
+  PQclear(killed);
+  PQfinish(conn);
+  const absl::StatusOr<std::int64_t> met = store->LastSequence();
+  if (!met.ok()) {
+    EXPECT_EQ(met.status().code(), absl::StatusCode::kUnavailable) << met.status();
+  }
+  const hoard::v1::Match second = Finished(2, "village", "alice");
+  EXPECT_THAT(store->SaveFinished(2, second, RecordOf(second)), IsOk());
+  EXPECT_EQ(*store->LastSequence(), 2);
+  EXPECT_THAT(*store->List(0, 10, {.bot = "alice"}), ::testing::SizeIs(2));
 }
 
 }  // namespace

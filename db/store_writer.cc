@@ -98,7 +98,7 @@ absl::StatusOr<std::vector<FinishedResult>> ReadSpill(const std::string& path) {
 }  // namespace
 
 std::string SpillPathFor(const std::string& db_path) {
-  if (db_path.empty() || db_path == ":memory:") return "";
+  if (db_path.empty() || db_path == ":memory:" || IsPostgresUrl(db_path)) return "";
   return db_path + ".unstored";
 }
 

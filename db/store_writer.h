@@ -153,8 +153,10 @@ class StoreWriter {
   std::thread thread_;
 };
 
-// The spill file of the database at `db_path` ("<db_path>.unstored"); empty
-// for a database in memory.
+// The spill file of the SQLite database at `db_path` ("<db_path>.unstored");
+// empty for a database in memory or a PostgreSQL one (a server on one keeps
+// its spill file in its state directory: several servers share the
+// database, never a spill file).
 std::string SpillPathFor(const std::string& db_path);
 
 }  // namespace hoard::db

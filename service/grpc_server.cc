@@ -1,6 +1,9 @@
 #include "service/grpc_server.h"
 
+#include <unistd.h>
+
 #include <deque>
+#include <random>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -641,6 +644,15 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> TlsCredentials(
   return grpc::SslServerCredentials(options);
 }
 
+// This process among the servers sharing a database: host, port, process
+// and a random number (a restarted server is another holder).
+std::string LeaseHolderName(int port) {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  std::random_device random;
+  return absl::StrCat(host, ":", port, "/", getpid(), "/", absl::Hex(random(), absl::kZeroPad8));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
@@ -649,7 +661,7 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
   server->arena_ = std::make_unique<Arena>(options.limits);
   server->arena_->SetEventSink(options.events);
   if (!options.db_path.empty()) {
-    absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenSqliteStore(options.db_path);
+    absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenStore(options.db_path);
     if (!store.ok()) return store.status();
     db::StoreWriterOptions writer = options.store_writer;
     if (writer.spill_path.empty()) writer.spill_path = db::SpillPathFor(options.db_path);
@@ -696,6 +708,11 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     server->host_ = ArenaHost(
         server->arena_.get(), absl::StrCat(LoopbackHost(options.listen), ":", server->port_));
     tournament::RunnerOptions runner = options.tournament_runner;
+    // On a database several servers share, they share its tournaments:
+    // each leases the matches it plays under a name of its own.
+    if (db::IsPostgresUrl(options.db_path) && runner.lease_holder.empty()) {
+      runner.lease_holder = LeaseHolderName(server->port_);
+    }
     tournament::BotCatalogFile* catalog = &server->catalog_;
     runner.catalog = [catalog](const std::string& name) { return catalog->Find(name); };
     tournament::ManagerPolicy policy = options.tournament_policy;

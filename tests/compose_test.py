@@ -123,6 +123,59 @@ def parse_dockerfile(path):
     return instructions
 
 
+def package_of(path):
+    """The Debian package that installed `path` ("" if none)."""
+    done = run(["dpkg", "-S", os.path.realpath(path)])
+    if done.returncode != 0:
+        done = run(["dpkg", "-S", path])
+    return done.stdout.split(":", 1)[0] if done.returncode == 0 else ""
+
+
+def check_hoard_packages(build_stage, runtime):
+    """The build stage installs every pkg-config module CMake requires; the
+    runtime stage (with what its packages depend on, and what every Debian
+    system has) holds every shared library the built hoard links."""
+    installed = []
+    for keyword, argument in build_stage:
+        if keyword == "RUN" and "apt-get install" in argument:
+            words = argument.split("apt-get install", 1)[1].split("&&")[0].split()
+            installed += [w for w in words if not w.startswith("-")]
+    modules = set()
+    for root, _, files in os.walk(REPO):
+        if "CMakeLists.txt" in files and "/build" not in root and "node_modules" not in root:
+            text = open(os.path.join(root, "CMakeLists.txt")).read()
+            for match in re.finditer(r"pkg_check_modules\(\w+ REQUIRED IMPORTED_TARGET ([\w+.-]+)\)",
+                                     text):
+                modules.add(match.group(1))
+    missing = []
+    for module in sorted(modules):
+        pcdir = run(["pkg-config", "--variable=pcfiledir", module]).stdout.strip()
+        provider = package_of(os.path.join(pcdir, module + ".pc"))
+        if provider not in installed:
+            missing.append(f"{module} ({provider or 'no package'})")
+    check("hoard image: its build stage installs every pkg-config module CMake requires "
+          f"({', '.join(sorted(modules))})", modules and not missing, missing)
+    covered = set(runtime)
+    depends = run(["apt-cache", "depends", "--recurse", "--no-recommends", "--no-suggests",
+                   "--no-conflicts", "--no-breaks", "--no-replaces", "--no-enhances"] + runtime)
+    covered |= {line.strip() for line in depends.stdout.splitlines()
+                if line.strip() and not line.startswith(" ") and not line.startswith("<")}
+    linked = run(["ldd", HOARD]).stdout
+    uncovered = []
+    for line in linked.splitlines():
+        if "=>" not in line or "not found" in line:
+            continue
+        path = line.split("=>", 1)[1].split("(")[0].strip()
+        package = package_of(path)
+        if not package or package in covered:
+            continue
+        priority = run(["dpkg-query", "-W", "-f=${Priority}", package]).stdout.strip()
+        if priority not in ("required", "important"):
+            uncovered.append(f"{os.path.basename(path)} ({package})")
+    check("hoard image: its runtime stage holds every library hoard links", not uncovered,
+          uncovered)
+
+
 images = {}  # image name -> parsed Dockerfile
 for name, service in services.items():
     if "build" not in service:
@@ -154,6 +207,9 @@ for name, service in services.items():
     unknown = [p for p in packages if run(["apt-cache", "show", p]).returncode != 0]
     check(f"{name}: its runtime packages exist in Debian ({', '.join(packages)})",
           packages and not unknown, unknown)
+    if service.get("image") == "hoard:latest":
+        build_stage = steps[:max(i for i, (k, _) in enumerate(steps) if k == "FROM")]
+        check_hoard_packages(build_stage, packages)
 
 # ---- commands parse ----------------------------------------------------------
 serve_flags = help_flags(HOARD, "serve")

@@ -76,6 +76,95 @@ void ExpectEverySlotOnce(db::MatchStore& store, std::int64_t id, int scheduled) 
   EXPECT_EQ(std::set<int>(slots.begin(), slots.end()).size(), slots.size());
 }
 
+// Two servers (two arenas, each with its own connection to one database)
+// share a tournament: each slot is played and stored once, both play, and
+// the slots a dead server had leased are played once its leases run out.
+TEST(RunnerTest, RunnersSharingATournamentPlayEachSlotOnceAndTakeOverADeadServersSlots) {
+  const std::string db = TempDb("runner_shared.db");
+  Local a(db);
+  Local b(db);
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 2 rounds: 60 seed: 11 concurrency: 2
+    participants { name: "r" builtin: "random" }
+    participants { name: "f" builtin: "first" })pb");
+  const std::int64_t id = Create(a.store(), spec);
+  // A server that leased ten slots and died.
+  for (int slot = 0; slot < 10; ++slot) {
+    ASSERT_THAT(a.store().ClaimSlot(id, slot, "dead", absl::Milliseconds(1500)),
+                ::hoard::testing::IsOkAndHolds(true));
+  }
+  const absl::Time began = absl::Now();
+  auto options = [](const std::string& holder) {
+    return RunnerOptions{.lease_holder = holder, .share_poll = absl::Milliseconds(50)};
+  };
+  TournamentRunner first(&a.store(), a.host.get(), options("a"));
+  TournamentRunner second(&b.store(), b.host.get(), options("b"));
+  absl::StatusOr<Tournament> done_b;
+  std::thread other([&] { done_b = second.Run(id); });
+  absl::StatusOr<Tournament> done_a = first.Run(id);
+  other.join();
+  ASSERT_THAT(done_a, IsOk());
+  ASSERT_THAT(done_b, IsOk());
+  EXPECT_EQ(done_a->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(done_b->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED);
+  EXPECT_EQ(done_a->progress().finished(), 120);
+  EXPECT_EQ(done_b->progress().finished(), 120);
+  EXPECT_GE(absl::Now() - began, absl::Milliseconds(1500)) << "the dead server's leases ran";
+  ExpectEverySlotOnce(a.store(), id, 120);
+  EXPECT_GT(a.faults->stored(), 0);
+  EXPECT_GT(b.faults->stored(), 0);
+  // No slot played twice: matches played on the two arenas, all told.
+  EXPECT_EQ(a.arena.metrics().Game("village").finished + b.arena.metrics().Game("village").finished,
+            120);
+  EXPECT_EQ((*a.store().GetTournament(id))->status, hoard::v1::TOURNAMENT_STATUS_FINISHED);
+}
+
+// A tournament another server cancels ends on this one too, without this
+// one storing a status; a server going down leaves a shared tournament
+// running (for the others, and for its own next start).
+TEST(RunnerTest, ASharedTournamentFollowsAnotherServersCancelAndOutlivesAServerGoingDown) {
+  const std::string db = TempDb("runner_shared_cancel.db");
+  Local a(db);
+  const TournamentSpec spec = Spec(R"pb(
+    game: "village" players_per_match: 2 rounds: 500 seed: 12 concurrency: 1
+    participants { name: "m" builtin: "mcts-50" }
+    participants { name: "f" builtin: "first" })pb");
+  const std::int64_t id = Create(a.store(), spec);
+  const RunnerOptions options{.lease_holder = "a", .lease_ttl = absl::Milliseconds(300),
+                              .share_poll = absl::Milliseconds(50)};
+  {
+    TournamentRunner going_down(&a.store(), a.host.get(), options);
+    std::thread stop([&] {
+      absl::SleepFor(absl::Milliseconds(300));
+      going_down.Cancel(hoard::v1::TOURNAMENT_STATUS_STOPPED);
+    });
+    absl::StatusOr<Tournament> left = going_down.Run(id);
+    stop.join();
+    ASSERT_THAT(left, IsOk());
+    EXPECT_EQ((*a.store().GetTournament(id))->status, hoard::v1::TOURNAMENT_STATUS_RUNNING);
+    // Its leases are given up: another server may play any slot now.
+    EXPECT_THAT(a.store().ClaimSlot(id, 999, "b", absl::Seconds(1)),
+                ::hoard::testing::IsOkAndHolds(true));
+    ASSERT_THAT(a.store().ReleaseLeases(id, "b"), IsOk());
+  }
+  TournamentRunner runner(&a.store(), a.host.get(), options);
+  std::thread cancel([&] {
+    absl::SleepFor(absl::Milliseconds(300));
+    ASSERT_THAT(a.store().SetTournamentStatus(id, hoard::v1::TOURNAMENT_STATUS_CANCELLED,
+                                              "by another server"),
+                IsOk());
+  });
+  const absl::Time began = absl::Now();
+  absl::StatusOr<Tournament> ended = runner.Run(id);
+  cancel.join();
+  ASSERT_THAT(ended, IsOk());
+  EXPECT_EQ(ended->status(), hoard::v1::TOURNAMENT_STATUS_CANCELLED);
+  EXPECT_EQ(ended->error(), "by another server");
+  EXPECT_LT(absl::Now() - began, absl::Seconds(30)) << "it stopped well before its end";
+  EXPECT_LT(ended->progress().finished(), 1000);
+  EXPECT_EQ((*a.store().GetTournament(id))->error, "by another server");
+}
+
 TEST(RunnerTest, ARoundRobinOfFourBuiltInBotsStoresEveryMatchAndRatesThem) {
   Local local(TempDb("runner_round_robin.db"));
   const TournamentSpec spec = Spec(R"pb(

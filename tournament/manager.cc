@@ -60,10 +60,13 @@ class ShownWatcher final : public TournamentWatcher {
 
 TournamentManager::TournamentManager(db::MatchStore* store, MatchHost* host,
                                      RunnerOptions defaults, ManagerPolicy policy)
-    : store_(store), host_(host), defaults_(std::move(defaults)), policy_(policy) {}
+    : store_(store), host_(host), defaults_(std::move(defaults)), policy_(policy) {
+  if (!defaults_.lease_holder.empty()) follower_ = std::thread([this] { FollowStore(); });
+}
 
 TournamentManager::~TournamentManager() {
   StopAll();
+  if (follower_.joinable()) follower_.join();
   std::vector<std::thread> threads;
   {
     absl::MutexLock lock(&mu_);
@@ -99,6 +102,26 @@ absl::Status TournamentManager::ResumeUnfinished() {
   return absl::OkStatus();
 }
 
+void TournamentManager::FollowStore() {
+  while (true) {
+    {
+      absl::MutexLock lock(&mu_);
+      mu_.AwaitWithTimeout(absl::Condition(&closing_), absl::Seconds(1));
+      if (closing_) return;
+    }
+    absl::StatusOr<std::vector<db::StoredTournament>> all = store_->ListTournaments();
+    if (!all.ok()) continue;  // the store may come back
+    absl::MutexLock lock(&mu_);
+    if (closing_) return;
+    Reap();
+    for (const db::StoredTournament& t : *all) {
+      if (t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING && !running_.contains(t.id)) {
+        Start(t.id);
+      }
+    }
+  }
+}
+
 void TournamentManager::Reap() {
   for (auto it = running_.begin(); it != running_.end();) {
     if (!it->second->done) {
@@ -123,6 +146,14 @@ void TournamentManager::Start(std::int64_t id, const std::string& creator) {
   TournamentRunner* runner = running->runner.get();
   running->thread = std::thread([this, id, runner] {
     absl::StatusOr<Tournament> final_state = runner->Run(id);
+    if (!final_state.ok() && final_state.status().code() == absl::StatusCode::kAborted &&
+        absl::StartsWith(final_state.status().message(), kRunByAnotherServer)) {
+      // Another server runs it whole for now: it is left to it (and looked
+      // at again by FollowStore).
+      absl::StatusOr<Tournament> stored = LoadTournament(*store_, id);
+      Broadcast(id, stored.ok() ? *stored : runner->Current(), /*last=*/true);
+      return;
+    }
     Tournament last = final_state.ok() ? *final_state : runner->Current();
     if (!final_state.ok()) {
       last.set_status(hoard::v1::TOURNAMENT_STATUS_FAILED);

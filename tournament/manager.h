@@ -9,6 +9,12 @@
 // the manager goes, its tournaments stop (STOPPED) after their matches in
 // flight; they, and any the store holds as running (a server that was
 // killed), resume when a manager starts on the same store.
+//
+// Sharing (RunnerOptions::lease_holder set: several servers on one
+// database): the manager also looks at the store every second and runs
+// every tournament it holds as running, whichever server created it, so
+// that the servers share its matches (tournament/runner.h); a server going
+// down leaves its tournaments running for the others.
 
 #include <cstdint>
 #include <functional>
@@ -121,6 +127,9 @@ class TournamentManager {
   absl::Mutex mu_;
   std::map<std::int64_t, std::unique_ptr<Run>> running_ ABSL_GUARDED_BY(mu_);
   bool closing_ ABSL_GUARDED_BY(mu_) = false;
+  // Sharing: joins the tournaments other servers started, until closing_.
+  void FollowStore();
+  std::thread follower_;
 };
 
 }  // namespace hoard::tournament

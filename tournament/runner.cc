@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <thread>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/player_id.h"
@@ -595,6 +597,8 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
       if (it != labels_.end()) played_before_.insert(static_cast<int>(it - labels_.begin()));
     }
   }
+  stored_status_ = loaded->status();
+  stored_error_ = loaded->error();
   absl::MutexLock lock(&mu_);
   tournament_ = *std::move(loaded);
   *tournament_.mutable_spec() = *spec;
@@ -656,10 +660,82 @@ void TournamentRunner::PlayPending() {
   writer.join();
   playing = false;
   supervisor.join();
+}
+
+void TournamentRunner::StopLaunched() {
   for (Supervised& launched : launched_) {
     if (launched.bot) launched.bot->Stop();
   }
   launched_.clear();
+}
+
+bool TournamentRunner::LeasedWhole() const {
+  return spec_.format() == hoard::v1::FORMAT_SWISS || sprt_candidate_ >= 0;
+}
+
+bool TournamentRunner::CanSeat(const ScheduledMatch& match) const {
+  for (int p : match.seats) {
+    if (unavailable_.contains(p)) return false;
+  }
+  return true;
+}
+
+bool TournamentRunner::TakeInSharedProgress() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (stop_ || deferred_.empty()) return false;
+    mu_.AwaitWithTimeout(absl::Condition(&stop_), options_.share_poll);
+    if (stop_) return false;
+  }
+  absl::StatusOr<std::vector<int>> stored = store_->StoredSlots(id_);
+  absl::StatusOr<std::vector<db::RatedMatch>> results =
+      stored.ok() ? store_->RatedMatches({.game = spec_.game(), .tournament_id = id_})
+                  : absl::StatusOr<std::vector<db::RatedMatch>>(stored.status());
+  {
+    absl::MutexLock lock(&mu_);
+    // A store that cannot be read now is looked at again next time.
+    if (!stored.ok() || !results.ok()) return !stop_;
+    const std::set<int> done(stored->begin(), stored->end());
+    finished_ = static_cast<int>(done.size());
+    standings_ = Standings();
+    for (const db::RatedMatch& match : *results) standings_.Add(match.seats);
+    // The lowest slot is played first, as in the first pass.
+    std::sort(deferred_.begin(), deferred_.end(), std::greater<int>());
+    for (int index : deferred_) {
+      if (!done.contains(index)) pending_.push_back(index);
+    }
+    deferred_.clear();
+    if (pending_.empty()) return false;
+  }
+  Report();
+  return true;
+}
+
+void TournamentRunner::KeepLeases(const std::atomic<bool>& done) {
+  const absl::Duration every = options_.lease_ttl / 3;
+  absl::Time next = absl::Now() + every;
+  while (!done) {
+    if (absl::Now() < next) {
+      absl::SleepFor(std::min(absl::Milliseconds(50), next - absl::Now()));
+      continue;
+    }
+    next = absl::Now() + every;
+    if (absl::Status renewed = store_->RenewLeases(options_.lease_holder, options_.lease_ttl);
+        !renewed.ok()) {
+      Warn(absl::StrCat("cannot renew this server's leases (", renewed.message(),
+                        "); other servers may play its matches again once they run out"));
+    }
+    // Cancelled, or ended, by another server: this one stops too.
+    absl::StatusOr<std::optional<db::StoredTournament>> stored = store_->GetTournament(id_);
+    if (!stored.ok() || !stored->has_value()) continue;
+    const hoard::v1::TournamentStatus status = (*stored)->status;
+    if (status == hoard::v1::TOURNAMENT_STATUS_CANCELLED ||
+        status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
+        status == hoard::v1::TOURNAMENT_STATUS_FAILED) {
+      ended_elsewhere_ = true;
+      Cancel(status);
+    }
+  }
 }
 
 Tournament TournamentRunner::Conclude() {
@@ -703,14 +779,53 @@ absl::Status TournamentRunner::SetStatusWithRetries(hoard::v1::TournamentStatus 
 
 absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
   if (absl::Status s = Load(id); !s.ok()) return s;
-  if (absl::Status s = SetStatusWithRetries(hoard::v1::TOURNAMENT_STATUS_RUNNING, ""); !s.ok()) {
-    return s;
+  const bool shared = !options_.lease_holder.empty();
+  if (shared) {
+    // Ended by another server since it was found running: nothing to do.
+    if (stored_status_ == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
+        stored_status_ == hoard::v1::TOURNAMENT_STATUS_CANCELLED ||
+        (stored_status_ == hoard::v1::TOURNAMENT_STATUS_FAILED &&
+         !absl::StartsWith(stored_error_, kCannotStoreResults))) {
+      return LoadTournament(*store_, id);
+    }
+    if (LeasedWhole()) {
+      absl::StatusOr<bool> mine =
+          store_->ClaimSlot(id, -1, options_.lease_holder, options_.lease_ttl);
+      if (!mine.ok()) return mine.status();
+      if (!*mine) return absl::AbortedError(absl::StrCat(kRunByAnotherServer, "tournament ", id));
+    }
   }
+  // Servers that share it find it running already: none stores it again.
+  if (!shared || stored_status_ != hoard::v1::TOURNAMENT_STATUS_RUNNING) {
+    if (absl::Status s = SetStatusWithRetries(hoard::v1::TOURNAMENT_STATUS_RUNNING, "");
+        !s.ok()) {
+      return s;
+    }
+  }
+  std::atomic<bool> done{false};
+  std::thread leases;
+  if (shared) leases = std::thread([this, &done] { KeepLeases(done); });
   PrepareParticipants();
   Report();
-  PlayPending();
+  do {
+    PlayPending();
+  } while (shared && !LeasedWhole() && TakeInSharedProgress());
+  StopLaunched();
+  done = true;
+  if (leases.joinable()) leases.join();
+  if (shared) {
+    if (ended_elsewhere_) return LoadTournament(*store_, id);
+    if (cancelled_ && cancelled_as_ == hoard::v1::TOURNAMENT_STATUS_STOPPED) {
+      // This server is going down; the others (or its next start) go on.
+      store_->ReleaseLeases(id, options_.lease_holder).IgnoreError();
+      Tournament left = Current();
+      left.set_status(hoard::v1::TOURNAMENT_STATUS_RUNNING);
+      return left;
+    }
+  }
   const Tournament final_state = Conclude();
   absl::Status saved = SetStatusWithRetries(final_state.status(), final_state.error());
+  if (shared) store_->ReleaseLeases(id, options_.lease_holder).IgnoreError();
   Report();
   if (!saved.ok()) return saved;
   return final_state;
@@ -751,6 +866,7 @@ bool TournamentRunner::SprtDecided() const {
 }
 
 void TournamentRunner::Work() {
+  const bool claim_each = !options_.lease_holder.empty() && !LeasedWhole();
   while (true) {
     int index;
     {
@@ -761,6 +877,22 @@ void TournamentRunner::Work() {
       index = pending_.back();
       pending_.pop_back();
       ++running_;
+    }
+    if (claim_each) {
+      // Shared: a slot another server holds, or whose participants this
+      // server cannot seat, is left for now (TakeInSharedProgress).
+      bool mine = false;
+      if (CanSeat(schedule_[index])) {
+        absl::StatusOr<bool> claimed =
+            store_->ClaimSlot(id_, index, options_.lease_holder, options_.lease_ttl);
+        mine = claimed.ok() && *claimed;
+      }
+      if (!mine) {
+        absl::MutexLock lock(&mu_);
+        deferred_.push_back(index);
+        --running_;
+        continue;
+      }
     }
     PlayOne(schedule_[index]);
   }

@@ -22,6 +22,22 @@
 // stored at most once (the store refuses a second), so two runners on one
 // tournament never double a match either.
 //
+// Sharing. With RunnerOptions::lease_holder set, the runner shares its
+// tournament with the runners of other servers on the same database (each
+// server runs every tournament the database holds as running). It leases
+// each slot before playing it (MatchStore::ClaimSlot) and leaves the slots
+// other servers hold to them; once its own are played it looks again, every
+// share_poll, at what the others have stored, and plays the slots whose
+// leases ran out (their server died), until every slot is stored. Its
+// leases are renewed every third of lease_ttl. A server plays only the
+// matches whose participants it can seat (built-in, launched by it, or
+// connected to it); the others wait for a server that can. A Swiss or SPRT
+// tournament, whose next matches depend on the last results, is leased
+// whole: one server at a time runs it, and another takes it over once that
+// lease runs out. A tournament cancelled or ended by another server ends
+// here too, without this runner storing a status; a server going down
+// leaves its tournaments running for the others (and for its next start).
+//
 // Participants. Built-in bots are seated by name. Registered participants
 // must be connected to the host, and launched ones are started (with the
 // host's address and their credentials in the environment) and must connect,
@@ -113,7 +129,18 @@ struct RunnerOptions {
   absl::Duration commit_wait = absl::Milliseconds(20);
   // How often on_progress is called at most while results are stored.
   absl::Duration progress_every = absl::Milliseconds(200);
+  // Sharing (above): this server's name in the store's leases; empty: the
+  // runner plays its tournament alone. How long a lease runs unless it is
+  // renewed, and how often a runner waiting for other servers' slots looks
+  // at the store again.
+  std::string lease_holder;
+  absl::Duration lease_ttl = absl::Seconds(10);
+  absl::Duration share_poll = absl::Milliseconds(500);
 };
+
+// What Run returns (kAborted, starting with this) for a tournament that
+// another server runs whole (a Swiss or an SPRT while its lease runs).
+inline constexpr char kRunByAnotherServer[] = "run by another server: ";
 
 // The longest pause before a launched bot is started again.
 inline constexpr absl::Duration kMaxRestartDelay = absl::Seconds(8);
@@ -151,9 +178,22 @@ class TournamentRunner {
   // Reads tournament `id`, its schedule and what is stored of it, and
   // queues the matches left to play.
   absl::Status Load(std::int64_t id);
-  // Plays the queued matches on spec concurrency workers, then stops the
-  // launched bots.
+  // Plays the queued matches on spec concurrency workers.
   void PlayPending();
+  // Stops the launched bots.
+  void StopLaunched();
+  // Sharing: whether this server runs the tournament alone at a time (a
+  // format whose next matches depend on the last results).
+  bool LeasedWhole() const;
+  // Sharing, between passes: takes in what the other servers stored and
+  // queues the slots they held that are still not stored. False once there
+  // is nothing left to wait for.
+  bool TakeInSharedProgress();
+  // Sharing: renews this server's leases every third of their time and
+  // follows the tournament's stored status, until `done`.
+  void KeepLeases(const std::atomic<bool>& done);
+  // Whether this server can seat every participant of the match.
+  bool CanSeat(const ScheduledMatch& match) const;
   // The final status: FINISHED, cancelled as asked, or FAILED with why.
   hoard::v1::Tournament Conclude();
   // Stores the tournament's status, waiting out errors that may pass.
@@ -279,6 +319,14 @@ class TournamentRunner {
   // Whether a worker has a match to take or nothing more to wait for.
   bool WorkOrDone() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<int> pending_ ABSL_GUARDED_BY(mu_);  // schedule indexes, next last
+  // Sharing: slots left this pass to other servers (leased by them, or
+  // with participants this server cannot seat).
+  std::vector<int> deferred_ ABSL_GUARDED_BY(mu_);
+  // Sharing: the tournament was cancelled or ended by another server.
+  std::atomic<bool> ended_elsewhere_{false};
+  // The tournament's status as stored when Load read it.
+  hoard::v1::TournamentStatus stored_status_ = hoard::v1::TOURNAMENT_STATUS_UNSPECIFIED;
+  std::string stored_error_;
   std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
   Standings standings_ ABSL_GUARDED_BY(mu_);
   int finished_ ABSL_GUARDED_BY(mu_) = 0;

@@ -6,6 +6,7 @@
 //   EXPECT_THAT(status, IsOk());
 //   EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
 //                                HasSubstr("wilds alone")));
+//   EXPECT_THAT(status_or, IsOkAndHolds(42));
 
 #include <ostream>
 
@@ -35,6 +36,16 @@ MATCHER_P2(StatusIs, code, message_matcher,
          ::testing::ExplainMatchResult(message_matcher,
                                        std::string(status.message()),
                                        result_listener);
+}
+
+// An OK StatusOr whose value matches `value_matcher`:
+//   EXPECT_THAT(store->ClaimSlot(...), IsOkAndHolds(true));
+MATCHER_P(IsOkAndHolds, value_matcher, "is OK and holds a value that matches") {
+  if (!arg.ok()) {
+    *result_listener << "status is " << arg.status();
+    return false;
+  }
+  return ::testing::ExplainMatchResult(value_matcher, *arg, result_listener);
 }
 
 }  // namespace hoard::testing

@@ -36,6 +36,11 @@ int RunBackup(const std::vector<std::string>& args) {
   if (!parsed->Has("output")) return Fail(kExitUsage, "backup needs --output FILE");
   const std::string source = parsed->Get("db", "hoard.db");
   const std::string target = parsed->Get("output", "");
+  if (db::IsPostgresUrl(source)) {
+    return Fail(kExitUsage,
+                "hoard backup copies SQLite files; back up a PostgreSQL database with its own "
+                "tools (pg_dump, or the server's continuous archiving)");
+  }
   if (absl::Status status = db::BackupSqlite(source, target); !status.ok()) {
     return Fail(kExitFailure, std::string(status.message()));
   }

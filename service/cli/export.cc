@@ -21,7 +21,7 @@ namespace {
 
 const std::vector<FlagSpec>& ExportFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
-      {"db", "FILE", "the database (default hoard.db)"},
+      {"db", "FILE|URL", "the database: a SQLite file (default hoard.db) or postgresql://…"},
       {"tournament", "ID", "export this tournament's matches"},
       {"game", "ID", "or every stored match of this game"},
       {"results", "FILE", "write the results here (CSV: match_id,bot,place; '-': stdout)"},
@@ -79,11 +79,11 @@ int RunExport(const std::vector<std::string>& args) {
                                 parsed->Get("tournament", "") + "'");
   }
   const std::string path = parsed->Get("db", "hoard.db");
-  if (access(path.c_str(), F_OK) != 0) {
+  if (!db::IsPostgresUrl(path) && access(path.c_str(), F_OK) != 0) {
     return Fail(kExitFailure, absl::StrCat("no database ", path, " (give --db)"));
   }
   absl::StatusOr<std::unique_ptr<db::MatchStore>> store =
-      db::OpenSqliteStore(path, db::StoreAccess::kReadOnly);
+      db::OpenStore(path, db::StoreAccess::kReadOnly);
   if (!store.ok()) return Fail(kExitFailure, std::string(store.status().message()));
   db::RatingScope scope{.game = parsed->Get("game", ""), .tournament_id = filter.tournament_id};
   if (filter.tournament_id != 0) {
@@ -91,7 +91,8 @@ int RunExport(const std::vector<std::string>& args) {
         (*store)->GetTournament(filter.tournament_id);
     if (!t.ok()) return Fail(kExitFailure, std::string(t.status().message()));
     if (!t->has_value()) {
-      return Fail(kExitUsage, absl::StrCat("no tournament ", filter.tournament_id, " in ", path));
+      return Fail(kExitUsage, absl::StrCat("no tournament ", filter.tournament_id, " in ",
+                                            db::StoreDisplayName(path)));
     }
     scope.game = (*t)->spec.game();
   }

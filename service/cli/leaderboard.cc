@@ -22,7 +22,7 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"game", "ID", "the game (or give --tournament)"},
       {"tournament", "ID", "only this tournament's matches"},
       {"system", "NAME", "rank by ml (default), elo or openskill"},
-      {"db", "FILE", "read this database (default hoard.db)"},
+      {"db", "FILE|URL", "read this database: a SQLite file (default hoard.db) or postgresql://…"},
       {"server", "HOST:PORT", "ask this server instead of reading a database"},
       {"remote", "", "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead"},
       {"token-file", "FILE",
@@ -120,7 +120,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
     }
   } else {
     const std::string path = parsed->Get("db", "hoard.db");
-    if (path != ":memory:" && access(path.c_str(), F_OK) != 0) {
+    if (path != ":memory:" && !db::IsPostgresUrl(path) && access(path.c_str(), F_OK) != 0) {
       const char* env = std::getenv("HOARD_SERVER");
       return Fail(kExitFailure,
                   absl::StrCat("no database ", path, " (run a tournament first, or give --db",
@@ -130,7 +130,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
                                ")"));
     }
     absl::StatusOr<std::unique_ptr<db::MatchStore>> store =
-        db::OpenSqliteStore(path, db::StoreAccess::kReadOnly);
+        db::OpenStore(path, db::StoreAccess::kReadOnly);
     if (!store.ok()) return Fail(kExitFailure, std::string(store.status().message()));
     tournament::TournamentManager reader(store->get(), nullptr);
     board = reader.GetLeaderboard(request);

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "db/store.h"
 #include "engine/status_macros.h"
 #include "service/auth.h"
 #include "service/event_log.h"
@@ -27,9 +29,9 @@ const std::vector<FlagSpec>& ServeFlags() {
       {"http", "HOST:PORT",
        "also serve the read-only web API, live events and /metrics over HTTP here (off unless "
        "given; port 0 picks a free one)"},
-      {"db", "FILE",
-       "SQLite database keeping finished matches and tournaments (default: none; "
-       "tournaments need one)"},
+      {"db", "FILE|URL",
+       "database keeping finished matches and tournaments: a SQLite file, or postgresql://… "
+       "shared by several servers (default: none; tournaments need one)"},
       {"bot-logs", "DIR",
        "where bots that tournaments launch write their output (default: discarded)"},
       {"tls-cert", "FILE", "serve TLS with this certificate (PEM; with --tls-key)"},
@@ -287,6 +289,13 @@ int RunServe(const std::vector<std::string>& args) {
   const TokenFiles files{.state_dir = parsed->Get("state-dir", service::DefaultStateDir()),
                          .admin_file = parsed->Get("admin-token-file", ""),
                          .read_file = parsed->Get("read-token-file", "")};
+  if (db::IsPostgresUrl(options.db_path)) {
+    // Results the shared database cannot take yet wait in this server's own
+    // state directory, stored at its next start.
+    std::error_code ignored;
+    std::filesystem::create_directories(files.state_dir, ignored);
+    options.store_writer.spill_path = absl::StrCat(files.state_dir, "/unstored-results");
+  }
   std::vector<std::string> made;  // log lines about made tokens
   if (absl::Status loaded = LoadTokens(files, options, made); !loaded.ok()) {
     return Fail(kExitFailure, std::string(loaded.message()));
@@ -300,12 +309,14 @@ int RunServe(const std::vector<std::string>& args) {
   const std::string address = absl::StrCat(host, ":", (*server)->port());
   std::cout << "hoard: serving on " << address << std::endl;
   log.Write("server_started", {{"listen", address},
-                               {"db", options.db_path.empty() ? "none" : options.db_path}});
+                               {"db", options.db_path.empty() ? "none" : db::StoreDisplayName(options.db_path)}});
   if (const db::StoreWriter* writer = (*server)->arena().store_writer();
       writer != nullptr && writer->counts().recovered > 0) {
     log.Write("results_recovered",
               {{"matches", absl::StrCat(writer->counts().recovered)},
-               {"from", db::SpillPathFor(options.db_path)}});
+               {"from", options.store_writer.spill_path.empty()
+                                   ? db::SpillPathFor(options.db_path)
+                                   : options.store_writer.spill_path}});
   }
   for (const std::string& name : made) {
     // Where the token is, never the token.

@@ -42,7 +42,8 @@ using hoard::v1::TournamentSpec;
 const std::vector<FlagSpec>& TournamentFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"config", "FILE", "the tournament spec (text format or JSON; default: the embedded one)"},
-      {"db", "FILE", "SQLite database for results (default hoard.db)"},
+      {"db", "FILE|URL",
+       "database for results: a SQLite file (default hoard.db) or postgresql://…"},
       {"server", "HOST:PORT",
        "play on this Hoard server (default: one inside this process); repeat it to spread the "
        "matches over several servers",
@@ -378,7 +379,7 @@ int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& v
     if (!status.ok()) return FailWith(status, address, **channel);
     servers.push_back(tournament::RemoteHost(*channel, address));
   }
-  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
+  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenStore(db_path);
   if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
   venue.own_store = *std::move(opened);
   venue.store = venue.own_store.get();
@@ -408,7 +409,7 @@ int OpenServerVenue(const ParsedArgs& args, const std::string& db_path, Venue& v
 
 // An arena in this process without the network: built-in bots only.
 int OpenLocalVenue(const std::string& db_path, Venue& venue) {
-  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenSqliteStore(db_path);
+  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenStore(db_path);
   if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
   venue.arena = std::make_unique<service::Arena>();
   if (absl::Status s = venue.arena->UseStore(*std::move(opened)); !s.ok()) {
@@ -430,7 +431,8 @@ void Announce(db::MatchStore& store, std::int64_t id, bool resumed, const std::s
                             "(--fresh runs a new one): "
                 : resumed ? "resuming "
                           : "running ")
-            << "tournament " << id << " (" << title << ") in " << db_path << std::endl;
+            << "tournament " << id << " (" << title << ") in " << db::StoreDisplayName(db_path)
+            << std::endl;
 }
 
 // SIGINT and SIGTERM, blocked in this thread and every thread started after
@@ -489,7 +491,8 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
                      "matches/s over %.1f s)\n\n",
                      id, title,
                      hoard::v1::TournamentStatus_Name(final_state.status()).substr(18),
-                     p.finished(), p.scheduled(), db_path, p.matches_per_second(),
+                     p.finished(), p.scheduled(), db::StoreDisplayName(db_path),
+                     p.matches_per_second(),
                      p.elapsed_ms() / 1000.0)
               << SwissTable(final_state) << tournament::FormatLeaderboard(board);
     if (final_state.spec().has_sprt()) std::cout << SprtLine(final_state) << "\n";
