@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the secrets docker-compose.yml reads: in DIR (default $HOARD_SECRETS,
-# else the checkout's secrets/), the files admin-token, py-bot-key and
-# node-bot-key, each 32 random hex digits (128 bits) and a newline. A file
+# else the checkout's secrets/), the files admin-token, py-bot-key,
+# node-bot-key and postgres-password (the fleet's database), each 32 random
+# hex digits (128 bits) and a newline. A file
 # that exists is left as it is, so running it again changes nothing.
 #
 #   bash scripts/compose-secrets.sh [DIR]
@@ -26,7 +27,7 @@ random_hex() {
 mkdir -p "$DIR"
 chmod 700 "$DIR"
 made=0
-for name in admin-token py-bot-key node-bot-key; do
+for name in admin-token py-bot-key node-bot-key postgres-password; do
   file="$DIR/$name"
   if [ -e "$file" ]; then
     echo "kept $file"

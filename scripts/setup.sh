@@ -42,9 +42,10 @@ fi
 echo "setup: building (build/hoard and the tests)"
 cmake --build build
 
-# The Node SDK's packages and the browser tests' (puppeteer-core), exactly
+# The Node SDK's packages, the browser tests' (puppeteer-core) and the
+# Kubernetes manifests' checks' (kubernetes-models), exactly
 # as their lock files say.
-for dir in bots/node tests/web; do
+for dir in bots/node tests/web tests/kubernetes; do
   if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
       [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     echo "setup: installing the packages of $dir (npm ci)"

@@ -6,9 +6,10 @@ debian:12 in two stages, copies only paths that exist and runs an entrypoint
 that exists; every command and flag the services use parses (the real `hoard`
 binary, Python and Node are asked); the runtime packages exist in Debian;
 ports, addresses, volumes and bot names agree across services; no token or
-key is written in the file, each comes from a secret; and the accounts
+key is written in the file, each comes from a secret; the accounts
 service's commands, run against a real server with the secrets' files, give
-the bots accounts they register with.
+the bots accounts they register with; and the fleet's replicas, with their
+environment, serve on a real PostgreSQL that wants the secret's password.
 
     /usr/bin/python3 tests/compose_test.py build/hoard
 """
@@ -48,7 +49,7 @@ WORK = tempfile.mkdtemp(prefix="compose_test.")
 atexit.register(shutil.rmtree, WORK, True)
 # Each secret of docker-compose.yml and its file in the secrets directory.
 SECRET_FILES = {"hoard_admin_token": "admin-token", "py_bot_key": "py-bot-key",
-                "node_bot_key": "node-bot-key"}
+                "node_bot_key": "node-bot-key", "postgres_password": "postgres-password"}
 ADMIN_TOKEN = "/run/secrets/hoard_admin_token"
 
 
@@ -68,7 +69,7 @@ check("compose-secrets.sh DIR runs", made.returncode == 0, made.stderr)
 files = secret_files(SECRETS) or {}
 check("compose-secrets.sh: DIR has mode 700",
       os.path.isdir(SECRETS) and stat.S_IMODE(os.stat(SECRETS).st_mode) == 0o700)
-check("compose-secrets.sh: it makes admin-token, py-bot-key and node-bot-key",
+check("compose-secrets.sh: it makes admin-token, py-bot-key, node-bot-key and postgres-password",
       set(files) == set(SECRET_FILES.values()), sorted(files))
 # 644 in a directory of mode 700: only the owner reaches them on the host, and
 # the containers' own users (hoard, nobody) can read the mounted files, which
@@ -104,9 +105,10 @@ if config.returncode != 0:
     sys.exit(1)
 compose = yaml.safe_load(config.stdout)
 services = compose["services"]
-check("it defines the server, the bots' accounts, the Python and Node bots and the "
-      "tournament runner",
-      set(services) == {"server", "accounts", "python-bot", "node-bot", "tournament"},
+check("it defines the server, the bots' accounts, the Python and Node bots, the "
+      "tournament runner, and the fleet's PostgreSQL and replicas",
+      set(services) == {"server", "accounts", "python-bot", "node-bot", "tournament",
+                        "postgres", "replica"},
       sorted(services))
 server, runner, accounts = services["server"], services["tournament"], services["accounts"]
 
@@ -300,7 +302,7 @@ def service_secrets(service):
 
 
 declared_secrets = compose.get("secrets") or {}
-check("the secrets hoard_admin_token, py_bot_key and node_bot_key are declared",
+check("the secrets hoard_admin_token, py_bot_key, node_bot_key and postgres_password are declared",
       set(declared_secrets) == set(SECRET_FILES), sorted(declared_secrets))
 check("each secret is a file of the secrets directory ($HOARD_SECRETS)",
       all(os.path.realpath(declared_secrets.get(name, {}).get("file", ""))
@@ -461,5 +463,59 @@ try:
     serving.wait(timeout=15)
 except subprocess.TimeoutExpired:
     serving.kill()
+
+# ---- the fleet: PostgreSQL and three replicas ----------------------------------
+postgres, replica = services["postgres"], services["replica"]
+check("fleet: both services are in the profile fleet (a plain `up` starts neither)",
+      postgres.get("profiles") == ["fleet"] and replica.get("profiles") == ["fleet"],
+      (postgres.get("profiles"), replica.get("profiles")))
+check("fleet: PostgreSQL 15 on Debian 12 (postgres:15-bookworm)",
+      postgres.get("image") == "postgres:15-bookworm", postgres.get("image"))
+check("replica: three of the server's image, each hoard serve",
+      replica.get("scale") == 3 and replica.get("image") == server.get("image")
+      and replica.get("command") == ["serve"], (replica.get("scale"), replica.get("image")))
+replica_env = replica.get("environment", {})
+unknown = [v for v in replica_env if v.startswith("HOARD_SERVE_")
+           and "--" + v[len("HOARD_SERVE_"):].lower().replace("_", "-") not in serve_flags]
+check("replica: every HOARD_SERVE_ variable is a flag of hoard serve", not unknown, unknown)
+pg_env = postgres.get("environment", {})
+db_url = re.fullmatch(r"postgresql://([^@:/]+)@([^:/]+):(\d+)/(\w+)", replica_env.get("HOARD_SERVE_DB", ""))
+check("replica: its database is the postgres service's, as its user and database",
+      db_url is not None and db_url.group(2) == "postgres" and db_url.group(3) == "5432"
+      and db_url.group(1) == pg_env.get("POSTGRES_USER") and db_url.group(4) == pg_env.get("POSTGRES_DB"),
+      (replica_env.get("HOARD_SERVE_DB"), pg_env))
+check("replica: the database's password comes from the secret PostgreSQL reads",
+      replica_env.get("HOARD_DB_PASSWORD_FILE") == "/run/secrets/postgres_password"
+      and pg_env.get("POSTGRES_PASSWORD_FILE") == "/run/secrets/postgres_password"
+      and "postgres_password" in service_secrets(replica) and "postgres_password" in service_secrets(postgres),
+      (replica_env, pg_env))
+check("replica: it starts once PostgreSQL is healthy, with no host port (three share none)",
+      replica.get("depends_on", {}).get("postgres", {}).get("condition") == "service_healthy"
+      and not replica.get("ports") and postgres.get("healthcheck", {}).get("test", [""])[1:2] == ["pg_isready"],
+      (replica.get("depends_on"), replica.get("ports")))
+check("replica: healthy when hoard health says so",
+      replica.get("healthcheck", {}).get("test") == server["healthcheck"]["test"],
+      replica.get("healthcheck"))
+
+# The replica's environment on a real PostgreSQL that wants the password of the
+# secret's file (the address's host replaced by the test's socket).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from postgres import TemporaryPostgres  # noqa: E402
+password = open(os.path.join(SECRETS, SECRET_FILES["postgres_password"])).read().strip()
+with TemporaryPostgres() as pg:
+    url = pg.password_user("fleet", password, "fleet")
+    time.sleep(0.5)  # the server reloads its rules
+    env = {**local_env,
+           **{k: local(str(v), "") for k, v in replica_env.items()},
+           "HOARD_SERVE_DB": url, "HOARD_SERVE_LISTEN": "127.0.0.1:0",
+           "HOARD_SERVE_STATE_DIR": os.path.join(WORK, "replica-state")}
+    started = subprocess.Popen([HOARD, "serve"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=WORK, env=env)
+    line = started.stdout.readline()
+    started.terminate()
+    _, errors = started.communicate(timeout=30)
+    check("replica: with its environment and the secret's password it serves on PostgreSQL",
+          line.startswith("hoard: serving on "), line + errors[-1000:])
+    check("replica: its log never shows the password", password not in errors + line)
 
 finish()

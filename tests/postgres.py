@@ -74,6 +74,19 @@ class TemporaryPostgres:
                               capture_output=True, text=True, check=True)
         return done.stdout.strip()
 
+    def password_user(self, user, password, database):
+        """A user who must give `password` (scram-sha-256), owning a new
+        `database`; returns its address (without the password)."""
+        self.psql("postgres", f"CREATE ROLE {user} LOGIN PASSWORD '{password}'")
+        self.psql("postgres", f'CREATE DATABASE "{database}" OWNER {user}')
+        hba = os.path.join(self.dir, "data", "pg_hba.conf")
+        with open(hba) as f:
+            rules = f.read()
+        with open(hba, "w") as f:
+            f.write(f"local all {user} scram-sha-256\n" + rules)
+        self._run([f"{self.bin}/pg_ctl", "-D", os.path.join(self.dir, "data"), "reload"])
+        return f"postgresql://{user}@/{database}?host={self.dir}"
+
     def new_database(self, name):
         self.psql("postgres", f'CREATE DATABASE "{name}"')
         return self.url(name)

@@ -11,6 +11,8 @@ user).
 - `hoard serve --db postgresql://…` runs a tournament created over gRPC,
   restarts on the same database and still lists both tournaments.
 - The password in an address never appears in any output or log line.
+- A password can come from a file (HOARD_DB_PASSWORD_FILE); a wrong or
+  missing one is refused with a clear error.
 - A database of another program is refused and left as it was; an
   unreachable one is named with a clear error; `hoard backup` points to
   PostgreSQL's own tools.
@@ -22,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
@@ -36,9 +39,10 @@ with open(TOKENS, "w") as f:
     f.write(TOKEN + "\n")
 
 
-def run(args, timeout=300):
+def run(args, timeout=300, env=None):
     done = subprocess.run([HOARD] + args, capture_output=True, text=True, timeout=timeout,
-                          cwd=WORK, env=dict(os.environ, HOARD_STATE_DIR=f"{WORK}/state"))
+                          cwd=WORK, env=dict(os.environ, HOARD_STATE_DIR=f"{WORK}/state",
+                                             **(env or {})))
     return done.returncode, done.stdout, done.stderr
 
 
@@ -150,8 +154,34 @@ def refusals(pg):
           code != 0 and "pg_dump" in err and not os.path.exists(f"{WORK}/copy.db"), err)
 
 
+def password_file(pg):
+    url = pg.password_user("player", SECRET, "guarded")
+    time.sleep(0.5)  # the reload
+    with open(f"{WORK}/pw", "w") as f:
+        f.write(SECRET + "\n")
+    with open(f"{WORK}/wrong", "w") as f:
+        f.write("not-it\n")
+    spec = SPEC[:SPEC.index("--rounds")] + ["--rounds", "5", "--quiet"]
+    code, out, err = run(["tournament", "--db", url] + spec)
+    check("a database that needs a password refuses a command without one",
+          code != 0 and "cannot connect to postgresql://player@/guarded" in err, out + err)
+    code, out, err = run(["tournament", "--db", url] + spec,
+                         env={"HOARD_DB_PASSWORD_FILE": f"{WORK}/wrong"})
+    check("and one with a wrong password, naming neither",
+          code != 0 and "password authentication failed" in err and "not-it" not in err,
+          out + err)
+    code, out, err = run(["tournament", "--db", url] + spec,
+                         env={"HOARD_DB_PASSWORD_FILE": f"{WORK}/pw"})
+    check("HOARD_DB_PASSWORD_FILE gives the password from a file",
+          code == 0 and "10 of 10 matches stored" in out and SECRET not in out + err, out + err)
+    code, out, err = run(["leaderboard", "--db", url, "--game", "village"],
+                         env={"HOARD_DB_PASSWORD_FILE": f"{WORK}/missing"})
+    check("a password file that cannot be read is named",
+          code != 0 and f"cannot read a password from {WORK}/missing" in err, err)
+
+
 with TemporaryPostgres() as pg:
-    for part in (cli_tournament, served_tournaments, refusals):
+    for part in (cli_tournament, served_tournaments, refusals, password_file):
         try:
             part(pg)
         except Exception as error:  # a part that breaks fails, the others still run
