@@ -78,10 +78,13 @@ const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 1000;
 // Each channel its own connection, retried at most this far apart, so that a
 // new channel never inherits an old one's long backoff.
+// A name with several addresses (replicas behind one DNS name) has its calls
+// spread over them, each to the next (gRPC's round_robin).
 const CHANNEL_OPTIONS = {
   'grpc.use_local_subchannel_pool': 1,
   'grpc.initial_reconnect_backoff_ms': 100,
   'grpc.max_reconnect_backoff_ms': 1000,
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
 };
 // Refused answers to one request after which the default action is sent.
 const MAX_REFUSALS = 3;
@@ -672,4 +675,5 @@ const actions = makeActions(() => loadProtocol());
 
 module.exports = {
   run, actions, BotClient, Decision, DEFAULT, EVENTS_KEPT, MAX_REFUSALS, loadProtocol,
+  CHANNEL_OPTIONS,
 };

@@ -36,9 +36,12 @@ bool IsLoopback(const std::string& address) {
 }
 
 // A server that went away is tried again within a second of its return
-// (gRPC's default backoff grows to two minutes).
+// (gRPC's default backoff grows to two minutes). A name with several
+// addresses (replicas behind one DNS name) has its calls spread over all of
+// them, each to the next (gRPC's round_robin), rather than all to the first.
 grpc::ChannelArguments ChannelArguments() {
   grpc::ChannelArguments args;
+  args.SetLoadBalancingPolicyName("round_robin");
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);

@@ -28,11 +28,11 @@ import sys
 
 from hoard_bot import actions
 from hoard_bot.client import (DEFAULT, EVENTS_KEPT, MAX_REFUSALS, BotClient, BotError, Decision,
-                              Refusal, random_choice)
+                              Refusal, channel, random_choice)
 from hoard_bot.stubs import StubError, arena_pb2
 
 __all__ = ["run", "actions", "BotClient", "BotError", "DEFAULT", "Decision", "EVENTS_KEPT",
-           "MAX_REFUSALS", "Refusal", "StubError", "arena_pb2", "random_choice"]
+           "MAX_REFUSALS", "Refusal", "StubError", "arena_pb2", "channel", "random_choice"]
 
 
 def _parser(description):

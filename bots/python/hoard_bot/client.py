@@ -71,9 +71,22 @@ _FIRST_PAUSE_S = 0.1
 _LONGEST_PAUSE_S = 1.0
 # Each channel its own connection, retried at most this far apart, so that a
 # new channel never inherits an old one's long backoff.
+# A name with several addresses (replicas behind one DNS name) has its calls
+# spread over them, each to the next (gRPC's round_robin).
 _CHANNEL_OPTIONS = [("grpc.use_local_subchannel_pool", 1),
                     ("grpc.initial_reconnect_backoff_ms", 100),
-                    ("grpc.max_reconnect_backoff_ms", 1000)]
+                    ("grpc.max_reconnect_backoff_ms", 1000),
+                    ("grpc.lb_policy_name", "round_robin")]
+
+
+def channel(server, credentials=None):
+    """A channel to `server` as the bots make theirs: reconnecting within a
+    second, calls spread over every address of a name (round_robin); TLS
+    with `credentials` (grpc.ssl_channel_credentials), else plaintext.
+    `server` is HOST:PORT or any gRPC target (dns:///NAME:PORT, ...)."""
+    if credentials:
+        return grpc.secure_channel(server, credentials, _CHANNEL_OPTIONS)
+    return grpc.insecure_channel(server, _CHANNEL_OPTIONS)
 # Refused answers to one request after which the default action is sent.
 MAX_REFUSALS = 3
 # Answers kept to send again: a stream has at most one open request per seat
@@ -380,10 +393,8 @@ class BotClient:
         self._welcomed = False
         # A new channel each time: one that failed to connect waits out a
         # backoff that grows far beyond our pauses before it tries again.
-        channel = grpc.secure_channel(self._server, self._credentials, _CHANNEL_OPTIONS) \
-            if self._credentials else grpc.insecure_channel(self._server, _CHANNEL_OPTIONS)
-        with channel:
-            call = arena_pb2_grpc.ArenaStub(channel).Play(stream.messages())
+        with channel(self._server, self._credentials) as opened:
+            call = arena_pb2_grpc.ArenaStub(opened).Play(stream.messages())
             with self._lock:
                 if self._stopping:
                     return None
