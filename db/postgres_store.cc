@@ -463,6 +463,12 @@ class PostgresStore final : public MatchStore {
 
   absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) override {
     absl::MutexLock lock(&mu_);
+    // The leases of slots stored since go: renewals touch only the slots in play.
+    RETURN_IF_ERROR(Run("DELETE FROM slot_leases l WHERE holder = $1 AND EXISTS (SELECT 1 FROM "
+                        "matches m WHERE m.tournament_id = l.tournament_id AND "
+                        "m.schedule_index = l.schedule_index)",
+                        Params().Text(holder), "renewing leases")
+                        .status());
     return Run(absl::StrCat("UPDATE slot_leases SET expires_at_ms = ", kDatabaseNowMs,
                             " + $2 WHERE holder = $1"),
                Params().Text(holder).Int(absl::ToInt64Milliseconds(ttl)), "renewing leases")

@@ -476,6 +476,14 @@ class SqliteStore final : public MatchStore {
 
   absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) override {
     absl::MutexLock lock(&mu_);
+    // The leases of slots stored since go: renewals touch only the slots in play.
+    Statement done(statements_,
+                   "DELETE FROM slot_leases WHERE holder = ?1 AND EXISTS (SELECT 1 FROM matches m "
+                   "WHERE m.tournament_id = slot_leases.tournament_id "
+                   "AND m.schedule_index = slot_leases.schedule_index)");
+    if (!done.ok()) return Error("renewing leases");
+    done.Bind(1, holder);
+    if (done.Step() != SQLITE_DONE) return Error("renewing leases");
     Statement renew(statements_, absl::StrCat("UPDATE slot_leases SET expires_at_ms = ", kNowMs,
                                               " + ?2 WHERE holder = ?1"));
     if (!renew.ok()) return Error("renewing leases");

@@ -196,7 +196,8 @@ class MatchStore {
   // the slot is stored, or another holder's lease still runs.
   virtual absl::StatusOr<bool> ClaimSlot(std::int64_t tournament_id, int schedule_index,
                                          const std::string& holder, absl::Duration ttl) = 0;
-  // Every lease of `holder` runs for `ttl` from now.
+  // Every lease of `holder` runs for `ttl` from now; those of slots stored
+  // since they were taken end.
   virtual absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) = 0;
   // Ends `holder`'s leases in the tournament.
   virtual absl::Status ReleaseLeases(std::int64_t tournament_id, const std::string& holder) = 0;

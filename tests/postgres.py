@@ -28,7 +28,9 @@ def _bin():
 
 
 class TemporaryPostgres:
-    def __init__(self):
+    def __init__(self, fsync=False):
+        """fsync: flush to disk as a real server does (tests leave it off)."""
+        self.fsync = fsync
         self.bin = _bin()
         self.dir = tempfile.mkdtemp(prefix="hoard-pg-")
         self.as_user = []
@@ -54,7 +56,8 @@ class TemporaryPostgres:
         self._run([f"{self.bin}/pg_ctl", "-D", data, "-w", "-t", "60",
                    "-l", os.path.join(self.dir, "server.log"),
                    "-o", f"-c listen_addresses='' -c unix_socket_directories={self.dir} "
-                         "-c fsync=off -c max_connections=200", "start"])
+                         f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=200",
+                   "start"])
         self.started = True
         return self
 

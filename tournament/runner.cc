@@ -617,6 +617,13 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
     if (swiss != nullptr && schedule_[i].round != swiss_round) continue;
     if (!done.contains(i)) pending_.push_back(i);
   }
+  // Servers sharing the tournament start at different places of its
+  // schedule (by their names), so that they seldom reach for the same slot.
+  if (!options_.lease_holder.empty() && !LeasedWhole() && !pending_.empty()) {
+    const std::size_t start = std::hash<std::string>()(options_.lease_holder) % pending_.size();
+    std::rotate(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(start),
+                pending_.end());
+  }
   if (swiss != nullptr) {
     swiss_ = std::move(swiss);
     swiss_round_ = std::min(swiss_round, spec_.rounds() - 1);
