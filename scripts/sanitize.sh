@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The sanitizer run: builds the engine, every game, the bots, the bot client,
-# the match host, the store's writer, the arena and the tournament runner
-# with AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/, and
-# runs their tests (the conformance suite on HOARD_CONFORMANCE_MATCHES
-# matches per player count, 100 unless set). Any finding fails the run. Part
-# of scripts/test.sh.
+# the match host, the stores (SQLite and PostgreSQL) and their writer, the
+# arena and the tournament runner with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-asan/, and runs their tests (the
+# conformance suite on HOARD_CONFORMANCE_MATCHES matches per player count,
+# 100 unless set). Any finding fails the run. Part of scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,7 @@ TESTS=(
   tests/coin_pile_test tests/golden_test tests/deal_test
   tests/conformance_suite_test tests/conformance_test
   bots/bots_test bots/mcts_test
-  db/store_writer_test service/arena_store_test bots/bot_client_test
+  db/store_test db/store_writer_test service/arena_store_test bots/bot_client_test
   service/match_test tests/arena_e2e_test
   tests/tournament_e2e_test tests/tournament_runner_test
 )
