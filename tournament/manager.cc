@@ -257,7 +257,11 @@ absl::StatusOr<Tournament> TournamentManager::Create(
   {
     absl::MutexLock lock(&mu_);
     if (closing_) return absl::UnavailableError("the server is shutting down");
-    Start(*id, creator);
+    if (auto it = running_.find(*id); it != running_.end()) {
+      it->second->creator = creator;  // FollowStore found it in the store first
+    } else {
+      Start(*id, creator);
+    }
   }
   hoard::v1::GetTournamentRequest get;
   get.set_id(*id);
