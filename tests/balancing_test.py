@@ -97,6 +97,15 @@ def node_creates(target, count):
                           env=dict(os.environ, GRPC_NODE_USE_ALTERNATIVE_RESOLVER="true"))
 
 
+def cli_creates(target, name):
+    """Checks `name`: hoard match create through `target` makes a match."""
+    created = subprocess.run(
+        [HOARD, "match", "create", "--server", target, "--token-file", TOKENS,
+         "--seats", "builtin:random,builtin:random"], capture_output=True, text=True, timeout=30)
+    check(name, created.returncode == 0 and "match m" in created.stdout,
+          created.stdout + created.stderr)
+
+
 def main():
     first, address = serve(f"{ADDRESSES[0]}:0")
     port = address.rsplit(":", 1)[1]
@@ -125,13 +134,7 @@ def main():
                   node.returncode == 0 and spread([n - c for n, c in zip(now, counts)]),
                   (counts, now, node.stderr[-500:]))
 
-            created = subprocess.run(
-                [HOARD, "match", "create", "--server", target, "--token-file", TOKENS,
-                 "--seats", "builtin:random,builtin:random"], capture_output=True, text=True,
-                timeout=30)
-            check("hoard match create reaches a server through the name",
-                  created.returncode == 0 and "match m" in created.stdout,
-                  created.stdout + created.stderr)
+            cli_creates(target, "hoard match create reaches a server through the name")
 
             bot = subprocess.Popen([HOARD, "bot", "--server", target, "--name", "walker",
                                     "--key", "walker-key-0123456789abcdef", "--strategy", "random"],
@@ -146,13 +149,8 @@ def main():
             # The first address's server goes: the others still answer.
             servers[0][0].terminate()
             servers[0][0].wait(timeout=30)
-            created = subprocess.run(
-                [HOARD, "match", "create", "--server", target, "--token-file", TOKENS,
-                 "--seats", "builtin:random,builtin:random"], capture_output=True, text=True,
-                timeout=30)
-            check("with the first address's server stopped, the name still reaches a server",
-                  created.returncode == 0 and "match m" in created.stdout,
-                  created.stdout + created.stderr)
+            cli_creates(target, "with the first address's server stopped, the name still "
+                                "reaches a server")
     finally:
         for process, _ in servers:
             if process.poll() is None:
