@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
@@ -389,6 +390,78 @@ grpc::ServerWriteReactor<Message>* Refused(const absl::Status& status) {
   return new Refusal(status);
 }
 
+// PlayMatch: the call stays open while its match is played, and is
+// answered with the match and its record at the end. A client that goes
+// away leaves the match to finish as CreateMatch's would.
+class PlayMatchReactor final : public grpc::ServerUnaryReactor {
+ public:
+  explicit PlayMatchReactor(hoard::v1::GetMatchResponse* response)
+      : call_(std::make_shared<Call>(this, response)) {}
+
+  void Start(Arena* arena, const hoard::v1::CreateMatchRequest& request,
+             const std::string& creator) {
+    for (const hoard::v1::SeatSpec& seat : request.seats()) {
+      if (seat.has_open()) {
+        call_->End(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                "PlayMatch takes no open seats: their tokens would come only "
+                                "when the match is over (CreateMatch hands them out)"));
+        return;
+      }
+    }
+    MatchHooks hooks;
+    hooks.on_finished = [call = call_](hoard::v1::Match match, hoard::v1::MatchRecord record) {
+      call->Over(std::move(match), std::move(record));
+    };
+    absl::StatusOr<hoard::v1::CreateMatchResponse> created =
+        arena->CreateMatch(request, std::move(hooks), creator);
+    if (!created.ok()) call_->End(ToGrpcStatus(created.status()));
+  }
+
+  void OnCancel() override { call_->End(grpc::Status::CANCELLED); }
+  void OnDone() override { delete this; }
+
+ private:
+  // What the match's end and the call's cancellation share: whichever comes
+  // first answers, and the reactor is not touched after that.
+  class Call {
+   public:
+    Call(PlayMatchReactor* reactor, hoard::v1::GetMatchResponse* response)
+        : reactor_(reactor), response_(response) {}
+
+    void Over(hoard::v1::Match match, hoard::v1::MatchRecord record) {
+      absl::MutexLock lock(&mu_);
+      if (reactor_ == nullptr) return;
+      if (match.status() != hoard::v1::MATCH_STATUS_FINISHED) {
+        FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                  absl::StrCat("match ", match.match_id(),
+                                               " was aborted before it was over: the server "
+                                               "is stopping")));
+        return;
+      }
+      *response_->mutable_match() = std::move(match);
+      *response_->mutable_record() = std::move(record);
+      FinishLocked(grpc::Status::OK);
+    }
+
+    void End(const grpc::Status& status) {
+      absl::MutexLock lock(&mu_);
+      if (reactor_ != nullptr) FinishLocked(status);
+    }
+
+   private:
+    void FinishLocked(const grpc::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      reactor_->Finish(status);
+      reactor_ = nullptr;
+    }
+
+    absl::Mutex mu_;
+    PlayMatchReactor* reactor_ ABSL_GUARDED_BY(mu_);
+    hoard::v1::GetMatchResponse* const response_;
+  };
+
+  const std::shared_ptr<Call> call_;
+};
+
 // What a call needs of its caller.
 enum class Need { kRead, kAdmin };
 
@@ -519,6 +592,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
 // to compile where this class overrides it.
 using ArenaCallbackService = hoard::v1::Arena::WithRawCallbackMethod_Play<
     hoard::v1::Arena::WithCallbackMethod_CreateMatch<
+      hoard::v1::Arena::WithCallbackMethod_PlayMatch<
         hoard::v1::Arena::WithCallbackMethod_GetMatch<
             hoard::v1::Arena::WithCallbackMethod_ListMatches<
                 hoard::v1::Arena::WithCallbackMethod_WatchMatch<
@@ -527,7 +601,7 @@ using ArenaCallbackService = hoard::v1::Arena::WithRawCallbackMethod_Play<
                             hoard::v1::Arena::WithCallbackMethod_ListBots<
                                 hoard::v1::Arena::WithCallbackMethod_AddBot<
                                     hoard::v1::Arena::WithCallbackMethod_RevokeBot<
-                                        hoard::v1::Arena::Service>>>>>>>>>>;
+                                        hoard::v1::Arena::Service>>>>>>>>>>>;
 
 class ArenaServiceImpl final : public ArenaCallbackService {
  public:
@@ -545,6 +619,16 @@ class ArenaServiceImpl final : public ArenaCallbackService {
                                         hoard::v1::CreateMatchResponse* response) override {
     return Serve(auth_, context, Need::kAdmin, "CreateMatch", response,
                  [&](const Principal& who) { return arena_->CreateMatch(*request, {}, who.name); });
+  }
+
+  grpc::ServerUnaryReactor* PlayMatch(grpc::CallbackServerContext* context,
+                                      const hoard::v1::CreateMatchRequest* request,
+                                      hoard::v1::GetMatchResponse* response) override {
+    absl::StatusOr<Principal> who = Caller(auth_, context, Need::kAdmin, "PlayMatch");
+    if (!who.ok()) return Reply(context, absl::StatusOr<hoard::v1::GetMatchResponse>(who.status()), response);
+    auto* reactor = new PlayMatchReactor(response);
+    reactor->Start(arena_, *request, who->name);
+    return reactor;
   }
 
   grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,

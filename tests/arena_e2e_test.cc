@@ -1011,6 +1011,79 @@ TEST_F(ArenaE2eTest, AdministrationErrorsAreSpecific) {
   EXPECT_EQ(stub_->GetMatch(&context, get, &got).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
+// PlayMatch: one call from the match's start to its end.
+v1::CreateMatchRequest BuiltinMatch(const std::string& game, const std::vector<std::string>& bots,
+                                    std::uint64_t seed) {
+  v1::CreateMatchRequest request;
+  request.set_game(game);
+  request.set_seed(seed);
+  for (const std::string& bot : bots) request.add_seats()->set_builtin(bot);
+  return request;
+}
+
+TEST_F(ArenaE2eTest, PlayMatchAnswersAtTheEndWithTheMatchAndItsRecord) {
+  const v1::CreateMatchRequest request = BuiltinMatch("village", {"random", "first"}, 21);
+  grpc::ClientContext context;
+  v1::GetMatchResponse played;
+  const grpc::Status status = stub_->PlayMatch(&context, request, &played);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(played.match().status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(played.match().seed(), 21u);
+  EXPECT_GT(played.record().actions_size(), 0);
+  // The server keeps it as any match, and the same seed plays the same match.
+  const v1::GetMatchResponse kept = Get(played.match().match_id());
+  EXPECT_EQ(kept.match().status(), v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(kept.record().actions_size(), played.record().actions_size());
+  const v1::GetMatchResponse again = AwaitFinished(Create({"builtin:random", "builtin:first"},
+                                                          5000, 30000, 3, 21).match_id());
+  ASSERT_EQ(again.match().seats_size(), 2);
+  for (int seat = 0; seat < 2; ++seat) {
+    EXPECT_EQ(again.match().seats(seat).score(), played.match().seats(seat).score());
+  }
+}
+
+TEST_F(ArenaE2eTest, PlayMatchTakesNoOpenSeatAndNeedsTheAdminToken) {
+  v1::CreateMatchRequest request = BuiltinMatch("village", {"random"}, 1);
+  request.add_seats()->set_open(true);
+  {
+    grpc::ClientContext context;
+    v1::GetMatchResponse played;
+    const grpc::Status status = stub_->PlayMatch(&context, request, &played);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(), HasSubstr("PlayMatch takes no open seats"));
+  }
+  std::unique_ptr<v1::Arena::Stub> anonymous = v1::Arena::NewStub(grpc::CreateChannel(
+      absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  v1::GetMatchResponse played;
+  const grpc::Status status =
+      anonymous->PlayMatch(&context, BuiltinMatch("village", {"random", "random"}, 1), &played);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_THAT(status.error_message(), HasSubstr("PlayMatch needs the admin token"));
+  EXPECT_EQ(server_->arena().running_matches(), 0);
+}
+
+TEST_F(ArenaE2eTest, PlayMatchIsUnavailableWhenTheServerStopsBeforeTheEnd) {
+  // Searching 300 ms a decision, a Dragon's Gold match lasts far longer
+  // than the test waits.
+  grpc::Status status;
+  std::thread call([&] {
+    grpc::ClientContext context;
+    v1::GetMatchResponse played;
+    status = stub_->PlayMatch(
+        &context, BuiltinMatch("dragons_gold", {"mcts-300ms", "mcts-300ms", "random"}, 3),
+        &played);
+  });
+  for (int i = 0; i < 500 && server_->arena().running_matches() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(server_->arena().running_matches(), 1);
+  EXPECT_EQ(server_->Stop(absl::ZeroDuration()).aborted, 1);
+  call.join();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(status.error_message(), HasSubstr("was aborted before it was over"));
+}
+
 TEST_F(ArenaE2eTest, ListingPagesAndFilters) {
   // All-built-in matches play in the background: wait until they are over.
   for (int i = 0; i < 5; ++i) {

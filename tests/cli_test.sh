@@ -231,6 +231,20 @@ expect_error "leaderboard --server: no server answers" 1 "^hoard: $NO_SERVER$" \
 expect_error "tournament --server: no server answers, before anything is stored" 1 \
   "^hoard: $NO_SERVER$" -- "$HOARD" tournament --server 127.0.0.1:1 --db "$WORK/remote.db" --quiet
 check "and it stores no tournament" "$WORK/err" [ ! -e "$WORK/remote.db" ]
+expect_error "tournament --server twice the same: refused before any call" 2 \
+  "^hoard: the server 127.0.0.1:1 is given twice$" \
+  -- "$HOARD" tournament --server 127.0.0.1:1 --server 127.0.0.1:1 --db "$WORK/remote.db" --quiet
+expect_error "tournament --server that is no HOST:PORT" 2 \
+  "^hoard: '127.0.0.1' is not a server's HOST:PORT$" \
+  -- "$HOARD" tournament --server 127.0.0.1:1 --server 127.0.0.1 --db "$WORK/remote.db" --quiet
+echo "not a certificate" >"$WORK/ca.pem"
+expect_error "tournament over TLS to servers of two host names: one channel checks one name" 2 \
+  "several servers must share one host name" \
+  -- env HOARD_TLS_CA="$WORK/ca.pem" "$HOARD" tournament --server 127.0.0.1:1 \
+  --server localhost:2 --db "$WORK/remote.db" --quiet
+expect_error "tournament over several servers, none answering" 1 "^hoard: $NO_SERVER$" \
+  -- "$HOARD" tournament --server 127.0.0.1:1 --server 127.0.0.1:2 --db "$WORK/remote.db" --quiet
+check "none of them stores a tournament" "$WORK/err" [ ! -e "$WORK/remote.db" ]
 for command in "match list" "bots list" health "leaderboard --remote --game village"; do
   expect_error "$command reads HOARD_SERVER" 1 "^hoard: $NO_SERVER$" \
     -- env HOARD_SERVER=127.0.0.1:1 "$HOARD" $command

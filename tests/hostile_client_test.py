@@ -519,7 +519,8 @@ def transport():
     code, _ = code_of(lambda: builtin_match(server, token))
     check("that token is the admin's", code == grpc.StatusCode.OK, code)
 
-    for method in ("/hoard.v1.Arena/GetMatch", "/hoard.v1.Arena/CreateMatch"):
+    for method in ("/hoard.v1.Arena/GetMatch", "/hoard.v1.Arena/CreateMatch",
+                   "/hoard.v1.Arena/PlayMatch"):
         garbage = server.channel.unary_unary(method, request_serializer=None,
                                              response_deserializer=None)
         code, details = code_of(lambda: garbage(b"\xff\xff\xff\xff\x0f", timeout=10))

@@ -7,7 +7,8 @@
 # every match; and a server started again on the same database serves them
 # all. Also: hoard health, an online backup, TLS (the hoard program and the
 # Python and Node SDKs), one tournament runner spreading its matches over
-# two servers, and the client commands against a server of their own.
+# two servers (one of them killed -9 while it plays), and the client
+# commands against a server of their own.
 #
 #   bash tests/operations_cli_test.sh build/hoard
 set -u
@@ -190,7 +191,25 @@ check "both servers played some of its matches" "$WORK/spread.counts" \
   bash -c "[ $on_a -ge 4 ] && [ $on_b -ge 4 ]"
 check "each launched bot ran once per server" "$WORK/spread.out" \
   bash -c "[ -f '$WORK/logs/a.log' ] && [ -f '$WORK/logs/a-2.log' ] && [ -f '$WORK/logs/b-2.log' ]"
-kill -TERM "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B"
+# One of them killed while it plays: the runner plays its matches again on
+# the other, and the tournament finishes whole.
+finished_on_b() { "$HOARD" match list --server "$SERVER_B" 2>/dev/null | grep -c "MATCH_STATUS_FINISHED"; }
+before=$(finished_on_b)
+"$HOARD" tournament --server "$SERVER_A" --server "$SERVER_B" --db "$WORK/spread-kill.db" \
+  --game village --players 2 --rounds 10 --concurrency 4 --participant m=builtin:mcts-20ms \
+  --participant r=builtin:random --quiet >"$WORK/spread-kill.out" 2>&1 &
+RUNNER=$!
+for _ in $(seq 1 400); do
+  [ "$(finished_on_b)" -ge $((before + 2)) ] && break
+  sleep 0.05
+done
+kill -9 "$PID_B"; wait "$PID_B" 2>/dev/null
+wait "$RUNNER"
+echo "exit $?" >>"$WORK/spread-kill.out"
+check "a server killed -9 mid-tournament: the other plays its matches, all 20 stored" \
+  "$WORK/spread-kill.out" bash -c "grep -q 'FINISHED, 20 of 20 matches stored' '$WORK/spread-kill.out' &&
+                                   grep -q '^exit 0$' '$WORK/spread-kill.out'"
+kill -TERM "$PID_A"; wait "$PID_A"
 
 # The client commands: the health of each service, HOARD_SERVER in place of
 # --server, and match list --game.

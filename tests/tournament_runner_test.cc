@@ -19,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "db/faulty_store.h"
 #include "service/arena_host.h"
+#include "service/balanced_channel.h"
 #include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
@@ -591,9 +592,10 @@ TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
   std::unique_ptr<service::ArenaServer> server =
       *service::ArenaServer::Start({.listen = "127.0.0.1:0", .admin_tokens = {"runner-admin"}});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
-  std::unique_ptr<MatchHost> host = RemoteHost(
-      service::AuthorizedChannel(address, grpc::InsecureChannelCredentials(), "runner-admin"),
-      address);
+  std::shared_ptr<grpc::Channel> channel =
+      service::AuthorizedChannel(address, grpc::InsecureChannelCredentials(), "runner-admin");
+  std::unique_ptr<MatchHost> host =
+      RemoteHost(channel, {{.address = address, .channel = channel}});
   std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(TempDb("runner_remote.db"));
   const TournamentSpec spec = Spec(R"pb(
     game: "village" players_per_match: 2 rounds: 3
@@ -606,6 +608,98 @@ TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
   EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
   ExpectEverySlotOnce(*store, id, 6);
   EXPECT_EQ(*store->LastSequence(), 6) << "numbered by the runner's own database";
+}
+
+// Two servers behind one channel that balances over them, as `hoard
+// tournament --server A --server B` makes it, and the runner's own database.
+struct TwoServers {
+  explicit TwoServers(const std::string& db) : store(*db::OpenSqliteStore(TempDb(db))) {
+    std::vector<RemoteServer> remote;
+    for (auto* server : {&a, &b}) {
+      *server = *service::ArenaServer::Start(
+          {.listen = "127.0.0.1:0", .admin_tokens = {"two-servers-admin"}});
+      const std::string address = absl::StrCat("127.0.0.1:", (*server)->port());
+      addresses.push_back(address);
+      remote.push_back({.address = address,
+                        .channel = service::AuthorizedChannel(
+                            address, grpc::InsecureChannelCredentials(), "two-servers-admin")});
+    }
+    grpc::ChannelArguments args;
+    args.SetLoadBalancingPolicyName("round_robin");
+    std::shared_ptr<grpc::Channel> play =
+        service::AuthorizedChannel(*service::StaticTarget(addresses),
+                                   grpc::InsecureChannelCredentials(), "two-servers-admin", args);
+    EXPECT_TRUE(service::AwaitEveryServer(*play, 2, absl::Seconds(10)));
+    host = RemoteHost(play, std::move(remote));
+  }
+
+  // How many matches `server` started (they stay in its memory), and how
+  // many of them finished.
+  static int Played(service::ArenaServer& server) { return Count(server, {}); }
+  static int Finished(service::ArenaServer& server) {
+    return Count(server, hoard::v1::MATCH_STATUS_FINISHED);
+  }
+  static int Count(service::ArenaServer& server, hoard::v1::MatchStatus status) {
+    hoard::v1::ListMatchesRequest request;
+    request.set_page_size(500);
+    request.set_status(status);
+    return (*server.arena().ListMatches(request, /*admin=*/true)).matches_size();
+  }
+
+  // A tournament of `spec` in the runner's database.
+  std::int64_t Tournament(const std::string& spec) { return Create(*store, Spec(spec)); }
+
+  std::unique_ptr<db::MatchStore> store;
+  std::unique_ptr<service::ArenaServer> a, b;
+  std::vector<std::string> addresses;
+  std::unique_ptr<MatchHost> host;
+};
+
+TEST(RunnerTest, ABalancedChannelSpreadsTheMatchesEvenlyOverTwoServers) {
+  TwoServers servers("runner_balanced.db");
+  const std::int64_t id = servers.Tournament(R"pb(
+    game: "village" players_per_match: 2 rounds: 10 concurrency: 2
+    participants { name: "a" builtin: "random" }
+    participants { name: "b" builtin: "first" })pb");
+  TournamentRunner runner(servers.store.get(), servers.host.get());
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
+  ExpectEverySlotOnce(*servers.store, id, 20);
+  // round_robin: each call to the next server, so 10 and 10.
+  EXPECT_EQ(TwoServers::Played(*servers.a), 10);
+  EXPECT_EQ(TwoServers::Played(*servers.b), 10);
+  EXPECT_THAT(servers.host->bot_addresses(),
+              ::testing::ElementsAre(servers.addresses[0], servers.addresses[1]));
+}
+
+TEST(RunnerTest, AServerThatStopsMidTournamentLeavesItsMatchesToTheOther) {
+  TwoServers servers("runner_balanced_stop.db");
+  // Searching 20 ms a decision, each match lasts a while: some are on
+  // server b when it stops.
+  const std::int64_t id = servers.Tournament(R"pb(
+    game: "village" players_per_match: 2 rounds: 8 concurrency: 4
+    participants { name: "m" builtin: "mcts-20ms" }
+    participants { name: "r" builtin: "random" })pb");
+  std::vector<std::string> warnings;
+  TournamentRunner runner(servers.store.get(), servers.host.get(),
+                          {.on_warning = [&](const std::string& w) { warnings.push_back(w); }});
+  service::ArenaServer::StopReport stopped;
+  std::thread stop([&] {
+    while (TwoServers::Played(*servers.b) < 2 || servers.b->arena().running_matches() == 0) {
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+    stopped = servers.b->Stop(absl::ZeroDuration());
+  });
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  stop.join();
+  ASSERT_THAT(done, IsOk());
+  EXPECT_GE(stopped.aborted, 1) << "a match was cut short on the server that stopped";
+  EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
+  EXPECT_EQ(done->progress().failed(), 0) << absl::StrJoin(warnings, "\n");
+  ExpectEverySlotOnce(*servers.store, id, 16);
+  EXPECT_EQ(TwoServers::Finished(*servers.a) + TwoServers::Finished(*servers.b), 16)
+      << "each slot finished on one server, once";
 }
 
 }  // namespace

@@ -46,16 +46,28 @@ class MatchHost {
   virtual std::vector<std::string> bot_addresses() const = 0;
 };
 
-// A server over gRPC at `address` (bots connect to the same address).
-std::unique_ptr<MatchHost> RemoteHost(std::shared_ptr<grpc::Channel> channel,
-                                      std::string address);
+// One Hoard server over gRPC: where bots connect to it (host:port), and a
+// channel to it alone.
+struct RemoteServer {
+  std::string address;
+  std::shared_ptr<grpc::Channel> channel;
+};
 
-// Several hosts as one: each match goes to the host with the fewest of this
-// host's matches in flight (the first of them on a tie), so the load spreads
-// evenly. A bot counts as connected only when it is connected to every host,
-// since any of its matches may go to any of them; bots connect to every
-// host's addresses. REQUIRES: at least one host.
-std::unique_ptr<MatchHost> SpreadHost(std::vector<std::unique_ptr<MatchHost>> hosts);
+// Hoard servers over gRPC, one or several. Each match is one PlayMatch call
+// on `play`: with several servers, a channel whose load balancing (gRPC's
+// round_robin over their addresses) picks the server, so the matches spread
+// evenly. A call that finds no server or its server gone (UNAVAILABLE) is
+// made again a few times, on whichever server the channel picks then. Bots
+// are listed, and launched bots' accounts made, on each of `servers`: a bot
+// counts as connected only when it is connected to every server, since any
+// of its matches may go to any of them, and bots connect to every server's
+// address. REQUIRES: at least one server.
+std::unique_ptr<MatchHost> RemoteHost(std::shared_ptr<grpc::Channel> play,
+                                      std::vector<RemoteServer> servers);
+
+// The bot lists of several servers as one: each bot once, with its matches
+// summed, connected only when it is connected on every list.
+hoard::v1::ListBotsResponse MergeBotLists(const std::vector<hoard::v1::ListBotsResponse>& lists);
 
 }  // namespace hoard::tournament
 

@@ -1,13 +1,16 @@
 #include "service/cli/channel.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "grpcpp/grpcpp.h"
 #include "service/cli/commands.h"
+#include "service/balanced_channel.h"
 #include "service/client_auth.h"
 
 namespace hoard::cli {
@@ -29,9 +32,12 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> Credentials() {
   return grpc::SslCredentials(options);
 }
 
+// The host of host:port ("[::1]" keeps its brackets).
+std::string HostOf(const std::string& address) { return address.substr(0, address.rfind(':')); }
+
 // Whether `address` is a server on this machine.
 bool IsLoopback(const std::string& address) {
-  const std::string host = address.substr(0, address.rfind(':'));
+  const std::string host = HostOf(address);
   return host == "localhost" || host.rfind("127.", 0) == 0 || host == "[::1]";
 }
 
@@ -64,6 +70,35 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& a
       service::ClientToken(token_file, /*local_server=*/IsLoopback(address));
   if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
   return service::AuthorizedChannel(address, *credentials, *token, ChannelArguments());
+}
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
+    const std::vector<std::string>& addresses, const std::string& token_file) {
+  if (addresses.size() == 1) return AdminChannel(addresses.front(), token_file);
+  absl::StatusOr<std::string> target = service::StaticTarget(addresses);
+  if (!target.ok()) return target.status();
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
+  if (!credentials.ok()) return credentials.status();
+  grpc::ChannelArguments args = ChannelArguments();
+  const std::string host = HostOf(addresses.front());
+  // The authority a server sees, and under TLS the name its certificate
+  // must have: the first server's, not the list.
+  args.SetString(GRPC_ARG_DEFAULT_AUTHORITY, addresses.front());
+  if (const char* ca = std::getenv("HOARD_TLS_CA"); ca != nullptr && *ca != '\0') {
+    for (const std::string& address : addresses) {
+      if (HostOf(address) != host) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "with HOARD_TLS_CA, several servers must share one host name (the one their "
+            "certificates name), but ", addresses.front(), " and ", address,
+            " differ: give one DNS name with several addresses instead"));
+      }
+    }
+    args.SetSslTargetNameOverride(host.front() == '[' ? host.substr(1, host.size() - 2) : host);
+  }
+  const bool local = std::all_of(addresses.begin(), addresses.end(), IsLoopback);
+  absl::StatusOr<std::string> token = service::ClientToken(token_file, local);
+  if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
+  return service::AuthorizedChannel(*target, *credentials, *token, args);
 }
 
 std::string ServerAddress(const ParsedArgs& args) {

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -29,6 +30,15 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& 
 // the state directory. kInvalidArgument if the token file cannot be read.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
                                                             const std::string& token_file);
+
+// One channel to several servers (service::StaticTarget), each call to the next of
+// them (gRPC's round_robin), carrying the token as AdminChannel's does (a
+// local server's admin token only when every server is on this machine).
+// Under TLS (HOARD_TLS_CA) every server's certificate must name the host of
+// the first address, and the addresses must all have that host; otherwise
+// kInvalidArgument saying so. One address is AdminChannel(address).
+absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
+    const std::vector<std::string>& addresses, const std::string& token_file);
 
 // The help of a client command's --server flag.
 inline constexpr char kServerHelp[] =

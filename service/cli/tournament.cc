@@ -28,6 +28,7 @@
 #include "service/cli/flags.h"
 #include "service/cli/json.h"
 #include "service/cli/tournament_cli.h"
+#include "service/balanced_channel.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
@@ -366,7 +367,16 @@ struct Venue {
 int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& venue) {
   const std::vector<std::string> addresses =
       args.Has("server") ? args.flags.at("server") : std::vector<std::string>{ServerAddress(args)};
-  std::vector<std::unique_ptr<tournament::MatchHost>> servers;
+  // Each match is one call: with several servers, on a channel that spreads
+  // calls over them.
+  std::shared_ptr<grpc::Channel> play;
+  if (addresses.size() > 1) {
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> balanced =
+        BalancedAdminChannel(addresses, args.Get("token-file", ""));
+    if (!balanced.ok()) return Fail(kExitUsage, std::string(balanced.status().message()));
+    play = *std::move(balanced);
+  }
+  std::vector<tournament::RemoteServer> servers;
   for (const std::string& address : addresses) {
     absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
         AdminChannel(address, args.Get("token-file", ""));
@@ -377,13 +387,18 @@ int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& v
     const grpc::Status status =
         hoard::v1::Arena::NewStub(*channel)->ListGames(&context, {}, &games);
     if (!status.ok()) return FailWith(status, address, **channel);
-    servers.push_back(tournament::RemoteHost(*channel, address));
+    servers.push_back({.address = address, .channel = *channel});
+  }
+  if (play == nullptr) {
+    play = servers.front().channel;
+  } else {
+    service::AwaitEveryServer(*play, servers.size(), absl::Seconds(5));
   }
   absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenStore(db_path);
   if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
   venue.own_store = *std::move(opened);
   venue.store = venue.own_store.get();
-  venue.host = tournament::SpreadHost(std::move(servers));
+  venue.host = tournament::RemoteHost(std::move(play), std::move(servers));
   return kExitOk;
 }
 
