@@ -625,7 +625,9 @@ class ArenaServiceImpl final : public ArenaCallbackService {
                                       const hoard::v1::CreateMatchRequest* request,
                                       hoard::v1::GetMatchResponse* response) override {
     absl::StatusOr<Principal> who = Caller(auth_, context, Need::kAdmin, "PlayMatch");
-    if (!who.ok()) return Reply(context, absl::StatusOr<hoard::v1::GetMatchResponse>(who.status()), response);
+    if (!who.ok()) {
+      return Reply(context, absl::StatusOr<hoard::v1::GetMatchResponse>(who.status()), response);
+    }
     auto* reactor = new PlayMatchReactor(response);
     reactor->Start(arena_, *request, who->name);
     return reactor;
