@@ -32,6 +32,8 @@ class FaultyStore final : public MatchStore {
   int largest_batch() const { return largest_batch_; }
   // Results stored through this store.
   int stored() const { return stored_; }
+  // Calls that read a tournament's results (RatedMatches, StoredSlots).
+  int results_reads() const { return results_reads_; }
 
   absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
                             const hoard::v1::MatchRecord& record,
@@ -97,6 +99,7 @@ class FaultyStore final : public MatchStore {
   }
   absl::StatusOr<std::vector<BotAccount>> BotAccounts() override { return real_->BotAccounts(); }
   absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
+    ++results_reads_;
     return real_->StoredSlots(tournament_id);
   }
   absl::StatusOr<bool> ClaimSlot(std::int64_t tournament_id, int schedule_index,
@@ -110,6 +113,7 @@ class FaultyStore final : public MatchStore {
     return real_->ReleaseLeases(tournament_id, holder);
   }
   absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
+    ++results_reads_;
     return real_->RatedMatches(scope);
   }
   absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) override {
@@ -136,6 +140,7 @@ class FaultyStore final : public MatchStore {
   std::atomic<int> failed_saves_{0};
   std::atomic<int> largest_batch_{0};
   std::atomic<int> stored_{0};
+  std::atomic<int> results_reads_{0};
 };
 
 }  // namespace hoard::db

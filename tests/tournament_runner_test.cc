@@ -24,6 +24,7 @@
 #include "service/grpc_server.h"
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
+#include "tournament/manager.h"
 #include "tournament/spec.h"
 
 namespace hoard::tournament {
@@ -608,6 +609,46 @@ TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
   EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
   ExpectEverySlotOnce(*store, id, 6);
   EXPECT_EQ(*store->LastSequence(), 6) << "numbered by the runner's own database";
+}
+
+// Servers sharing a database look at each running tournament every second:
+// one that another server runs whole is left to it on the strength of its
+// row and its lease, without reading its results.
+TEST(RunnerTest, ATournamentRunWholeElsewhereIsLeftBeforeItsResultsAreRead) {
+  Local a(TempDb("runner_whole_elsewhere.db"));
+  const std::int64_t id = Create(a.store(), SwissSpec(6, 2, 3, 2));
+  ASSERT_THAT(a.store().ClaimSlot(id, -1, "other", absl::Seconds(60)),
+              ::hoard::testing::IsOkAndHolds(true));
+  const int reads = a.faults->results_reads();
+  TournamentRunner runner(&a.store(), a.host.get(), {.lease_holder = "me"});
+  absl::StatusOr<Tournament> done = runner.Run(id);
+  EXPECT_EQ(done.status().code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(done.status().message(), HasSubstr(kRunByAnotherServer));
+  EXPECT_EQ(a.faults->results_reads(), reads);
+  EXPECT_EQ(a.faults->stored(), 0);
+}
+
+// A server's tournament manager following the database: a running Swiss
+// that another server holds whole is left alone, none of its results read,
+// and taken over once that server's lease runs out.
+TEST(RunnerTest, AServerFollowingTheStoreLeavesASwissRunElsewhereAloneUntilItsLeaseEnds) {
+  Local b(TempDb("manager_whole_elsewhere.db"));
+  const std::int64_t id = Create(b.store(), SwissSpec(6, 2, 3, 2));
+  ASSERT_THAT(b.store().SetTournamentStatus(id, hoard::v1::TOURNAMENT_STATUS_RUNNING, ""), IsOk());
+  ASSERT_THAT(b.store().ClaimSlot(id, -1, "other", absl::Seconds(3)),
+              ::hoard::testing::IsOkAndHolds(true));
+  const int reads = b.faults->results_reads();
+  TournamentManager on_b(&b.store(), b.host.get(), {.lease_holder = "b"});
+  absl::SleepFor(absl::Milliseconds(2200));  // b has looked twice
+  EXPECT_EQ(b.faults->results_reads(), reads);
+  EXPECT_EQ(b.faults->stored(), 0);
+  for (int i = 0; i < 300; ++i) {
+    if ((*b.store().GetTournament(id))->status != hoard::v1::TOURNAMENT_STATUS_RUNNING) break;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  EXPECT_EQ((*b.store().GetTournament(id))->status, hoard::v1::TOURNAMENT_STATUS_FINISHED);
+  ExpectEverySlotOnce(b.store(), id, 9);
+  EXPECT_EQ(b.faults->stored(), 9) << "b played it all once the lease ran out";
 }
 
 // Two servers behind one channel that balances over them, as `hoard

@@ -1,5 +1,6 @@
 #include "tournament/manager.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -149,10 +150,17 @@ void TournamentManager::Start(std::int64_t id, const std::string& creator) {
     if (!final_state.ok() && final_state.status().code() == absl::StatusCode::kAborted &&
         absl::StartsWith(final_state.status().message(), kRunByAnotherServer)) {
       // Another server runs it whole for now: it is left to it (and looked
-      // at again by FollowStore).
-      absl::StatusOr<Tournament> stored = LoadTournament(*store_, id);
-      Broadcast(id, stored.ok() ? *stored : runner->Current(), /*last=*/true);
-      return;
+      // at again by FollowStore). Its state is read from the store only for
+      // watchers, since every server looks every second.
+      while (true) {
+        if (!Watched(id)) {
+          if (EndUnwatched(id)) return;
+          continue;  // a watcher came meanwhile
+        }
+        absl::StatusOr<Tournament> stored = LoadTournament(*store_, id);
+        Broadcast(id, stored.ok() ? *stored : runner->Current(), /*last=*/true);
+        return;
+      }
     }
     Tournament last = final_state.ok() ? *final_state : runner->Current();
     if (!final_state.ok()) {
@@ -169,6 +177,25 @@ void TournamentManager::Start(std::int64_t id, const std::string& creator) {
     Broadcast(id, last, /*last=*/true);
   });
   running_[id] = std::move(running);
+}
+
+bool TournamentManager::Watched(std::int64_t id) {
+  absl::MutexLock lock(&mu_);
+  auto it = running_.find(id);
+  if (it == running_.end()) return false;
+  return std::any_of(it->second->watchers.begin(), it->second->watchers.end(),
+                     [](const auto& w) { return w->open(); });
+}
+
+bool TournamentManager::EndUnwatched(std::int64_t id) {
+  absl::MutexLock lock(&mu_);
+  auto it = running_.find(id);
+  if (it == running_.end()) return true;
+  std::vector<std::shared_ptr<TournamentWatcher>>& watchers = it->second->watchers;
+  std::erase_if(watchers, [](const auto& w) { return !w->open(); });
+  if (!watchers.empty()) return false;
+  it->second->done = true;
+  return true;
 }
 
 void TournamentManager::Broadcast(std::int64_t id, const Tournament& tournament, bool last) {

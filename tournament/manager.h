@@ -117,6 +117,11 @@ class TournamentManager {
   // The checks of Create that the spec alone cannot make.
   absl::Status CheckNetworkSpec(const hoard::v1::TournamentSpec& spec) const;
   void Broadcast(std::int64_t id, const hoard::v1::Tournament& tournament, bool last);
+  // Whether the run of `id` has a watcher.
+  bool Watched(std::int64_t id) ABSL_LOCKS_EXCLUDED(mu_);
+  // Ends the run of `id` as Broadcast(last) would, but only while nobody
+  // watches it; false (and nothing done) if somebody does.
+  bool EndUnwatched(std::int64_t id) ABSL_LOCKS_EXCLUDED(mu_);
   // The game of a leaderboard request: its own, or its tournament's.
   absl::StatusOr<db::RatingScope> ScopeOf(const std::string& game, std::int64_t tournament_id);
 

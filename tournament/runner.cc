@@ -173,6 +173,14 @@ absl::StatusOr<std::int64_t> CreateOrResume(db::MatchStore& store, const Tournam
   return store.CreateTournament(spec, hash, static_cast<int>(*size));
 }
 
+bool IsLeasedWhole(const TournamentSpec& spec) {
+  if (spec.format() == hoard::v1::FORMAT_SWISS) return true;
+  const std::string& candidate = spec.sprt().candidate();
+  return !candidate.empty() &&
+         std::any_of(spec.participants().begin(), spec.participants().end(),
+                     [&](const Participant& p) { return p.name() == candidate; });
+}
+
 absl::StatusOr<Tournament> LoadTournament(db::MatchStore& store, std::int64_t id) {
   absl::StatusOr<std::optional<db::StoredTournament>> stored = store.GetTournament(id);
   if (!stored.ok()) return stored.status();
@@ -676,9 +684,7 @@ void TournamentRunner::StopLaunched() {
   launched_.clear();
 }
 
-bool TournamentRunner::LeasedWhole() const {
-  return spec_.format() == hoard::v1::FORMAT_SWISS || sprt_candidate_ >= 0;
-}
+bool TournamentRunner::LeasedWhole() const { return IsLeasedWhole(spec_); }
 
 bool TournamentRunner::CanSeat(const ScheduledMatch& match) const {
   for (int p : match.seats) {
@@ -785,22 +791,32 @@ absl::Status TournamentRunner::SetStatusWithRetries(hoard::v1::TournamentStatus 
 }
 
 absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
-  if (absl::Status s = Load(id); !s.ok()) return s;
   const bool shared = !options_.lease_holder.empty();
   if (shared) {
+    // Servers sharing the store look at each running tournament every
+    // second: one ended or run whole by another server is left before more
+    // than its row is read.
+    absl::StatusOr<std::optional<db::StoredTournament>> row = store_->GetTournament(id);
+    if (!row.ok()) return row.status();
+    if (!*row) return absl::NotFoundError(absl::StrCat("no tournament ", id));
+    const db::StoredTournament& t = **row;
     // Ended by another server since it was found running: nothing to do.
-    if (stored_status_ == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
-        stored_status_ == hoard::v1::TOURNAMENT_STATUS_CANCELLED ||
-        (stored_status_ == hoard::v1::TOURNAMENT_STATUS_FAILED &&
-         !absl::StartsWith(stored_error_, kCannotStoreResults))) {
+    if (t.status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
+        t.status == hoard::v1::TOURNAMENT_STATUS_CANCELLED ||
+        (t.status == hoard::v1::TOURNAMENT_STATUS_FAILED &&
+         !absl::StartsWith(t.error, kCannotStoreResults))) {
       return LoadTournament(*store_, id);
     }
-    if (LeasedWhole()) {
+    if (IsLeasedWhole(t.spec)) {
       absl::StatusOr<bool> mine =
           store_->ClaimSlot(id, -1, options_.lease_holder, options_.lease_ttl);
       if (!mine.ok()) return mine.status();
       if (!*mine) return absl::AbortedError(absl::StrCat(kRunByAnotherServer, "tournament ", id));
     }
+  }
+  if (absl::Status s = Load(id); !s.ok()) {
+    if (shared) store_->ReleaseLeases(id, options_.lease_holder).IgnoreError();
+    return s;
   }
   // Servers that share it find it running already: none stores it again.
   if (!shared || stored_status_ != hoard::v1::TOURNAMENT_STATUS_RUNNING) {

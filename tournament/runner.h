@@ -142,6 +142,11 @@ struct RunnerOptions {
 // another server runs whole (a Swiss or an SPRT while its lease runs).
 inline constexpr char kRunByAnotherServer[] = "run by another server: ";
 
+// Whether servers sharing a store run a tournament of `spec` one at a time,
+// whole (leasing slot -1): a format whose next matches depend on the last
+// results (Swiss, an SPRT test).
+bool IsLeasedWhole(const hoard::v1::TournamentSpec& spec);
+
 // The longest pause before a launched bot is started again.
 inline constexpr absl::Duration kMaxRestartDelay = absl::Seconds(8);
 
