@@ -315,6 +315,12 @@ void Arena::OnMatchFinished(const std::string& match_id) {
   if (!aborted) fields.push_back({"ranks", absl::StrJoin(ranks, ",")});
   if (!faults.empty()) fields.push_back({"faults", absl::StrJoin(faults, ",")});
   const std::string event = aborted ? "match_aborted" : "match_finished";
+  // Logged when its caller has stored it (OnStoredByCaller).
+  const bool caller_stores = !store && writer_ != nullptr && !aborted && hooks.on_finished;
+  if (caller_stores) {
+    absl::MutexLock lock(&mu_);
+    end_events_[match_id] = {event, fields};
+  }
   if (store) {
     // Logged when the writer has stored it (or given up).
     {
@@ -329,7 +335,7 @@ void Arena::OnMatchFinished(const std::string& match_id) {
                   store              ? Afterwards::kAwaitStore
                   : writer_ != nullptr ? Afterwards::kForget  // its caller stores it
                                      : Afterwards::kKeepInMemory);
-  if (!store && events_) {
+  if (!store && !caller_stores && events_) {
     fields.push_back({"stored", "no"});
     events_(event, fields);
   }
@@ -368,6 +374,30 @@ void Arena::OnStoreOutcome(const std::string& match_id, const db::ResultOutcome&
   fields.push_back({"kept", outcome.kind == db::ResultOutcome::Kind::kSpilled
                                 ? outcome.spill_path
                                 : "no (lost)"});
+  events_("match_not_stored", fields);
+}
+
+void Arena::OnStoredByCaller(const std::string& match_id, const absl::Status& saved) {
+  std::pair<std::string, LogFields> end;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = end_events_.find(match_id);
+    if (it == end_events_.end()) return;
+    end = std::move(it->second);
+    end_events_.erase(it);
+  }
+  if (!events_) return;
+  LogFields& fields = end.second;
+  if (saved.ok() || saved.code() == absl::StatusCode::kAlreadyExists) {
+    // Already there: another server of the tournament stored its slot.
+    fields.push_back({"stored", saved.ok() ? "yes" : "yes (by another server)"});
+    events_(end.first, fields);
+    return;
+  }
+  fields.push_back({"status", "finished"});
+  fields.push_back({"stored", "no"});
+  fields.push_back({"reason", std::string(saved.message())});
+  fields.push_back({"kept", "no: its tournament plays the slot again when it resumes"});
   events_("match_not_stored", fields);
 }
 
@@ -666,9 +696,39 @@ void Arena::OnWatchEnded(const std::string& match_id) {
   if (it != watchers_.end() && --it->second <= 0) watchers_.erase(it);
 }
 
+void Arena::SetEventSink(EventSink sink) {
+  events_ = std::move(sink);
+  timers_.OnStall([this](SteadyClock::duration stalled) {
+    if (!events_) return;
+    events_("server_stalled",
+            {{"seconds", absl::StrFormat("%.1f", std::chrono::duration<double>(stalled).count())},
+             {"note", "open decision deadlines are extended by the stall"}});
+  });
+}
+
+void Arena::BeforeBotMessage(const std::shared_ptr<Connection>& connection,
+                             const hoard::v1::BotMessage& message,
+                             absl::AnyInvocable<void(absl::Status) &&> then) {
+  if (connection->identified() || !message.has_hello() || !message.hello().has_register_()) {
+    return std::move(then)(absl::OkStatus());
+  }
+  const hoard::v1::Register& request = message.hello().register_();
+  // Register refuses a bad name or key itself, without a hash.
+  if (!engine::CheckBotName(request.name()).ok() || request.key().empty() ||
+      request.key().size() > kMaxKeyLength) {
+    return std::move(then)(absl::OkStatus());
+  }
+  const bool create = limits_.open_registration;
+  if (accounts_.CheckQuickly(request.name(), request.key(), connection->address(), create)) {
+    return std::move(then)(absl::OkStatus());  // Register finds the same at once
+  }
+  accounts_.CheckSlowly(request.name(), request.key(), connection->address(), create,
+                        std::move(then));
+}
+
 absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
                                  const hoard::v1::BotMessage& message,
-                                 SteadyClock::time_point received) {
+                                 SteadyClock::time_point received, absl::Status checked) {
   if (!connection->identified()) {
     if (!message.has_hello()) {
       return absl::UnauthenticatedError(
@@ -676,7 +736,8 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
     }
     switch (message.hello().identity_case()) {
       case hoard::v1::Hello::kRegister: {
-        absl::Status registered = Register(connection, message.hello().register_());
+        absl::Status registered =
+            checked.ok() ? Register(connection, message.hello().register_()) : checked;
         if (events_) {
           LogFields fields = {{"bot", engine::Clip(message.hello().register_().name())}};
           if (!registered.ok()) fields.push_back({"refused", std::string(registered.message())});
@@ -754,7 +815,8 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
       std::min(request.max_matches() == 0 ? 1 : request.max_matches(),
                limits_.max_matches_per_bot);
   // The key is checked (slowly, the first time) before any lock is taken.
-  if (absl::Status checked = accounts_.Check(request.name(), request.key()); !checked.ok()) {
+  if (absl::Status checked = accounts_.Check(request.name(), request.key(), connection->address());
+      !checked.ok()) {
     if (!limits_.open_registration || accounts_.Exists(request.name())) return checked;
     // Open registration: the first registration of a name makes its account.
     absl::Status added = accounts_.Add(request.name(), request.key(), /*replace=*/false,

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
@@ -95,9 +96,14 @@ class Arena {
   absl::Status UseStore(std::unique_ptr<db::MatchStore> store,
                         db::StoreWriterOptions writer = {});
 
-  // Reports matches starting and ending and bots coming and going (see
-  // service/event_log.h). Call before serving.
-  void SetEventSink(EventSink sink) { events_ = std::move(sink); }
+  // The caller that played the match `match_id` without the arena's store
+  // (a tournament: MatchHooks::store false) has stored it, or could not
+  // (`saved`): its end is logged then, with whether it was stored.
+  void OnStoredByCaller(const std::string& match_id, const absl::Status& saved);
+
+  // Reports matches starting and ending, bots coming and going and the
+  // server's own stalls (see service/event_log.h). Call before serving.
+  void SetEventSink(EventSink sink);
 
   hoard::v1::ListGamesResponse ListGames() const;
   // Starts a match and returns at once: built-in bots play on the worker
@@ -127,9 +133,23 @@ class Arena {
   // judged by then). A non-OK status ends the stream with it (a first
   // message that is no valid hello, wrong credentials); problems with later
   // messages are answered on the stream and keep it open.
+  //
+  // `checked`: the outcome of BeforeBotMessage for this message; a failed one
+  // is the message's refusal.
   absl::Status OnBotMessage(const std::shared_ptr<Connection>& connection,
                             const hoard::v1::BotMessage& message,
-                            SteadyClock::time_point received = SteadyClock::now());
+                            SteadyClock::time_point received = SteadyClock::now(),
+                            absl::Status checked = absl::OkStatus());
+  // What must happen before `message` is handled and may be slow: the key
+  // check of a registering hello (under open registration, the hash of a new
+  // account's key) runs on the bot accounts' checker thread, and `then` is
+  // called there with its outcome; for anything else, and for a key that
+  // needs no slow check, `then(OK)` is called at once, here. Pass the
+  // outcome to OnBotMessage. The transport does not handle the stream's
+  // next message meanwhile.
+  void BeforeBotMessage(const std::shared_ptr<Connection>& connection,
+                        const hoard::v1::BotMessage& message,
+                        absl::AnyInvocable<void(absl::Status) &&> then);
   // The Play stream has ended: its seats wait for a reconnect.
   void OnStreamClosed(const std::shared_ptr<Connection>& connection);
 

@@ -56,6 +56,10 @@ class InProcess final : public tournament::MatchHost {
     return {address_};
   }
 
+  void Stored(const std::string& match_id, const absl::Status& saved) override {
+    arena_->OnStoredByCaller(match_id, saved);
+  }
+
  private:
   Arena* const arena_;
   const std::string address_;

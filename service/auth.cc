@@ -1,11 +1,15 @@
 #include "service/auth.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +24,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/synchronization/notification.h"
 #include "engine/clip.h"
 #include "engine/status_macros.h"
 #include "tournament/secrets.h"
@@ -37,9 +42,6 @@ constexpr std::size_t kSaltBytes = 16;
 constexpr std::size_t kHashBytes = 32;
 // At most this many keys are hashed at once (each takes 128·N·r bytes).
 constexpr int kConcurrentHashes = 2;
-// At most this many registrations' keys are checked at once; more are
-// refused (UNAVAILABLE: try again).
-constexpr int kConcurrentChecks = 2;
 
 std::string Sha256(absl::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
@@ -186,6 +188,63 @@ absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir,
   return tokens->front();
 }
 
+std::string ClientAddress(absl::string_view peer) {
+  absl::string_view rest = peer;
+  if (absl::ConsumePrefix(&rest, "ipv4:")) {
+    const std::size_t colon = rest.rfind(':');
+    return std::string(rest.substr(0, colon));
+  }
+  if (absl::ConsumePrefix(&rest, "ipv6:")) {
+    if (absl::ConsumePrefix(&rest, "[")) rest = rest.substr(0, rest.find(']'));
+    in6_addr address;
+    const std::string text(rest.substr(0, rest.find('%')));
+    if (inet_pton(AF_INET6, text.c_str(), &address) != 1) return std::string(peer);
+    // An IPv4 client of a dual-stack socket is that IPv4 address.
+    if (IN6_IS_ADDR_V4MAPPED(&address)) {
+      char v4[INET_ADDRSTRLEN];
+      if (inet_ntop(AF_INET, &address.s6_addr[12], v4, sizeof(v4)) != nullptr) return v4;
+    }
+    for (int i = 8; i < 16; ++i) address.s6_addr[i] = 0;
+    char out[INET6_ADDRSTRLEN];
+    if (inet_ntop(AF_INET6, &address, out, sizeof(out)) == nullptr) return std::string(peer);
+    return absl::StrCat(out, "/64");
+  }
+  return std::string(peer);
+}
+
+// ---- BotAccounts
+
+BotAccounts::BotAccounts(int max_accounts, KeyCheckLimits limits)
+    : max_accounts_(max_accounts), limits_(limits) {
+  checker_ = std::thread([this] { CheckerLoop(); });
+}
+
+BotAccounts::~BotAccounts() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  checker_.join();
+}
+
+void BotAccounts::CheckerLoop() {
+  // The lowest priority: the hash takes only what play and reads leave.
+  ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
+  for (;;) {
+    absl::AnyInvocable<void(bool) &&> task;
+    bool run = true;
+    {
+      absl::MutexLock lock(&mu_);
+      mu_.Await(absl::Condition(this, &BotAccounts::CheckerHasWork));
+      if (waiting_.empty()) return;
+      task = std::move(waiting_.front());
+      waiting_.pop_front();
+      run = !stopping_;
+    }
+    std::move(task)(run);
+  }
+}
+
 // ---- BotAccounts
 
 absl::Status BotAccounts::UseStore(db::MatchStore* store) {
@@ -215,7 +274,7 @@ absl::Status BotAccounts::Add(const std::string& name, const std::string& key,
     RETURN_IF_ERROR(store_->PutBotAccount(
         {.name = name, .key_hash = hash, .launched = launched}));
   }
-  accounts_[name] = {.key_hash = hash, .launched = launched};
+  accounts_[name] = {.key_hash = hash, .launched = launched, .verified = Remembered(key)};
   return absl::OkStatus();
 }
 
@@ -248,45 +307,166 @@ absl::Status BotAccounts::Remove(const std::string& name) {
   return absl::OkStatus();
 }
 
-absl::Status BotAccounts::Check(const std::string& name,
-                                const std::string& key) {
-  const std::string remembered = Remembered(key);
+void BotAccounts::NoteWrongKey(Backoff& backoff, absl::Time now) const {
+  backoff.failures = std::min(backoff.failures + 1, 30);
+  backoff.last = now;
+  backoff.until =
+      now + std::min(limits_.first_backoff * (1 << std::min(backoff.failures - 1, 20)),
+                     limits_.max_backoff);
+}
+
+std::optional<absl::Status> BotAccounts::Decided(const std::string& name,
+                                                 const std::string& digest,
+                                                 const std::string& address,
+                                                 bool create, absl::Time now) const {
+  auto it = accounts_.find(name);
+  if (it == accounts_.end()) {
+    if (create) return std::nullopt;
+    return absl::UnauthenticatedError(absl::StrCat(
+        "no bot account '", engine::Clip(name),
+        "': an admin adds it with 'hoard bots add ", engine::Clip(name), "'"));
+  }
+  const Account& account = it->second;
+  if (!account.verified.empty() && SameSecret(account.verified, digest)) {
+    return absl::OkStatus();
+  }
+  for (const std::string& refused : account.refused) {
+    if (SameSecret(refused, digest)) {
+      return absl::UnauthenticatedError(
+          absl::StrCat("wrong key for bot '", engine::Clip(name), "'"));
+    }
+  }
+  auto wait = [&](absl::Time until, const std::string& whose) -> std::optional<absl::Status> {
+    if (now >= until) return std::nullopt;
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "too many wrong keys %s: the next key is checked in %.1f s", whose,
+        absl::ToDoubleSeconds(until - now)));
+  };
+  if (auto found = addresses_.find(address); !address.empty() && found != addresses_.end()) {
+    if (auto refused = wait(found->second.until, absl::StrCat("from ", engine::Clip(address)))) {
+      return refused;
+    }
+  }
+  return wait(account.backoff.until, absl::StrCat("for bot '", engine::Clip(name), "'"));
+}
+
+std::optional<absl::Status> BotAccounts::CheckQuickly(const std::string& name,
+                                                      const std::string& key,
+                                                      const std::string& address,
+                                                      bool create) {
+  const std::string digest = Remembered(key);
+  absl::MutexLock lock(&mu_);
+  return Decided(name, digest, address, create, absl::Now());
+}
+
+void BotAccounts::CheckSlowly(std::string name, std::string key, std::string address,
+                              bool create, absl::AnyInvocable<void(absl::Status) &&> done) {
+  absl::Status refused;
+  {
+    absl::MutexLock lock(&mu_);
+    Backoff* from = address.empty() ? nullptr : &AddressBackoff(address);
+    if (from != nullptr && from->checking > 0) {
+      // One slow check per address at a time: the rest of a flood from
+      // there is refused without waiting, and without crowding out others.
+      refused = absl::ResourceExhaustedError(absl::StrCat(
+          "a key from ", engine::Clip(address), " is being checked: try again in a moment"));
+    } else if (!stopping_ && static_cast<int>(waiting_.size()) < limits_.max_waiting) {
+      if (from != nullptr) ++from->checking;
+      waiting_.push_back([this, name = std::move(name), key = std::move(key),
+                          address = std::move(address), create,
+                          done = std::move(done)](bool run) mutable {
+        absl::Status outcome = run ? CheckNow(name, key, address, create)
+                                   : absl::UnavailableError("the server is stopping");
+        if (!address.empty()) {
+          absl::MutexLock lock(&mu_);
+          --AddressBackoff(address).checking;
+        }
+        std::move(done)(std::move(outcome));
+      });
+      return;
+    } else {
+      refused = absl::UnavailableError(
+          "the server is checking other bots' keys: try again in a moment");
+    }
+  }
+  std::move(done)(std::move(refused));
+}
+
+BotAccounts::Backoff& BotAccounts::AddressBackoff(const std::string& address) {
+  if (auto it = addresses_.find(address); it != addresses_.end()) return it->second;
+  if (static_cast<int>(addresses_.size()) >= limits_.max_addresses) {
+    // Forget the address heard from least recently, unless it is being checked.
+    auto oldest = addresses_.end();
+    for (auto a = addresses_.begin(); a != addresses_.end(); ++a) {
+      if (a->second.checking == 0 &&
+          (oldest == addresses_.end() || a->second.last < oldest->second.last)) {
+        oldest = a;
+      }
+    }
+    if (oldest != addresses_.end()) addresses_.erase(oldest);
+  }
+  Backoff& backoff = addresses_[address];
+  backoff.last = absl::Now();
+  return backoff;
+}
+
+absl::Status BotAccounts::CheckNow(const std::string& name, const std::string& key,
+                                   const std::string& address, bool create) {
+  const std::string digest = Remembered(key);
   std::string hash;
   {
     absl::MutexLock lock(&mu_);
-    auto it = accounts_.find(name);
-    if (it == accounts_.end()) {
-      return absl::UnauthenticatedError(absl::StrCat(
-          "no bot account '", engine::Clip(name),
-          "': an admin adds it with 'hoard bots add ", engine::Clip(name), "'"));
+    // Another check may have settled it while this one waited.
+    if (std::optional<absl::Status> decided = Decided(name, digest, address, create, absl::Now())) {
+      return *decided;
     }
-    if (!it->second.verified.empty() &&
-        SameSecret(it->second.verified, remembered)) {
-      return absl::OkStatus();
-    }
-    hash = it->second.key_hash;
-    // A slow check holds a thread of the server: a few run at a time, and
-    // the rest are told to come back rather than kept waiting.
-    if (checking_ >= kConcurrentChecks) {
-      return absl::UnavailableError(
-          "the server is checking other bots' keys: register again in a "
-          "moment");
-    }
-    ++checking_;
+    if (auto it = accounts_.find(name); it != accounts_.end()) hash = it->second.key_hash;
+  }
+  if (hash.empty()) {  // `create`: a new account for the first key of a name
+    absl::Status added = Add(name, key, /*replace=*/false, /*launched=*/false);
+    if (added.code() != absl::StatusCode::kAlreadyExists) return added;
+    return CheckNow(name, key, address, /*create=*/false);  // another stream won
   }
   const bool matches = KeyMatches(key, hash);
   absl::MutexLock lock(&mu_);
-  --checking_;
-  if (!matches) {
-    return absl::UnauthenticatedError(
-        absl::StrCat("wrong key for bot '", engine::Clip(name), "'"));
-  }
+  const absl::Time now = absl::Now();
   auto it = accounts_.find(name);
   // Unless the account changed while the key was checked.
-  if (it != accounts_.end() && it->second.key_hash == hash) {
-    it->second.verified = remembered;
+  const bool same = it != accounts_.end() && it->second.key_hash == hash;
+  if (matches) {
+    if (same) {
+      it->second.verified = digest;
+      it->second.backoff = {};
+    }
+    if (auto a = addresses_.find(address); a != addresses_.end()) {
+      a->second.failures = 0;
+      a->second.until = absl::InfinitePast();
+    }
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
+  if (same) {
+    it->second.refused.push_back(digest);
+    while (static_cast<int>(it->second.refused.size()) > limits_.remembered_wrong_keys) {
+      it->second.refused.pop_front();
+    }
+    NoteWrongKey(it->second.backoff, now);
+  }
+  if (!address.empty()) NoteWrongKey(AddressBackoff(address), now);
+  return absl::UnauthenticatedError(
+      absl::StrCat("wrong key for bot '", engine::Clip(name), "'"));
+}
+
+absl::Status BotAccounts::Check(const std::string& name, const std::string& key,
+                                const std::string& address) {
+  if (std::optional<absl::Status> quick = CheckQuickly(name, key, address)) return *quick;
+  absl::Notification checked;
+  absl::Status outcome;
+  CheckSlowly(name, key, address, /*create=*/false, [&](absl::Status status) {
+    outcome = std::move(status);
+    checked.Notify();
+  });
+  checked.WaitForNotification();
+  return outcome;
 }
 
 bool BotAccounts::Exists(const std::string& name) const {
@@ -338,7 +518,7 @@ int TokenSet::admin_count() const {
 }
 
 absl::StatusOr<Principal> Authenticator::Identify(
-    std::optional<absl::string_view> authorization) const {
+    std::optional<absl::string_view> authorization, const std::string& address) const {
   if (!authorization) return Principal{};
   absl::string_view value = absl::StripAsciiWhitespace(*authorization);
   if (!absl::ConsumePrefix(&value, "Bearer ") &&
@@ -354,7 +534,7 @@ absl::StatusOr<Principal> Authenticator::Identify(
   if (colon != absl::string_view::npos && accounts_ != nullptr) {
     const std::string name(value.substr(0, colon));
     if (absl::Status s =
-            accounts_->Check(name, std::string(value.substr(colon + 1)));
+            accounts_->Check(name, std::string(value.substr(colon + 1)), address);
         !s.ok()) {
       return s;
     }

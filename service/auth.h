@@ -16,16 +16,20 @@
 // salted scrypt hashes.
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/functional/any_invocable.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "db/store.h"
 
 namespace hoard::service {
@@ -66,28 +70,83 @@ std::string DefaultStateDir();
 absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir,
                                             const std::string& name);
 
+// The address a call came from, from gRPC's peer string, for limits and
+// logs: "ipv4:127.0.0.2:5000" is "127.0.0.2"; an IPv6 address stands for its
+// /64 ("ipv6:[2001:db8::7]:5000" is "2001:db8::/64"), which one client
+// usually holds whole; anything else is kept as it is.
+std::string ClientAddress(absl::string_view peer);
+
+// How a flood of wrong keys is kept from costing anyone else anything.
+struct KeyCheckLimits {
+  // After n wrong keys in a row from one address, or for one bot name, the
+  // next key from there (or for that name) is checked only after
+  // first_backoff * 2^(n-1), at most max_backoff; earlier ones are refused
+  // at once (kResourceExhausted, saying when to come back).
+  absl::Duration first_backoff = absl::Milliseconds(250);
+  absl::Duration max_backoff = absl::Seconds(10);
+  // Slow checks waiting their turn; more are refused at once
+  // (kUnavailable: try again). Of one address, one at a time: another is
+  // refused at once (kResourceExhausted).
+  int max_waiting = 4;
+  // Wrong keys remembered per account: the same wrong key again is refused
+  // without a hash.
+  int remembered_wrong_keys = 8;
+  // Addresses whose wrong keys are remembered; past it, the one heard from
+  // least recently is forgotten.
+  int max_addresses = 10000;
+};
+
 // The bot accounts of a server: names and key hashes, kept in the store (if
 // any) and in memory. Thread-safe.
+//
+// A key is checked against its salted scrypt hash (~40 ms of a core) only on
+// the accounts' own checker thread, which runs at the lowest CPU priority,
+// one check at a time, never on a thread that serves calls. A key that
+// matched once is remembered (as a digest) so that reconnects do not pay for
+// the hash again; a wrong key is remembered too, so repeating it costs
+// nothing; and wrong keys slow down only their own address and name
+// (KeyCheckLimits).
 class BotAccounts {
  public:
-  explicit BotAccounts(int max_accounts) : max_accounts_(max_accounts) {}
+  explicit BotAccounts(int max_accounts, KeyCheckLimits limits = {});
+  // Waits for the check under way; those waiting are answered kUnavailable.
+  ~BotAccounts();
+
+  BotAccounts(const BotAccounts&) = delete;
+  BotAccounts& operator=(const BotAccounts&) = delete;
 
   // Loads the store's accounts and keeps every change there from now on.
   absl::Status UseStore(db::MatchStore* store);
 
   // Makes the account `name` with `key` (kAlreadyExists if there is one,
   // unless `replace`: then its key changes). kResourceExhausted beyond the
-  // limit. `launched`: made for a bot a tournament launches.
+  // limit. `launched`: made for a bot a tournament launches. Hashes `key`
+  // on the calling thread: for the admin's calls and the server's own.
   absl::Status Add(const std::string& name, const std::string& key,
                    bool replace, bool launched);
   // kNotFound if there is no such account.
   absl::Status Remove(const std::string& name);
-  // OK if `key` is the account's. kUnauthenticated for an unknown name or a
-  // wrong key; kUnavailable while other keys are being checked (the slow
-  // hash runs for a few callers at a time; the others try again). A key
-  // that matched once is remembered (as a digest) so that reconnects do not
-  // pay for the slow hash again.
-  absl::Status Check(const std::string& name, const std::string& key);
+
+  // The outcome of checking `key` for `name` from `address` (ClientAddress)
+  // if it needs no slow hash: OK for the key that matched before;
+  // kUnauthenticated for an unknown name (unless `create`) or a key refused
+  // before; kResourceExhausted while the address or the name waits out its
+  // backoff. nullopt if only the slow check can tell.
+  std::optional<absl::Status> CheckQuickly(const std::string& name,
+                                           const std::string& key,
+                                           const std::string& address,
+                                           bool create = false);
+  // The slow check, on the checker thread: `done` is called there with the
+  // outcome (kUnauthenticated for a wrong key), which is remembered for
+  // CheckQuickly and the backoffs. With `create`, an unknown name gets an
+  // account with `key` instead (open registration; the new key is hashed
+  // there too). If max_waiting checks already wait, `done` is called at
+  // once, here, with kUnavailable.
+  void CheckSlowly(std::string name, std::string key, std::string address,
+                   bool create, absl::AnyInvocable<void(absl::Status) &&> done);
+  // CheckQuickly, else CheckSlowly, waiting for its outcome.
+  absl::Status Check(const std::string& name, const std::string& key,
+                     const std::string& address = "");
 
   bool Exists(const std::string& name) const;
   // nullopt if there is no such account.
@@ -95,22 +154,53 @@ class BotAccounts {
   std::vector<std::string> Names() const;
 
  private:
+  struct Backoff {
+    int failures = 0;
+    int checking = 0;  // slow checks waiting or under way (of an address)
+    absl::Time until = absl::InfinitePast();  // no slow check before
+    absl::Time last = absl::InfinitePast();   // the last wrong key
+  };
   struct Account {
     std::string key_hash;
     bool launched = false;
     // A digest of the key that last matched, or empty.
     std::string verified;
+    // Digests of the last wrong keys, oldest first.
+    std::deque<std::string> refused;
+    Backoff backoff;
   };
 
   // kAlreadyExists or kResourceExhausted if `name` cannot be added.
   absl::Status CheckRoom(const std::string& name, bool replace) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::optional<absl::Status> Decided(const std::string& name,
+                                      const std::string& digest,
+                                      const std::string& address, bool create,
+                                      absl::Time now) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The slow part of CheckSlowly, on the checker thread.
+  absl::Status CheckNow(const std::string& name, const std::string& key,
+                        const std::string& address, bool create);
+  void NoteWrongKey(Backoff& backoff, absl::Time now) const;
+  // The address's entry, made if need be (forgetting the least recent one
+  // past max_addresses).
+  Backoff& AddressBackoff(const std::string& address) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void CheckerLoop();
+  bool CheckerHasWork() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return stopping_ || !waiting_.empty();
+  }
 
   const int max_accounts_;
+  const KeyCheckLimits limits_;
   mutable absl::Mutex mu_;
-  int checking_ ABSL_GUARDED_BY(mu_) = 0;  // slow checks under way
   db::MatchStore* store_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::map<std::string, Account> accounts_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, Backoff> addresses_ ABSL_GUARDED_BY(mu_);
+  // The checker's queue.
+  std::deque<absl::AnyInvocable<void(bool run) &&>> waiting_
+      ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread checker_;
 };
 
 // The tokens a server accepts, replaceable while it serves (on SIGHUP).
@@ -135,10 +225,13 @@ class Authenticator {
                 bool private_reads)
       : tokens_(tokens), accounts_(accounts), private_reads_(private_reads) {}
 
-  // The caller behind `authorization` (nullopt: no such metadata).
-  // kUnauthenticated for a value that is no known token or bot credentials.
+  // The caller behind `authorization` (nullopt: no such metadata), calling
+  // from `address` (ClientAddress). kUnauthenticated for a value that is no
+  // known token or bot credentials; a bot's key is checked as
+  // BotAccounts::Check does (waiting for the checker thread if it must).
   absl::StatusOr<Principal> Identify(
-      std::optional<absl::string_view> authorization) const;
+      std::optional<absl::string_view> authorization,
+      const std::string& address = "") const;
 
   // May `who` read? kUnauthenticated on a private server without
   // credentials.

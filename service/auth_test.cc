@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "db/store.h"
 #include "engine/clip.h"
 #include "gmock/gmock.h"
@@ -79,6 +81,90 @@ TEST(AuthTest, AccountsCheckKeysAndKeepOnlyHashes) {
   ASSERT_TRUE(restarted.Remove("alice").ok());
   EXPECT_EQ(restarted.Remove("alice").code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(*store->BotAccounts(), ::testing::SizeIs(1));
+}
+
+TEST(AuthTest, ClientAddressesDropThePortAndGroupIpv6By64) {
+  EXPECT_EQ(ClientAddress("ipv4:127.0.0.2:5000"), "127.0.0.2");
+  EXPECT_EQ(ClientAddress("ipv6:[2001:db8::7:1]:5000"), "2001:db8::/64");
+  EXPECT_EQ(ClientAddress("ipv6:[2001:db8::8]:6000"), "2001:db8::/64");
+  EXPECT_EQ(ClientAddress("ipv6:[::ffff:10.0.0.1]:5000"), "10.0.0.1");
+  EXPECT_EQ(ClientAddress("unix:/tmp/sock"), "unix:/tmp/sock");
+}
+
+TEST(AuthTest, WrongKeysCostNothingTwiceAndBackOffTheirAddressAndName) {
+  KeyCheckLimits limits;
+  limits.first_backoff = absl::Milliseconds(300);
+  BotAccounts accounts(/*max_accounts=*/10, limits);
+  ASSERT_TRUE(accounts.Add("alice", "right-key", false, false).ok());
+  ASSERT_TRUE(accounts.Add("bob", "bobs-key", false, false).ok());
+  // The key that made the account is known without a hash.
+  EXPECT_EQ(accounts.CheckQuickly("alice", "right-key", "10.0.0.1"), absl::OkStatus());
+
+  // A wrong key needs the slow check once ...
+  EXPECT_EQ(accounts.CheckQuickly("alice", "guess-1", "10.0.0.2"), std::nullopt);
+  EXPECT_EQ(accounts.Check("alice", "guess-1", "10.0.0.2").code(),
+            absl::StatusCode::kUnauthenticated);
+  // ... and never again.
+  std::optional<absl::Status> again = accounts.CheckQuickly("alice", "guess-1", "10.0.0.9");
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->code(), absl::StatusCode::kUnauthenticated);
+  EXPECT_THAT(again->message(), HasSubstr("wrong key for bot 'alice'"));
+
+  // Another key from that address waits out the address's backoff, for any
+  // name; another address waits out the name's.
+  std::optional<absl::Status> address = accounts.CheckQuickly("bob", "guess-2", "10.0.0.2");
+  ASSERT_TRUE(address.has_value());
+  EXPECT_EQ(address->code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(address->message(), HasSubstr("too many wrong keys from 10.0.0.2"));
+  std::optional<absl::Status> name = accounts.CheckQuickly("alice", "guess-3", "10.0.0.3");
+  ASSERT_TRUE(name.has_value());
+  EXPECT_THAT(name->message(), HasSubstr("too many wrong keys for bot 'alice'"));
+  // Bob, from elsewhere, is not slowed at all; nor is alice's known key.
+  EXPECT_EQ(accounts.CheckQuickly("bob", "guess-2", "10.0.0.4"), std::nullopt);
+  EXPECT_EQ(accounts.CheckQuickly("alice", "right-key", "10.0.0.2"), absl::OkStatus());
+
+  // Once the backoff has passed, the right key is checked and clears it.
+  absl::SleepFor(absl::Milliseconds(350));
+  ASSERT_TRUE(accounts.Add("alice", "new-key", /*replace=*/true, false).ok());
+  BotAccounts restarted(10, limits);  // nothing remembered
+  ASSERT_TRUE(restarted.Add("carol", "carols-key", false, false).ok());
+  EXPECT_EQ(restarted.Check("carol", "wrong", "10.0.0.5").code(),
+            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(restarted.Check("carol", "wrong-2", "10.0.0.5").code(),
+            absl::StatusCode::kResourceExhausted);
+  absl::SleepFor(absl::Milliseconds(350));
+  EXPECT_TRUE(restarted.Check("carol", "carols-key", "10.0.0.5").ok());
+  // The next wrong key starts the backoff afresh (a short one).
+  EXPECT_EQ(restarted.Check("carol", "wrong-3", "10.0.0.6").code(),
+            absl::StatusCode::kUnauthenticated);
+}
+
+TEST(AuthTest, SlowChecksBeyondTheQueueAreRefusedAtOnce) {
+  KeyCheckLimits limits;
+  limits.max_waiting = 0;
+  BotAccounts accounts(10, limits);
+  ASSERT_TRUE(accounts.Add("alice", "right-key", false, false).ok());
+  std::optional<absl::Status> outcome;
+  accounts.CheckSlowly("alice", "guess", "10.0.0.1", /*create=*/false,
+                       [&](absl::Status status) { outcome = status; });
+  ASSERT_TRUE(outcome.has_value());  // answered here, at once
+  EXPECT_EQ(outcome->code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(outcome->message(), HasSubstr("try again"));
+}
+
+TEST(AuthTest, ASlowCheckMayMakeTheAccountOfANewName) {
+  BotAccounts accounts(10);
+  absl::Notification done;
+  absl::Status outcome;
+  accounts.CheckSlowly("newbie", "first-key", "10.0.0.1", /*create=*/true,
+                       [&](absl::Status status) {
+                         outcome = status;
+                         done.Notify();
+                       });
+  done.WaitForNotification();
+  EXPECT_TRUE(outcome.ok()) << outcome;
+  EXPECT_TRUE(accounts.Exists("newbie"));
+  EXPECT_EQ(accounts.CheckQuickly("newbie", "first-key", "10.0.0.1"), absl::OkStatus());
 }
 
 TEST(AuthTest, CallersAreTheirTokensOrTheirBots) {

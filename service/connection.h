@@ -47,7 +47,11 @@ class EventOutbox {
 
 class Connection {
  public:
-  explicit Connection(Outbox* outbox) : outbox_(outbox) {}
+  // `address`: the client's (ClientAddress), for limits on wrong keys.
+  explicit Connection(Outbox* outbox, std::string address = "")
+      : outbox_(outbox), address_(std::move(address)) {}
+
+  const std::string& address() const { return address_; }
 
   // Sends unless the stream has ended; a decision request's clock starts
   // when the outbox hands it over (at once, unless it starts clocks itself).
@@ -119,6 +123,7 @@ class Connection {
  private:
   mutable absl::Mutex mu_;
   Outbox* outbox_ ABSL_GUARDED_BY(mu_);
+  const std::string address_;
   std::string bot_;
   std::atomic<bool> identified_{false};
   bool describe_actions_ = false;

@@ -40,9 +40,9 @@ namespace {
 class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>,
                           public Outbox {
  public:
-  PlayReactor(Arena* arena, std::size_t max_queued_bytes)
+  PlayReactor(Arena* arena, std::size_t max_queued_bytes, std::string address)
       : arena_(arena),
-        connection_(std::make_shared<Connection>(this)),
+        connection_(std::make_shared<Connection>(this, std::move(address))),
         writes_(this, max_queued_bytes) {
     arena_->ExpectHello(connection_);
     StartRead(&incoming_);
@@ -118,6 +118,11 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   // handled.
   void OnDone() override {
     arena_->OnStreamClosed(connection_);  // no Send reaches us after this
+    {
+      absl::MutexLock lock(&inbox_mu_);
+      done_ = true;
+      if (key_check_pending_) return;  // AfterKeyCheck deletes it
+    }
     delete this;
   }
 
@@ -161,10 +166,12 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   }
 
   // Handles the inbox in order until it is empty. The caller set handling_:
-  // no other thread handles meanwhile.
-  void HandleInbox() {
-    Received next;
+  // no other thread handles meanwhile. A registering hello whose key needs
+  // the slow check leaves handling_ set and returns true: the check's
+  // thread goes on with it (AfterKeyCheck) once the key is checked.
+  bool HandleInbox() {
     for (;;) {
+      Received next;
       {
         absl::MutexLock lock(&inbox_mu_);
         in_hand_.reset();
@@ -180,7 +187,7 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
             Close(std::move(*close), /*abandon_queue=*/false);
             inbox_mu_.Lock();
           }
-          return;
+          return false;
         }
         next = std::move(inbox_.front());
         inbox_.pop_front();
@@ -188,21 +195,76 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
         in_hand_ = next.received;
         UpdateOldestUnhandled();
       }
-      const absl::Status status =
-          arena_->OnBotMessage(connection_, next.message, next.received);
-      bool read_on = false;
-      {
-        absl::MutexLock lock(&inbox_mu_);
-        if (!status.ok()) refused_ = true;  // the rest go unhandled
-        if (read_paused_ && !refused_ && !close_after_ && !InboxFull()) {
-          read_paused_ = false;
-          read_on = true;
+      absl::Status checked;
+      if (!connection_->identified() && next.message.has_hello()) {
+        // Answered here at once, or later on the key checker's thread.
+        auto check = std::make_shared<KeyCheck>();
+        arena_->BeforeBotMessage(connection_, next.message,
+                                 [this, check, message = next](absl::Status status) mutable {
+                                   {
+                                     absl::MutexLock lock(&check->mu);
+                                     if (!check->returned) {
+                                       check->outcome = std::move(status);
+                                       return;
+                                     }
+                                   }
+                                   AfterKeyCheck(std::move(message), std::move(status));
+                                 });
+        absl::MutexLock lock(&check->mu);
+        check->returned = true;
+        if (!check->outcome) {
+          absl::MutexLock inbox_lock(&inbox_mu_);
+          key_check_pending_ = true;
+          return true;
         }
+        checked = std::move(*check->outcome);
       }
-      if (!status.ok()) Close(ToGrpcStatus(status), /*abandon_queue=*/false);
-      if (read_on) StartRead(&incoming_);
+      Handle(next, std::move(checked));
     }
   }
+
+  // A hello's key check that had to wait is over: the hello is handled,
+  // then the rest of the inbox. On the key checker's thread, outside any of
+  // gRPC's reactions: while it works, key_check_pending_ keeps OnDone from
+  // deleting the reactor, and if the call ended meanwhile it deletes it.
+  void AfterKeyCheck(Received hello, absl::Status checked) {
+    inbox_mu_.Lock();
+    bool done = done_;
+    inbox_mu_.Unlock();
+    if (!done) {
+      Handle(hello, std::move(checked));
+      if (HandleInbox()) return;  // another check took over
+    }
+    inbox_mu_.Lock();
+    key_check_pending_ = false;
+    done = done_;
+    inbox_mu_.Unlock();
+    if (done) delete this;
+  }
+
+  // Handles one message (`checked`: its key check's outcome).
+  void Handle(const Received& next, absl::Status checked) {
+    const absl::Status status =
+        arena_->OnBotMessage(connection_, next.message, next.received, std::move(checked));
+    bool read_on = false;
+    {
+      absl::MutexLock lock(&inbox_mu_);
+      if (!status.ok()) refused_ = true;  // the rest go unhandled
+      if (read_paused_ && !refused_ && !close_after_ && !InboxFull()) {
+        read_paused_ = false;
+        read_on = true;
+      }
+    }
+    if (!status.ok()) Close(ToGrpcStatus(status), /*abandon_queue=*/false);
+    if (read_on) StartRead(&incoming_);
+  }
+
+  // Whether a key check answered before BeforeBotMessage returned.
+  struct KeyCheck {
+    absl::Mutex mu;
+    bool returned ABSL_GUARDED_BY(mu) = false;
+    std::optional<absl::Status> outcome ABSL_GUARDED_BY(mu);
+  };
 
   void Close(grpc::Status status, bool abandon_queue) {
     arena_->OnStreamClosed(connection_);
@@ -224,6 +286,10 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   bool refused_ ABSL_GUARDED_BY(inbox_mu_) = false;
   // Reading has ended: the stream closes with this once the inbox is handled.
   std::optional<grpc::Status> close_after_ ABSL_GUARDED_BY(inbox_mu_);
+  // A hello's key check is under way on the checker thread.
+  bool key_check_pending_ ABSL_GUARDED_BY(inbox_mu_) = false;
+  // gRPC is done with the call.
+  bool done_ ABSL_GUARDED_BY(inbox_mu_) = false;
   // The message being written (one at a time).
   grpc::ByteBuffer outgoing_;
   WriteQueue<PlayReactor, OutgoingMessage> writes_;
@@ -475,7 +541,8 @@ absl::StatusOr<Principal> Caller(const Authenticator& auth,
   if (auto it = metadata.find("authorization"); it != metadata.end()) {
     authorization = absl::string_view(it->second.data(), it->second.size());
   }
-  absl::StatusOr<Principal> who = auth.Identify(authorization);
+  absl::StatusOr<Principal> who =
+      auth.Identify(authorization, ClientAddress(context->peer()));
   if (!who.ok()) return who.status();
   absl::Status allowed = need == Need::kAdmin ? auth.CheckAdmin(*who, rpc) : auth.CheckRead(*who);
   if (!allowed.ok()) return allowed;
@@ -609,9 +676,9 @@ class ArenaServiceImpl final : public ArenaCallbackService {
       : arena_(arena), auth_(*auth), max_queued_bytes_(max_queued_bytes) {}
 
   grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Play(
-      grpc::CallbackServerContext*) override {
+      grpc::CallbackServerContext* context) override {
     // A bot proves who it is in its hello.
-    return new PlayReactor(arena_, max_queued_bytes_);
+    return new PlayReactor(arena_, max_queued_bytes_, ClientAddress(context->peer()));
   }
 
   grpc::ServerUnaryReactor* CreateMatch(grpc::CallbackServerContext* context,

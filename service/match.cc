@@ -348,7 +348,11 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
                                   ", which this stream does not hold"),
                      false);
     }
-    const std::optional<SteadyClock::time_point> deadline = s.pending->clock->deadline();
+    std::optional<SteadyClock::time_point> deadline = s.pending->clock->deadline();
+    // A stall of the whole server is not the bot's time.
+    const SteadyClock::duration stalled =
+        timers_->StalledBetween(s.pending->clock->started().value_or(received), received);
+    if (deadline) *deadline += stalled;
     if (deadline && received >= *deadline) {
       TimeOut(seat);
       result = Refusal(answer, absl::StatusCode::kFailedPrecondition,
@@ -394,7 +398,7 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
       // answer to one not yet sent, to a guessed request id, took no time).
       const SteadyClock::time_point started = s.pending->clock->started().value_or(received);
       const auto elapsed =
-          std::chrono::duration_cast<std::chrono::milliseconds>(received - started);
+          std::chrono::duration_cast<std::chrono::milliseconds>(received - started - stalled);
       const auto round_trip = std::chrono::duration_cast<std::chrono::microseconds>(
           received - std::min(received, std::max(started, s.pending->sent_at)));
       s.bank_ms = std::max<int>(
@@ -430,6 +434,8 @@ void HostedMatch::OnTimeout(Seat seat, std::int64_t request_id) {
     if (!deadline && now - s.pending->issued_at >= DecisionClock::kMaxUnsent) {
       deadline = s.pending->clock->Start(now);  // waited too long to be sent
     }
+    // A stall of the whole server is not the bot's time.
+    if (deadline) *deadline += timers_->StalledBetween(*s.pending->clock->started(), now);
     if (!deadline || now < *deadline) {
       // Not due yet. Unsent, it is looked at again a budget later: its clock
       // starts after now, so its deadline is later than that.

@@ -44,6 +44,13 @@ class MatchHost {
   // host:port where bots connect to play here — one per server behind the
   // host, and a bot plays on all of them; empty when none can.
   virtual std::vector<std::string> bot_addresses() const = 0;
+  // The runner has stored the match `match_id` it played here (`saved` OK),
+  // or could not (`saved` says why; the slot is played again when the
+  // tournament resumes). For the host's own log; nothing to do by default.
+  virtual void Stored(const std::string& match_id, const absl::Status& saved) {
+    (void)match_id;
+    (void)saved;
+  }
 };
 
 // One Hoard server over gRPC: where bots connect to it (host:port), and a

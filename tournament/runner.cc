@@ -1080,6 +1080,9 @@ void TournamentRunner::WriteResults() {
       absl::MutexLock lock(&mu_);
       for (std::size_t i = 0; i < batch.size(); ++i) Count(batch[i], saved[i]);
     }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      host_->Stored(batch[i].result.match.match_id(), saved[i]);
+    }
     ReportSampled();
     absl::MutexLock lock(&queue_mu_);
     if (spent_.empty()) spent_.reserve(batch.size());
