@@ -2,10 +2,11 @@
 """How much `hoard serve --http` holds, and how it answers under attack.
 
     /usr/bin/python3 scripts/web_bench.py build/hoard [--viewers 1000] [--matches 20]
-                                                      [--seconds 10]
+                                                      [--seconds 10] [--decision-ms 1500]
 
 Starts a server, plays MATCHES live matches (a built-in bot against an open
-seat that times out every 200 ms, so each match has events for a minute),
+seat that times out every DECISION_MS, 1.5 s by default, so that each
+match has events for 45 s or so),
 connects VIEWERS Server-Sent Event viewers spread over the matches (ten per
 client address, from 127.0.1.x), and prints: the viewers connected, the
 events a second delivered to them all, the server's resident memory, and the
@@ -16,6 +17,7 @@ all the event streams it may).
 """
 import argparse
 import http.client
+import multiprocessing
 import os
 import selectors
 import shutil
@@ -44,6 +46,7 @@ class Viewers:
         self.events = 0
         self.connected = 0
         self.refused = 0
+        self.ended = 0  # streams the server ended (refusals included)
         self.lock = threading.Lock()
         self.pending = []
         self.stop = threading.Event()
@@ -77,6 +80,7 @@ class Viewers:
                     data = b""
                 state = key.data
                 if not data:
+                    self.ended += 1
                     self.selector.unregister(key.fileobj)
                     key.fileobj.close()
                     continue
@@ -103,7 +107,14 @@ class Viewers:
 
 
 def latencies(port, seconds):
-    """p50 and p99 (ms) of GET /api/v1/games from CLIENT for `seconds`."""
+    """p50 and p99 (ms) of GET /api/v1/games from CLIENT for `seconds`, and
+    how many failed, measured in a process of its own (this one's threads
+    would hold it up)."""
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(measure_latencies, (port, seconds))
+
+
+def measure_latencies(port, seconds):
     took = []
     failed = 0
     end = time.monotonic() + seconds
@@ -125,6 +136,13 @@ def latencies(port, seconds):
         time.sleep(0.02)
     took.sort()
     return took[len(took) // 2], took[min(len(took) - 1, int(len(took) * 0.99))], failed
+
+
+def cpu_seconds(pid):
+    """User and system CPU time the process has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def resident_mib(pid):
@@ -181,6 +199,7 @@ def main():
     parser.add_argument("--viewers", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--decision-ms", type=int, default=1500)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="hoard-web-bench-")
     with open(os.path.join(work, "admin"), "w") as f:
@@ -199,7 +218,8 @@ def main():
         matches = [arena.CreateMatch(arena_pb2.CreateMatchRequest(
             game="village", seats=[arena_pb2.SeatSpec(builtin="random"),
                                    arena_pb2.SeatSpec(open=True)],
-            time_control=arena_pb2.TimeControl(decision_ms=200, bank_ms=0, max_strikes=0)),
+            time_control=arena_pb2.TimeControl(decision_ms=args.decision_ms, bank_ms=0,
+                                               max_strikes=0)),
             metadata=ADMIN, timeout=30).match_id for _ in range(args.matches)]
         rows.append(("GET /api/v1/games, nothing else", *latencies(port, args.seconds / 2)))
         idle_mib = resident_mib(server.pid)
@@ -214,9 +234,12 @@ def main():
         connect_s = time.monotonic() - started
         time.sleep(1)
         before = viewers.events
+        cpu_before = cpu_seconds(server.pid)
         measure_started = time.monotonic()
         rows.append((f"GET with {viewers.connected} viewers", *latencies(port, args.seconds)))
-        rate = (viewers.events - before) / (time.monotonic() - measure_started)
+        elapsed = time.monotonic() - measure_started
+        rate = (viewers.events - before) / elapsed
+        cpu = (cpu_seconds(server.pid) - cpu_before) / elapsed
         viewers_mib = resident_mib(server.pid)
 
         stop = threading.Event()
@@ -228,20 +251,28 @@ def main():
         stop.set()
         attacker.join()
 
+        # A match with nothing to say: held streams stay open.
+        quiet = arena.CreateMatch(arena_pb2.CreateMatchRequest(
+            game="village", seats=[arena_pb2.SeatSpec(builtin="random"),
+                                   arena_pb2.SeatSpec(open=True)],
+            time_control=arena_pb2.TimeControl(decision_ms=600000)),
+            metadata=ADMIN, timeout=30).match_id
         held = Viewers(port)
         for _ in range(40):
-            held.open(f"/api/v1/matches/{matches[0]}/events", "127.0.0.4")
+            held.open(f"/api/v1/matches/{quiet}/events", "127.0.0.4")
         time.sleep(1)
         rows.append((f"GET with the viewers, one address holding {held.connected} streams "
                      f"({held.refused} more refused)", *latencies(port, args.seconds / 2)))
         held.close()
         attacked_mib = resident_mib(server.pid)
         connected = viewers.connected
+        still_open = viewers.connected - (viewers.ended - viewers.refused)
         viewers.close()
 
         print(f"viewers connected: {connected} of {args.viewers} "
               f"({viewers.refused} refused) in {connect_s:.1f} s, over {len(matches)} matches")
-        print(f"events delivered: {rate:.0f} a second")
+        print(f"events delivered: {rate:.0f} a second, the server using {100 * cpu:.0f}% of "
+              f"a core; {still_open} viewers still watching at the end")
         print(f"server resident memory: {idle_mib:.0f} MiB idle, {viewers_mib:.0f} MiB with "
               f"the viewers, {attacked_mib:.0f} MiB after the attacks")
         print("| GET /api/v1/games from 127.0.0.3 | p50 ms | p99 ms | failed |")
