@@ -10,6 +10,9 @@
 #include <optional>
 #include <thread>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -253,10 +256,16 @@ class HttpServer::Impl::Session final : public HttpExchange,
       }
       self->phase_ = Phase::kStreaming;
       self->on_close_ = std::move(on_close);
-      // The kernel's share of the stream's bytes is bounded too.
+      // The kernel's share of the stream's bytes is bounded too, and a client
+      // that acknowledges none of them (the heartbeat's included) for the
+      // write time-out is gone.
       error_code ignored;
       self->socket_.set_option(
           asio::socket_base::send_buffer_size(self->limits_.max_stream_buffer_bytes), ignored);
+      self->socket_.set_option(
+          asio::detail::socket_option::integer<IPPROTO_TCP, TCP_USER_TIMEOUT>(
+              self->limits_.write_timeout_ms),
+          ignored);
       self->pending_ =
           absl::StrCat(self->server_->Head(200, content_type,
                                            {{"Cache-Control", "no-cache"},

@@ -38,8 +38,9 @@ struct HttpLimits {
   // A connection that sends no byte of a (next) request for this long is
   // closed: a new one, or one kept alive after a response.
   int idle_timeout_ms = 5000;
-  // A response (not an event stream) the client does not take within this
-  // time is abandoned and the connection closed.
+  // A response the client does not take within this time is abandoned and
+  // the connection closed; an event stream whose client acknowledges none of
+  // its bytes (heartbeats included) for this long is dropped.
   int write_timeout_ms = 10000;
   // An event stream sends a comment line this often when it has nothing
   // else to send.
