@@ -231,18 +231,23 @@ std::string EventText(const std::string& kind, const std::string& data) {
 // `error` with {"code", "message"}) when the stream ends. It holds no
 // thread: gRPC calls it as messages come, and it owns itself until the
 // RPC is done.
-template <typename Message>
+template <typename Request, typename Message>
 class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
  public:
-  EventRelay(Calls* calls, std::shared_ptr<HttpExchange> exchange, std::string kind)
-      : calls_(calls), exchange_(std::move(exchange)), kind_(std::move(kind)) {}
+  EventRelay(Calls* calls, std::shared_ptr<HttpExchange> exchange, std::string kind,
+             Request request)
+      : calls_(calls),
+        exchange_(std::move(exchange)),
+        kind_(std::move(kind)),
+        request_(std::move(request)) {}
 
-  // Opens the stream to the client, then the RPC with `open(context, this)`;
-  // REQUIRES: the exchange's stream place is reserved.
+  // Opens the stream to the client, then the RPC with `open(context,
+  // request, this)`; REQUIRES: the exchange's stream place is reserved.
   template <typename Open>
   static void Start(Calls* calls, std::shared_ptr<HttpExchange> exchange,
-                    const std::string& authorization, const std::string& kind, Open open) {
-    auto relay = std::make_shared<EventRelay>(calls, exchange, kind);
+                    const std::string& authorization, const std::string& kind,
+                    const Request& request, Open open) {
+    auto relay = std::make_shared<EventRelay>(calls, exchange, kind, request);
     if (!authorization.empty()) relay->context.AddMetadata("authorization", authorization);
     if (!calls->Add(relay, &relay->id_)) {
       return RespondError(*exchange, grpc::StatusCode::UNAVAILABLE, "the server is stopping");
@@ -252,7 +257,7 @@ class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
     exchange->StartStream("text/event-stream", [weak] {
       if (auto alive = weak.lock()) alive->context.TryCancel();
     });
-    open(&relay->context, relay.get());
+    open(&relay->context, &relay->request_, relay.get());
     relay->StartRead(&relay->message_);
     relay->StartCall();
   }
@@ -284,6 +289,7 @@ class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
   Calls* const calls_;
   const std::shared_ptr<HttpExchange> exchange_;
   const std::string kind_;
+  const Request request_;
   std::uint64_t id_ = 0;
   Message message_;
   std::shared_ptr<EventRelay> self_;
@@ -362,10 +368,11 @@ struct WebServer::Impl {
 
   // An event stream after a read that says whether it may be watched (a
   // missing match is an HTTP error, not a stream that ends at once).
-  template <typename Message, typename CheckRequest, typename CheckResponse, typename Check,
-            typename Open>
+  template <typename Message, typename CheckRequest, typename CheckResponse,
+            typename WatchRequest, typename Check, typename Open>
   void Events(const HttpRequest& http_request, const std::shared_ptr<HttpExchange>& exchange,
-              const std::string& kind, CheckRequest check_request, Check check, Open open) {
+              const std::string& kind, CheckRequest check_request, Check check,
+              WatchRequest watch, Open open) {
     const bool head = http_request.method == "HEAD";
     if (!head) {
       if (absl::Status reserved = exchange->ReserveStream(); !reserved.ok()) {
@@ -375,13 +382,14 @@ struct WebServer::Impl {
     }
     Rpc<CheckRequest, CheckResponse>(
         http_request, *exchange, std::move(check_request), check,
-        [this, exchange, head, kind, open, authorization = http_request.authorization](
+        [this, exchange, head, kind, watch, open, authorization = http_request.authorization](
             const grpc::Status& status, const CheckResponse&) {
           if (!status.ok()) {
             return RespondError(*exchange, status.error_code(), status.error_message());
           }
           if (head) return exchange->Respond(200, "text/event-stream", "");
-          EventRelay<Message>::Start(&calls, exchange, authorization, kind, open);
+          EventRelay<WatchRequest, Message>::Start(&calls, exchange, authorization, kind, watch,
+                                                   open);
         });
   }
 
@@ -424,11 +432,8 @@ bool WebServer::Impl::HandleApi(const HttpRequest& request,
       watch.set_match_id(match[0]);
       Events<MatchEvent, GetMatchRequest, GetMatchResponse>(
           request, exchange, "match", get,
-          [this](auto... a) { arena->async()->GetMatch(a...); },
-          [this, watch](grpc::ClientContext* context,
-                        grpc::ClientReadReactor<MatchEvent>* reactor) {
-            arena->async()->WatchMatch(context, &watch, reactor);
-          });
+          [this](auto... a) { arena->async()->GetMatch(a...); }, watch,
+          [this](auto... a) { arena->async()->WatchMatch(a...); });
     } else {
       return false;
     }
@@ -450,11 +455,8 @@ bool WebServer::Impl::HandleApi(const HttpRequest& request,
       watch.set_id(id);
       Events<Tournament, GetTournamentRequest, Tournament>(
           request, exchange, "tournament", get,
-          [this](auto... a) { tournaments->async()->GetTournament(a...); },
-          [this, watch](grpc::ClientContext* context,
-                        grpc::ClientReadReactor<Tournament>* reactor) {
-            tournaments->async()->WatchTournament(context, &watch, reactor);
-          });
+          [this](auto... a) { tournaments->async()->GetTournament(a...); }, watch,
+          [this](auto... a) { tournaments->async()->WatchTournament(a...); });
     } else {
       return false;
     }
