@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -226,6 +227,38 @@ std::string EventText(const std::string& kind, const std::string& data) {
   return absl::StrCat("event: ", kind, "\ndata: ", data, "\n\n");
 }
 
+// The SSE text of event messages that many viewers of one match or
+// tournament receive alike, printed to JSON once: keyed by the message's
+// bytes, the most recent few hundred kept.
+class EventTexts {
+ public:
+  std::string Of(const std::string& kind, const google::protobuf::Message& message) {
+    std::string key = kind;
+    key.push_back('\0');
+    if (!message.AppendToString(&key)) return EventText(kind, Json(message, true));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (auto it = texts_.find(key); it != texts_.end()) return it->second;
+    }
+    std::string text = EventText(kind, Json(message, /*one_line=*/true));
+    std::lock_guard<std::mutex> lock(mu_);
+    if (texts_.emplace(key, text).second) {
+      order_.push_back(std::move(key));
+      if (order_.size() > kKept) {
+        texts_.erase(order_.front());
+        order_.pop_front();
+      }
+    }
+    return text;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 256;
+  std::mutex mu_;
+  std::map<std::string, std::string> texts_;
+  std::deque<std::string> order_;
+};
+
 // A server-streaming RPC relayed as Server-Sent Events: each message an
 // `event` named `kind` with its JSON on one `data` line, then `end` (or
 // `error` with {"code", "message"}) when the stream ends. It holds no
@@ -234,9 +267,10 @@ std::string EventText(const std::string& kind, const std::string& data) {
 template <typename Request, typename Message>
 class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
  public:
-  EventRelay(Calls* calls, std::shared_ptr<HttpExchange> exchange, std::string kind,
-             Request request)
+  EventRelay(Calls* calls, EventTexts* texts, std::shared_ptr<HttpExchange> exchange,
+             std::string kind, Request request)
       : calls_(calls),
+        texts_(texts),
         exchange_(std::move(exchange)),
         kind_(std::move(kind)),
         request_(std::move(request)) {}
@@ -244,10 +278,10 @@ class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
   // Opens the stream to the client, then the RPC with `open(context,
   // request, this)`; REQUIRES: the exchange's stream place is reserved.
   template <typename Open>
-  static void Start(Calls* calls, std::shared_ptr<HttpExchange> exchange,
+  static void Start(Calls* calls, EventTexts* texts, std::shared_ptr<HttpExchange> exchange,
                     const std::string& authorization, const std::string& kind,
                     const Request& request, Open open) {
-    auto relay = std::make_shared<EventRelay>(calls, exchange, kind, request);
+    auto relay = std::make_shared<EventRelay>(calls, texts, exchange, kind, request);
     if (!authorization.empty()) relay->context.AddMetadata("authorization", authorization);
     if (!calls->Add(relay, &relay->id_)) {
       return RespondError(*exchange, grpc::StatusCode::UNAVAILABLE, "the server is stopping");
@@ -264,7 +298,7 @@ class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
 
   void OnReadDone(bool ok) override {
     if (!ok) return;  // OnDone follows
-    if (!exchange_->Send(EventText(kind_, Json(message_, /*one_line=*/true)))) {
+    if (!exchange_->Send(texts_->Of(kind_, message_))) {
       context.TryCancel();
       return;
     }
@@ -287,6 +321,7 @@ class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
   }
 
   Calls* const calls_;
+  EventTexts* const texts_;
   const std::shared_ptr<HttpExchange> exchange_;
   const std::string kind_;
   const Request request_;
@@ -320,6 +355,7 @@ struct WebServer::Impl {
   std::unique_ptr<hoard::v1::Tournaments::Stub> tournaments;
   std::function<std::string()> metrics;
   Calls calls;
+  EventTexts event_texts;
   std::unique_ptr<HttpServer> http;
 
   // Makes an RPC with `invoke(context, request, response, done)`, the
@@ -388,8 +424,8 @@ struct WebServer::Impl {
             return RespondError(*exchange, status.error_code(), status.error_message());
           }
           if (head) return exchange->Respond(200, "text/event-stream", "");
-          EventRelay<WatchRequest, Message>::Start(&calls, exchange, authorization, kind, watch,
-                                                   open);
+          EventRelay<WatchRequest, Message>::Start(&calls, &event_texts, exchange, authorization,
+                                                   kind, watch, open);
         });
   }
 
