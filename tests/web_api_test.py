@@ -39,12 +39,12 @@ ADMIN = (("authorization", f"Bearer {ADMIN_TOKEN}"),)
 class Server:
     """A `hoard serve --http` of its own, on free ports."""
 
-    def __init__(self, work, *flags):
+    def __init__(self, work, *flags, http="127.0.0.1:0"):
         tokens = os.path.join(work, "admin-tokens")
         with open(tokens, "w") as f:
             f.write(ADMIN_TOKEN + "\n")
         self.process = subprocess.Popen(
-            [HOARD, "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+            [HOARD, "serve", "--listen", "127.0.0.1:0", "--http", http,
              "--db", os.path.join(work, "hoard.db"), "--admin-token-file", tokens,
              "--state-dir", os.path.join(work, "state"), *flags],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

@@ -12,7 +12,8 @@ legitimate viewer who must be served within seconds all the while.
 - one address holding all the event streams it may: another still opens one;
 - a viewer closing its page: its stream's place is free again within 5 s;
 - a stream whose client never reads is dropped once its buffer fills, while a
-  reader of the same events is served.
+  reader of the same events is served;
+- an IPv6 client is counted by its /64.
 
 Prints one line per check and a closing 'N passed, M failed'.
 """
@@ -264,7 +265,36 @@ def unread_stream(server, match_id):
     served(server, "after the unread stream")
 
 
+def ipv6_block(work):
+    """An IPv6 client is counted by its /64: two connections from ::1 fill a
+    share of two."""
+    server = Server(work, "--http-max-connections-per-address", "2", http="[::1]:0")
+    try:
+        port = port_of(server)
+        held = []
+        for _ in range(2):
+            s = socket.socket(socket.AF_INET6)
+            s.connect(("::1", port))
+            held.append(s)
+        connection = http.client.HTTPConnection("::1", port, timeout=10)
+        connection.request("GET", "/api/v1/games")
+        response = connection.getresponse()
+        body = response.read().decode()
+        connection.close()
+        check("an IPv6 client's share is its /64's", response.status == 503 and
+              "from your address ::/64 (at most 2)" in body, (response.status, body))
+        for s in held:
+            s.close()
+    finally:
+        server.stop()
+
+
 def main():
+    work = tempfile.mkdtemp(prefix="hoard-web-limits-")
+    try:
+        ipv6_block(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     work = tempfile.mkdtemp(prefix="hoard-web-limits-")
     server = Server(work, *FLAGS)
     try:
