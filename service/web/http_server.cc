@@ -412,7 +412,13 @@ class HttpServer::Impl::Session final : public HttpExchange,
     if (std::exchange(stream_place_, false)) server_->occupancy().ReleaseStream(client_);
     std::string response =
         absl::StrCat(server_->Head(status, content_type, headers, !keep_alive_),
-                     "Content-Length: ", body.size(), "\r\n\r\n");
+                     "Content-Length: ", body.size(), "\r\n");
+    if (keep_alive_) {
+      // So that the client does not send on a connection as it is closed.
+      absl::StrAppend(&response, "Keep-Alive: timeout=", std::max(1, limits_.idle_timeout_ms / 1000),
+                      "\r\n");
+    }
+    response += "\r\n";
     if (!head_) response += body;
     Write(std::move(response), !keep_alive_);
   }
@@ -438,14 +444,20 @@ class HttpServer::Impl::Session final : public HttpExchange,
     Close();
   }
 
-  // Streams: a read that ends when the client leaves.
+  // Streams: a read that ends when the client leaves. A stream's client has
+  // nothing to say: one that sends more than a request body's worth is cut
+  // off.
   void WatchPeer() {
-    socket_.async_read_some(asio::buffer(scratch_),
-                            [self = shared_from_this()](error_code ec, std::size_t) {
-                              if (self->phase_ != Phase::kStreaming) return;
-                              if (ec) return self->Close();
-                              self->WatchPeer();
-                            });
+    socket_.async_read_some(
+        asio::buffer(scratch_), [self = shared_from_this()](error_code ec, std::size_t read) {
+          if (self->phase_ != Phase::kStreaming) return;
+          self->said_while_streaming_ += read;
+          if (ec || self->said_while_streaming_ >
+                        static_cast<std::size_t>(self->limits_.max_body_bytes)) {
+            return self->Close();
+          }
+          self->WatchPeer();
+        });
   }
 
   void Heartbeat() {
@@ -504,6 +516,7 @@ class HttpServer::Impl::Session final : public HttpExchange,
   bool finishing_ = false;
   std::function<void()> on_close_;
   std::array<char, 512> scratch_;
+  std::size_t said_while_streaming_ = 0;
 };
 
 absl::Status HttpServer::Impl::Listen() {
