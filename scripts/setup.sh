@@ -9,7 +9,7 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libcpp-httplib-dev libxxhash-dev libpq-dev postgresql
+  libboost-dev libxxhash-dev libpq-dev postgresql
   python3 python3-grpcio python3-protobuf python3-prometheus-client
   docker-compose openssl sqlite3
   chromium

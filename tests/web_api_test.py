@@ -10,6 +10,7 @@ Server-Sent Events, /metrics through the Prometheus client library's own
 parser, /openapi.json, the errors, and a private server's roles. Prints one
 line per check and a closing 'N passed, M failed'.
 """
+import http.client
 import json
 import os
 import shutil
@@ -38,12 +39,12 @@ ADMIN = (("authorization", f"Bearer {ADMIN_TOKEN}"),)
 class Server:
     """A `hoard serve --http` of its own, on free ports."""
 
-    def __init__(self, work, *flags):
+    def __init__(self, work, *flags, http="127.0.0.1:0"):
         tokens = os.path.join(work, "admin-tokens")
         with open(tokens, "w") as f:
             f.write(ADMIN_TOKEN + "\n")
         self.process = subprocess.Popen(
-            [HOARD, "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+            [HOARD, "serve", "--listen", "127.0.0.1:0", "--http", http,
              "--db", os.path.join(work, "hoard.db"), "--admin-token-file", tokens,
              "--state-dir", os.path.join(work, "state"), *flags],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -220,16 +221,18 @@ def api(server):
           == running.progress.scheduled == 15000
           and sample("hoard_tournament_matches", tournament=str(running.id),
                      state="finished") >= 1, body[-900:])
-    # Event streams hold a thread each: eight at once, a ninth is refused.
+    # One address may hold sixteen event streams at once; a seventeenth is
+    # refused, saying why.
     streams = [urllib.request.urlopen(f"{server.web}/api/v1/tournaments/{running.id}/events",
-                                      timeout=30) for _ in range(8)]
+                                      timeout=30) for _ in range(16)]
     status, error = get(server, f"/api/v1/tournaments/{running.id}/events")
-    check("a ninth event stream: 503, saying why", status == 503 and
-          "too many event streams" in error["message"], (status, error))
+    check("a seventeenth event stream from one address: 503, saying why", status == 503 and
+          "too many event streams from your address 127.0.0.1 (at most 16)" in error["message"],
+          (status, error))
     for stream in streams:
         stream.close()
-    # The server sees them gone at their next event (one per stored match).
-    deadline = time.monotonic() + 10
+    # The server sees them gone as they close.
+    deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"{server.web}/api/v1/tournaments/{running.id}/events",
@@ -275,6 +278,38 @@ def api(server):
         code, error = e.code, json.loads(e.read().decode())
     check("POST: 405, the API is read-only", code == 405 and "read-only" in error["message"],
           code)
+    methods = {}
+    for method in ("OPTIONS", "TRACE", "PUT", "PATCH", "DELETE", "BREW"):
+        connection = http.client.HTTPConnection("127.0.0.1", int(server.web.rsplit(":", 1)[1]),
+                                                timeout=30)
+        connection.request(method, "/api/v1/games")
+        response = connection.getresponse()
+        methods[method] = (response.status, response.getheader("Allow"))
+        connection.close()
+    check("every method but GET and HEAD: 405 with Allow: GET, HEAD",
+          all(answer == (405, "GET, HEAD") for answer in methods.values()), methods)
+    for path in ("/", "/api/v1/games"):
+        connection = http.client.HTTPConnection("127.0.0.1", int(server.web.rsplit(":", 1)[1]),
+                                                timeout=30)
+        connection.request("GET", path)
+        got = connection.getresponse()
+        body = got.read()
+        connection.request("HEAD", path)
+        head = connection.getresponse()
+        head_body = head.read()
+        connection.close()
+        check(f"HEAD {path}: GET's status and headers, no body",
+              head.status == got.status == 200 and head_body == b"" and
+              head.getheader("Content-Length") == str(len(body)) and
+              head.getheader("Content-Type") == got.getheader("Content-Type"),
+              (head.status, head.getheader("Content-Length"), len(body)))
+        policy = got.getheader("Content-Security-Policy") or ""
+        check(f"{path}: a content security policy and no framing, sniffing or referrer",
+              "default-src 'none'" in policy and "script-src 'self'" in policy and
+              "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy and
+              got.getheader("X-Frame-Options") == "DENY" and
+              got.getheader("X-Content-Type-Options") == "nosniff" and
+              got.getheader("Referrer-Policy") == "no-referrer", dict(got.getheaders()))
     live = server.arena.CreateMatch(arena_pb2.CreateMatchRequest(
         game="village", seats=[arena_pb2.SeatSpec(builtin="random"), arena_pb2.SeatSpec(open=True)],
         time_control=arena_pb2.TimeControl(decision_ms=5000)), metadata=ADMIN, timeout=30)

@@ -29,6 +29,23 @@ const std::vector<FlagSpec>& ServeFlags() {
       {"http", "HOST:PORT",
        "also serve the read-only web API, live events and /metrics over HTTP here (off unless "
        "given; port 0 picks a free one)"},
+      {"http-max-connections", "N", "HTTP connections open at once (default 4096)"},
+      {"http-max-connections-per-address", "N",
+       "HTTP connections open at once from one client address (an IPv6 /64) (default 64)"},
+      {"http-max-streams", "N", "HTTP event streams open at once (default 2048)"},
+      {"http-max-streams-per-address", "N",
+       "HTTP event streams open at once from one client address (default 16)"},
+      {"http-request-timeout-ms", "MS",
+       "an HTTP request's headers and body must arrive within this time of its first byte, "
+       "else 408 (default 10000)"},
+      {"http-idle-timeout-ms", "MS",
+       "an HTTP connection sending no request for this long is closed (default 5000)"},
+      {"http-write-timeout-ms", "MS",
+       "an HTTP response the client does not take within this time is dropped (default 10000)"},
+      {"http-heartbeat-ms", "MS", "an idle event stream sends a comment this often (default 3000)"},
+      {"http-max-stream-buffer-bytes", "N",
+       "bytes an event stream may have waiting for a client that reads too slowly before it is "
+       "dropped (default 262144)"},
       {"db", "FILE|URL",
        "database keeping finished matches and tournaments: a SQLite file, or postgresql://… "
        "shared by several servers (default: none; tournaments need one)"},
@@ -192,6 +209,25 @@ absl::Status OptionsFromFlags(const ParsedArgs& parsed, service::EventLog& log,
   return absl::OkStatus();
 }
 
+// The HTTP face's options from the --http flags.
+absl::Status WebOptionsFromFlags(const ParsedArgs& parsed, service::WebOptions& web) {
+  web.listen = parsed.Get("http", web.listen);
+  service::HttpLimits& limits = web.limits;
+  for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
+           {"http-max-connections", &limits.max_connections},
+           {"http-max-connections-per-address", &limits.max_connections_per_address},
+           {"http-max-streams", &limits.max_event_streams},
+           {"http-max-streams-per-address", &limits.max_event_streams_per_address},
+           {"http-request-timeout-ms", &limits.request_timeout_ms},
+           {"http-idle-timeout-ms", &limits.idle_timeout_ms},
+           {"http-write-timeout-ms", &limits.write_timeout_ms},
+           {"http-heartbeat-ms", &limits.heartbeat_ms},
+           {"http-max-stream-buffer-bytes", &limits.max_stream_buffer_bytes}}) {
+    RETURN_IF_ERROR(ReadIntFlag(parsed, flag, 1, 1000000000, target));
+  }
+  return absl::OkStatus();
+}
+
 // Who may do what: the operator's token files, or tokens made in the state
 // directory (where clients on this machine find them).
 struct TokenFiles {
@@ -292,6 +328,10 @@ int RunServe(const std::vector<std::string>& args) {
   if (absl::Status s = OptionsFromFlags(*parsed, log, options); !s.ok()) {
     return Fail(kExitUsage, std::string(s.message()));
   }
+  service::WebOptions web_options;
+  if (absl::Status s = WebOptionsFromFlags(*parsed, web_options); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
+  }
   const TokenFiles files{.state_dir = parsed->Get("state-dir", service::DefaultStateDir()),
                          .admin_file = parsed->Get("admin-token-file", ""),
                          .read_file = parsed->Get("read-token-file", "")};
@@ -333,8 +373,7 @@ int RunServe(const std::vector<std::string>& args) {
   if (parsed->Has("http")) {
     service::ArenaServer* raw = server->get();
     absl::StatusOr<std::unique_ptr<service::WebServer>> started = service::WebServer::Start(
-        {.listen = parsed->Get("http", "")}, raw->InProcessChannel(),
-        [raw] { return raw->MetricsText(); });
+        web_options, raw->InProcessChannel(), [raw] { return raw->MetricsText(); });
     if (!started.ok()) {
       (*server)->Stop(absl::ZeroDuration());
       return Fail(kExitFailure, std::string(started.status().message()));

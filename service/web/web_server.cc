@@ -1,21 +1,21 @@
 #include "service/web/web_server.h"
 
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/tournament.grpc.pb.h"
-#include "httplib.h"
 #include "service/web/assets.h"
 
 namespace hoard::service {
@@ -94,16 +94,51 @@ std::string ErrorJson(grpc::StatusCode code, const std::string& message) {
   return Json(error);
 }
 
-void SendError(httplib::Response& res, grpc::StatusCode code, const std::string& message) {
-  res.status = HttpStatusOf(code);
-  res.set_content(ErrorJson(code, message), "application/json");
+
+// What every answer carries: the app's pages may run only the app's own
+// script and style and talk only to this server, and no page may be framed.
+const HttpHeaders& SecurityHeaders() {
+  static const auto* headers = new HttpHeaders{
+      {"Content-Security-Policy",
+       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"},
+      {"X-Frame-Options", "DENY"},
+      {"X-Content-Type-Options", "nosniff"},
+      {"Referrer-Policy", "no-referrer"},
+  };
+  return *headers;
 }
 
+constexpr char kJson[] = "application/json";
+
+void RespondError(HttpExchange& exchange, grpc::StatusCode code, const std::string& message) {
+  exchange.Respond(HttpStatusOf(code), kJson, ErrorJson(code, message));
+}
+
+// %XY and '+' of a query's name or value.
+std::string DecodeQueryPart(absl::string_view text) {
+  std::string decoded;
+  decoded.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && absl::ascii_isxdigit(text[i + 1]) &&
+        absl::ascii_isxdigit(text[i + 2])) {
+      auto digit = [](char c) { return absl::ascii_isdigit(c) ? c - '0' : (c | 0x20) - 'a' + 10; };
+      decoded.push_back(static_cast<char>(digit(text[i + 1]) * 16 + digit(text[i + 2])));
+      i += 2;
+    } else {
+      decoded.push_back(text[i] == '+' ? ' ' : text[i]);
+    }
+  }
+  return decoded;
+}
+
+using PathFields = std::vector<std::pair<std::string, std::string>>;
+
 // The request message from the path's fields and the query's parameters
-// (each a field of the request, by its proto name; enums by name).
-bool ReadRequest(const httplib::Request& req,
-                 const std::vector<std::pair<std::string, std::string>>& path_fields,
-                 google::protobuf::Message& request, httplib::Response& res) {
+// (each a field of the request, by its proto name; enums by name); else
+// answers 400 saying why.
+bool ReadRequest(const HttpRequest& http, const PathFields& path_fields,
+                 google::protobuf::Message& request, HttpExchange& exchange) {
   google::protobuf::Struct fields;
   auto set = [&](const std::string& name, const std::string& value) {
     google::protobuf::Value& v = (*fields.mutable_fields())[name];
@@ -113,14 +148,19 @@ bool ReadRequest(const httplib::Request& req,
       v.set_string_value(value);
     }
   };
-  for (const auto& [name, value] : req.params) {
-    if (req.params.count(name) > 1) {
-      SendError(res, grpc::StatusCode::INVALID_ARGUMENT,
-                absl::StrCat("query parameter '", name, "' is given more than once"));
+  std::map<std::string, std::string> params;
+  for (absl::string_view part : absl::StrSplit(http.query, '&', absl::SkipEmpty())) {
+    const std::pair<absl::string_view, absl::string_view> pair =
+        absl::StrSplit(part, absl::MaxSplits('=', 1));
+    const std::string name = DecodeQueryPart(pair.first);
+    if (name.empty()) continue;
+    if (!params.emplace(name, DecodeQueryPart(pair.second)).second) {
+      RespondError(exchange, grpc::StatusCode::INVALID_ARGUMENT,
+                   absl::StrCat("query parameter '", name, "' is given more than once"));
       return false;
     }
-    set(name, value);
   }
+  for (const auto& [name, value] : params) set(name, value);
   for (const auto& [name, value] : path_fields) set(name, value);
   std::string json;
   (void)google::protobuf::util::MessageToJsonString(fields, &json);
@@ -128,295 +168,395 @@ bool ReadRequest(const httplib::Request& req,
   options.ignore_unknown_fields = false;
   if (const auto parsed = google::protobuf::util::JsonStringToMessage(json, &request, options);
       !parsed.ok()) {
-    SendError(res, grpc::StatusCode::INVALID_ARGUMENT,
-              absl::StrCat("bad query for ", request.GetDescriptor()->name(), ": ",
-                           std::string(parsed.message())));
+    RespondError(exchange, grpc::StatusCode::INVALID_ARGUMENT,
+                 absl::StrCat("bad query for ", request.GetDescriptor()->name(), ": ",
+                              std::string(parsed.message())));
     return false;
   }
   return true;
 }
 
-// The caller's Authorization header, passed on to the RPC.
-void PassCredentials(const httplib::Request& req, grpc::ClientContext& context) {
-  if (req.has_header("Authorization")) {
-    context.AddMetadata("authorization", req.get_header_value("Authorization"));
+// An RPC under way: its context, for the server to cancel it when it stops.
+struct Call {
+  virtual ~Call() = default;
+  grpc::ClientContext context;
+};
+
+// The RPCs under way; Stop cancels them and waits for their ends.
+class Calls {
+ public:
+  // False when stopping: then the call must not be made.
+  bool Add(const std::shared_ptr<Call>& call, std::uint64_t* id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return false;
+    *id = next_++;
+    calls_[*id] = call;
+    return true;
   }
+  void Remove(std::uint64_t id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    calls_.erase(id);
+    if (calls_.empty()) ended_.notify_all();
+  }
+  void CancelAllAndWait() {
+    std::vector<std::shared_ptr<Call>> open;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+      for (const auto& [id, call] : calls_) {
+        if (auto alive = call.lock()) open.push_back(std::move(alive));
+      }
+    }
+    // Outside the lock: a cancelled call may end on this thread.
+    for (const auto& call : open) call->context.TryCancel();
+    open.clear();
+    std::unique_lock<std::mutex> lock(mu_);
+    ended_.wait(lock, [this] { return calls_.empty(); });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable ended_;
+  std::map<std::uint64_t, std::weak_ptr<Call>> calls_;
+  std::uint64_t next_ = 0;
+  bool stopping_ = false;
+};
+
+// The SSE text of one event.
+std::string EventText(const std::string& kind, const std::string& data) {
+  return absl::StrCat("event: ", kind, "\ndata: ", data, "\n\n");
+}
+
+// The SSE text of event messages that many viewers of one match or
+// tournament receive alike, printed to JSON once: keyed by the message's
+// bytes, the most recent few hundred kept.
+class EventTexts {
+ public:
+  std::string Of(const std::string& kind, const google::protobuf::Message& message) {
+    std::string key = kind;
+    key.push_back('\0');
+    if (!message.AppendToString(&key)) return EventText(kind, Json(message, true));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (auto it = texts_.find(key); it != texts_.end()) return it->second;
+    }
+    std::string text = EventText(kind, Json(message, /*one_line=*/true));
+    std::lock_guard<std::mutex> lock(mu_);
+    if (texts_.emplace(key, text).second) {
+      order_.push_back(std::move(key));
+      if (order_.size() > kKept) {
+        texts_.erase(order_.front());
+        order_.pop_front();
+      }
+    }
+    return text;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 256;
+  std::mutex mu_;
+  std::map<std::string, std::string> texts_;
+  std::deque<std::string> order_;
+};
+
+// A server-streaming RPC relayed as Server-Sent Events: each message an
+// `event` named `kind` with its JSON on one `data` line, then `end` (or
+// `error` with {"code", "message"}) when the stream ends. It holds no
+// thread: gRPC calls it as messages come, and it owns itself until the
+// RPC is done.
+template <typename Request, typename Message>
+class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
+ public:
+  EventRelay(Calls* calls, EventTexts* texts, std::shared_ptr<HttpExchange> exchange,
+             std::string kind, Request request)
+      : calls_(calls),
+        texts_(texts),
+        exchange_(std::move(exchange)),
+        kind_(std::move(kind)),
+        request_(std::move(request)) {}
+
+  // Opens the stream to the client, then the RPC with `open(context,
+  // request, this)`; REQUIRES: the exchange's stream place is reserved.
+  template <typename Open>
+  static void Start(Calls* calls, EventTexts* texts, std::shared_ptr<HttpExchange> exchange,
+                    const std::string& authorization, const std::string& kind,
+                    const Request& request, Open open) {
+    auto relay = std::make_shared<EventRelay>(calls, texts, exchange, kind, request);
+    if (!authorization.empty()) relay->context.AddMetadata("authorization", authorization);
+    if (!calls->Add(relay, &relay->id_)) {
+      return RespondError(*exchange, grpc::StatusCode::UNAVAILABLE, "the server is stopping");
+    }
+    relay->self_ = relay;
+    std::weak_ptr<EventRelay> weak = relay;
+    exchange->StartStream("text/event-stream", [weak] {
+      if (auto alive = weak.lock()) alive->context.TryCancel();
+    });
+    open(&relay->context, &relay->request_, relay.get());
+    relay->StartRead(&relay->message_);
+    relay->StartCall();
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // OnDone follows
+    if (!exchange_->Send(texts_->Of(kind_, message_))) {
+      context.TryCancel();
+      return;
+    }
+    this->StartRead(&message_);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    exchange_->Finish(status.ok() ? EventText("end", "{}")
+                                  : EventText("error", Json(ErrorStruct(status), true)));
+    calls_->Remove(id_);
+    std::shared_ptr<EventRelay> last = std::move(self_);
+  }
+
+ private:
+  static google::protobuf::Struct ErrorStruct(const grpc::Status& status) {
+    google::protobuf::Struct error;
+    (*error.mutable_fields())["code"].set_string_value(CodeName(status.error_code()));
+    (*error.mutable_fields())["message"].set_string_value(status.error_message());
+    return error;
+  }
+
+  Calls* const calls_;
+  EventTexts* const texts_;
+  const std::shared_ptr<HttpExchange> exchange_;
+  const std::string kind_;
+  const Request request_;
+  std::uint64_t id_ = 0;
+  Message message_;
+  std::shared_ptr<EventRelay> self_;
+};
+
+// "/api/v1/matches/m12/events" after "/api/v1/matches/": {"m12", "events"}.
+std::vector<std::string> Segments(absl::string_view path, absl::string_view prefix) {
+  if (!absl::ConsumePrefix(&path, prefix)) return {};
+  return absl::StrSplit(path, '/');
+}
+
+bool IsMatchId(const std::string& id) {
+  return !id.empty() && id.size() <= 64 &&
+         id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") ==
+             std::string::npos;
+}
+
+bool IsTournamentId(const std::string& id) {
+  return !id.empty() && id.size() <= 18 &&
+         id.find_first_not_of("0123456789") == std::string::npos;
 }
 
 }  // namespace
 
 struct WebServer::Impl {
   WebOptions options;
-  std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<hoard::v1::Arena::Stub> arena;
   std::unique_ptr<hoard::v1::Tournaments::Stub> tournaments;
   std::function<std::string()> metrics;
-  httplib::Server http;
-  std::thread thread;
-  int port = 0;
-  std::atomic<int> streams{0};
-  // The open event streams' calls, cancelled when the server stops.
-  std::mutex open_mu;
-  std::map<int, grpc::ClientContext*> open_calls;
-  int next_call = 0;
-  bool stopping = false;
+  Calls calls;
+  EventTexts event_texts;
+  std::unique_ptr<HttpServer> http;
+
+  // Makes an RPC with `invoke(context, request, response, done)`, the
+  // caller's credentials passed on; `done(status, response)` runs on a gRPC
+  // thread when it ends.
+  template <typename Request, typename Response, typename Invoke, typename Done>
+  void Rpc(const HttpRequest& http_request, HttpExchange& exchange, Request request,
+           Invoke invoke, Done done) {
+    struct Unary : Call {
+      Request request;
+      Response response;
+    };
+    auto call = std::make_shared<Unary>();
+    call->request = std::move(request);
+    call->context.set_deadline(std::chrono::system_clock::now() + kCallDeadline);
+    if (!http_request.authorization.empty()) {
+      call->context.AddMetadata("authorization", http_request.authorization);
+    }
+    std::uint64_t id = 0;
+    if (!calls.Add(call, &id)) {
+      return RespondError(exchange, grpc::StatusCode::UNAVAILABLE, "the server is stopping");
+    }
+    invoke(&call->context, &call->request, &call->response,
+           [this, call, id, done = std::move(done)](grpc::Status status) mutable {
+             done(status, call->response);
+             calls.Remove(id);
+           });
+  }
 
   // A unary RPC behind GET: request from the path and query, the response
   // as JSON, an RPC error as its HTTP status and {"code", "message"}.
-  template <typename Request, typename Response, typename Call>
-  void Unary(const httplib::Request& req, httplib::Response& res,
-             const std::vector<std::pair<std::string, std::string>>& path_fields, Call call) {
+  template <typename Request, typename Response, typename Invoke>
+  void Unary(const HttpRequest& http_request, const std::shared_ptr<HttpExchange>& exchange,
+             const PathFields& path_fields, Invoke invoke) {
     Request request;
-    if (!ReadRequest(req, path_fields, request, res)) return;
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + kCallDeadline);
-    PassCredentials(req, context);
-    Response response;
-    const grpc::Status status = call(&context, request, &response);
-    if (!status.ok()) return SendError(res, status.error_code(), status.error_message());
-    res.set_content(Json(response), "application/json");
+    if (!ReadRequest(http_request, path_fields, request, *exchange)) return;
+    Rpc<Request, Response>(http_request, *exchange, std::move(request), invoke,
+                           [exchange](const grpc::Status& status, const Response& response) {
+                             if (!status.ok()) {
+                               return RespondError(*exchange, status.error_code(),
+                                                   status.error_message());
+                             }
+                             exchange->Respond(200, kJson, Json(response));
+                           });
   }
 
-  // A server-streaming RPC as Server-Sent Events: each message an `event`
-  // named `kind` with its JSON on one `data` line, then `end` (or `error`
-  // with {"code", "message"}) when the stream ends.
-  template <typename Request, typename Message, typename Open>
-  void Stream(const httplib::Request& req, httplib::Response& res, const std::string& kind,
-              const Request& request, Open open) {
-    if (streams.fetch_add(1) >= options.max_event_streams) {
-      streams.fetch_sub(1);
-      return SendError(res, grpc::StatusCode::UNAVAILABLE,
-                       absl::StrCat("too many event streams open (at most ",
-                                    options.max_event_streams, "); try again later"));
+  // An event stream after a read that says whether it may be watched (a
+  // missing match is an HTTP error, not a stream that ends at once).
+  template <typename Message, typename CheckRequest, typename CheckResponse,
+            typename WatchRequest, typename Check, typename Open>
+  void Events(const HttpRequest& http_request, const std::shared_ptr<HttpExchange>& exchange,
+              const std::string& kind, CheckRequest check_request, Check check,
+              WatchRequest watch, Open open) {
+    const bool head = http_request.method == "HEAD";
+    if (!head) {
+      if (absl::Status reserved = exchange->ReserveStream(); !reserved.ok()) {
+        return RespondError(*exchange, grpc::StatusCode::UNAVAILABLE,
+                            std::string(reserved.message()));
+      }
     }
-    struct Open_ {
-      grpc::ClientContext context;
-      std::unique_ptr<grpc::ClientReader<Message>> reader;
-      bool ended = false;
-    };
-    auto state = std::make_shared<Open_>();
-    PassCredentials(req, state->context);
-    int call;
-    {
-      std::lock_guard<std::mutex> lock(open_mu);
-      if (stopping) state->context.TryCancel();
-      call = next_call++;
-      open_calls[call] = &state->context;
-    }
-    state->reader = open(&state->context, request);
-    res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider(
-        "text/event-stream",
-        [state, kind](std::size_t, httplib::DataSink& sink) {
-          if (state->ended) return false;
-          Message message;
-          if (state->reader->Read(&message)) {
-            const std::string event =
-                absl::StrCat("event: ", kind, "\ndata: ", Json(message, true), "\n\n");
-            if (!sink.write(event.data(), event.size())) {
-              state->context.TryCancel();
-              return false;
-            }
-            return true;
+    Rpc<CheckRequest, CheckResponse>(
+        http_request, *exchange, std::move(check_request), check,
+        [this, exchange, head, kind, watch, open, authorization = http_request.authorization](
+            const grpc::Status& status, const CheckResponse&) {
+          if (!status.ok()) {
+            return RespondError(*exchange, status.error_code(), status.error_message());
           }
-          state->ended = true;
-          const grpc::Status status = state->reader->Finish();
-          const std::string last =
-              status.ok() ? std::string("event: end\ndata: {}\n\n")
-                          : absl::StrCat("event: error\ndata: ",
-                                         ErrorJson(status.error_code(), status.error_message()),
-                                         "\n\n");
-          sink.write(last.data(), last.size());
-          sink.done();
-          return true;
-        },
-        [this, state, call](bool) {
-          if (!state->ended) state->context.TryCancel();
-          {
-            std::lock_guard<std::mutex> lock(open_mu);
-            open_calls.erase(call);
-          }
-          streams.fetch_sub(1);
+          if (head) return exchange->Respond(200, "text/event-stream", "");
+          EventRelay<WatchRequest, Message>::Start(&calls, &event_texts, exchange, authorization,
+                                                   kind, watch, open);
         });
   }
 
-  void Routes();
+  void Handle(const HttpRequest& request, const std::shared_ptr<HttpExchange>& exchange);
+  bool HandleApi(const HttpRequest& request, const std::shared_ptr<HttpExchange>& exchange);
 };
 
-void WebServer::Impl::Routes() {
-  using hoard::v1::Arena;
-  http.Get("/api/v1/games", [this](const httplib::Request& req, httplib::Response& res) {
-    Unary<hoard::v1::ListGamesRequest, hoard::v1::ListGamesResponse>(
-        req, res, {}, [this](auto* c, const auto& r, auto* out) {
-          return arena->ListGames(c, r, out);
-        });
-  });
-  http.Get("/api/v1/bots", [this](const httplib::Request& req, httplib::Response& res) {
-    Unary<hoard::v1::ListBotsRequest, hoard::v1::ListBotsResponse>(
-        req, res, {}, [this](auto* c, const auto& r, auto* out) {
-          return arena->ListBots(c, r, out);
-        });
-  });
-  http.Get("/api/v1/matches", [this](const httplib::Request& req, httplib::Response& res) {
-    Unary<hoard::v1::ListMatchesRequest, hoard::v1::ListMatchesResponse>(
-        req, res, {}, [this](auto* c, const auto& r, auto* out) {
-          return arena->ListMatches(c, r, out);
-        });
-  });
-  http.Get(R"(/api/v1/matches/([A-Za-z0-9_-]{1,64}))",
-           [this](const httplib::Request& req, httplib::Response& res) {
-             Unary<hoard::v1::GetMatchRequest, hoard::v1::GetMatchResponse>(
-                 req, res, {{"match_id", req.matches[1]}},
-                 [this](auto* c, const auto& r, auto* out) { return arena->GetMatch(c, r, out); });
-           });
-  http.Get(R"(/api/v1/matches/([A-Za-z0-9_-]{1,64})/replay)",
-           [this](const httplib::Request& req, httplib::Response& res) {
-             Unary<hoard::v1::ReplayMatchRequest, hoard::v1::ReplayMatchResponse>(
-                 req, res, {{"match_id", req.matches[1]}},
-                 [this](auto* c, const auto& r, auto* out) {
-                   return arena->ReplayMatch(c, r, out);
-                 });
-           });
-  http.Get(R"(/api/v1/matches/([A-Za-z0-9_-]{1,64})/events)",
-           [this](const httplib::Request& req, httplib::Response& res) {
-             hoard::v1::WatchMatchRequest request;
-             request.set_match_id(req.matches[1]);
-             // A match that does not exist (or may not be watched) is an
-             // HTTP error, not a stream that ends at once.
-             {
-               hoard::v1::GetMatchRequest get;
-               get.set_match_id(request.match_id());
-               hoard::v1::GetMatchResponse got;
-               grpc::ClientContext context;
-               context.set_deadline(std::chrono::system_clock::now() + kCallDeadline);
-               PassCredentials(req, context);
-               if (grpc::Status s = arena->GetMatch(&context, get, &got); !s.ok()) {
-                 return SendError(res, s.error_code(), s.error_message());
-               }
-             }
-             Stream<hoard::v1::WatchMatchRequest, hoard::v1::MatchEvent>(
-                 req, res, "match", request, [this](grpc::ClientContext* c, const auto& r) {
-                   return arena->WatchMatch(c, r);
-                 });
-           });
-  http.Get("/api/v1/tournaments", [this](const httplib::Request& req, httplib::Response& res) {
-    Unary<hoard::v1::ListTournamentsRequest, hoard::v1::ListTournamentsResponse>(
-        req, res, {}, [this](auto* c, const auto& r, auto* out) {
-          return tournaments->ListTournaments(c, r, out);
-        });
-  });
-  http.Get(R"(/api/v1/tournaments/(\d{1,18}))",
-           [this](const httplib::Request& req, httplib::Response& res) {
-             Unary<hoard::v1::GetTournamentRequest, hoard::v1::Tournament>(
-                 req, res, {{"id", req.matches[1]}}, [this](auto* c, const auto& r, auto* out) {
-                   return tournaments->GetTournament(c, r, out);
-                 });
-           });
-  http.Get(R"(/api/v1/tournaments/(\d{1,18})/events)",
-           [this](const httplib::Request& req, httplib::Response& res) {
-             hoard::v1::WatchTournamentRequest request;
-             std::int64_t id = 0;
-             (void)absl::SimpleAtoi(req.matches[1].str(), &id);
-             request.set_id(id);
-             {
-               hoard::v1::GetTournamentRequest get;
-               get.set_id(id);
-               hoard::v1::Tournament got;
-               grpc::ClientContext context;
-               context.set_deadline(std::chrono::system_clock::now() + kCallDeadline);
-               PassCredentials(req, context);
-               if (grpc::Status s = tournaments->GetTournament(&context, get, &got); !s.ok()) {
-                 return SendError(res, s.error_code(), s.error_message());
-               }
-             }
-             Stream<hoard::v1::WatchTournamentRequest, hoard::v1::Tournament>(
-                 req, res, "tournament", request, [this](grpc::ClientContext* c, const auto& r) {
-                   return tournaments->WatchTournament(c, r);
-                 });
-           });
-  http.Get("/api/v1/leaderboard", [this](const httplib::Request& req, httplib::Response& res) {
-    Unary<hoard::v1::GetLeaderboardRequest, hoard::v1::Leaderboard>(
-        req, res, {}, [this](auto* c, const auto& r, auto* out) {
-          return tournaments->GetLeaderboard(c, r, out);
-        });
-  });
-  http.Get("/api/v1/head-to-head", [this](const httplib::Request& req, httplib::Response& res) {
-    Unary<hoard::v1::GetHeadToHeadRequest, hoard::v1::HeadToHeadTable>(
-        req, res, {}, [this](auto* c, const auto& r, auto* out) {
-          return tournaments->GetHeadToHead(c, r, out);
-        });
-  });
-  http.Get("/api/v1/results", [this](const httplib::Request& req, httplib::Response& res) {
-    Unary<hoard::v1::ListResultsRequest, hoard::v1::ListResultsResponse>(
-        req, res, {}, [this](auto* c, const auto& r, auto* out) {
-          return tournaments->ListResults(c, r, out);
-        });
-  });
+bool WebServer::Impl::HandleApi(const HttpRequest& request,
+                                const std::shared_ptr<HttpExchange>& exchange) {
+  using namespace hoard::v1;  // NOLINT: the messages of the API
+  const std::string& path = request.path;
+  if (path == "/api/v1/games") {
+    Unary<ListGamesRequest, ListGamesResponse>(request, exchange, {}, [this](auto... a) {
+      arena->async()->ListGames(a...);
+    });
+  } else if (path == "/api/v1/bots") {
+    Unary<ListBotsRequest, ListBotsResponse>(request, exchange, {}, [this](auto... a) {
+      arena->async()->ListBots(a...);
+    });
+  } else if (path == "/api/v1/matches") {
+    Unary<ListMatchesRequest, ListMatchesResponse>(request, exchange, {}, [this](auto... a) {
+      arena->async()->ListMatches(a...);
+    });
+  } else if (std::vector<std::string> match = Segments(path, "/api/v1/matches/");
+             !match.empty() && match.size() <= 2 && IsMatchId(match[0])) {
+    const PathFields fields = {{"match_id", match[0]}};
+    if (match.size() == 1) {
+      Unary<GetMatchRequest, GetMatchResponse>(request, exchange, fields, [this](auto... a) {
+        arena->async()->GetMatch(a...);
+      });
+    } else if (match[1] == "replay") {
+      Unary<ReplayMatchRequest, ReplayMatchResponse>(request, exchange, fields,
+                                                     [this](auto... a) {
+                                                       arena->async()->ReplayMatch(a...);
+                                                     });
+    } else if (match[1] == "events") {
+      GetMatchRequest get;
+      get.set_match_id(match[0]);
+      WatchMatchRequest watch;
+      watch.set_match_id(match[0]);
+      Events<MatchEvent, GetMatchRequest, GetMatchResponse>(
+          request, exchange, "match", get,
+          [this](auto... a) { arena->async()->GetMatch(a...); }, watch,
+          [this](auto... a) { arena->async()->WatchMatch(a...); });
+    } else {
+      return false;
+    }
+  } else if (path == "/api/v1/tournaments") {
+    Unary<ListTournamentsRequest, ListTournamentsResponse>(
+        request, exchange, {}, [this](auto... a) { tournaments->async()->ListTournaments(a...); });
+  } else if (std::vector<std::string> tournament = Segments(path, "/api/v1/tournaments/");
+             !tournament.empty() && tournament.size() <= 2 && IsTournamentId(tournament[0])) {
+    if (tournament.size() == 1) {
+      Unary<GetTournamentRequest, Tournament>(
+          request, exchange, {{"id", tournament[0]}},
+          [this](auto... a) { tournaments->async()->GetTournament(a...); });
+    } else if (tournament[1] == "events") {
+      std::int64_t id = 0;
+      (void)absl::SimpleAtoi(tournament[0], &id);
+      GetTournamentRequest get;
+      get.set_id(id);
+      WatchTournamentRequest watch;
+      watch.set_id(id);
+      Events<Tournament, GetTournamentRequest, Tournament>(
+          request, exchange, "tournament", get,
+          [this](auto... a) { tournaments->async()->GetTournament(a...); }, watch,
+          [this](auto... a) { tournaments->async()->WatchTournament(a...); });
+    } else {
+      return false;
+    }
+  } else if (path == "/api/v1/leaderboard") {
+    Unary<GetLeaderboardRequest, Leaderboard>(request, exchange, {}, [this](auto... a) {
+      tournaments->async()->GetLeaderboard(a...);
+    });
+  } else if (path == "/api/v1/head-to-head") {
+    Unary<GetHeadToHeadRequest, HeadToHeadTable>(request, exchange, {}, [this](auto... a) {
+      tournaments->async()->GetHeadToHead(a...);
+    });
+  } else if (path == "/api/v1/results") {
+    Unary<ListResultsRequest, ListResultsResponse>(request, exchange, {}, [this](auto... a) {
+      tournaments->async()->ListResults(a...);
+    });
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void WebServer::Impl::Handle(const HttpRequest& request,
+                             const std::shared_ptr<HttpExchange>& exchange) {
+  // Nothing here changes state.
+  if (request.method != "GET" && request.method != "HEAD") {
+    return exchange->Respond(
+        405, kJson,
+        ErrorJson(grpc::StatusCode::UNIMPLEMENTED,
+                  absl::StrCat(request.method, " ", request.path,
+                               ": the web API is read-only (GET and HEAD only)")),
+        {{"Allow", "GET, HEAD"}});
+  }
+  if (HandleApi(request, exchange)) return;
   // The web app, from memory.
   for (const WebAsset& asset : WebAssets()) {
-    const std::string path = asset.path;
-    auto serve = [asset](const httplib::Request&, httplib::Response& res) {
-      res.set_header("Cache-Control", "no-cache");
-      res.set_header("X-Content-Type-Options", "nosniff");
-      res.set_content(asset.body, asset.content_type);
-    };
-    http.Get(absl::StrReplaceAll(path, {{".", "\\."}}), serve);
-    if (path == "/index.html") http.Get("/", serve);
+    if (request.path == asset.path ||
+        (request.path == "/" && std::string_view(asset.path) == "/index.html")) {
+      return exchange->Respond(200, asset.content_type, asset.body,
+                               {{"Cache-Control", "no-cache"}});
+    }
   }
-  http.Get("/openapi.json", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(OpenApiDocument(), "application/json");
-  });
-  http.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
-    // Whoever may read may read the metrics: on a private server, a
-    // token (asked of the server as for any read).
-    grpc::ClientContext context;
-    context.set_deadline(std::chrono::system_clock::now() + kCallDeadline);
-    PassCredentials(req, context);
-    hoard::v1::ListGamesResponse games;
-    if (grpc::Status s = arena->ListGames(&context, {}, &games); !s.ok()) {
-      return SendError(res, s.error_code(), s.error_message());
-    }
-    res.set_content(metrics(), "text/plain; version=0.0.4; charset=utf-8");
-  });
-  // Nothing here changes state.
-  auto read_only = [](const httplib::Request& req, httplib::Response& res) {
-    res.set_header("Allow", "GET");
-    res.status = 405;
-    res.set_content(ErrorJson(grpc::StatusCode::UNIMPLEMENTED,
-                              absl::StrCat(req.method, " ", req.path,
-                                           ": the web API is read-only (GET only)")),
-                    "application/json");
-  };
-  http.Post(".*", read_only);
-  http.Put(".*", read_only);
-  http.Patch(".*", read_only);
-  http.Delete(".*", read_only);
-  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (res.status == 404 && res.body.empty()) {
-      res.set_content(ErrorJson(grpc::StatusCode::NOT_FOUND,
-                                absl::StrCat("no page ", req.path,
-                                             " (the API is under /api/v1; see /openapi.json)")),
-                      "application/json");
-    }
-  });
+  if (request.path == "/openapi.json") {
+    return exchange->Respond(200, kJson, OpenApiDocument());
+  }
+  if (request.path == "/metrics") {
+    // Whoever may read may read the metrics: on a private server, a token
+    // (asked of the server as for any read).
+    return Rpc<hoard::v1::ListGamesRequest, hoard::v1::ListGamesResponse>(
+        request, *exchange, {}, [this](auto... a) { arena->async()->ListGames(a...); },
+        [this, exchange](const grpc::Status& status, const hoard::v1::ListGamesResponse&) {
+          if (!status.ok()) {
+            return RespondError(*exchange, status.error_code(), status.error_message());
+          }
+          exchange->Respond(200, "text/plain; version=0.0.4; charset=utf-8", metrics());
+        });
+  }
+  RespondError(*exchange, grpc::StatusCode::NOT_FOUND,
+               absl::StrCat("no page ", request.path,
+                            " (the API is under /api/v1; see /openapi.json)"));
 }
 
 absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
     const WebOptions& options, std::shared_ptr<grpc::Channel> api,
     std::function<std::string()> metrics) {
-  auto impl = std::make_unique<Impl>();
-  impl->options = options;
-  impl->channel = api;
-  impl->arena = hoard::v1::Arena::NewStub(api);
-  impl->tournaments = hoard::v1::Tournaments::NewStub(api);
-  impl->metrics = std::move(metrics);
-  const int threads = std::max(2, options.threads);
-  impl->http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  impl->http.set_payload_max_length(64 << 10);
-  impl->http.set_read_timeout(5, 0);
-  impl->http.set_write_timeout(5, 0);
-  impl->Routes();
-
   const std::size_t colon = options.listen.rfind(':');
   int port = -1;
   if (colon == std::string::npos ||
@@ -428,17 +568,30 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  if (port == 0) {
-    impl->port = impl->http.bind_to_any_port(host);
-  } else {
-    impl->port = impl->http.bind_to_port(host, port) ? port : -1;
-  }
-  if (impl->port <= 0) {
-    return absl::UnavailableError(
-        absl::StrCat("--http: cannot listen on ", options.listen));
-  }
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->arena = hoard::v1::Arena::NewStub(api);
+  impl->tournaments = hoard::v1::Tournaments::NewStub(api);
+  impl->metrics = std::move(metrics);
   Impl* raw = impl.get();
-  impl->thread = std::thread([raw] { raw->http.listen_after_bind(); });
+  HttpServerOptions http;
+  http.host = host;
+  http.port = port;
+  http.limits = options.limits;
+  http.handler = [raw](const HttpRequest& request,
+                       const std::shared_ptr<HttpExchange>& exchange) {
+    raw->Handle(request, exchange);
+  };
+  http.headers = SecurityHeaders();
+  http.error_body = [](const absl::Status& status) {
+    return ErrorJson(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+  };
+  absl::StatusOr<std::unique_ptr<HttpServer>> started = HttpServer::Start(std::move(http));
+  if (!started.ok()) {
+    return absl::Status(started.status().code(),
+                        absl::StrCat("--http: ", started.status().message()));
+  }
+  impl->http = *std::move(started);
   return std::unique_ptr<WebServer>(new WebServer(std::move(impl)));
 }
 
@@ -446,17 +599,16 @@ WebServer::WebServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 WebServer::~WebServer() { Stop(); }
 
-int WebServer::port() const { return impl_->port; }
+int WebServer::port() const { return impl_->http->port(); }
+
+HttpServer::Counts WebServer::counts() const { return impl_->http->counts(); }
 
 void WebServer::Stop() {
-  if (!impl_->thread.joinable()) return;
-  {
-    std::lock_guard<std::mutex> lock(impl_->open_mu);
-    impl_->stopping = true;
-    for (const auto& [call, context] : impl_->open_calls) context->TryCancel();
-  }
-  impl_->http.stop();
-  impl_->thread.join();
+  if (!impl_->http) return;
+  impl_->http->CloseAll();
+  impl_->calls.CancelAllAndWait();
+  impl_->http->Stop();
+  impl_->http.reset();
 }
 
 }  // namespace hoard::service

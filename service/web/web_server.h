@@ -8,14 +8,17 @@
 // Every API call is the RPC itself, made on an in-process channel to the
 // server, with the request's Authorization header passed on: what a caller
 // may read over HTTP is exactly what it may read over gRPC (the roles of
-// docs/security.md), and nothing over HTTP changes state. HTTP is served by
-// cpp-httplib (Debian's libcpp-httplib-dev).
+// docs/security.md), and nothing over HTTP changes state. HTTP is served on
+// one event loop (service/web/http_server.h) whose limits keep any one client
+// from taking the face down; the RPCs are made with gRPC's callback API, so
+// neither a call nor an open event stream holds a thread.
 
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "service/web/http_server.h"
 
 namespace grpc {
 class Channel;
@@ -26,11 +29,8 @@ namespace hoard::service {
 struct WebOptions {
   // host:port; port 0 picks a free one (see WebServer::port).
   std::string listen = "127.0.0.1:8080";
-  // Requests served at once.
-  int threads = 16;
-  // Event streams open at once (each holds one of the threads while it
-  // lasts); more are refused with 503.
-  int max_event_streams = 8;
+  // Connections, event streams, deadlines and buffers (docs/web.md).
+  HttpLimits limits;
 };
 
 class WebServer {
@@ -44,8 +44,12 @@ class WebServer {
   ~WebServer();
 
   int port() const;
-  // Stops taking requests; open event streams end.
+  // Stops taking requests; open event streams end; waits for the RPCs
+  // under way to end.
   void Stop();
+
+  // Connections and event streams open now.
+  HttpServer::Counts counts() const;
 
  private:
   struct Impl;

@@ -86,9 +86,24 @@ async function main() {
     await page.setViewport({ width: 1100, height: 800 });
     const errors = [];
     page.on("pageerror", (error) => errors.push(String(error)));
+    // What the server's Content-Security-Policy blocks, as the console and
+    // the page's own violation events report it.
+    const violations = [];
+    page.on("console", (message) => {
+      if (/Content.Security.Policy|CSP violation/i.test(message.text())) violations.push(message.text());
+    });
+    await page.evaluateOnNewDocument(() => {
+      document.addEventListener("securitypolicyviolation", (event) =>
+        console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+    });
 
     // The leaderboard of the game.
-    await page.goto(`${web}/#/leaderboard/village`);
+    const landing = await page.goto(`${web}/#/leaderboard/village`);
+    const policy = landing.headers()["content-security-policy"] || "";
+    check("the app is served with a content security policy that forbids inline script and framing",
+          policy.includes("script-src 'self'") && !policy.includes("unsafe") &&
+          policy.includes("frame-ancestors 'none'") && landing.headers()["x-frame-options"] === "DENY",
+          landing.headers());
     await page.waitForSelector("table.leaderboard tbody tr");
     let rows = await rowsOf(page, "table.leaderboard");
     check("the leaderboard lists the tournament's bots",
@@ -331,6 +346,8 @@ async function main() {
     const error = await page.$eval(".error", (p) => p.textContent);
     check("an unknown tournament: its page says so", error.includes("no tournament 99"), error);
     check("no script error on any page", errors.length === 0, errors);
+    check("nothing on any page breaks the content security policy", violations.length === 0,
+          violations);
   } finally {
     await browser.close();
     server.kill("SIGTERM");
