@@ -77,7 +77,8 @@ class BotAccounts {
 
   // Makes the account `name` with `key` (kAlreadyExists if there is one,
   // unless `replace`: then its key changes). kResourceExhausted beyond the
-  // limit. `launched`: made for a bot a tournament launches.
+  // limit. `launched`: made for a bot a tournament launches. A built-in
+  // bot's name (of any game) is refused: kInvalidArgument.
   absl::Status Add(const std::string& name, const std::string& key,
                    bool replace, bool launched);
   // kNotFound if there is no such account.

@@ -57,17 +57,28 @@ std::vector<db::RatedMatch> InScheduleOrder(std::vector<db::RatedMatch> stored) 
   return stored;
 }
 
+// A leaderboard row's identity: the bot's name and whether it is built in.
+// A built-in bot and a bot account of the same name (an account made
+// before built-in names were reserved) are two rows.
+using Identity = std::pair<std::string, bool>;
+
+Identity IdentityOf(const db::RatedSeat& seat) { return {seat.bot, seat.builtin}; }
+
 RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
   RatedResults out;
   // Bots are numbered in order of name, not of first appearance, so that
   // the ML sums run in the same order however the matches were stored.
-  std::map<std::string, int> index;
+  std::map<Identity, int> index;
   for (const db::RatedMatch& match : stored) {
-    for (const db::RatedSeat& seat : match.seats) index.try_emplace(seat.bot, 0);
+    for (const db::RatedSeat& seat : match.seats) index.try_emplace(IdentityOf(seat), 0);
   }
-  for (auto& [bot, i] : index) {
+  for (auto& [identity, i] : index) {
     i = static_cast<int>(out.bots.size());
-    out.bots.push_back(bot);
+    const auto& [name, builtin] = identity;
+    // A name held by both kinds is shown with its kind: "builtin:NAME" and
+    // "bot:NAME", as seats name players (engine/player_id.h).
+    const bool shared = index.contains({name, !builtin});
+    out.bots.push_back(shared ? absl::StrCat(builtin ? "builtin:" : "bot:", name) : name);
   }
   // Units are numbered in (tournament, block) order, not in the order the
   // matches were stored (which varies with concurrency): the bootstrap then
@@ -82,7 +93,7 @@ RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
     MatchResult result;
     std::map<int, const db::RatedSeat*> best;  // bot -> its best seat
     for (const db::RatedSeat& seat : match.seats) {
-      auto [b, first] = best.try_emplace(index.at(seat.bot), &seat);
+      auto [b, first] = best.try_emplace(index.at(IdentityOf(seat)), &seat);
       if (!first && seat.rank < b->second->rank) b->second = &seat;
     }
     if (best.size() < 2) continue;
