@@ -3,7 +3,7 @@
 // difference checked against the true differences.
 //
 // HOARD_CALIBRATION_RUNS sets the number of simulated tournaments per
-// scenario (default 400, about 20 s on one core; docs/ratings.md reports a
+// scenario (default 400, about 15 s of one core; docs/ratings.md reports a
 // run of 5000). Coverage must lie in [93%, 97%], widened by three binomial
 // standard errors of the number of intervals, so that a small run is not
 // failed by its noise alone.
