@@ -488,7 +488,8 @@ class PostgresStore final : public MatchStore {
         Rows rows,
         Run("SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
             "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0), "
-            "s.timeouts, s.forfeited, s.disconnects "
+            "s.timeouts, s.forfeited, s.disconnects, "
+            "CASE WHEN s.player LIKE 'builtin:%' THEN 1 ELSE 0 END "
             "FROM matches m "
             "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
             "WHERE m.game = $1 AND ($2 = 0 OR m.tournament_id = $2) "
@@ -511,7 +512,8 @@ class PostgresStore final : public MatchStore {
            .score = rows.Double(row, 4),
            .timeouts = static_cast<int>(rows.Int(row, 8)),
            .forfeited = rows.Int(row, 9) != 0,
-           .disconnects = static_cast<int>(rows.Int(row, 10))});
+           .disconnects = static_cast<int>(rows.Int(row, 10)),
+           .builtin = rows.Int(row, 11) != 0});
     }
     return matches;
   }

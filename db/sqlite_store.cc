@@ -507,7 +507,7 @@ class SqliteStore final : public MatchStore {
     Statement select(statements_,
                      "SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
                      "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0), "
-                     "s.timeouts, s.forfeited, s.disconnects "
+                     "s.timeouts, s.forfeited, s.disconnects, s.player LIKE 'builtin:%' "
                      "FROM matches m "
                      "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
                      "WHERE m.game = ?1 AND (?2 = 0 OR m.tournament_id = ?2) "
@@ -531,7 +531,8 @@ class SqliteStore final : public MatchStore {
                                       .score = select.Double(4),
                                       .timeouts = static_cast<int>(select.Int(8)),
                                       .forfeited = select.Int(9) != 0,
-                                      .disconnects = static_cast<int>(select.Int(10))});
+                                      .disconnects = static_cast<int>(select.Int(10)),
+                                      .builtin = select.Int(11) != 0});
     }
     return matches;
   }

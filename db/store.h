@@ -88,6 +88,9 @@ struct RatedSeat {
   int timeouts = 0;
   bool forfeited = false;
   int disconnects = 0;
+  // A built-in bot ("builtin:" seat), not a bot account ("bot:"): the two
+  // may share a name and are never one leaderboard row.
+  bool builtin = false;
 };
 
 struct RatedMatch {

@@ -25,7 +25,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/synchronization/notification.h"
+#include "bots/bot.h"
 #include "engine/clip.h"
+#include "engine/registry.h"
 #include "engine/status_macros.h"
 #include "tournament/secrets.h"
 
@@ -261,6 +263,12 @@ absl::Status BotAccounts::UseStore(db::MatchStore* store) {
 
 absl::Status BotAccounts::Add(const std::string& name, const std::string& key,
                               bool replace, bool launched) {
+  for (const engine::Game* game : engine::AllGames()) {
+    if (bots::MakeBot(name, *game, 0).ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", engine::Clip(name), "' is the name of a built-in bot; an account needs another"));
+    }
+  }
   {
     // The cheap refusals first: the hash is paid only for an account made.
     absl::MutexLock lock(&mu_);

@@ -120,8 +120,9 @@ class BotAccounts {
 
   // Makes the account `name` with `key` (kAlreadyExists if there is one,
   // unless `replace`: then its key changes). kResourceExhausted beyond the
-  // limit. `launched`: made for a bot a tournament launches. Hashes `key`
-  // on the calling thread: for the admin's calls and the server's own.
+  // limit. `launched`: made for a bot a tournament launches. A built-in
+  // bot's name (of any game) is refused: kInvalidArgument. Hashes `key` on
+  // the calling thread: for the admin's calls and the server's own.
   absl::Status Add(const std::string& name, const std::string& key,
                    bool replace, bool launched);
   // kNotFound if there is no such account.

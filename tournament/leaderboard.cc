@@ -57,17 +57,28 @@ std::vector<db::RatedMatch> InScheduleOrder(std::vector<db::RatedMatch> stored) 
   return stored;
 }
 
+// A leaderboard row's identity: the bot's name and whether it is built in.
+// A built-in bot and a bot account of the same name (an account made
+// before built-in names were reserved) are two rows.
+using Identity = std::pair<std::string, bool>;
+
+Identity IdentityOf(const db::RatedSeat& seat) { return {seat.bot, seat.builtin}; }
+
 RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
   RatedResults out;
   // Bots are numbered in order of name, not of first appearance, so that
   // the ML sums run in the same order however the matches were stored.
-  std::map<std::string, int> index;
+  std::map<Identity, int> index;
   for (const db::RatedMatch& match : stored) {
-    for (const db::RatedSeat& seat : match.seats) index.try_emplace(seat.bot, 0);
+    for (const db::RatedSeat& seat : match.seats) index.try_emplace(IdentityOf(seat), 0);
   }
-  for (auto& [bot, i] : index) {
+  for (auto& [identity, i] : index) {
     i = static_cast<int>(out.bots.size());
-    out.bots.push_back(bot);
+    const auto& [name, builtin] = identity;
+    // A name held by both kinds is shown with its kind: "builtin:NAME" and
+    // "bot:NAME", as seats name players (engine/player_id.h).
+    const bool shared = index.contains({name, !builtin});
+    out.bots.push_back(shared ? absl::StrCat(builtin ? "builtin:" : "bot:", name) : name);
   }
   // Units are numbered in (tournament, block) order, not in the order the
   // matches were stored (which varies with concurrency): the bootstrap then
@@ -82,7 +93,7 @@ RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
     MatchResult result;
     std::map<int, const db::RatedSeat*> best;  // bot -> its best seat
     for (const db::RatedSeat& seat : match.seats) {
-      auto [b, first] = best.try_emplace(index.at(seat.bot), &seat);
+      auto [b, first] = best.try_emplace(index.at(IdentityOf(seat)), &seat);
       if (!first && seat.rank < b->second->rank) b->second = &seat;
     }
     if (best.size() < 2) continue;
@@ -197,7 +208,7 @@ std::string StructureText(const hoard::v1::Leaderboard& board) {
   }
   if (board.separated()) {
     out += "ML: separated tiers (a tier never lost a meeting to the tiers below it, so the "
-           "gap is bounded below only):";
+           "data bound the gap below only and the prior above):";
     for (const auto& [key, members] : sets) {
       if (groups.size() > 1) absl::StrAppend(&out, " group ", key.first);
       absl::StrAppend(&out, " tier ", key.second, ": ", absl::StrJoin(members, ", "), ";");
@@ -240,10 +251,11 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
                       rated.blocks ? "duplicate blocks" : "matches", kBootstrapSamples);
   board->set_interval_method(
       n <= kMlProfileMaxBots
-          ? absl::StrCat("the wider of a ", bootstrap,
-                         " and the profile likelihood; unbounded where a tier never lost")
+          ? absl::StrCat("the wider of a ", bootstrap, " and the profile likelihood, with ",
+                         kMlPriorTies, " virtual ties per bot against an average player")
           : absl::StrCat("a ", bootstrap, " (no profile likelihood above ", kMlProfileMaxBots,
-                         " bots); unbounded where a tier never lost"));
+                         " bots), with ", kMlPriorTies,
+                         " virtual ties per bot against an average player"));
   board->set_separated(Separated(ml));
   board->set_disconnected(Disconnected(ml));
   board->set_computed_unix_ms(absl::ToUnixMillis(absl::Now()));
@@ -317,6 +329,20 @@ Leaderboard RankBy(const RatingSnapshot& snapshot, RatingSystem system) {
   return board;
 }
 
+bool Provisional(int matches, double ml_low, double ml_high) {
+  return matches < kProvisionalMatches || ml_high - ml_low > kProvisionalWidth;
+}
+
+Leaderboard EstablishedFirst(Leaderboard board) {
+  const auto provisional = [](const LeaderboardRow& row) {
+    return Provisional(row.matches(), row.ml_low(), row.ml_high());
+  };
+  std::stable_partition(board.mutable_rows()->begin(), board.mutable_rows()->end(),
+                        [&](const LeaderboardRow& row) { return !provisional(row); });
+  for (int i = 0; i < board.rows_size(); ++i) board.mutable_rows(i)->set_rank(i + 1);
+  return board;
+}
+
 absl::StatusOr<RatingSystem> ParseRatingSystem(const std::string& name) {
   if (name == "ml") return hoard::v1::RATING_SYSTEM_ML;
   if (name == "elo") return hoard::v1::RATING_SYSTEM_ELO;
@@ -325,14 +351,19 @@ absl::StatusOr<RatingSystem> ParseRatingSystem(const std::string& name) {
       absl::StrCat("unknown rating system '", name, "' (systems: ml, elo, openskill)"));
 }
 
-std::string FormatLeaderboard(const Leaderboard& board) {
+std::string FormatLeaderboard(const Leaderboard& board, bool mark_provisional) {
   std::string out = absl::StrFormat(
       "%-4s %-20s %-22s %-8s %-22s %7s %6s %9s %9s %8s %9s\n", "rank", "bot",
       "ML [95% interval]", "Elo", "OpenSkill mu-3s (mu±s)", "matches", "wins", "avg score",
       "avg place", "forfeits", "time-outs");
+  int provisional = 0;
   for (const LeaderboardRow& row : board.rows()) {
-    const std::string ml = absl::StrCat(Signed(row.ml(), 0), " [", Signed(row.ml_low(), 0), ", ",
-                                        Signed(row.ml_high(), 0), "]");
+    const bool mark =
+        mark_provisional && Provisional(row.matches(), row.ml_low(), row.ml_high());
+    provisional += mark ? 1 : 0;
+    const std::string ml = absl::StrCat(Signed(row.ml(), 0), mark ? "?" : "", " [",
+                                        Signed(row.ml_low(), 0), ", ", Signed(row.ml_high(), 0),
+                                        "]");
     const std::string openskill = absl::StrFormat(
         "%.2f (%.2f±%.2f)", row.openskill_mu() - 3 * row.openskill_sigma(), row.openskill_mu(),
         row.openskill_sigma());
@@ -349,6 +380,12 @@ std::string FormatLeaderboard(const Leaderboard& board) {
                         "95%% intervals by %s.\nElo: incremental from 1500, K=32, and OpenSkill "
                         "(Weng-Lin Plackett-Luce): matches replayed in schedule order.\n",
                         board.matches(), system, board.interval_method());
+  if (provisional > 0) {
+    absl::StrAppendFormat(&out,
+                          "?: provisional (fewer than %d matches, or an ML interval wider than "
+                          "%.0f points).\n",
+                          kProvisionalMatches, kProvisionalWidth);
+  }
   absl::StrAppend(&out, StructureText(board));
   return out;
 }

@@ -34,9 +34,24 @@ hoard::v1::Leaderboard RankBy(const hoard::v1::RatingSnapshot& snapshot,
 // "ml", "elo", "openskill" -> the system; kInvalidArgument otherwise.
 absl::StatusOr<hoard::v1::RatingSystem> ParseRatingSystem(const std::string& name);
 
+// A rating is provisional while its bot has played fewer than
+// kProvisionalMatches matches or its ML 95% interval is wider than
+// kProvisionalWidth points (±200: the data cannot yet place it within a
+// class of play). Established ratings are the ones to compare.
+inline constexpr int kProvisionalMatches = 10;
+inline constexpr double kProvisionalWidth = 400;
+bool Provisional(int matches, double ml_low, double ml_high);
+
+// `leaderboard` with the established rows first and the provisional ones
+// below them, each part in its order, ranks renumbered from 1.
+hoard::v1::Leaderboard EstablishedFirst(hoard::v1::Leaderboard leaderboard);
+
 // A table for people: rank, bot, every system (with the chosen one first),
 // matches, wins, average score and place, and a footer on the intervals.
-std::string FormatLeaderboard(const hoard::v1::Leaderboard& leaderboard);
+// With `mark_provisional`, a provisional ML rating is marked "?" (the
+// footer says why).
+std::string FormatLeaderboard(const hoard::v1::Leaderboard& leaderboard,
+                              bool mark_provisional = false);
 // One header line and one line per bot.
 std::string LeaderboardCsv(const hoard::v1::Leaderboard& leaderboard);
 std::string HeadToHeadText(const hoard::v1::HeadToHeadTable& table);

@@ -184,20 +184,24 @@ double Logistic(double z) { return 1 / (1 + std::exp(-z)); }
 // −(diag(diagonal) + Σ_p pair_weight[p]·(e_a − e_b)(e_a − e_b)ᵀ) over the
 // pairs p = (a, b), a positive definite matrix (the information) negated.
 struct Curvature {
-  std::vector<double> diagonal;     // the virtual ties' p(1 − p)
+  std::vector<double> diagonal;     // the virtual ties' c·p(1 − p)
   std::vector<double> pair_weight;  // n_ab·p(1 − p)
 };
 
 // The penalized Bradley–Terry log-likelihood in natural-log strengths x
 // (γ = e^x), the virtual player at x = 0. Per pair p: a_halves[p] is
 // pairs[p].a's points against pairs[p].b in halves, meetings[p] the number
-// of their meetings. Each bot also has one virtual tie against the virtual
-// player.
+// of their meetings. Each bot also has c virtual ties against the virtual
+// player (the prior: MlOptions::prior_ties), which make the function
+// strictly concave and send it to −∞ as any strength goes to ±∞.
 class Likelihood {
  public:
+  // `prior_ties` virtual ties of every bot with the virtual player.
   Likelihood(int n, const std::vector<PairwiseOutcomes::Pair>& pairs,
-             const std::vector<std::int64_t>& a_halves, const std::vector<std::int64_t>& meetings)
-      : n_(n), pairs_(pairs), meetings_(meetings.size()), wins_(n, 0.5) {
+             const std::vector<std::int64_t>& a_halves, const std::vector<std::int64_t>& meetings,
+             double prior_ties)
+      : n_(n), pairs_(pairs), prior_ties_(prior_ties), meetings_(meetings.size()),
+        wins_(n, prior_ties / 2) {
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
       meetings_[p] = static_cast<double>(meetings[p]);
       wins_[pairs_[p].a] += 0.5 * static_cast<double>(a_halves[p]);
@@ -207,7 +211,7 @@ class Likelihood {
 
   double Value(const std::vector<double>& x) const {
     double f = 0;
-    for (int i = 0; i < n_; ++i) f += wins_[i] * x[i] - LogAddExp(x[i], 0);
+    for (int i = 0; i < n_; ++i) f += wins_[i] * x[i] - prior_ties_ * LogAddExp(x[i], 0);
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
       f -= meetings_[p] * LogAddExp(x[pairs_[p].a], x[pairs_[p].b]);
     }
@@ -222,8 +226,8 @@ class Likelihood {
     curvature.pair_weight.resize(pairs_.size());
     for (int i = 0; i < n_; ++i) {
       const double p = Logistic(x[i]);
-      gradient[i] = wins_[i] - p;
-      curvature.diagonal[i] = p * (1 - p);
+      gradient[i] = wins_[i] - prior_ties_ * p;
+      curvature.diagonal[i] = prior_ties_ * p * (1 - p);
     }
     for (std::size_t q = 0; q < pairs_.size(); ++q) {
       const int a = pairs_[q].a, b = pairs_[q].b;
@@ -278,8 +282,9 @@ class Likelihood {
  private:
   int n_;
   const std::vector<PairwiseOutcomes::Pair>& pairs_;
+  double prior_ties_;
   std::vector<double> meetings_;
-  std::vector<double> wins_;  // points, with the virtual tie's half
+  std::vector<double> wins_;  // points, with the virtual ties' halves
 };
 
 // Solves the dense system m·z = rhs (m is k×k, row-major; both are
@@ -404,22 +409,6 @@ void SolveBradleyTerry(const Likelihood& likelihood, std::vector<double>& x) {
   }
 }
 
-// 400·log10(e^x), shifted so that the mean is 0.
-std::vector<double> RatingsOf(const std::vector<double>& x) {
-  std::vector<double> ratings(x.size());
-  double sum = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    ratings[i] = x[i] * (400 / std::log(10.0));
-    sum += ratings[i];
-  }
-  if (!ratings.empty()) {
-    const double mean = sum / static_cast<double>(ratings.size());
-    for (double& r : ratings) r -= mean;
-  }
-  return ratings;
-}
-
-
 // A Poisson(1) draw by inversion of its distribution function, compared in
 // 64-bit integers so that every platform draws the same weights. Weights
 // above 16 (probability 1e-15) are drawn as 16.
@@ -454,16 +443,16 @@ double Quantile(std::vector<double>& values, double q) {
 
 // ---- Separation and profile likelihood --------------------------------------
 
-// The comparison structure of the results: connected groups, the tiers of
-// separation within them, and which way each bot's rating is unbounded.
+// The comparison structure of the results: connected groups and the tiers
+// of separation within them.
 struct Structure {
   std::vector<int> group, tier;
-  std::vector<bool> unbounded_above, unbounded_below;
 };
 
 // Bot a "scored against" b if it beat or tied b at least once. Strongly
 // connected sets of that relation are the sets whose relative strengths the
-// data bound; between them, one set never lost to the other.
+// data bound on both sides; between them, one set never lost to the other,
+// and only the prior bounds the gap from above.
 Structure FindStructure(int n, const PairwiseOutcomes& outcomes) {
   std::vector<std::int64_t> a_halves(outcomes.pairs.size(), 0), meetings(outcomes.pairs.size(), 0);
   for (const PairwiseOutcomes::Tally& t : outcomes.tallies) {
@@ -512,30 +501,22 @@ Structure FindStructure(int n, const PairwiseOutcomes& outcomes) {
   // pass replaced by reachability per set: groups are small or sparse).
   std::vector<int> set(n, -1);
   int sets = 0;
-  std::vector<std::vector<int>> members;
   for (int v = 0; v < n; ++v) {
     if (set[v] != -1) continue;
     std::vector<int> forward(n, -1), backward(n, -1);
     flood(scored, v, 0, forward);
     flood(scored_by, v, 0, backward);
-    members.emplace_back();
     for (int w = 0; w < n; ++w) {
-      if (forward[w] == 0 && backward[w] == 0) {
-        set[w] = sets;
-        members.back().push_back(w);
-      }
+      if (forward[w] == 0 && backward[w] == 0) set[w] = sets;
     }
     ++sets;
   }
   // Between sets: above[x] holds the sets that scored against x (and so
   // never lost to it). Tier: the longest chain of sets above.
-  std::vector<std::set<int>> above(sets), below(sets);
+  std::vector<std::set<int>> above(sets);
   for (int v = 0; v < n; ++v) {
     for (int w : scored[v]) {
-      if (set[v] != set[w]) {
-        below[set[v]].insert(set[w]);
-        above[set[w]].insert(set[v]);
-      }
+      if (set[v] != set[w]) above[set[w]].insert(set[v]);
     }
   }
   std::vector<int> set_tier(sets, -1);
@@ -545,61 +526,21 @@ Structure FindStructure(int n, const PairwiseOutcomes& outcomes) {
     for (int y : above[x]) t = std::max(t, tier_of(y) + 1);
     return set_tier[x] = t;
   };
-  std::vector<int> group_size(groups, 0);
-  for (int v = 0; v < n; ++v) ++group_size[s.group[v]];
-  // The bots of `x` and of every set reachable from it through `edges`.
-  const auto closure = [&](const std::vector<std::set<int>>& edges, int x) {
-    std::vector<bool> seen(sets, false);
-    std::vector<int> stack = {x};
-    seen[x] = true;
-    int bots = 0;
-    while (!stack.empty()) {
-      const int y = stack.back();
-      stack.pop_back();
-      bots += static_cast<int>(members[y].size());
-      for (int z : edges[y]) {
-        if (!seen[z]) {
-          seen[z] = true;
-          stack.push_back(z);
-        }
-      }
-    }
-    return bots;
-  };
   s.tier.assign(n, 0);
-  s.unbounded_above.assign(n, false);
-  s.unbounded_below.assign(n, false);
-  for (int x = 0; x < sets; ++x) {
-    const int size = group_size[s.group[members[x][0]]];
-    // Raising x and every set above it by any amount loses no likelihood
-    // (they never lost to the rest), and raises x against the mean unless
-    // they are the whole group; likewise lowering x and the sets below.
-    const bool up = closure(above, x) < size;
-    const bool down = closure(below, x) < size;
-    for (int v : members[x]) {
-      s.tier[v] = tier_of(x);
-      s.unbounded_above[v] = up;
-      s.unbounded_below[v] = down;
-    }
-  }
+  for (int v = 0; v < n; ++v) s.tier[v] = tier_of(set[v]);
   return s;
 }
 
-// Bot `bot`'s rating against the mean, in natural-log units: x_bot − mean(x).
-double Contrast(const std::vector<double>& x, int bot) {
-  double sum = 0;
-  for (double v : x) sum += v;
-  return x[bot] - sum / static_cast<double>(x.size());
-}
-
-// The profile likelihood of bot `bot` at contrast t: the largest likelihood
-// with x_bot − mean(x) = t, by Newton's method on the constrained problem
-// (the likelihood is strictly concave) from `x`, which it moves to the
-// maximizer.
-double Profile(const Likelihood& likelihood, int bot, double t, std::vector<double>& x) {
+// The profile likelihood of the contrast `a` (a·x, Σa = 0) at t: the
+// largest penalized likelihood with a·x = t, by Newton's method on the
+// constrained problem (the function is strictly concave) from `x`, which it
+// moves to the maximizer.
+double Profile(const Likelihood& likelihood, const std::vector<double>& a, double t,
+               std::vector<double>& x) {
   const int n = likelihood.n();
-  // Onto the constraint: only x_bot moves, by (t − contrast)/(1 − 1/n).
-  x[bot] += (t - Contrast(x, bot)) / (1 - 1.0 / n);
+  // Onto the constraint along a.
+  const double shift = (t - Dot(a, x)) / Dot(a, a);
+  for (int i = 0; i < n; ++i) x[i] += shift * a[i];
   std::vector<double> gradient;
   Curvature curvature;
   double value = likelihood.Value(x);
@@ -607,14 +548,13 @@ double Profile(const Likelihood& likelihood, int bot, double t, std::vector<doub
     likelihood.Derivatives(x, gradient, curvature);
     const std::vector<double> information = likelihood.Information(curvature);
     // The KKT system [I a; aᵀ 0] [dx; ν] = [g; 0], with I the information
-    // (the Hessian negated) and a = e_bot − 1/n.
+    // (the Hessian negated).
     const std::size_t k = static_cast<std::size_t>(n) + 1;
     std::vector<double> m(k * k, 0), rhs(k, 0);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) m[i * k + j] = information[static_cast<std::size_t>(i) * n + j];
-      const double a = (i == bot ? 1.0 : 0.0) - 1.0 / n;
-      m[i * k + n] = a;
-      m[n * k + i] = a;
+      m[i * k + n] = a[i];
+      m[n * k + i] = a[i];
       rhs[i] = gradient[i];
     }
     const std::vector<double> step = SolveLinear(m, rhs);
@@ -641,37 +581,143 @@ double Profile(const Likelihood& likelihood, int bot, double t, std::vector<doub
 // profile likelihood interval.
 constexpr double kProfileDrop = 3.841458820694124 / 2;
 
-// The end of bot `bot`'s profile likelihood interval in `direction` (+1
-// above, −1 below), in rating points against the mean; ±infinity if the
-// likelihood never drops far enough within 40 natural-log units (about
-// 7,000 points).
+// The end of the profile likelihood interval of the contrast `a` in
+// `direction` (+1 above, −1 below), in natural-log units. The prior sends
+// the penalized likelihood to −∞ in every direction, so the end is finite:
+// it is found by doubling steps from the estimate (the doubling stops at
+// 2^16 units, far past any prior-bound end, as a safeguard), then
+// bisection to 10⁻¹⁰ units.
 double ProfileBound(const Likelihood& likelihood, const std::vector<double>& best_x,
-                    double best_value, int bot, int direction) {
+                    double best_value, const std::vector<double>& a, int direction) {
   const double target = best_value - kProfileDrop;
-  const double best_t = Contrast(best_x, bot);
+  const double best_t = Dot(a, best_x);
   std::vector<double> x = best_x;
-  double inside = 0, outside = -1;  // distances from best_t
-  for (double d = 0.5; d <= 40; d *= 2) {
-    if (Profile(likelihood, bot, best_t + direction * d, x) <= target) {
-      outside = d;
-      break;
-    }
-    inside = d;
+  double inside = 0, outside = 0.5;  // distances from best_t
+  while (outside < 0x1p16 && Profile(likelihood, a, best_t + direction * outside, x) > target) {
+    inside = outside;
+    outside *= 2;
   }
-  if (outside < 0) return direction * std::numeric_limits<double>::infinity();
   std::vector<double> inside_x = best_x;
   for (int step = 0; step < 60 && outside - inside > 1e-10; ++step) {
     const double middle = (inside + outside) / 2;
     x = inside_x;
-    if (Profile(likelihood, bot, best_t + direction * middle, x) <= target) {
+    if (Profile(likelihood, a, best_t + direction * middle, x) <= target) {
       outside = middle;
     } else {
       inside = middle;
       inside_x = x;
     }
   }
-  return (best_t + direction * outside) * 400 / std::log(10.0);
+  return best_t + direction * outside;
 }
+
+// Natural-log units to rating points.
+constexpr double kPointsPerLogUnit = 400 / 2.302585092994046;  // 400 / ln 10
+
+// The fitted model and its bootstrap: the estimate and 95% interval of any
+// contrast of the strengths (a bot against the mean, or one bot against
+// another) by the method MlOptions documents.
+class MlFit {
+ public:
+  MlFit(int n, const std::vector<MatchResult>& results, const MlOptions& options)
+      : n_(n),
+        options_(options),
+        outcomes_(CollectOutcomes(n, results)),
+        a_halves_(outcomes_.pairs.size(), 0),
+        meetings_(outcomes_.pairs.size(), 0) {
+    for (const PairwiseOutcomes::Tally& t : outcomes_.tallies) {
+      a_halves_[t.pair] += t.a_halves;
+      meetings_[t.pair] += t.meetings;
+    }
+    const Likelihood likelihood = Of(a_halves_, meetings_);
+    best_x_.assign(n, 0.0);
+    SolveBradleyTerry(likelihood, best_x_);
+    best_value_ = likelihood.Value(best_x_);
+    Resample();
+  }
+  MlFit(const MlFit&) = delete;
+  MlFit& operator=(const MlFit&) = delete;
+
+  const PairwiseOutcomes& outcomes() const { return outcomes_; }
+
+  // Each bot's share of all meetings (each meeting counted for both of its
+  // bots): the weights of the mean that ratings are set against, so that a
+  // bot of few matches barely moves it. Equal shares without meetings.
+  std::vector<double> MeetingShares() const {
+    std::vector<double> share(n_, 0.0);
+    double total = 0;
+    for (std::size_t p = 0; p < outcomes_.pairs.size(); ++p) {
+      share[outcomes_.pairs[p].a] += static_cast<double>(meetings_[p]);
+      share[outcomes_.pairs[p].b] += static_cast<double>(meetings_[p]);
+      total += 2 * static_cast<double>(meetings_[p]);
+    }
+    for (double& s : share) s = total > 0 ? s / total : 1.0 / n_;
+    return share;
+  }
+
+  // {estimate, low, high} of a·x in rating points. REQUIRES: Σa = 0.
+  std::array<double, 3> Interval(const std::vector<double>& a) const {
+    const double estimate = Dot(a, best_x_);
+    double low = estimate, high = estimate;
+    if (options_.profile_likelihood && n_ >= 2 && n_ <= kMlProfileMaxBots) {
+      const Likelihood likelihood = Of(a_halves_, meetings_);
+      low = std::min(low, ProfileBound(likelihood, best_x_, best_value_, a, -1));
+      high = std::max(high, ProfileBound(likelihood, best_x_, best_value_, a, +1));
+    }
+    const int samples = options_.bootstrap_samples;
+    if (samples > 0) {
+      std::vector<double> values(samples);
+      for (int s = 0; s < samples; ++s) {
+        const double* x = resampled_.data() + static_cast<std::size_t>(s) * n_;
+        values[s] = 0;
+        for (int i = 0; i < n_; ++i) values[s] += a[i] * x[i];
+      }
+      low = std::min(low, Quantile(values, 0.025));
+      high = std::max(high, Quantile(values, 0.975));
+    }
+    return {estimate * kPointsPerLogUnit, low * kPointsPerLogUnit, high * kPointsPerLogUnit};
+  }
+
+ private:
+  Likelihood Of(const std::vector<std::int64_t>& a_halves,
+                const std::vector<std::int64_t>& meetings) const {
+    return Likelihood(n_, outcomes_.pairs, a_halves, meetings, options_.prior_ties);
+  }
+
+  // Fills resampled_: each resample's strengths, refitted from the
+  // estimate on the units weighted by Poisson(1) draws.
+  void Resample() {
+    const int samples = options_.bootstrap_samples;
+    const std::size_t num_units = outcomes_.unit_begin.size() - 1;
+    resampled_.resize(static_cast<std::size_t>(n_) * samples);
+    std::vector<std::int64_t> a_halves(outcomes_.pairs.size()), meetings(outcomes_.pairs.size());
+    engine::Rng rng(options_.seed);
+    for (int s = 0; s < samples; ++s) {
+      std::fill(a_halves.begin(), a_halves.end(), 0);
+      std::fill(meetings.begin(), meetings.end(), 0);
+      for (std::size_t u = 0; u < num_units; ++u) {
+        const int weight = PoissonOne(rng);
+        if (weight == 0) continue;
+        for (std::size_t k = outcomes_.unit_begin[u]; k < outcomes_.unit_begin[u + 1]; ++k) {
+          const PairwiseOutcomes::Tally& t = outcomes_.tallies[k];
+          a_halves[t.pair] += weight * t.a_halves;
+          meetings[t.pair] += weight * t.meetings;
+        }
+      }
+      std::vector<double> x = best_x_;  // a warm start from the estimate
+      SolveBradleyTerry(Of(a_halves, meetings), x);
+      std::copy(x.begin(), x.end(), resampled_.begin() + static_cast<std::ptrdiff_t>(s) * n_);
+    }
+  }
+
+  int n_;
+  MlOptions options_;
+  PairwiseOutcomes outcomes_;
+  std::vector<std::int64_t> a_halves_, meetings_;  // summed over the units
+  std::vector<double> best_x_;
+  double best_value_ = 0;
+  std::vector<double> resampled_;  // resample s, bot i: [s * n + i]
+};
 
 }  // namespace
 
@@ -709,76 +755,48 @@ std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
 
 // ---- Maximum likelihood -----------------------------------------------------
 
+void CheckMlOptions(const MlOptions& options) {
+  HOARD_CHECK(options.bootstrap_samples >= 0, "a negative number of samples");
+  HOARD_CHECK(options.prior_ties > 0 && std::isfinite(options.prior_ties),
+              "the prior needs a positive number of virtual ties");
+}
+
 std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
                                 const MlOptions& options) {
   CheckResults(n, results);
-  HOARD_CHECK(options.bootstrap_samples >= 0, "a negative number of samples");
-  const PairwiseOutcomes outcomes = CollectOutcomes(n, results);
-  const std::size_t num_pairs = outcomes.pairs.size();
-  const std::size_t num_units = outcomes.unit_begin.size() - 1;
-
-  std::vector<std::int64_t> a_halves(num_pairs, 0), meetings(num_pairs, 0);
-  for (const PairwiseOutcomes::Tally& t : outcomes.tallies) {
-    a_halves[t.pair] += t.a_halves;
-    meetings[t.pair] += t.meetings;
-  }
-  // Natural-log strengths, from the virtual player's for every bot.
-  const Likelihood likelihood(n, outcomes.pairs, a_halves, meetings);
-  std::vector<double> best_x(n, 0.0);
-  SolveBradleyTerry(likelihood, best_x);
-  const std::vector<double> estimate = RatingsOf(best_x);
-
-  const Structure structure = FindStructure(n, outcomes);
+  CheckMlOptions(options);
+  const MlFit fit(n, results, options);
+  const Structure structure = FindStructure(n, fit.outcomes());
   std::vector<MlRating> out(n);
+  // Bot i against the mean weighted by meetings: the contrast e_i − share.
+  const std::vector<double> share = fit.MeetingShares();
   for (int i = 0; i < n; ++i) {
-    out[i] = {.rating = estimate[i], .low = estimate[i], .high = estimate[i],
-              .group = structure.group[i], .tier = structure.tier[i]};
+    std::vector<double> contrast(n);
+    for (int j = 0; j < n; ++j) contrast[j] = (j == i ? 1.0 : 0.0) - share[j];
+    const auto [rating, low, high] = fit.Interval(contrast);
+    out[i] = {.rating = rating, .low = low, .high = high, .group = structure.group[i],
+              .tier = structure.tier[i]};
   }
-  constexpr double kInfinity = std::numeric_limits<double>::infinity();
-  if (options.profile_likelihood && n >= 2 && n <= kMlProfileMaxBots) {
-    const double best_value = likelihood.Value(best_x);
-    for (int i = 0; i < n; ++i) {
-      if (!structure.unbounded_below[i]) {
-        out[i].low = std::min(out[i].low, ProfileBound(likelihood, best_x, best_value, i, -1));
-      }
-      if (!structure.unbounded_above[i]) {
-        out[i].high = std::max(out[i].high, ProfileBound(likelihood, best_x, best_value, i, +1));
-      }
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    if (structure.unbounded_below[i]) out[i].low = -kInfinity;
-    if (structure.unbounded_above[i]) out[i].high = kInfinity;
-  }
-  const int samples = options.bootstrap_samples;
-  if (samples == 0) return out;
+  return out;
+}
 
-  // resampled[i * samples + s]: bot i's rating in resample s.
-  std::vector<double> resampled(static_cast<std::size_t>(n) * samples);
-  engine::Rng rng(options.seed);
-  for (int s = 0; s < samples; ++s) {
-    std::fill(a_halves.begin(), a_halves.end(), 0);
-    std::fill(meetings.begin(), meetings.end(), 0);
-    for (std::size_t u = 0; u < num_units; ++u) {
-      const int weight = PoissonOne(rng);
-      if (weight == 0) continue;
-      for (std::size_t k = outcomes.unit_begin[u]; k < outcomes.unit_begin[u + 1]; ++k) {
-        const PairwiseOutcomes::Tally& t = outcomes.tallies[k];
-        a_halves[t.pair] += weight * t.a_halves;
-        meetings[t.pair] += weight * t.meetings;
-      }
-    }
-    std::vector<double> x = best_x;  // a warm start from the estimate
-    SolveBradleyTerry(Likelihood(n, outcomes.pairs, a_halves, meetings), x);
-    const std::vector<double> ratings = RatingsOf(x);
-    for (int i = 0; i < n; ++i) resampled[static_cast<std::size_t>(i) * samples + s] = ratings[i];
+std::vector<MlDifference> MlDifferences(int n, const std::vector<MatchResult>& results,
+                                        const std::vector<std::pair<int, int>>& pairs,
+                                        const MlOptions& options) {
+  CheckResults(n, results);
+  CheckMlOptions(options);
+  for (const auto& [a, b] : pairs) {
+    HOARD_CHECK(a >= 0 && a < n && b >= 0 && b < n && a != b, "a pair of two bots in 0..n-1");
   }
-  std::vector<double> values(samples);
-  for (int i = 0; i < n; ++i) {
-    const auto begin = resampled.begin() + static_cast<std::ptrdiff_t>(i) * samples;
-    values.assign(begin, begin + samples);
-    out[i].low = std::min(out[i].low, Quantile(values, 0.025));
-    out[i].high = std::max(out[i].high, Quantile(values, 0.975));
+  const MlFit fit(n, results, options);
+  std::vector<MlDifference> out;
+  std::vector<double> contrast(n, 0.0);
+  for (const auto& [a, b] : pairs) {
+    contrast[a] = 1;
+    contrast[b] = -1;
+    const auto [difference, low, high] = fit.Interval(contrast);
+    contrast[a] = contrast[b] = 0;
+    out.push_back({.a = a, .b = b, .difference = difference, .low = low, .high = high});
   }
   return out;
 }

@@ -14,6 +14,7 @@
 // match's `ratings` and `places` have the same length.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace hoard::tournament {
@@ -53,48 +54,62 @@ std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
 
 // ---- Order-independent maximum likelihood (Bradley–Terry) -------------------
 // Bradley–Terry over all pairwise outcomes within each match (a win counts
-// 1, a tie 1/2 to each) with a prior of one virtual tie between each bot
-// and a virtual player of strength 1, maximized by Newton's method on the
-// log-strengths (a line search keeps every step one that raises the
-// likelihood) until no rating moves by more than 1e-9 natural-log units in
-// a step; each step costs O(pairs of bots that met) plus, up to 128 bots, a
-// dense n×n solve, above that conjugate gradients (no O(n³) step). Ratings
-// are 400·log10(γ), shifted so that their mean is 0. Newton stops after 200
-// steps at the latest (a safeguard; a few to a few tens suffice, separated
-// data included).
+// 1, a tie 1/2 to each) with a prior (BayesElo's): `prior_ties` virtual
+// ties between each bot and a virtual player of strength 1. The estimate is
+// the maximum of the penalized likelihood (the posterior mode), found by
+// Newton's method on the log-strengths (a line search keeps every step one
+// that raises it) until no rating moves by more than 1e-9 natural-log units
+// in a step; each step costs O(pairs of bots that met) plus, up to 128
+// bots, a dense n×n solve, above that conjugate gradients (no O(n³) step).
+// Ratings are 400·log10(γ), shifted so that their mean weighted by each
+// bot's share of the pairwise meetings is 0 (a bot of one match barely
+// moves it; with no meetings, the plain mean). Newton stops
+// after 200 steps at the latest (a safeguard; a few to a few tens suffice,
+// separated data included).
 //
-// Each bot's 95% interval is the wider of two, so that it stays honest both
-// when matches come in correlated blocks and when a group of bots never
-// loses (docs/ratings.md, "Intervals"):
+// Every rating and every interval is finite, whatever the results: a bot
+// that won every meeting, or played one match, is held by its virtual ties.
+//
+// A 95% interval (of a bot against that mean, or of the difference of two
+// bots) is the wider of two, so that it stays honest both when matches come
+// in correlated blocks and when a group of bots never loses
+// (docs/ratings.md, "Intervals"):
 //  - a percentile bootstrap over units: `bootstrap_samples` resamplings,
 //    each unit drawn with a Poisson(1) weight from a generator seeded with
 //    `seed`, the units taken in an order fixed by their contents (not by
 //    their ids or the order of `results`);
-//  - the profile likelihood interval (the ratings whose best fit is within
-//    χ²₁(0.95)/2 = 1.92 of the maximum), for up to kMlProfileMaxBots bots.
+//  - the profile interval of the penalized likelihood (the values whose
+//    best fit is within χ²₁(0.95)/2 = 1.92 of the maximum), for up to
+//    kMlProfileMaxBots bots.
 // Where the comparisons are separated (a set of bots never lost a meeting to
-// the bots outside it), the data bound the gap from below only; every bound
-// that gap enters is infinite: `high` = +∞ for a bot whose rating may rise
-// without limit, `low` = −∞ for one whose rating may fall without limit.
+// the bots outside it), the data bound that gap from below only and the
+// prior from above: the interval is finite and its far end is the prior's.
 //
 // The numbers depend on the results, the bot numbering and the options
 // only: the same results listed in any order, with their units numbered in
 // any way (the same matches grouped the same), give the same bits.
+
+// The prior's default strength: two virtual ties per bot, as BayesElo.
+// With two, the prior on a bot's natural-log strength is exactly the
+// standard logistic distribution (density σ(x)·σ(−x)): a standard
+// deviation of π/√3 = 1.81 natural-log units, 315 rating points.
+inline constexpr double kMlPriorTies = 2;
+
 struct MlOptions {
   int bootstrap_samples = 1000;  // 0: no bootstrap
   std::uint64_t seed = 1;
   bool profile_likelihood = true;  // false: the bootstrap alone
+  double prior_ties = kMlPriorTies;  // > 0
 };
 
 // Above this many bots the profile likelihood (its cost grows as n⁴) is
-// left out; the intervals are the bootstrap's, still infinite where
-// separation leaves them unbounded.
+// left out; the intervals are the bootstrap's.
 inline constexpr int kMlProfileMaxBots = 50;
 
 struct MlRating {
   double rating = 0;
-  double low = 0;   // lower end of the 95% interval; -infinity: unbounded
-  double high = 0;  // upper end; +infinity: unbounded
+  double low = 0;   // lower end of the 95% interval (finite)
+  double high = 0;  // upper end (finite)
   // The connected group of the bot (bots of different groups were never
   // compared, directly or through others; their ratings are set against
   // each other by the prior alone). Groups are numbered 0, 1, ... in order
@@ -108,6 +123,21 @@ struct MlRating {
 
 std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
                                 const MlOptions& options = {});
+
+// The rating difference of two bots and its 95% interval, by the method of
+// MlRatings (the same fit, bootstrap and profile, applied to the
+// difference rather than to a bot against the mean).
+struct MlDifference {
+  int a = 0, b = 0;
+  double difference = 0;  // rating(a) − rating(b)
+  double low = 0, high = 0;
+};
+
+// One entry per pair, in order. REQUIRES (besides the file's): each pair
+// holds two distinct bots of 0..n-1.
+std::vector<MlDifference> MlDifferences(int n, const std::vector<MatchResult>& results,
+                                        const std::vector<std::pair<int, int>>& pairs,
+                                        const MlOptions& options = {});
 
 // Whether some group of `ratings` has more than one tier (some bots never
 // lose to others), and whether there is more than one group (some bots

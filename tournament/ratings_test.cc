@@ -77,12 +77,13 @@ TEST(EloTest, BotsOutsideAMatchKeepTheirRating) {
 
 // ---- Maximum likelihood -----------------------------------------------------
 
-// Bot `bot`'s points in `results` plus 1/2 for its virtual tie, less the
-// points Bradley–Terry expects of it with strengths `gamma` (the virtual
-// player's strength 1): zero at the maximum of the likelihood.
+// Bot `bot`'s points in `results` plus 1/2 for each of its virtual ties,
+// less the points Bradley–Terry expects of it with strengths `gamma` (the
+// virtual player's strength 1): zero at the maximum of the penalized
+// likelihood.
 double ExcessPoints(const std::vector<MatchResult>& results, const std::vector<double>& gamma,
                     int bot) {
-  double excess = 0.5 - gamma[bot] / (gamma[bot] + 1);
+  double excess = kMlPriorTies * (0.5 - gamma[bot] / (gamma[bot] + 1));
   for (const MatchResult& match : results) {
     for (const Placing& a : match.placings) {
       if (a.bot != bot) continue;
@@ -125,6 +126,31 @@ void ExpectSolvesTheLikelihoodEquations(const std::vector<MatchResult>& results,
   }
 }
 
+TEST(MlTest, Vector) {
+  // tests/ratings_ml_vectors.csv, bots numbered by name (alpha, beta, gamma,
+  // solo); tests/ratings_ml_reference.py computes the same numbers
+  // independently (docs/ratings.md, "Test vectors").
+  const std::vector<MatchResult> results = {
+      {{{0, 1}, {1, 2}}, 1},         {{{1, 1}, {2, 2}}, 2},
+      {{{2, 1}, {0, 2}}, 3},         {{{0, 1}, {2, 2}}, 4},
+      {{{0, 1}, {1, 2}, {2, 3}}, 5}, {{{1, 1}, {0, 1}, {2, 3}}, 6},
+      {{{3, 1}, {0, 2}, {1, 3}}, 7}};
+  const std::vector<MlRating> ml = MlRatings(4, results, {.bootstrap_samples = 0});
+  const double expected[4][3] = {{101.62, -48.00, 278.46},
+                                 {-18.94, -192.80, 150.84},
+                                 {-175.29, -422.78, 12.91},
+                                 {232.02, -126.20, 730.54}};
+  for (int bot = 0; bot < 4; ++bot) {
+    EXPECT_NEAR(ml[bot].rating, expected[bot][0], 0.005) << "bot " << bot;
+    EXPECT_NEAR(ml[bot].low, expected[bot][1], 0.005) << "bot " << bot;
+    EXPECT_NEAR(ml[bot].high, expected[bot][2], 0.005) << "bot " << bot;
+  }
+  EXPECT_THAT(ml, ElementsAre(::testing::Field(&MlRating::tier, 1),
+                              ::testing::Field(&MlRating::tier, 1),
+                              ::testing::Field(&MlRating::tier, 1),
+                              ::testing::Field(&MlRating::tier, 0)));
+}
+
 TEST(MlTest, RatingsSolveTheLikelihoodEquations) {
   const std::vector<MatchResult> results = RandomResults(5, 300, 3, 11);
   ExpectSolvesTheLikelihoodEquations(results, MlRatings(5, results, {.bootstrap_samples = 0}));
@@ -163,37 +189,63 @@ TEST(MlTest, ManyBotsSolveTheLikelihoodEquations) {
   }
 }
 
-TEST(MlTest, RatingsHaveMeanZeroAndFollowStrength) {
-  const std::vector<MlRating> ml =
-      MlRatings(6, RandomResults(6, 2000, 4, 5), {.bootstrap_samples = 0});
-  double sum = 0;
-  for (int bot = 0; bot < 6; ++bot) {
-    sum += ml[bot].rating;
-    if (bot > 0) {
+TEST(MlTest, RatingsHaveMeanZeroOverMeetingsAndFollowStrength) {
+  // The mean weighted by each bot's meetings is 0; a bot of few matches
+  // (bot 6, in 3 of 2000) leaves the others' ratings nearly where they were.
+  std::vector<MatchResult> results = RandomResults(6, 2000, 4, 5);
+  const std::vector<MlRating> field = MlRatings(6, results, {.bootstrap_samples = 0});
+  results.push_back({{{6, 1}, {0, 2}}, 5000});
+  results.push_back({{{6, 1}, {1, 2}, {2, 3}}, 5001});
+  const std::vector<MlRating> ml = MlRatings(7, results, {.bootstrap_samples = 0});
+  std::vector<double> meetings(7, 0);
+  for (const MatchResult& m : results) {
+    for (const Placing& p : m.placings) meetings[p.bot] += m.placings.size() - 1;
+  }
+  double sum = 0, total = 0;
+  for (int bot = 0; bot < 7; ++bot) {
+    sum += meetings[bot] * ml[bot].rating;
+    total += meetings[bot];
+    if (bot > 0 && bot < 6) {
       EXPECT_GT(ml[bot].rating, ml[bot - 1].rating) << "bot " << bot;
     }
+    if (bot < 6) {
+      EXPECT_NEAR(ml[bot].rating, field[bot].rating, 1) << "bot " << bot;
+    }
   }
-  EXPECT_NEAR(sum, 0, 1e-9);
+  EXPECT_NEAR(sum / total, 0, 1e-9);
 }
 
 TEST(MlTest, TheOrderOfTheMatchesDoesNotMatter) {
   // Shuffled matches, shuffled seats, units renumbered: every number the
-  // same, bit for bit, the intervals included.
+  // same, bit for bit, the intervals included, with a sixth bot unbeaten in
+  // its one match (so the results are separated).
   std::vector<MatchResult> results = RandomResults(5, 500, 4, 3);
-  const std::vector<MlRating> before = MlRatings(5, results, {.bootstrap_samples = 200});
+  results.push_back({{{5, 1}, {0, 2}, {1, 3}}, 500});
+  const std::vector<std::pair<int, int>> pairs = {{5, 0}, {4, 3}, {1, 2}};
+  const std::vector<MlRating> before = MlRatings(6, results, {.bootstrap_samples = 200});
+  const std::vector<MlDifference> before_pairs =
+      MlDifferences(6, results, pairs, {.bootstrap_samples = 200});
+  ASSERT_TRUE(Separated(before));
   engine::Rng rng(99);
   rng.Shuffle(std::span<MatchResult>(results));
   for (MatchResult& m : results) {
     rng.Shuffle(std::span<Placing>(m.placings));
     m.unit = 7919 * m.unit + 13;
   }
-  const std::vector<MlRating> after = MlRatings(5, results, {.bootstrap_samples = 200});
-  for (int bot = 0; bot < 5; ++bot) {
+  const std::vector<MlRating> after = MlRatings(6, results, {.bootstrap_samples = 200});
+  for (int bot = 0; bot < 6; ++bot) {
     EXPECT_EQ(after[bot].rating, before[bot].rating);
     EXPECT_EQ(after[bot].low, before[bot].low);
     EXPECT_EQ(after[bot].high, before[bot].high);
     EXPECT_LT(before[bot].low, before[bot].rating);
     EXPECT_GT(before[bot].high, before[bot].rating);
+  }
+  const std::vector<MlDifference> after_pairs =
+      MlDifferences(6, results, pairs, {.bootstrap_samples = 200});
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    EXPECT_EQ(after_pairs[p].difference, before_pairs[p].difference) << p;
+    EXPECT_EQ(after_pairs[p].low, before_pairs[p].low) << p;
+    EXPECT_EQ(after_pairs[p].high, before_pairs[p].high) << p;
   }
 }
 
@@ -206,11 +258,13 @@ TEST(MlTest, TheStrongerBotRatesHigherAndItsIntervalExcludesTheOther) {
   EXPECT_GT(ml[0].low, ml[1].high);
 }
 
-TEST(MlTest, AnUnbeatenBotHasAFiniteRatingAndAnUnboundedInterval) {
+TEST(MlTest, AnUnbeatenBotHasAFiniteRatingAndAFiniteInterval) {
   const std::vector<MlRating> ml = MlRatings(3, Series(50, 0));
-  EXPECT_TRUE(std::isfinite(ml[0].rating));
-  EXPECT_TRUE(std::isinf(ml[0].high));
-  EXPECT_TRUE(std::isfinite(ml[0].low));
+  for (const MlRating& r : ml) {
+    EXPECT_TRUE(std::isfinite(r.rating) && std::isfinite(r.low) && std::isfinite(r.high));
+    EXPECT_LT(r.low, r.rating);
+    EXPECT_GT(r.high, r.rating);
+  }
   EXPECT_GT(ml[0].rating, ml[1].rating);
   // A bot that never played stays at the virtual player's strength, between
   // the two, in a group of its own.
@@ -223,98 +277,48 @@ TEST(MlTest, AnUnbeatenBotHasAFiniteRatingAndAnUnboundedInterval) {
   EXPECT_TRUE(Separated(ml));
 }
 
-TEST(MlTest, APerfectRecordGivesALowerBoundNotATightInterval) {
+TEST(MlTest, APerfectRecordIsBoundedAboveByThePrior) {
   // A first in all of 1,000 matches: the data say only that the gap is
-  // large. A's interval is [X, +inf) and B's (-inf, -X]; 2X, the smallest gap
-  // the data allow, sits where a gap makes 1,000 straight wins about as
-  // unlikely as 1 in 7 (400·log10(1000/1.92) = 1087 without the prior).
+  // large, at least about 1,000 points (where 1,000 straight wins become as
+  // unlikely as 1 in 7: 400·log10(1000/1.92) = 1087); the prior's virtual
+  // ties bound it from above. Every end finite, the estimate inside.
   const std::vector<MlRating> ml = MlRatings(2, Series(1000, 0));
-  EXPECT_EQ(ml[0].high, std::numeric_limits<double>::infinity());
-  EXPECT_EQ(ml[1].low, -std::numeric_limits<double>::infinity());
+  const std::vector<MlDifference> gap = MlDifferences(2, Series(1000, 0), {{0, 1}});
+  ASSERT_EQ(gap.size(), 1u);
+  EXPECT_NEAR(gap[0].difference, ml[0].rating - ml[1].rating, 1e-9);
+  EXPECT_GT(gap[0].low, 800);
+  EXPECT_LT(gap[0].low, gap[0].difference);
+  EXPECT_GT(gap[0].high, gap[0].difference);
+  EXPECT_LT(gap[0].high, 3000);
   EXPECT_NEAR(ml[0].low, -ml[1].high, 1e-6);
-  EXPECT_GT(2 * ml[0].low, 900);
-  EXPECT_LT(2 * ml[0].low, 1100);
-  EXPECT_LT(ml[0].low, ml[0].rating);  // the estimate, 664, lies inside
+  EXPECT_NEAR(ml[0].high, -ml[1].low, 1e-6);
   EXPECT_EQ(ml[0].tier, 0);
   EXPECT_EQ(ml[1].tier, 1);
   EXPECT_TRUE(Separated(ml));
   EXPECT_FALSE(Disconnected(ml));
-  // One loss in the 1,000 bounds the gap on both sides.
-  std::vector<MatchResult> one_loss = Series(999, 1);
-  const std::vector<MlRating> bounded = MlRatings(2, one_loss);
-  EXPECT_TRUE(std::isfinite(bounded[0].high));
-  EXPECT_FALSE(Separated(bounded));
-  EXPECT_GT(2 * bounded[0].high, 1400);  // far above the estimate, 1,200
+  // One loss in the 1,000 joins the tiers.
+  EXPECT_FALSE(Separated(MlRatings(2, Series(999, 1), {.bootstrap_samples = 0})));
 }
 
-// Bots of true strengths `truth` (mean 0, rating points): `matches`
-// matches of `players` bots drawn at random, placed by an exponential race
-// (Plackett–Luce, whose pairwise chances are Bradley–Terry's).
-std::vector<MatchResult> Simulate(const std::vector<double>& truth, int matches, int players,
-                                  engine::Rng& rng) {
-  const int n = static_cast<int>(truth.size());
-  std::vector<int> pool(n);
-  std::vector<MatchResult> results;
-  for (int m = 0; m < matches; ++m) {
-    for (int b = 0; b < n; ++b) pool[b] = b;
-    rng.Shuffle(std::span<int>(pool));
-    std::vector<double> finish(players);
-    for (int s = 0; s < players; ++s) {
-      const double u = (static_cast<double>(rng.Next() >> 11) + 0.5) * 0x1p-53;
-      finish[s] = -std::log(u) / std::pow(10.0, truth[pool[s]] / 400);
-    }
-    MatchResult result{.unit = m};
-    for (int s = 0; s < players; ++s) {
-      int place = 1;
-      for (int o = 0; o < players; ++o) place += finish[o] < finish[s] ? 1 : 0;
-      result.placings.push_back({pool[s], place});
-    }
-    results.push_back(std::move(result));
+TEST(MlTest, AOneMatchBotKeepsEveryIntervalFinite) {
+  // A field of four bots with 200 matches among them, and a fifth that won
+  // its only match: the field's intervals stay as narrow as without it, and
+  // the newcomer's is finite and wide.
+  std::vector<MatchResult> results = RandomResults(4, 200, 4, 5, 0.3);
+  const std::vector<MlRating> before = MlRatings(4, results, {.bootstrap_samples = 200});
+  results.push_back({{{4, 1}, {0, 2}, {1, 3}, {2, 4}}, 1000});
+  const std::vector<MlRating> after = MlRatings(5, results, {.bootstrap_samples = 200});
+  EXPECT_TRUE(Separated(after));
+  for (int bot = 0; bot < 5; ++bot) {
+    EXPECT_TRUE(std::isfinite(after[bot].low) && std::isfinite(after[bot].high)) << bot;
+    EXPECT_LT(after[bot].low, after[bot].rating) << bot;
+    EXPECT_GT(after[bot].high, after[bot].rating) << bot;
   }
-  return results;
-}
-
-// The share of intervals that hold the true rating, over `datasets`
-// simulated data sets.
-double Coverage(const std::vector<double>& truth, int datasets, int matches, int players,
-                const MlOptions& options, int* separated = nullptr) {
-  engine::Rng rng(2024);
-  const int n = static_cast<int>(truth.size());
-  int held = 0;
-  for (int d = 0; d < datasets; ++d) {
-    const std::vector<MlRating> ml = MlRatings(n, Simulate(truth, matches, players, rng), options);
-    for (int b = 0; b < n; ++b) held += ml[b].low <= truth[b] && truth[b] <= ml[b].high ? 1 : 0;
-    if (separated != nullptr) *separated += Separated(ml) ? 1 : 0;
+  for (int bot = 0; bot < 4; ++bot) {
+    EXPECT_LT(after[bot].high - after[bot].low, 1.3 * (before[bot].high - before[bot].low))
+        << bot;
   }
-  return static_cast<double>(held) / (n * datasets);
-}
-
-TEST(MlTest, IntervalsHoldTheTruthUnderSeparation) {
-  // Data shaped like a tournament of strong bots against weak ones: two
-  // bots 300 points apart, 1,900 points above two others 300 apart, in
-  // four-player matches. The strong pair almost never loses to the weak.
-  const std::vector<double> truth = {1100, 800, -800, -1100};
-  int separated = 0;
-  const double coverage =
-      Coverage(truth, 100, 60, 4, {.bootstrap_samples = 100}, &separated);
-  EXPECT_GE(separated, 90);  // the case at hand
-  EXPECT_GE(coverage, 0.95);
-}
-
-TEST(MlTest, IntervalsHoldTheTruthAtNearSeparation) {
-  // Gaps of 1,600 between two bots, 300 matches: the weaker wins one match
-  // in about 10,000, so most data sets are perfect records and some hold a
-  // loss; either way the interval must hold the truth.
-  const double coverage = Coverage({800, -800}, 200, 300, 2, {.bootstrap_samples = 100});
-  EXPECT_GE(coverage, 0.95);
-}
-
-TEST(MlTest, IntervalsHoldTheTruthWithoutSeparation) {
-  // Close bots, two-player matches (Bradley–Terry exactly): near 95%.
-  const double coverage =
-      Coverage({150, 50, -50, -150}, 100, 200, 2, {.bootstrap_samples = 100});
-  EXPECT_GE(coverage, 0.90);
-  EXPECT_LE(coverage, 0.995);
+  EXPECT_GT(after[4].high - after[4].low, 2 * (after[0].high - after[0].low));
 }
 
 TEST(MlTest, DisconnectedGroupsAreFlagged) {
@@ -343,18 +347,16 @@ TEST(MlTest, TiesCountHalf) {
   EXPECT_NEAR(MlRatings(2, Series(1, 1), {.bootstrap_samples = 0})[0].rating, 0, 1e-9);
 }
 
-TEST(MlTest, LopsidedIntervalsAreOpenPastTheSeparationAndRepeatWithTheSeed) {
-  // Bots 0 and 1 never lose to bots 2 and 3: each interval is unbounded on
-  // the side of the gap, bounded on the other, and the bootstrap (each
-  // resample solved from the estimate) gives the same bits with the seed.
+TEST(MlTest, LopsidedIntervalsAreFiniteAndRepeatWithTheSeed) {
+  // Bots 0 and 1 never lose to bots 2 and 3: every interval is finite (the
+  // prior bounds the gap), and the bootstrap (each resample solved from the
+  // estimate) gives the same bits with the seed.
   const std::vector<MatchResult> results = ResultsOfStrengths({3, 3, 0, 0}, 2000, 4, 5);
   const std::vector<MlRating> a = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 3});
   const std::vector<MlRating> b = MlRatings(4, results, {.bootstrap_samples = 300, .seed = 3});
-  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(Separated(a));
   for (int bot = 0; bot < 4; ++bot) {
-    const bool strong = bot < 2;
-    EXPECT_EQ(strong ? a[bot].high : -a[bot].low, kInfinity) << "bot " << bot;
-    EXPECT_TRUE(std::isfinite(strong ? a[bot].low : a[bot].high)) << "bot " << bot;
+    EXPECT_TRUE(std::isfinite(a[bot].low) && std::isfinite(a[bot].high)) << "bot " << bot;
     EXPECT_LT(a[bot].low, a[bot].rating);
     EXPECT_GT(a[bot].high, a[bot].rating);
     EXPECT_EQ(a[bot].rating, b[bot].rating);

@@ -28,6 +28,7 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"token-file", "FILE",
        "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
       {"head-to-head", "", "print the head-to-head table too"},
+      {"all", "", "table: rank every bot together (default: provisional ratings below)"},
       {"json", "", "print JSON"},
       {"csv", "", "print CSV"},
       {"help", "", "show this help"},
@@ -57,6 +58,9 @@ int RunLeaderboard(const std::vector<std::string>& args) {
                  "Ratings of every bot that played the game (or one tournament): maximum "
                  "likelihood\nwith 95% intervals, Elo and OpenSkill, with matches, wins, "
                  "average score\nand place. docs/ratings.md gives the formulas.\n\n"
+                 "The table ranks established ratings first and provisional ones (marked ?:\n"
+                 "fewer than 10 matches, or an ML interval wider than 400 points) below them;\n"
+                 "--all ranks every bot together. --json and --csv rank by rating alone.\n\n"
                  "It reads a database (--db, default hoard.db) unless --server or --remote "
                  "asks\na server instead; $HOARD_SERVER is read only with --remote.\n\n"
               << FlagsHelp(LeaderboardFlags());
@@ -155,7 +159,9 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   } else if (parsed->Has("csv")) {
     std::cout << tournament::LeaderboardCsv(*board);
   } else {
-    std::cout << tournament::FormatLeaderboard(*board);
+    std::cout << tournament::FormatLeaderboard(
+        parsed->Has("all") ? *board : tournament::EstablishedFirst(*board),
+        /*mark_provisional=*/true);
     if (head_to_head) std::cout << "\n" << tournament::HeadToHeadText(*table);
   }
   return kExitOk;

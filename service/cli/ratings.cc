@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
+#include "tournament/leaderboard.h"
 #include "tournament/ratings.h"
 #include "tournament/results_csv.h"
 
@@ -27,7 +28,9 @@ const std::vector<FlagSpec>& RatingsFlags() {
       {"k", "K", "elo: the K factor (default 32)"},
       {"bootstrap", "N", "ml: bootstrap resamples for the intervals (default 1000; 0 none)"},
       {"seed", "S", "ml: the seed of the resampling (default 1)"},
+      {"prior", "C", "ml: virtual ties of each bot with an average player (default 2)"},
       {"tau", "T", "openskill: added uncertainty per match (default 0.0833; 0 fixed bots)"},
+      {"all", "", "table: rank every bot together (default: provisional ratings below)"},
       {"help", "", "show this help"},
   };
   return *specs;
@@ -39,10 +42,14 @@ constexpr char kHelp[] =
     "Rates the bots in a results file (one row per seat: match_id,bot,place;\n"
     "place 1 is first, tied players share a place) and prints them best first.\n"
     "  elo        incremental multiplayer Elo from 1500, matches in file order\n"
-    "  ml         Bradley-Terry maximum likelihood, independent of the order,\n"
-    "             with 95% intervals (the wider of a bootstrap over matches and\n"
-    "             the profile likelihood; inf where a group of bots never lost)\n"
+    "  ml         Bradley-Terry maximum likelihood with a prior of virtual ties\n"
+    "             (BayesElo's), independent of the order, with finite 95%\n"
+    "             intervals (the wider of a bootstrap over matches and the\n"
+    "             profile likelihood)\n"
     "  openskill  OpenSkill (Weng-Lin, Plackett-Luce); rating = mu - 3 sigma\n"
+    "The table ranks established ratings first and provisional ones (marked ?:\n"
+    "fewer than 10 matches, or for ml an interval wider than 400 points) below\n"
+    "them; --all ranks every bot together. --json and --csv rank by rating alone.\n"
     "See docs/ratings.md.\n"
     "\n";
 
@@ -55,6 +62,8 @@ struct Row {
   int matches = 0;
   // ml: the bot's connected group and its tier of separation (from 0).
   int group = 0, tier = 0;
+  // Too few matches, or (ml) too wide an interval: tournament::Provisional.
+  bool provisional = false;
 };
 
 struct Report {
@@ -104,17 +113,28 @@ std::string JsonString(absl::string_view text) {
   return out + "\"";
 }
 
-// 1 + the number of rows rated higher: equal ratings share a rank.
-int RankOf(const std::vector<Row>& rows, std::size_t i) {
+// 1 + the number of rows rated higher: equal ratings share a rank. With
+// `established_first`, every established row ranks above the provisional.
+int RankOf(const std::vector<Row>& rows, std::size_t i, bool established_first = false) {
+  const Row& row = rows[i];
   int rank = 1;
-  for (const Row& other : rows) rank += other.rating > rows[i].rating ? 1 : 0;
+  for (const Row& other : rows) {
+    const bool split = established_first && other.provisional != row.provisional;
+    rank += (split ? !other.provisional : other.rating > row.rating) ? 1 : 0;
+  }
   return rank;
 }
 
-void PrintTable(const Report& report) {
+// `report`'s rows, best first: with `established_first`, the established
+// rows before the provisional.
+void PrintTable(Report report, bool established_first) {
+  if (established_first) {
+    std::stable_partition(report.rows.begin(), report.rows.end(),
+                          [](const Row& row) { return !row.provisional; });
+  }
   std::size_t width = 3;
   for (const Row& row : report.rows) width = std::max(width, row.bot.size());
-  std::string header = absl::StrFormat("rank  %-*s  %8s", width, "bot", "rating");
+  std::string header = absl::StrFormat("rank  %-*s  %8s ", width, "bot", "rating");
   if (report.system == "ml" && !report.extra_columns.empty()) {
     absl::StrAppend(&header, "  95% interval      ");
   } else if (report.system == "openskill") {
@@ -125,12 +145,13 @@ void PrintTable(const Report& report) {
     const Row& row = report.rows[i];
     std::string line;
     if (report.system == "openskill") {
-      line = absl::StrFormat("%4d  %-*s  %8.2f  %7.2f  %6.2f", RankOf(report.rows, i), width,
-                             row.bot, Tidy(row.rating, 2), Tidy(row.extra[0], 2),
-                             Tidy(row.extra[1], 2));
+      line = absl::StrFormat("%4d  %-*s  %8.2f%s  %7.2f  %6.2f",
+                             RankOf(report.rows, i, established_first), width, row.bot,
+                             Tidy(row.rating, 2), row.provisional ? "?" : " ",
+                             Tidy(row.extra[0], 2), Tidy(row.extra[1], 2));
     } else {
-      line = absl::StrFormat("%4d  %-*s  %8.1f", RankOf(report.rows, i), width, row.bot,
-                             Tidy(row.rating, 1));
+      line = absl::StrFormat("%4d  %-*s  %8.1f%s", RankOf(report.rows, i, established_first),
+                             width, row.bot, Tidy(row.rating, 1), row.provisional ? "?" : " ");
       if (!row.extra.empty()) {
         absl::StrAppend(&line, absl::StrFormat("  [%7.1f, %7.1f]", Tidy(row.extra[0], 1),
                                                Tidy(row.extra[1], 1)));
@@ -140,6 +161,15 @@ void PrintTable(const Report& report) {
   }
   std::cout << "\n";
   for (const std::string& note : report.notes) std::cout << note << "\n";
+  if (std::any_of(report.rows.begin(), report.rows.end(),
+                  [](const Row& row) { return row.provisional; })) {
+    std::cout << absl::StrFormat(
+        "?: provisional (fewer than %d matches%s).\n", tournament::kProvisionalMatches,
+        report.system == "ml"
+            ? absl::StrFormat(", or an interval wider than %.0f points",
+                              tournament::kProvisionalWidth)
+            : "");
+  }
 }
 
 void PrintCsv(const Report& report) {
@@ -187,6 +217,7 @@ Report NewReport(const std::string& system, const tournament::ResultsTable& tabl
   for (const tournament::MatchResult& match : table.matches) {
     for (const tournament::Placing& p : match.placings) ++report.rows[p.bot].matches;
   }
+  for (Row& row : report.rows) row.provisional = row.matches < tournament::kProvisionalMatches;
   report.settings.push_back({"matches", absl::StrCat(table.matches.size())});
   return report;
 }
@@ -251,6 +282,7 @@ Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptio
     report.rows[b].extra = {r.low, r.high};
     report.rows[b].group = r.group;
     report.rows[b].tier = r.tier;
+    report.rows[b].provisional = tournament::Provisional(report.rows[b].matches, r.low, r.high);
   }
   report.extra_columns = {"low", "high"};
   const bool bootstrap = ml.bootstrap_samples > 0;
@@ -260,21 +292,23 @@ Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptio
                    ml.seed, ")");
   const std::string method =
       bootstrap && profile ? absl::StrCat("the wider of a ", bootstrap_text,
-                                          " and the profile likelihood")
+                                          " and the profile likelihood with the prior")
       : bootstrap          ? absl::StrCat("a ", bootstrap_text, " (no profile likelihood above ",
                                           tournament::kMlProfileMaxBots, " bots)")
-      : profile            ? std::string("the profile likelihood (no bootstrap)")
+      : profile            ? std::string("the profile likelihood with the prior (no bootstrap)")
                            : std::string("none (--bootstrap 0 and more than 50 bots)");
   report.settings.push_back({"interval", JsonString(method)});
   report.settings.push_back({"bootstrap_samples", absl::StrCat(ml.bootstrap_samples)});
   report.settings.push_back({"seed", JsonString(absl::StrCat(ml.seed))});
+  report.settings.push_back({"prior_ties", Number(ml.prior_ties)});
   const bool separated = tournament::Separated(ratings);
   const bool disconnected = tournament::Disconnected(ratings);
   report.settings.push_back({"separated", separated ? "true" : "false"});
   report.settings.push_back({"disconnected", disconnected ? "true" : "false"});
-  report.notes.push_back(absl::StrCat("Bradley-Terry maximum likelihood over ",
-                                      Matches(table.matches.size()),
-                                      ", mean 0: the same in any order of the matches."));
+  report.notes.push_back(absl::StrCat(
+      "Bradley-Terry maximum likelihood over ", Matches(table.matches.size()), " with ",
+      Number(ml.prior_ties), " virtual ties per bot against an average player, mean 0 over "
+      "meetings: the same in any order of the matches."));
   report.notes.push_back(absl::StrCat("95% intervals: ", method,
                                       "; the same in any order of the rows."));
   // The rows are sorted best first only before printing.
@@ -289,8 +323,8 @@ Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptio
   }
   if (separated) {
     report.notes.push_back(absl::StrCat(
-        "Separated: each tier never lost a meeting to the tiers below it, so the gap is "
-        "bounded below only and intervals are open (inf) on that side: ",
+        "Separated: each tier never lost a meeting to the tiers below it, so the data bound "
+        "the gap below only and the prior bounds it above: ",
         SetsOf(ranked, [](const Row& r) { return r.tier; }, "tier"), "."));
   }
   return report;
@@ -356,7 +390,8 @@ int RunRatings(const std::vector<std::string>& args) {
     return Fail(kExitUsage, "give --json or --csv, not both");
   }
   for (const auto& [flag, owner] : std::vector<std::pair<std::string, std::string>>{
-           {"k", "elo"}, {"bootstrap", "ml"}, {"seed", "ml"}, {"tau", "openskill"}}) {
+           {"k", "elo"}, {"bootstrap", "ml"}, {"seed", "ml"}, {"prior", "ml"},
+           {"tau", "openskill"}}) {
     if (parsed->Has(flag) && system != owner) {
       return Fail(kExitUsage, absl::StrCat("--", flag, " applies to --system ", owner, " only"));
     }
@@ -367,6 +402,7 @@ int RunRatings(const std::vector<std::string>& args) {
   for (const absl::Status& status :
        {ReadNumberFlag(*parsed, "k", 0, true, &elo.k),
         ReadNumberFlag(*parsed, "tau", 0, false, &openskill.tau),
+        ReadNumberFlag(*parsed, "prior", 0, true, &ml.prior_ties),
         ReadIntFlag(*parsed, "bootstrap", 0, 100000, &ml.bootstrap_samples)}) {
     if (!status.ok()) return Fail(kExitUsage, std::string(status.message()));
   }
@@ -391,7 +427,7 @@ int RunRatings(const std::vector<std::string>& args) {
   } else if (parsed->Has("csv")) {
     PrintCsv(report);
   } else {
-    PrintTable(report);
+    PrintTable(std::move(report), !parsed->Has("all"));
   }
   return kExitOk;
 }
