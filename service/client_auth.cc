@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -13,68 +14,83 @@
 namespace hoard::service {
 namespace {
 
-// Adds the token to every call, and names it in the message of a call the
-// server refused for it.
+// What a channel adds to its calls: the token (if any) to every call, and
+// words around the message of a call the server refused for its credentials.
+struct Addition {
+  std::string authorization;  // "Bearer TOKEN", or empty: none
+  std::string before_refusal;
+  std::string after_refusal;
+};
+
 class AddToken final : public grpc::experimental::Interceptor {
  public:
-  AddToken(const std::string* value, const std::string* refusal)
-      : value_(value), refusal_(refusal) {}
+  explicit AddToken(const Addition* addition) : addition_(addition) {}
   void Intercept(
       grpc::experimental::InterceptorBatchMethods* methods) override {
-    if (methods->QueryInterceptionHookPoint(
+    if (!addition_->authorization.empty() &&
+        methods->QueryInterceptionHookPoint(
             grpc::experimental::InterceptionHookPoints::
                 PRE_SEND_INITIAL_METADATA)) {
-      methods->GetSendInitialMetadata()->insert({"authorization", *value_});
+      methods->GetSendInitialMetadata()->insert(
+          {"authorization", addition_->authorization});
     }
-    if (!refusal_->empty() &&
-        methods->QueryInterceptionHookPoint(
+    if (methods->QueryInterceptionHookPoint(
             grpc::experimental::InterceptionHookPoints::POST_RECV_STATUS)) {
       grpc::Status* status = methods->GetRecvStatus();
       if (status->error_code() == grpc::StatusCode::UNAUTHENTICATED ||
           status->error_code() == grpc::StatusCode::PERMISSION_DENIED) {
-        *status = grpc::Status(status->error_code(),
-                               absl::StrCat(*refusal_, status->error_message()),
-                               status->error_details());
+        *status = grpc::Status(
+            status->error_code(),
+            absl::StrCat(addition_->before_refusal, status->error_message(),
+                         addition_->after_refusal),
+            status->error_details());
       }
     }
     methods->Proceed();
   }
 
  private:
-  const std::string* const value_;
-  const std::string* const refusal_;
+  const Addition* const addition_;
 };
 
 class AddTokenFactory final
     : public grpc::experimental::ClientInterceptorFactoryInterface {
  public:
-  AddTokenFactory(const std::string& token, std::string refusal)
-      : value_("Bearer " + token), refusal_(std::move(refusal)) {}
+  explicit AddTokenFactory(Addition addition)
+      : addition_(std::move(addition)) {}
   grpc::experimental::Interceptor* CreateClientInterceptor(
       grpc::experimental::ClientRpcInfo*) override {
-    return new AddToken(&value_, &refusal_);
+    return new AddToken(&addition_);
   }
 
  private:
-  // Both live as long as the channel.
-  const std::string value_;
-  const std::string refusal_;  // the start of a refused call's message
+  const Addition addition_;  // lives as long as the channel
 };
 
-std::shared_ptr<grpc::Channel> ChannelWithToken(
+std::shared_ptr<grpc::Channel> ChannelWith(
     const std::string& address,
-    std::shared_ptr<grpc::ChannelCredentials> credentials,
-    const std::string& token, std::string refusal,
+    std::shared_ptr<grpc::ChannelCredentials> credentials, Addition addition,
     const grpc::ChannelArguments& args) {
-  if (token.empty())
+  if (addition.authorization.empty() && addition.before_refusal.empty() &&
+      addition.after_refusal.empty()) {
     return grpc::CreateCustomChannel(address, std::move(credentials), args);
+  }
   std::vector<
       std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>>
       factories;
-  factories.push_back(
-      std::make_unique<AddTokenFactory>(token, std::move(refusal)));
+  factories.push_back(std::make_unique<AddTokenFactory>(std::move(addition)));
   return grpc::experimental::CreateCustomChannelWithInterceptors(
       address, std::move(credentials), args, std::move(factories));
+}
+
+// The first of `names` that is a file in DefaultStateDir(), or "".
+std::string RememberedFile(std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const std::string path = absl::StrCat(DefaultStateDir(), "/", name);
+    std::error_code error;
+    if (std::filesystem::is_regular_file(path, error)) return path;
+  }
+  return std::string();
 }
 
 }  // namespace
@@ -88,17 +104,27 @@ std::shared_ptr<grpc::Channel> AuthorizedChannel(
     const std::string& address,
     std::shared_ptr<grpc::ChannelCredentials> credentials,
     const std::string& token, const grpc::ChannelArguments& args) {
-  return ChannelWithToken(address, std::move(credentials), token, "", args);
+  return ChannelWith(address, std::move(credentials),
+                     {.authorization = token.empty() ? "" : "Bearer " + token},
+                     args);
 }
 
 std::shared_ptr<grpc::Channel> AuthorizedChannel(
     const std::string& address,
     std::shared_ptr<grpc::ChannelCredentials> credentials,
     const ClientToken& token, const grpc::ChannelArguments& args) {
-  return ChannelWithToken(
-      address, std::move(credentials), token.value,
-      absl::StrCat("the server does not accept ", token.Describe(), ": "),
-      args);
+  Addition addition;
+  if (!token.value.empty()) {
+    addition.authorization = "Bearer " + token.value;
+    addition.before_refusal =
+        absl::StrCat("the server does not accept ", token.Describe(), ": ");
+  } else if (!token.unsent_file.empty()) {
+    addition.after_refusal = absl::StrCat(
+        "; a server of this machine keeps a token in ", token.unsent_file,
+        ": give --token-file ", token.unsent_file, " to send it");
+  }
+  return ChannelWith(address, std::move(credentials), std::move(addition),
+                     args);
 }
 
 absl::StatusOr<ClientToken> FindClientToken(const std::string& token_file,
@@ -113,10 +139,12 @@ absl::StatusOr<ClientToken> FindClientToken(const std::string& token_file,
       token != nullptr && *token != '\0') {
     return ClientToken{.value = token, .source = "HOARD_TOKEN"};
   }
-  if (use != TokenUse::kAdmin || !local_server) return ClientToken();
-  const std::string remembered = DefaultStateDir() + "/admin-token";
-  std::error_code error;
-  if (std::filesystem::exists(remembered, error)) {
+  if (!local_server) return ClientToken();
+  if (use == TokenUse::kRead) {
+    return ClientToken{.unsent_file = RememberedFile({"read-token", "admin-token"})};
+  }
+  if (const std::string remembered = RememberedFile({"admin-token"});
+      !remembered.empty()) {
     if (absl::StatusOr<std::vector<std::string>> tokens =
             ReadTokenFile(remembered);
         tokens.ok()) {

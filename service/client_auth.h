@@ -26,6 +26,10 @@ struct ClientToken {
   std::string source;
   // Whether it is that remembered admin token.
   bool remembered = false;
+  // With no token, to a server on this machine: a file of the tokens its
+  // servers keep (STATE_DIR/read-token, else admin-token) that a refusal
+  // names, so that a read of a --private server finds its way; else empty.
+  std::string unsent_file;
 
   // "the token from SOURCE (fingerprint F)" ("the admin token from PATH ..."
   // for a remembered one), F being Fingerprint(value).
@@ -43,6 +47,8 @@ std::shared_ptr<grpc::Channel> AuthorizedChannel(
 // The same with `token.value`, and a call the server refuses for its token
 // (UNAUTHENTICATED or PERMISSION_DENIED) ends with a message that names it:
 // "the server does not accept " + token.Describe() + ": " + the server's.
+// With no token but an `unsent_file`, a refused call's message ends naming
+// that file.
 std::shared_ptr<grpc::Channel> AuthorizedChannel(
     const std::string& address,
     std::shared_ptr<grpc::ChannelCredentials> credentials,
@@ -57,10 +63,10 @@ enum class TokenUse { kRead, kAdmin };
 // (kNotFound or kInvalidArgument if it cannot be read), else $HOARD_TOKEN,
 // else — for admin calls (`use`) to a server on this machine
 // (`local_server`) — the admin token a server of this user keeps in
-// DefaultStateDir(), else none (an empty value). A read never sends that
+// DefaultStateDir(), else none (an empty value). A read never sends a
 // remembered token, which may be one a server long gone made (and which
 // every server but that one refuses); a --private server's reads need
-// `token_file` or $HOARD_TOKEN.
+// `token_file` or $HOARD_TOKEN, and `unsent_file` says where to find one.
 absl::StatusOr<ClientToken> FindClientToken(const std::string& token_file,
                                             TokenUse use, bool local_server);
 

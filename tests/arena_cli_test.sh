@@ -176,6 +176,18 @@ expect_error "and --token-file, naming the file" 1 \
   -- "$HOARD" match get "$MATCH" --server "$ADDR" --token-file "$STALE/admin-token"
 kill -TERM $SERVER_PID
 
+# A read of a --private server on this machine sends no remembered token
+# either; its refusal names the file of one to send.
+PRIVATE="$WORK/private-state"
+start_server "$WORK/serve4.log" --private --state-dir "$PRIVATE"
+expect_error "a read of a local --private server names the token file to give" 1 \
+  "reads need a token .*; a server of this machine keeps a token in $PRIVATE/read-token: give --token-file $PRIVATE/read-token to send it (code 16)$" \
+  -- env HOARD_STATE_DIR="$PRIVATE" "$HOARD" match list --server "$ADDR"
+HOARD_STATE_DIR="$PRIVATE" "$HOARD" match list --server "$ADDR" \
+  --token-file "$PRIVATE/read-token" >"$WORK/list4" 2>&1
+check "given that file, the read succeeds" "$WORK/list4" [ $? -eq 0 ]
+kill -TERM $SERVER_PID
+
 echo "not a database at all, only text that is long enough" >"$WORK/text.db"
 "$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/text.db" >"$WORK/out" 2>"$WORK/err"
 if [ $? -eq 1 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "is not a Hoard database" "$WORK/err"; then
