@@ -35,10 +35,22 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export HOARD_CONFORMANCE_MATCHES=${HOARD_CONFORMANCE_MATCHES:-100}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+
+# Runs a command with a home of its own, build-asan/test-homes/NAME, as CTest
+# runs every test (cmake/test_homes.cmake): nothing of the user's home or
+# state directory reaches it.
+isolated() {
+  local home="$PWD/build-asan/test-homes/$1"
+  shift
+  mkdir -p "$home/.config" "$home/.cache" "$home/.local/state/hoard"
+  HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_CACHE_HOME="$home/.cache" \
+    XDG_STATE_HOME="$home/.local/state" HOARD_STATE_DIR="$home/.local/state/hoard" "$@"
+}
+
 failed=0
 for test in "${TESTS[@]}"; do
   name=$(basename "$test")
-  if "build-asan/$test" >"$logs/$name.log" 2>&1; then
+  if isolated "$name" "build-asan/$test" >"$logs/$name.log" 2>&1; then
     echo "sanitize: ok   $name ($(grep -E '^\[  PASSED  \]' "$logs/$name.log" | sed 's/.*\] //'))"
   else
     echo "sanitize: FAIL $name"

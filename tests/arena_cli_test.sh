@@ -12,14 +12,22 @@ WORK=$(mktemp -d)
 export HOARD_STATE_DIR="$WORK/state"
 source "$(dirname "$0")/cli_checks.sh"
 
-"$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/hoard.db" >"$WORK/serve.log" 2>&1 &
-SERVER_PID=$!
+# start_server LOG [FLAGS...]: hoard serve on a free port of loopback, its
+# output in LOG; sets SERVER_PID, and ADDR once it serves (else empty).
+start_server() {
+  local log=$1
+  shift
+  "$HOARD" serve --listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 100); do
+    grep -q "serving on" "$log" && break
+    sleep 0.1
+  done
+  ADDR=$(sed -n 's/^hoard: serving on //p' "$log")
+}
+
 trap 'kill $SERVER_PID 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do
-  grep -q "serving on" "$WORK/serve.log" && break
-  sleep 0.1
-done
-ADDR=$(sed -n 's/^hoard: serving on //p' "$WORK/serve.log")
+start_server "$WORK/serve.log" --db "$WORK/hoard.db"
 if [ -n "$ADDR" ]; then pass "serve reports its address ($ADDR)"; else fail "serve starts" "$WORK/serve.log"; exit 1; fi
 
 "$HOARD" match create --server "$ADDR" --seats open,open,builtin:random --seed 5 >"$WORK/create" 2>&1
@@ -121,13 +129,7 @@ fi
 
 # The database keeps the finished match for the next server; a file that is
 # no database is named.
-"$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/hoard.db" >"$WORK/serve2.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 100); do
-  grep -q "serving on" "$WORK/serve2.log" && break
-  sleep 0.1
-done
-ADDR=$(sed -n 's/^hoard: serving on //p' "$WORK/serve2.log")
+start_server "$WORK/serve2.log" --db "$WORK/hoard.db"
 if "$HOARD" match get "$MATCH" --server "$ADDR" --record >"$WORK/record2.json" 2>"$WORK/err" &&
     cmp -s "$WORK/record.json" "$WORK/record2.json"; then
   pass "a restarted server gives the stored match's record"
@@ -135,6 +137,57 @@ else
   fail "a restarted server gives the stored match's record" "$WORK/err"
 fi
 kill -TERM $SERVER_PID
+
+# A token a server of the past left in the state directory (admin-token) is
+# sent only by commands that need the admin role: reads reach a server that
+# never knew it, and an admin command's error names the token the server
+# refused. A token given with --token-file or HOARD_TOKEN is sent as given.
+STALE="$WORK/stale-state"
+mkdir -p "$STALE"
+echo 0123456789abcdef0123456789abcdef >"$STALE/admin-token"
+STALE_PRINT=$(printf %s 0123456789abcdef0123456789abcdef | sha256sum | cut -c1-8)
+echo "arena-cli-admin" >"$WORK/admin-tokens"
+start_server "$WORK/serve3.log" --admin-token-file "$WORK/admin-tokens"
+"$HOARD" match create --server "$ADDR" --token-file "$WORK/admin-tokens" \
+  --seats builtin:random,builtin:random >"$WORK/create3" 2>&1
+MATCH=$(sed -n 's/^match //p' "$WORK/create3")
+check "a server with a token file of its own makes a match (--token-file)" "$WORK/create3" \
+  [ -n "$MATCH" ]
+stale() { HOARD_STATE_DIR="$STALE" "$HOARD" "$@"; }
+stale match list --server "$ADDR" >"$WORK/list3" 2>&1
+check "match list with a stale remembered admin token: a read sends none, and succeeds" \
+  "$WORK/list3" grep -q "^$MATCH " "$WORK/list3"
+stale match watch "$MATCH" --server "$ADDR" >"$WORK/watch3" 2>&1
+check "so does match watch, to the match's end" "$WORK/watch3" grep -q "rank 1" "$WORK/watch3"
+stale match get "$MATCH" --server "$ADDR" >"$WORK/get3" 2>&1
+check "and match get" "$WORK/get3" grep -q "MATCH_STATUS_FINISHED" "$WORK/get3"
+stale bots list --server "$ADDR" >"$WORK/bots3" 2>&1
+check "and bots list" "$WORK/bots3" [ $? -eq 0 ]
+expect_error "match create sends the remembered token, and its error names the file and fingerprint" 1 \
+  "^hoard: $ADDR: the server does not accept the admin token from $STALE/admin-token (fingerprint $STALE_PRINT): the token is not one this server accepts (code 16)$" \
+  -- stale match create --server "$ADDR" --seats builtin:random,builtin:random
+expect_error "so does bots add" 1 "the admin token from $STALE/admin-token (fingerprint $STALE_PRINT)" \
+  -- stale bots add someone --server "$ADDR"
+expect_error "a read sends HOARD_TOKEN as given, and its error names HOARD_TOKEN" 1 \
+  "^hoard: $ADDR: the server does not accept the token from HOARD_TOKEN (fingerprint $STALE_PRINT): " \
+  -- env HOARD_TOKEN=0123456789abcdef0123456789abcdef "$HOARD" match list --server "$ADDR"
+expect_error "and --token-file, naming the file" 1 \
+  "the token from --token-file $STALE/admin-token (fingerprint $STALE_PRINT)" \
+  -- "$HOARD" match get "$MATCH" --server "$ADDR" --token-file "$STALE/admin-token"
+kill -TERM $SERVER_PID
+
+# A read of a --private server on this machine sends no remembered token
+# either; its refusal names the file of one to send.
+PRIVATE="$WORK/private-state"
+start_server "$WORK/serve4.log" --private --state-dir "$PRIVATE"
+expect_error "a read of a local --private server names the token file to give" 1 \
+  "reads need a token .*; a server of this machine keeps a token in $PRIVATE/read-token: give --token-file $PRIVATE/read-token to send it (code 16)$" \
+  -- env HOARD_STATE_DIR="$PRIVATE" "$HOARD" match list --server "$ADDR"
+HOARD_STATE_DIR="$PRIVATE" "$HOARD" match list --server "$ADDR" \
+  --token-file "$PRIVATE/read-token" >"$WORK/list4" 2>&1
+check "given that file, the read succeeds" "$WORK/list4" [ $? -eq 0 ]
+kill -TERM $SERVER_PID
+
 echo "not a database at all, only text that is long enough" >"$WORK/text.db"
 "$HOARD" serve --listen 127.0.0.1:0 --db "$WORK/text.db" >"$WORK/out" 2>"$WORK/err"
 if [ $? -eq 1 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "is not a Hoard database" "$WORK/err"; then

@@ -18,8 +18,8 @@ const std::vector<FlagSpec>& BotsFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"server", "HOST:PORT", kServerHelp},
       {"token-file", "FILE",
-       "the admin token (default $HOARD_TOKEN, else a local server's admin "
-       "token)"},
+       "the token to send (default $HOARD_TOKEN, else for add and revoke a local "
+       "server's admin token)"},
       {"key", "KEY", "add: the account's key (default: the server makes one)"},
       {"key-file", "FILE",
        "add: read the account's key from FILE (its first line), kept off the command line"},
@@ -40,20 +40,19 @@ int RunBots(const std::vector<std::string>& args) {
     std::cout << "usage: hoard bots add NAME [--key KEY | --key-file FILE] [--replace]\n"
                  "       hoard bots list\n"
                  "       hoard bots revoke NAME\n\n"
-                 "Manages the bot accounts of a Hoard server (needs its admin "
-                 "token). A bot\n"
-                 "registers with its account's name and key; add prints the "
-                 "key, which the\n"
-                 "server keeps only as a salted hash. revoke deletes the "
-                 "account and closes\n"
-                 "its streams.\n\n"
+                 "Manages the bot accounts of a Hoard server (add and revoke need its admin\n"
+                 "token). A bot registers with its account's name and key; add prints the\n"
+                 "key, which the server keeps only as a salted hash. revoke deletes the\n"
+                 "account and closes its streams.\n\n"
               << FlagsHelp(BotsFlags());
     return kExitOk;
   }
   const std::vector<std::string>& words = parsed->positionals;
   const std::string server = ServerAddress(*parsed);
+  // list is a read; add and revoke need the admin role.
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      AdminChannel(server, parsed->Get("token-file", ""));
+      words.size() == 1 && words[0] == "list" ? ReadChannel(server, parsed->Get("token-file", ""))
+                                              : AdminChannel(server, parsed->Get("token-file", ""));
   if (!channel.ok())
     return Fail(kExitUsage, std::string(channel.status().message()));
   auto stub = hoard::v1::Arena::NewStub(*channel);

@@ -54,6 +54,18 @@ grpc::ChannelArguments ChannelArguments() {
   return args;
 }
 
+// A channel to `address` whose calls carry the token for `use`.
+absl::StatusOr<std::shared_ptr<grpc::Channel>> TokenChannel(const std::string& address,
+                                                            const std::string& token_file,
+                                                            service::TokenUse use) {
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
+  if (!credentials.ok()) return credentials.status();
+  absl::StatusOr<service::ClientToken> token =
+      service::FindClientToken(token_file, use, /*local_server=*/IsLoopback(address));
+  if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
+  return service::AuthorizedChannel(address, *credentials, *token, ChannelArguments());
+}
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& address) {
@@ -64,12 +76,12 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& 
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
                                                             const std::string& token_file) {
-  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
-  if (!credentials.ok()) return credentials.status();
-  absl::StatusOr<std::string> token =
-      service::ClientToken(token_file, /*local_server=*/IsLoopback(address));
-  if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
-  return service::AuthorizedChannel(address, *credentials, *token, ChannelArguments());
+  return TokenChannel(address, token_file, service::TokenUse::kAdmin);
+}
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> ReadChannel(const std::string& address,
+                                                           const std::string& token_file) {
+  return TokenChannel(address, token_file, service::TokenUse::kRead);
 }
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
@@ -96,7 +108,8 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
     args.SetSslTargetNameOverride(host.front() == '[' ? host.substr(1, host.size() - 2) : host);
   }
   const bool local = std::all_of(addresses.begin(), addresses.end(), IsLoopback);
-  absl::StatusOr<std::string> token = service::ClientToken(token_file, local);
+  absl::StatusOr<service::ClientToken> token =
+      service::FindClientToken(token_file, service::TokenUse::kAdmin, local);
   if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
   return service::AuthorizedChannel(*target, *credentials, *token, args);
 }

@@ -24,12 +24,21 @@ namespace hoard::cli {
 // plaintext otherwise. kInvalidArgument if that file cannot be read.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& address);
 
-// The same, and every call carries the token service::ClientToken finds
-// (docs/security.md): --token-file, $HOARD_TOKEN, or — for a server on this
-// machine only (a loopback address) — the admin token its server keeps in
-// the state directory. kInvalidArgument if the token file cannot be read.
+// The same for a command that needs the admin role: every call carries the
+// token service::FindClientToken finds for admin calls (docs/security.md):
+// --token-file, $HOARD_TOKEN, or — for a server on this machine only (a
+// loopback address) — the admin token its server keeps in the state
+// directory. A call the server refuses for that token says which token it
+// was: where it came from and its fingerprint. kInvalidArgument if the token
+// file cannot be read.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
                                                             const std::string& token_file);
+
+// The same for a command that only reads: its calls carry the token of
+// --token-file or $HOARD_TOKEN if there is one, never the remembered admin
+// token.
+absl::StatusOr<std::shared_ptr<grpc::Channel>> ReadChannel(const std::string& address,
+                                                           const std::string& token_file);
 
 // One channel to several servers (service::StaticTarget), each call to the next of
 // them (gRPC's round_robin), carrying the token as AdminChannel's does (a

@@ -26,7 +26,7 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"server", "HOST:PORT", "ask this server instead of reading a database"},
       {"remote", "", "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead"},
       {"token-file", "FILE",
-       "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
+       "the token to send (default $HOARD_TOKEN)"},
       {"head-to-head", "", "print the head-to-head table too"},
       {"all", "", "table: rank every bot together (default: provisional ratings below)"},
       {"json", "", "print JSON"},
@@ -105,7 +105,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   if (remote) {
     const std::string server = ServerAddress(*parsed);
     absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-        AdminChannel(server, parsed->Get("token-file", ""));
+        ReadChannel(server, parsed->Get("token-file", ""));
     if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
     auto stub = hoard::v1::Tournaments::NewStub(*channel);
     hoard::v1::Leaderboard response;

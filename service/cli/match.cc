@@ -24,7 +24,8 @@ const std::vector<FlagSpec>& MatchFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
       {"server", "HOST:PORT", kServerHelp},
       {"token-file", "FILE",
-       "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
+       "the token to send (default $HOARD_TOKEN, else for create a local server's admin "
+       "token)"},
       {"game", "ID", "create: the game (default village); list: only this game's matches"},
       {"seats", "A,B,...", "create: per seat open, builtin:NAME or bot:NAME"},
       {"option", "NAME=VALUE", "create: a game option (repeatable)", true},
@@ -189,11 +190,14 @@ int RunMatch(const std::vector<std::string>& args) {
   }
   const std::vector<std::string>& words = parsed->positionals;
   const std::string server = ServerAddress(*parsed);
+  // Only create needs the admin role; the rest are reads.
+  const bool create = words.size() == 1 && words[0] == "create";
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      AdminChannel(server, parsed->Get("token-file", ""));
+      create ? AdminChannel(server, parsed->Get("token-file", ""))
+             : ReadChannel(server, parsed->Get("token-file", ""));
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   auto stub = hoard::v1::Arena::NewStub(*channel);
-  if (words.size() == 1 && words[0] == "create") return Create(*parsed, *stub, server, **channel);
+  if (create) return Create(*parsed, *stub, server, **channel);
   if (words.size() == 2 && words[0] == "get") {
     hoard::v1::GetMatchRequest request;
     request.set_match_id(words[1]);

@@ -51,7 +51,8 @@ const std::vector<FlagSpec>& TournamentFlags() {
        true},
       {"remote", "", "play on the server of $HOARD_SERVER (else 127.0.0.1:50051)"},
       {"token-file", "FILE",
-       "the token to send (default $HOARD_TOKEN, else a local server's admin token)"},
+       "the token to send (default $HOARD_TOKEN, else to play, create or cancel a local "
+       "server's admin token)"},
       {"listen", "HOST:PORT",
        "where the inner server takes external bots (default 127.0.0.1:0, any free port)"},
       {"fresh", "", "start a new tournament even if this spec was run before"},

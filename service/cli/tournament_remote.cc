@@ -222,8 +222,10 @@ int RunTournamentOnServer(const ParsedArgs& args) {
                                          args.positionals[1], "'"));
   }
   const std::string server = ServerAddress(args);
+  // create and cancel need the admin role; list, get and watch are reads.
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      AdminChannel(server, args.Get("token-file", ""));
+      verb == "create" || verb == "cancel" ? AdminChannel(server, args.Get("token-file", ""))
+                                           : ReadChannel(server, args.Get("token-file", ""));
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   Client client(args, server, *channel);
   if (verb == "create") return client.Create();
