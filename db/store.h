@@ -134,7 +134,9 @@ class MatchStore {
   // what it wrote would go into a file nobody can open again. The first time
   // it finds so, it copies the database as this process still sees it (every
   // commit it made) to a new file beside it, mode 0600, and the message names
-  // the copy; each write checks first (one stat). PostgreSQL: always OK.
+  // the copy; and it removes its own -wal and -shm from beside the path,
+  // which SQLite would read with whatever file is put there. Each write
+  // checks first (one stat). PostgreSQL: always OK.
   // Takes the store's lock: it may wait for a write under way.
   virtual absl::Status CheckFile() { return absl::OkStatus(); }
 
