@@ -72,6 +72,7 @@ class FaultyStore final : public MatchStore {
     return real_->List(after, limit, filter);
   }
   absl::StatusOr<std::int64_t> LastSequence() override { return real_->LastSequence(); }
+  absl::Status CheckFile() override { return real_->CheckFile(); }
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
                                                 const std::string& spec_hash,
                                                 int scheduled) override {

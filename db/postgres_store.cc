@@ -889,11 +889,32 @@ absl::StatusOr<std::string> PostgresDisplayName(const std::string& url) {
   return name;
 }
 
+absl::Status CheckNoPasswordInAddress(const std::string& target) {
+  if (!IsPostgresUrl(target)) return absl::OkStatus();
+  PQconninfoOption* options = PQconninfoParse(target.c_str(), nullptr);
+  if (options == nullptr) return absl::OkStatus();  // no address: opening says why
+  bool has_password = false;
+  for (const PQconninfoOption* option = options; option->keyword != nullptr; ++option) {
+    if (std::strcmp(option->keyword, "password") == 0 && option->val != nullptr) {
+      has_password = true;
+    }
+  }
+  PQconninfoFree(options);
+  if (!has_password) return absl::OkStatus();
+  const absl::StatusOr<std::string> name = PostgresDisplayName(target);
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the database address holds a password, which any user of this machine can read in "
+      "its process list: give ", name.ok() ? *name : "the address without it",
+      " and the password in a file named by HOARD_DB_PASSWORD_FILE (or in PGPASSWORD, "
+      "or ~/.pgpass)"));
+}
+
 absl::StatusOr<std::unique_ptr<MatchStore>> OpenPostgresStore(const std::string& url,
                                                               StoreAccess access) {
   ASSIGN_OR_RETURN(const std::string name, PostgresDisplayName(url));
+  RETURN_IF_ERROR(CheckNoPasswordInAddress(url));
   ASSIGN_OR_RETURN(const std::optional<std::string> password, PasswordFromFile());
-  // The address, and the password of the file over any the address holds.
+  // The address, and the password of the file if there is one.
   const char* keywords[] = {"dbname", password ? "password" : nullptr, nullptr};
   const char* values[] = {url.c_str(), password ? password->c_str() : nullptr, nullptr};
   PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);

@@ -1,8 +1,11 @@
 // The SQLite store: schema, migrations and every statement Hoard runs.
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -15,8 +18,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "db/bot_names.h"
 #include "db/migrations.h"
 #include "db/store.h"
@@ -47,6 +52,59 @@ absl::StatusCode CodeFor(int sqlite_code) {
     default:
       return absl::StatusCode::kUnavailable;
   }
+}
+
+// Makes a new, empty file at `path` that only its owner may read and
+// write: kAlreadyExists if there is one.
+absl::Status CreatePrivateFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int error = errno;
+    return absl::Status(error == EEXIST ? absl::StatusCode::kAlreadyExists
+                                        : absl::StatusCode::kUnavailable,
+                        absl::StrCat("cannot create ", path, ": ", std::strerror(error)));
+  }
+  ::close(fd);
+  return absl::OkStatus();
+}
+
+// Makes the directories missing from `path`'s (a file's) folder, each
+// 0700; those that exist keep their mode.
+absl::Status MakePrivateDirectories(const std::string& path) {
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) return absl::OkStatus();
+  std::filesystem::path made;
+  for (const std::filesystem::path& part : folder) {
+    made /= part;
+    if (::mkdir(made.c_str(), 0700) != 0 && errno != EEXIST) {
+      return absl::UnavailableError(absl::StrCat("cannot make the directory ", made.string(),
+                                                 " (", std::strerror(errno), ") for ", path));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Takes the permissions of group and others from the database at `path`
+// and its -wal and -shm, where it has any; says what it did.
+std::vector<std::string> TightenModes(const std::string& path) {
+  std::vector<std::string> notices;
+  for (const std::string& file : {path, path + "-wal", path + "-shm"}) {
+    struct stat info;
+    if (::stat(file.c_str(), &info) != 0 || (info.st_mode & 077) == 0) continue;
+    const mode_t was = info.st_mode & 07777;
+    const mode_t tight = was & ~static_cast<mode_t>(077);
+    if (::chmod(file.c_str(), tight) == 0) {
+      notices.push_back(absl::StrCat(
+          "the permissions of ", file, " were ", absl::StrFormat("%04o", was),
+          "; tightened to ", absl::StrFormat("%04o", tight),
+          " (it holds sealed seeds and bot key hashes)"));
+    } else {
+      notices.push_back(absl::StrCat(
+          file, " may be read by others (mode ", absl::StrFormat("%04o", was),
+          ") and cannot be tightened (", std::strerror(errno), "): make it 0600"));
+    }
+  }
+  return notices;
 }
 
 constexpr const char* kNowMs = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -141,8 +199,10 @@ class Statement {
 
 class SqliteStore final : public MatchStore {
  public:
-  SqliteStore(sqlite3* db, std::string path, bool read_only)
-      : db_(db), path_(std::move(path)), read_only_(read_only) {}
+  SqliteStore(sqlite3* db, std::string path, bool read_only, std::vector<std::string> notices)
+      : db_(db), path_(std::move(path)), read_only_(read_only) {
+    notices_ = std::move(notices);
+  }
   ~SqliteStore() override {
     statements_.Clear();
     sqlite3_close_v2(db_);
@@ -199,11 +259,27 @@ class SqliteStore final : public MatchStore {
     return absl::OkStatus();
   }
 
+  // Notes which -wal and -shm files beside the path are this connection's:
+  // once it has written, they stay the same files until it closes.
+  void RememberWalFiles() {
+    absl::MutexLock lock(&mu_);
+    for (const std::string& file : {path_ + "-wal", path_ + "-shm"}) {
+      struct stat info;
+      if (::stat(file.c_str(), &info) == 0) own_wal_files_[file] = {info.st_dev, info.st_ino};
+    }
+  }
+
+  absl::Status CheckFile() override {
+    absl::MutexLock lock(&mu_);
+    return CheckFileLocked();
+  }
+
   absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
                             const hoard::v1::MatchRecord& record,
                             const TournamentSlot* slot) override {
     absl::MutexLock lock(&mu_);
     const absl::Time started = absl::Now();
+    RETURN_IF_ERROR(CheckFileLocked());
     if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     absl::Status status = InsertLocked(sequence, match, record, slot);
     if (!status.ok()) {
@@ -228,6 +304,7 @@ class SqliteStore final : public MatchStore {
       return statuses;
     };
     const absl::Time started = absl::Now();
+    if (absl::Status s = CheckFileLocked(); !s.ok()) return all(s);
     if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return all(s);
     for (std::size_t i = 0; i < results.size(); ++i) {
       // A savepoint each: one already stored leaves the others in.
@@ -333,6 +410,7 @@ class SqliteStore final : public MatchStore {
 
   absl::StatusOr<std::int64_t> ReserveSequences(int count) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
     absl::StatusOr<std::int64_t> first = ReserveLocked(count);
     if (!first.ok()) {
@@ -350,6 +428,7 @@ class SqliteStore final : public MatchStore {
                                                 const std::string& spec_hash,
                                                 int scheduled) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     Statement insert(statements_, absl::StrCat(
         "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
         "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, '', ?, ", kNowMs, ", ",
@@ -391,6 +470,7 @@ class SqliteStore final : public MatchStore {
   absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
                                    const std::string& error) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     Statement update(statements_, absl::StrCat("UPDATE tournaments SET status = ?, error = ?, "
                                        "updated_at_ms = ", kNowMs, " WHERE id = ?").c_str());
     if (!update.ok()) return Error("updating a tournament");
@@ -404,6 +484,7 @@ class SqliteStore final : public MatchStore {
 
   absl::Status PutBotAccount(const BotAccount& account) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     Statement upsert(statements_,
                      absl::StrCat("INSERT INTO bot_accounts (name, key_hash, launched, "
                                   "created_at_ms) VALUES (?, ?, ?, ", kNowMs,
@@ -419,6 +500,7 @@ class SqliteStore final : public MatchStore {
 
   absl::Status DeleteBotAccount(const std::string& name) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     Statement remove(statements_, "DELETE FROM bot_accounts WHERE name = ?");
     if (!remove.ok()) return Error("deleting a bot account");
     remove.Bind(1, name);
@@ -458,6 +540,7 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<bool> ClaimSlot(std::int64_t tournament_id, int schedule_index,
                                  const std::string& holder, absl::Duration ttl) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     Statement claim(statements_, absl::StrCat(
         "INSERT INTO slot_leases (tournament_id, schedule_index, holder, expires_at_ms) "
         "SELECT ?1, ?2, ?3, ", kNowMs, " + ?4 WHERE NOT EXISTS (SELECT 1 FROM matches "
@@ -476,6 +559,7 @@ class SqliteStore final : public MatchStore {
 
   absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     // The leases of slots stored since go: renewals touch only the slots in play.
     Statement done(statements_,
                    "DELETE FROM slot_leases WHERE holder = ?1 AND EXISTS (SELECT 1 FROM matches m "
@@ -494,6 +578,7 @@ class SqliteStore final : public MatchStore {
 
   absl::Status ReleaseLeases(std::int64_t tournament_id, const std::string& holder) override {
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     Statement release(statements_,
                       "DELETE FROM slot_leases WHERE tournament_id = ? AND holder = ?");
     if (!release.ok()) return Error("ending leases");
@@ -559,6 +644,7 @@ class SqliteStore final : public MatchStore {
     // A snapshot only saves work next time; a read-only store computes anew.
     if (read_only_) return absl::OkStatus();
     absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckFileLocked());
     Statement insert(statements_, absl::StrCat(
         "INSERT OR REPLACE INTO rating_snapshots (game, tournament_id, version, "
         "computed_at_ms, snapshot) VALUES (?, ?, ?, ", kNowMs, ", ?)").c_str());
@@ -755,6 +841,64 @@ class SqliteStore final : public MatchStore {
     return bot_ids_[key] = select.Int(0);
   }
 
+  // kFailedPrecondition, for good, once the file at path_ is no longer the
+  // one this connection has open; the first time, after a copy is made.
+  absl::Status CheckFileLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (!lost_.ok()) return lost_;
+    int moved = 0;
+    // SQLite compares the inode it opened with the one at its path now (a
+    // stat); a database in memory answers SQLITE_NOTFOUND.
+    if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK ||
+        moved == 0) {
+      return absl::OkStatus();
+    }
+    struct stat now;
+    const bool deleted = ::stat(path_.c_str(), &now) != 0 && errno == ENOENT;
+    const std::string rescued = RescueLocked();
+    // This connection's -wal and -shm, still beside the path, would be read
+    // as those of whatever file is put there: they go (it keeps them open).
+    for (const auto& [file, id] : own_wal_files_) {
+      struct stat info;
+      if (::stat(file.c_str(), &info) == 0 && info.st_dev == id.first && info.st_ino == id.second) {
+        ::unlink(file.c_str());
+      }
+    }
+    lost_ = absl::FailedPreconditionError(absl::StrCat(
+        "the database ", path_, deleted ? " was deleted" : " was replaced by another file",
+        " while in use, so nothing more is written to it (it would be lost with the ",
+        deleted ? "deleted" : "replaced", " file); ", rescued,
+        "; put the database you mean to keep back at ", path_, " and start again"));
+    return lost_;
+  }
+
+  // Copies the database as this connection sees it to a new file beside
+  // path_; says where, or why it could not.
+  std::string RescueLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    std::string copy = absl::StrCat(path_, ".rescued");
+    absl::Status made = CreatePrivateFile(copy);
+    if (made.code() == absl::StatusCode::kAlreadyExists) {
+      copy = absl::StrCat(path_, ".rescued-", absl::ToUnixSeconds(absl::Now()));
+      made = CreatePrivateFile(copy);
+    }
+    if (!made.ok()) {
+      return absl::StrCat("no copy of what it held could be made (", made.message(), ")");
+    }
+    sqlite3* to = nullptr;
+    int rc = sqlite3_open_v2(copy.c_str(), &to, SQLITE_OPEN_READWRITE, nullptr);
+    if (rc == SQLITE_OK) {
+      sqlite3_backup* backup = sqlite3_backup_init(to, "main", db_, "main");
+      rc = backup == nullptr ? sqlite3_errcode(to) : sqlite3_backup_step(backup, -1);
+      if (backup != nullptr) sqlite3_backup_finish(backup);
+    }
+    const std::string error = rc == SQLITE_DONE ? "" : sqlite3_errstr(rc);
+    sqlite3_close_v2(to);
+    if (!error.empty()) {
+      std::remove(copy.c_str());
+      return absl::StrCat("no copy of what it held could be made (", error, ")");
+    }
+    return absl::StrCat("everything it committed is copied to ", copy);
+  }
+
   absl::Status Exec(const char* sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     // A rollback may take back bots inserted since the cache learnt them.
     if (absl::StartsWith(sql, "ROLLBACK")) bot_ids_.clear();
@@ -781,6 +925,10 @@ class SqliteStore final : public MatchStore {
   absl::flat_hash_map<std::pair<std::string, std::string>, std::int64_t> bot_ids_
       ABSL_GUARDED_BY(mu_);
   const bool read_only_;
+  // Set once the file at path_ is found deleted or replaced.
+  absl::Status lost_ ABSL_GUARDED_BY(mu_);
+  // The -wal and -shm files this connection has open: path -> (st_dev, st_ino).
+  std::map<std::string, std::pair<dev_t, ino_t>> own_wal_files_ ABSL_GUARDED_BY(mu_);
 };
 
 // One text answer of `sql` on `db`, or nullopt with the error in *error.
@@ -801,78 +949,82 @@ std::optional<std::string> QueryText(sqlite3* db, const char* sql, std::string* 
   return answer;
 }
 
-// A big-endian 32-bit field of a SQLite file's header.
-std::int64_t HeaderField(const unsigned char* header, int offset) {
-  return static_cast<std::int32_t>((std::uint32_t{header[offset]} << 24) |
-                                   (std::uint32_t{header[offset + 1]} << 16) |
-                                   (std::uint32_t{header[offset + 2]} << 8) |
-                                   std::uint32_t{header[offset + 3]});
+// A SQLite URI for the file at `path` with `query`.
+std::string FileUri(const std::string& path, absl::string_view query) {
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      absl::StrAppend(&uri, "%", absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2));
+    } else {
+      uri.push_back(c);
+    }
+  }
+  return absl::StrCat(uri, "?", query);
 }
 
-// The tables of a SQLite file without an application id, and its Hoard
-// schema version if it is a Hoard database from before the mark (nullopt if
-// it is another program's). Read as an immutable file: nothing is locked,
-// created or written.
-absl::StatusOr<std::optional<std::int64_t>> UnmarkedVersion(const std::string& path) {
-  sqlite3* db = nullptr;
-  const std::string uri = absl::StrCat("file:", path, "?immutable=1");
-  const int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
-                                 nullptr);
-  struct Closer {
-    sqlite3* db;
-    ~Closer() { sqlite3_close_v2(db); }
-  } closer{db};
-  std::string error = rc == SQLITE_OK ? "" : (db != nullptr ? sqlite3_errmsg(db) : "no memory");
-  std::optional<std::string> tables;
-  if (rc == SQLITE_OK) {
-    tables = QueryText(
-        db, "SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table'", &error);
-  }
-  if (!tables.has_value()) {
-    return absl::DataLossError(absl::StrCat(path, " cannot be read as a database (", error,
-                                            "); Hoard leaves it untouched"));
-  }
-  if (tables->empty()) return std::optional<std::int64_t>(0);
-  if (!absl::StrContains(absl::StrCat(", ", *tables, ", "), ", schema_migrations, ")) {
-    return std::optional<std::int64_t>();
-  }
-  const std::optional<std::string> version =
-      QueryText(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &error);
-  std::int64_t number = 0;
-  if (!version.has_value() || !absl::SimpleAtoi(*version, &number)) {
-    return absl::DataLossError(
-        absl::StrCat(path, ": its schema version cannot be read (", error, ")"));
-  }
-  return std::optional<std::int64_t>(number);
-}
-
-// Whose database the file at `path` is and its schema version, from its
-// header (and, for a file without Hoard's mark, its table names), without a
+// Whose database the file at `path` is and its schema version, without a
 // single write: OK for a Hoard database this build can open, or an empty
 // one; otherwise an error that says what is wrong.
 absl::Status InspectExisting(const std::string& path, std::int64_t* version) {
-  unsigned char header[100] = {};
   {
+    char magic[16] = {};
     std::ifstream in(path, std::ios::binary);
-    in.read(reinterpret_cast<char*>(header), sizeof header);
-    if (in.gcount() != sizeof header ||
-        std::memcmp(header, "SQLite format 3", 16) != 0) {
+    in.read(magic, sizeof magic);
+    if (in.gcount() != sizeof magic || std::memcmp(magic, "SQLite format 3", 16) != 0) {
       return absl::DataLossError(absl::StrCat(
           path, " is not a Hoard database (not even a SQLite file); Hoard leaves it untouched"));
     }
   }
-  const std::int64_t id = HeaderField(header, 68);
-  if (id == kHoardApplicationId) {
-    *version = HeaderField(header, 60);
-  } else if (id == 0) {
-    ASSIGN_OR_RETURN(std::optional<std::int64_t> unmarked, UnmarkedVersion(path));
-    if (!unmarked.has_value()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          path, " is not a Hoard database: it holds another program's tables; "
-                "Hoard leaves it untouched"));
+  // A database in WAL mode that a process has open keeps its latest commits
+  // (its marks and schema version among them) in the -wal file beside it
+  // until they are copied back: then it is read as that process sees it, as
+  // a reader in WAL mode may. Otherwise it is read as an immutable file:
+  // nothing is locked, created or written.
+  std::error_code no_wal;
+  const std::uintmax_t wal = std::filesystem::file_size(path + "-wal", no_wal);
+  const bool live_wal = !no_wal && wal > 0;
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(FileUri(path, live_wal ? "mode=ro" : "immutable=1").c_str(),
+                                 &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  struct Closer {
+    sqlite3* db;
+    ~Closer() { sqlite3_close_v2(db); }
+  } closer{db};
+  sqlite3_busy_timeout(db, 5000);
+  std::string error = rc == SQLITE_OK ? "" : (db != nullptr ? sqlite3_errmsg(db) : "no memory");
+  std::optional<std::string> id_text, version_text;
+  if (rc == SQLITE_OK) id_text = QueryText(db, "PRAGMA application_id", &error);
+  if (id_text.has_value()) version_text = QueryText(db, "PRAGMA user_version", &error);
+  std::int64_t id = 0;
+  if (!version_text.has_value() || !absl::SimpleAtoi(*id_text, &id) ||
+      !absl::SimpleAtoi(*version_text, version)) {
+    return absl::DataLossError(absl::StrCat(path, " cannot be read as a database (", error,
+                                            "); Hoard leaves it untouched"));
+  }
+  if (id == 0) {
+    // Unmarked: empty, a Hoard database from before the mark, or another
+    // program's.
+    const std::optional<std::string> tables = QueryText(
+        db, "SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table'", &error);
+    if (!tables.has_value()) {
+      return absl::DataLossError(absl::StrCat(path, " cannot be read as a database (", error,
+                                              "); Hoard leaves it untouched"));
     }
-    *version = *unmarked;
-  } else {
+    *version = 0;
+    if (!tables->empty()) {
+      if (!absl::StrContains(absl::StrCat(", ", *tables, ", "), ", schema_migrations, ")) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            path, " is not a Hoard database: it holds another program's tables; "
+                  "Hoard leaves it untouched"));
+      }
+      const std::optional<std::string> unmarked =
+          QueryText(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &error);
+      if (!unmarked.has_value() || !absl::SimpleAtoi(*unmarked, version)) {
+        return absl::DataLossError(
+            absl::StrCat(path, ": its schema version cannot be read (", error, ")"));
+      }
+    }
+  } else if (id != kHoardApplicationId) {
     return absl::FailedPreconditionError(absl::StrCat(
         path, " is not a Hoard database (it is marked as another program's, application id ",
         id, "); Hoard leaves it untouched"));
@@ -918,6 +1070,20 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& p
           ": open it once with hoard serve or hoard tournament to bring it up to date"));
     }
   }
+  // Made private before SQLite opens it: the -wal and -shm files SQLite
+  // makes take the database's mode.
+  std::vector<std::string> notices;
+  if (!read_only && !in_memory) {
+    if (exists) {
+      notices = TightenModes(path);
+    } else {
+      RETURN_IF_ERROR(MakePrivateDirectories(path));
+      if (absl::Status made = CreatePrivateFile(path);
+          !made.ok() && made.code() != absl::StatusCode::kAlreadyExists) {
+        return made;
+      }
+    }
+  }
   sqlite3* db = nullptr;
   const int flags = (read_only ? SQLITE_OPEN_READONLY
                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
@@ -938,8 +1104,11 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& p
     sqlite3_close_v2(db);
     return check;
   }
-  auto store = std::make_unique<SqliteStore>(db, path, read_only);
-  if (!read_only) RETURN_IF_ERROR(store->Migrate());
+  auto store = std::make_unique<SqliteStore>(db, path, read_only, std::move(notices));
+  if (!read_only) {
+    RETURN_IF_ERROR(store->Migrate());
+    store->RememberWalFiles();
+  }
   return std::unique_ptr<MatchStore>(std::move(store));
 }
 
@@ -1008,7 +1177,9 @@ absl::Status BackupSqlite(const std::string& source, const std::string& target) 
   // The copy is made under a temporary name and takes `target`'s only once
   // it is whole and checked: a failed backup leaves nothing behind.
   const std::string partial = absl::StrCat(target, ".partial-", getpid());
-  absl::Status copied = CopyAndCheck(source, partial, target);
+  // As private as the database: it holds the same seeds and key hashes.
+  absl::Status copied = CreatePrivateFile(partial);
+  if (copied.ok()) copied = CopyAndCheck(source, partial, target);
   std::error_code ignored;
   if (copied.ok()) {
     std::filesystem::rename(partial, target, ignored);

@@ -130,6 +130,23 @@ class MatchStore {
     commit_observer_ = std::move(observer);
   }
 
+  // Whether the database this store opened is still the one its address
+  // names. SQLite: kFailedPrecondition, for good, once the file at its path
+  // was deleted, or replaced by another (moved over, copied over), while
+  // open: every write is refused from then on with the same error, since
+  // what it wrote would go into a file nobody can open again. The first time
+  // it finds so, it copies the database as this process still sees it (every
+  // commit it made) to a new file beside it, mode 0600, and the message names
+  // the copy; and it removes its own -wal and -shm from beside the path,
+  // which SQLite would read with whatever file is put there. Each write
+  // checks first (one stat). PostgreSQL: always OK.
+  // Takes the store's lock: it may wait for a write under way.
+  virtual absl::Status CheckFile() { return absl::OkStatus(); }
+
+  // What opening the database did that its operator should know (such as a
+  // file's permissions tightened), one sentence each.
+  const std::vector<std::string>& notices() const { return notices_; }
+
   // Stores a finished match with its seats (and the bots that held them)
   // and its record, in one transaction: all of it or none. A match with
   // status ABORTED is stored without its record (`record` is ignored). kAlreadyExists if
@@ -224,6 +241,8 @@ class MatchStore {
     if (commit_observer_ && stored > 0) commit_observer_(absl::Now() - started, stored);
   }
 
+  std::vector<std::string> notices_;
+
  private:
   std::function<void(absl::Duration, int)> commit_observer_;
 };
@@ -235,13 +254,21 @@ enum class StoreAccess { kReadWrite, kReadOnly };
 // must be a Hoard database (marked with Hoard's application id, or one from
 // before the mark), of a schema version this build knows, and pass SQLite's
 // quick check; otherwise kFailedPrecondition or kDataLoss says what is wrong
-// and the file is left exactly as it was.
+// and the file is left exactly as it was. The inspection reads through
+// SQLite, so a database a running server holds (its latest commits still in
+// the -wal file beside it) is seen as that server sees it.
 //
 // kReadWrite creates the file if needed, switches it to WAL, brings its
 // schema up to date with the numbered migrations, and proves it takes a
-// write (a read-only file is refused). kReadOnly opens an up-to-date database
-// read-only (kNotFound if there is none) and never writes: rating snapshots,
-// a cache, are not kept.
+// write (a read-only file is refused). The file holds sealed seeds and bot
+// key hashes, so it is private to its owner: a new one is made mode 0600
+// (its -wal and -shm take the same mode from it), in directories made 0700
+// when they are missing (a directory that exists keeps its mode); a Hoard
+// database (and its -wal, -shm) that others may read is tightened to 0600,
+// which notices() reports. kReadOnly opens an up-to-date database read-only
+// (kNotFound if there is none) and never writes: rating snapshots, a cache,
+// are not kept. It needs no write access but what WAL mode asks of a reader
+// while a writer has the database open (the -shm file).
 absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(
     const std::string& path, StoreAccess access = StoreAccess::kReadWrite);
 
@@ -253,17 +280,25 @@ bool IsPostgresUrl(absl::string_view target);
 // and database, never the password. kInvalidArgument if it is no address.
 absl::StatusOr<std::string> PostgresDisplayName(const std::string& url);
 
+// kInvalidArgument, saying where a password goes instead, for a PostgreSQL
+// address that holds one (postgresql://user:PASSWORD@… or ?password=…):
+// a command line shows in `ps` to every user of the machine. OK for anything
+// else, a SQLite path included.
+absl::Status CheckNoPasswordInAddress(const std::string& target);
+
 // Connects to the PostgreSQL database at `url` (libpq's URI form,
-// postgresql://[user[:password]@][host][:port]/database[?param=value…]). It
+// postgresql://[user@][host][:port]/database[?param=value…]). It
 // must be empty or a Hoard database of a schema version this build knows;
 // a database holding other tables is refused (kFailedPrecondition) and left
 // as it was. kReadWrite brings the schema up to date with the numbered
 // migrations (servers starting together take turns); kReadOnly checks that
 // it is up to date (kNotFound if it holds no Hoard database) and then only
-// reads. kUnavailable if the database cannot be reached. The password may
-// come from a file instead of the address: $HOARD_DB_PASSWORD_FILE names it
-// (its first line; kFailedPrecondition if it cannot be read), which keeps
-// it off command lines and out of the environment.
+// reads. kUnavailable if the database cannot be reached. The address never
+// holds the password (kInvalidArgument, as CheckNoPasswordInAddress): it
+// comes from the file $HOARD_DB_PASSWORD_FILE names (its first line;
+// kFailedPrecondition if it cannot be read), which keeps it off command
+// lines and out of the environment, or as libpq finds it ($PGPASSWORD,
+// ~/.pgpass).
 absl::StatusOr<std::unique_ptr<MatchStore>> OpenPostgresStore(
     const std::string& url, StoreAccess access = StoreAccess::kReadWrite);
 
@@ -279,7 +314,8 @@ std::string StoreDisplayName(const std::string& target);
 // Copies the database at `source` to a new file `target` with SQLite's online
 // backup: a consistent snapshot, taken while a server may keep writing to
 // `source` (in steps, so the writer is never held up for long). Then checks
-// the copy (PRAGMA integrity_check). kAlreadyExists if `target` exists,
+// the copy (PRAGMA integrity_check). The copy is made mode 0600, as private
+// as the database. kAlreadyExists if `target` exists,
 // kNotFound if `source` does not, kDataLoss if the copy fails its check.
 absl::Status BackupSqlite(const std::string& source, const std::string& target);
 

@@ -3,7 +3,10 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <sys/stat.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -23,6 +26,7 @@ namespace {
 using ::hoard::testing::IsOk;
 using ::hoard::testing::IsOkAndHolds;
 using ::hoard::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 hoard::v1::Match Finished(std::int64_t sequence, const std::string& game,
@@ -427,8 +431,147 @@ TEST(StoreTest, AFileThatIsNoDatabaseIsNamed) {
   std::ofstream(path) << "this is not a database, just some text that is long enough to matter";
   EXPECT_THAT(OpenSqliteStore(path), StatusIs(absl::StatusCode::kDataLoss,
                                               HasSubstr("is not a Hoard database")));
-  EXPECT_THAT(OpenSqliteStore("/nonexistent/dir/hoard.db"),
-              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("cannot open")));
+  // A folder that cannot be made: beneath a file.
+  EXPECT_THAT(OpenSqliteStore(path + "/dir/hoard.db"),
+              StatusIs(absl::StatusCode::kUnavailable,
+                       HasSubstr("hoard_not_a_db.db/dir (Not a directory)")));
+}
+
+// The permission bits of the file at `path`, or -1.
+int ModeOf(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 ? static_cast<int>(info.st_mode & 07777) : -1;
+}
+
+TEST(StoreTest, ADatabaseItsWalAndItsFoldersArePrivateToTheirOwner) {
+  const std::string folder = TempPath("hoard_private");
+  std::filesystem::remove_all(folder);
+  const std::string path = folder + "/state/hoard.db";
+  const mode_t umask_was = ::umask(022);  // the usual one, which leaves files 0644
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  ::umask(umask_was);
+  const hoard::v1::Match match = Finished(1, "village", "alice");
+  ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
+  EXPECT_EQ(ModeOf(path), 0600);
+  EXPECT_EQ(ModeOf(path + "-wal"), 0600);
+  EXPECT_EQ(ModeOf(path + "-shm"), 0600);
+  EXPECT_EQ(ModeOf(folder), 0700);
+  EXPECT_EQ(ModeOf(folder + "/state"), 0700);
+  EXPECT_THAT(store->notices(), ::testing::IsEmpty());
+  // A folder that exists keeps its mode.
+  ::chmod(folder.c_str(), 0755);
+  std::unique_ptr<MatchStore> beside = *OpenSqliteStore(folder + "/other.db");
+  EXPECT_EQ(ModeOf(folder), 0755);
+  EXPECT_EQ(ModeOf(folder + "/other.db"), 0600);
+  // A backup is as private as its database.
+  ASSERT_THAT(BackupSqlite(path, folder + "/copy.db"), IsOk());
+  EXPECT_EQ(ModeOf(folder + "/copy.db"), 0600);
+}
+
+TEST(StoreTest, ADatabaseOthersMayReadIsTightenedAndSaysSo) {
+  const std::string path = TempPath("hoard_open_to_all.db");
+  {
+    std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+    const hoard::v1::Match match = Finished(1, "village", "alice");
+    ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
+  }
+  ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
+  // Read-only, it is left as it is.
+  EXPECT_THAT((*OpenSqliteStore(path, StoreAccess::kReadOnly))->notices(), ::testing::IsEmpty());
+  EXPECT_EQ(ModeOf(path), 0644);
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  EXPECT_EQ(ModeOf(path), 0600);
+  // The read-only open left a -wal and a -shm, made 0644 from the database.
+  EXPECT_EQ(ModeOf(path + "-wal"), 0600);
+  EXPECT_EQ(ModeOf(path + "-shm"), 0600);
+  ASSERT_THAT(store->notices(), ::testing::Not(::testing::IsEmpty()));
+  EXPECT_THAT(store->notices()[0], HasSubstr("the permissions of " + path + " were 0644"));
+  EXPECT_THAT(store->notices(), ::testing::Each(AllOf(HasSubstr("were 0644"),
+                                                       HasSubstr("tightened to 0600"))));
+  EXPECT_TRUE((*store->Get("m1")).has_value());
+}
+
+TEST(StoreTest, ADatabaseDeletedWhileInUseTakesNoMoreWritesAndIsCopiedWhole) {
+  const std::string path = TempPath("hoard_deleted.db");
+  std::remove((path + ".rescued").c_str());
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  for (int i = 1; i <= 3; ++i) {
+    const hoard::v1::Match match = Finished(i, "village", "alice");
+    ASSERT_THAT(store->SaveFinished(i, match, RecordOf(match)), IsOk());
+  }
+  EXPECT_THAT(store->CheckFile(), IsOk());
+  ASSERT_EQ(std::remove(path.c_str()), 0);
+  const hoard::v1::Match fourth = Finished(4, "village", "alice");
+  const auto deleted = StatusIs(absl::StatusCode::kFailedPrecondition,
+                                AllOf(HasSubstr("the database " + path + " was deleted"),
+                                      HasSubstr("copied to " + path + ".rescued")));
+  EXPECT_THAT(store->SaveFinished(4, fourth, RecordOf(fourth)), deleted);
+  EXPECT_THAT(store->CheckFile(), deleted);
+  EXPECT_THAT(store->ReserveSequences(10), deleted);
+  hoard::v1::TournamentSpec spec;
+  EXPECT_THAT(store->CreateTournament(spec, "h", 1), deleted);
+  EXPECT_FALSE(std::filesystem::exists(path)) << "nothing is made in its place";
+  // The copy holds every commit, and is private.
+  EXPECT_EQ(ModeOf(path + ".rescued"), 0600);
+  ASSERT_EQ(std::rename((path + ".rescued").c_str(), path.c_str()), 0);
+  std::unique_ptr<MatchStore> restored = *OpenSqliteStore(path);
+  EXPECT_EQ(*restored->LastSequence(), 3);
+  EXPECT_FALSE((*restored->Get("m4")).has_value());
+}
+
+TEST(StoreTest, ADatabaseReplacedWhileInUseTakesNoMoreWrites) {
+  const std::string path = TempPath("hoard_replaced.db");
+  const std::string other = TempPath("hoard_replacement.db");
+  std::remove((path + ".rescued").c_str());
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  const hoard::v1::Match first = Finished(1, "village", "alice");
+  ASSERT_THAT(store->SaveFinished(1, first, RecordOf(first)), IsOk());
+  { std::unique_ptr<MatchStore> made = *OpenSqliteStore(other); }
+  ASSERT_EQ(std::rename(other.c_str(), path.c_str()), 0);
+  const hoard::v1::Match second = Finished(2, "village", "alice");
+  EXPECT_THAT(store->SaveFinished(2, second, RecordOf(second)),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr(path + " was replaced by another file")));
+  EXPECT_TRUE(std::filesystem::exists(path + ".rescued"));
+  // The file that took its place is left as it is, and reads as it is: the
+  // store's own -wal, which would have been read with it, is gone.
+  EXPECT_EQ(*(*OpenSqliteStore(path, StoreAccess::kReadOnly))->LastSequence(), 0);
+  store.reset();
+  EXPECT_EQ(*(*OpenSqliteStore(path))->LastSequence(), 0);
+}
+
+TEST(StoreTest, ADatabaseAServerHoldsIsReadAsTheServerSeesIt) {
+  const std::string path = TempPath("hoard_live.db");
+  std::unique_ptr<MatchStore> server = *OpenSqliteStore(path);
+  const hoard::v1::Match match = Finished(1, "village", "alice");
+  ASSERT_THAT(server->SaveFinished(1, match, RecordOf(match)), IsOk());
+  // The schema and the match are still in the -wal file: the header of the
+  // file itself says version 0.
+  ASSERT_GT(std::filesystem::file_size(path + "-wal"), 0u);
+  absl::StatusOr<std::unique_ptr<MatchStore>> reader =
+      OpenSqliteStore(path, StoreAccess::kReadOnly);
+  ASSERT_THAT(reader, IsOk());
+  EXPECT_EQ(*(*reader)->LastSequence(), 1);
+  EXPECT_TRUE((*(*reader)->Get("m1")).has_value());
+  // So does a backup.
+  std::remove((path + ".copy").c_str());
+  ASSERT_THAT(BackupSqlite(path, path + ".copy"), IsOk());
+  EXPECT_EQ(*(*OpenSqliteStore(path + ".copy", StoreAccess::kReadOnly))->LastSequence(), 1);
+}
+
+TEST(StoreTest, AnAddressWithAPasswordIsRefusedWithoutShowingIt) {
+  for (const std::string url : {"postgresql://hoard:s3cret@db.example/hoard",
+                                "postgres://db.example/hoard?user=hoard&password=s3cret"}) {
+    const absl::Status refused = CheckNoPasswordInAddress(url);
+    EXPECT_THAT(refused, StatusIs(absl::StatusCode::kInvalidArgument,
+                                  HasSubstr("HOARD_DB_PASSWORD_FILE")))
+        << url;
+    EXPECT_THAT(std::string(refused.message()), ::testing::Not(HasSubstr("s3cret")));
+    EXPECT_THAT(OpenPostgresStore(url),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("holds a password")));
+  }
+  EXPECT_THAT(CheckNoPasswordInAddress("postgresql://hoard@db.example/hoard"), IsOk());
+  EXPECT_THAT(CheckNoPasswordInAddress("hoard:s3cret@file.db"), IsOk()) << "a SQLite path";
 }
 
 // Servers sharing a database lease a tournament's slots before they play
@@ -504,10 +647,14 @@ TEST(PostgresStoreTest, ADatabaseThatHoldsNoHoardDataIsRefusedAndLeftAsItWas) {
 
 TEST(PostgresStoreTest, AnUnreachableDatabaseIsNamedWithoutItsPassword) {
   absl::StatusOr<std::unique_ptr<MatchStore>> store =
-      OpenStore("postgresql://hoard:s3cret-word@/hoard?host=/nonexistent/dir&connect_timeout=2");
+      OpenStore("postgresql://hoard@/hoard?host=/nonexistent/dir&connect_timeout=2");
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(store.status().message(), HasSubstr("cannot connect to postgresql://hoard@"));
+  // An address with a password is refused before any connection; its name
+  // never shows the password.
+  store = OpenStore("postgresql://hoard:s3cret-word@/hoard?host=/nonexistent/dir");
+  ASSERT_FALSE(store.ok());
   EXPECT_THAT(std::string(store.status().message()), ::testing::Not(HasSubstr("s3cret")));
   EXPECT_EQ(StoreDisplayName("postgresql://hoard:s3cret-word@db.example:5433/results"),
             "postgresql://hoard@db.example:5433/results");

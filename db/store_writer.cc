@@ -1,5 +1,6 @@
 #include "db/store_writer.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +24,8 @@ namespace {
 // The most results stored in one transaction, and their bytes.
 constexpr int kMaxBatch = 256;
 constexpr std::size_t kMaxBatchBytes = 4 << 20;
+// How often an idle writer asks the store whether its database is still there.
+constexpr absl::Duration kFileCheckEvery = absl::Seconds(1);
 
 std::size_t BytesOf(const FinishedResult& result) {
   return result.match.ByteSizeLong() + result.record.ByteSizeLong();
@@ -49,9 +52,12 @@ absl::Status AppendToSpill(const std::string& path, const FinishedResult& result
       return absl::InternalError("cannot encode the result");
     }
   }
-  std::FILE* file = std::fopen(path.c_str(), "ab");
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  std::FILE* file = fd < 0 ? nullptr : ::fdopen(fd, "ab");
   if (file == nullptr) {
-    return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", std::strerror(errno)));
+    const int error = errno;
+    if (fd >= 0) ::close(fd);
+    return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", std::strerror(error)));
   }
   std::fseek(file, 0, SEEK_END);
   const long before = std::ftell(file);
@@ -157,6 +163,14 @@ absl::StatusOr<std::int64_t> StoreWriter::NextSequence() {
 
 absl::Status StoreWriter::CheckRoom() const {
   absl::MutexLock lock(&mu_);
+  if (!lost_.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        lost_.message(), "; no new match starts until then",
+        options_.spill_path.empty()
+            ? ""
+            : absl::StrCat(" (results finished meanwhile are kept in ", options_.spill_path,
+                           " and stored at the next start)")));
+  }
   const std::size_t waiting = queued_bytes_ + in_hand_bytes_;
   if (waiting <= options_.max_queued_bytes) return absl::OkStatus();
   const std::size_t matches = queue_.size() + in_hand_;
@@ -217,9 +231,11 @@ void StoreWriter::Run() {
         return !queue_.empty() || closing_ ||
                (IdsLow() && absl::Now() >= next_reserve_attempt_);
       };
-      while (!ready()) {
-        mu_.AwaitWithDeadline(absl::Condition(&ready), IdsLow() ? next_reserve_attempt_
-                                                                : absl::InfiniteFuture());
+      // Idle, it still looks at the store's database now and then.
+      const absl::Time check_by = absl::Now() + kFileCheckEvery;
+      while (!ready() && absl::Now() < check_by) {
+        mu_.AwaitWithDeadline(absl::Condition(&ready),
+                              IdsLow() ? std::min(check_by, next_reserve_attempt_) : check_by);
       }
       // Past the close's deadline the rest is spilled without more attempts.
       if (queue_.empty() || PastDeadline()) {
@@ -239,8 +255,11 @@ void StoreWriter::Run() {
       in_hand_ = static_cast<int>(batch.size());
     }
     ReserveIfLow();
+    // A store whose database is gone takes nothing: what comes is spilled.
+    const absl::Status store = CheckStore();
     if (batch.empty()) continue;
-    const std::vector<absl::Status> saved = StoreBatchWithRetries(batch);
+    const std::vector<absl::Status> saved =
+        store.ok() ? StoreBatchWithRetries(batch) : std::vector<absl::Status>(batch.size(), store);
     {
       absl::MutexLock lock(&mu_);
       in_hand_ = 0;
@@ -286,6 +305,8 @@ std::vector<absl::Status> StoreWriter::StoreBatchWithRetries(
       failed = failed || !status.ok();
     }
     if (!failed) return saved;
+    // Gone for good: no attempt can help.
+    if (!CheckStore().ok()) return saved;
     const absl::Status error = saved.front();
     bool split = false;
     {
@@ -339,6 +360,22 @@ void StoreWriter::ReserveIfLow() {
     next_reserve_attempt_ = absl::Now() + reserve_pause_;
     reserve_pause_ = std::min(reserve_pause_ * 2, options_.max_retry);
   }
+}
+
+absl::Status StoreWriter::CheckStore() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!lost_.ok()) return lost_;
+  }
+  absl::Status checked = store_->CheckFile();
+  if (checked.ok()) return checked;
+  {
+    absl::MutexLock lock(&mu_);
+    lost_ = checked;
+    last_error_ = checked;
+  }
+  if (options_.on_store_lost) options_.on_store_lost(checked);
+  return checked;
 }
 
 void StoreWriter::GiveUp(const FinishedResult& result, const absl::Status& why) {

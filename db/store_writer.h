@@ -14,7 +14,14 @@
 //   the writer is closed — is appended to the spill file (a file beside the
 //   database), which Open stores first at the next start. Every result ends
 //   in exactly one report: stored, kept in the spill file, or, when even the
-//   spill file cannot be written, lost (with why).
+//   spill file cannot be written, lost (with why). The spill file is made
+//   mode 0600: it holds what the database would.
+// - A store whose database was deleted or replaced under it
+//   (MatchStore::CheckFile, asked before each batch and every second) takes
+//   nothing more: from then on every result is spilled at once, without
+//   attempts, and CheckRoom refuses new matches (kUnavailable, with the
+//   store's message). Stopping and starting again, with the database put
+//   back, stores the spilled results as after any other failure.
 // - Match ids: the writer hands out sequences from blocks it reserves in the
 //   store (MatchStore::ReserveSequences), reserving the next block on its
 //   thread while half of the current one is left.
@@ -63,6 +70,9 @@ struct StoreWriterOptions {
   // Where results that cannot be stored are kept; empty: nowhere (they are
   // reported lost).
   std::string spill_path;
+  // Called once, on the writer's thread, with the store's error when it
+  // finds its database deleted or replaced.
+  std::function<void(const absl::Status&)> on_store_lost;
 };
 
 class StoreWriter {
@@ -87,7 +97,8 @@ class StoreWriter {
   // are used up and the store has not given more (the message says why).
   absl::StatusOr<std::int64_t> NextSequence();
   // kResourceExhausted, naming the store and its last error, while the
-  // results waiting exceed max_queued_bytes.
+  // results waiting exceed max_queued_bytes; kUnavailable, for good, once
+  // the store's database was found deleted or replaced.
   absl::Status CheckRoom() const;
   // Queues a finished match for storing. After Close the result is spilled
   // at once (and reported on the calling thread).
@@ -117,6 +128,9 @@ class StoreWriter {
   std::vector<absl::Status> StoreBatchWithRetries(const std::vector<FinishedResult>& batch);
   // Reserves the next block of ids if half of the current one is used.
   void ReserveIfLow();
+  // The store's verdict on its database (MatchStore::CheckFile), kept once
+  // it fails; the first failure is reported to on_store_lost.
+  absl::Status CheckStore();
   // Reports `result` as not stored, keeping it in the spill file if it can.
   void GiveUp(const FinishedResult& result, const absl::Status& why);
   // Whether the thread should stop waiting between attempts: closing and
@@ -136,6 +150,8 @@ class StoreWriter {
   std::size_t in_hand_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   int in_hand_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Status last_error_ ABSL_GUARDED_BY(mu_);
+  // Set once the store's database is found deleted or replaced.
+  absl::Status lost_ ABSL_GUARDED_BY(mu_);
   // Reserved sequences: [next_id_, end_id_).
   std::int64_t next_id_ ABSL_GUARDED_BY(mu_) = 0;
   std::int64_t end_id_ ABSL_GUARDED_BY(mu_) = 0;

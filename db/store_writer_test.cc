@@ -1,5 +1,7 @@
 #include "db/store_writer.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -20,6 +22,7 @@ namespace {
 
 using ::hoard::testing::IsOk;
 using ::hoard::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 FinishedResult Result(std::int64_t sequence) {
@@ -154,9 +157,11 @@ TEST(StoreWriterTest, ALastingErrorKeepsTheResultForTheNextStart) {
     Outcomes outcomes;
     std::unique_ptr<StoreWriter> writer = *StoreWriter::Open(&store, Quick(spill), outcomes.Sink());
     store.SetFault(absl::DataLossError("hoard.db: database disk image is malformed"));
+    const mode_t umask_was = ::umask(022);  // the usual one, which leaves files 0644
     writer->Add(Result(1));
     writer->Add(Result(2));
     const auto reported = outcomes.Await(2);
+    ::umask(umask_was);
     ASSERT_EQ(reported.size(), 2u);
     for (const auto& [id, all] : reported) {
       EXPECT_EQ(all.at(0).kind, ResultOutcome::Kind::kSpilled) << id;
@@ -167,6 +172,9 @@ TEST(StoreWriterTest, ALastingErrorKeepsTheResultForTheNextStart) {
     EXPECT_EQ(writer->Close(absl::Seconds(1)), 2);
   }
   EXPECT_FALSE(ReadFile(spill).empty());
+  struct stat info;
+  ASSERT_EQ(::stat(spill.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u) << "the spill file holds what the database would";
   // The next start stores them first and removes the file.
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(db);
   Outcomes outcomes;
@@ -227,6 +235,57 @@ TEST(StoreWriterTest, CloseSpillsWhatTheStoreDidNotTakeInTime) {
   // A match that ends after the close is kept at once.
   writer->Add(Result(6));
   EXPECT_EQ(outcomes.Await(6).at("m6").at(0).kind, ResultOutcome::Kind::kSpilled);
+}
+
+TEST(StoreWriterTest, ADatabaseDeletedUnderTheWriterSpillsEveryResultAndRefusesNewMatches) {
+  const std::string db = TempPath("writer_deleted.db");
+  const std::string spill = SpillPathFor(db);
+  std::remove((db + ".rescued").c_str());
+  {
+    std::unique_ptr<MatchStore> store = *OpenSqliteStore(db);
+    Outcomes outcomes;
+    absl::Mutex mu;
+    std::vector<std::string> lost;
+    StoreWriterOptions options = Quick(spill);
+    options.on_store_lost = [&](const absl::Status& why) {
+      absl::MutexLock lock(&mu);
+      lost.emplace_back(why.message());
+    };
+    std::unique_ptr<StoreWriter> writer = *StoreWriter::Open(store.get(), options, outcomes.Sink());
+    writer->Add(Result(1));
+    ASSERT_EQ(outcomes.Await(1).at("m1").at(0).kind, ResultOutcome::Kind::kStored);
+    ASSERT_EQ(std::remove(db.c_str()), 0);
+    // Idle, the writer still finds out, and new matches are refused.
+    const absl::Time give_up = absl::Now() + absl::Seconds(20);
+    while (writer->CheckRoom().ok() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(20));
+    EXPECT_THAT(writer->CheckRoom(),
+                StatusIs(absl::StatusCode::kUnavailable,
+                         AllOf(HasSubstr("the database " + db + " was deleted"),
+                               HasSubstr("kept in " + spill))));
+    writer->Add(Result(2));
+    writer->Add(Result(3));
+    const auto reported = outcomes.Await(3);
+    for (const char* id : {"m2", "m3"}) {
+      const ResultOutcome& outcome = reported.at(id).at(0);
+      EXPECT_EQ(outcome.kind, ResultOutcome::Kind::kSpilled) << id;
+      EXPECT_THAT(outcome.error, StatusIs(absl::StatusCode::kFailedPrecondition,
+                                          HasSubstr("was deleted")));
+    }
+    EXPECT_EQ(writer->Close(absl::Seconds(1)), 2);
+    absl::MutexLock lock(&mu);
+    ASSERT_EQ(lost.size(), 1u) << "said once";
+    EXPECT_THAT(lost[0], HasSubstr("copied to " + db + ".rescued"));
+  }
+  // Put back, the database and the spill file hold every result once.
+  ASSERT_EQ(std::rename((db + ".rescued").c_str(), db.c_str()), 0);
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(db);
+  Outcomes outcomes;
+  std::unique_ptr<StoreWriter> writer = *StoreWriter::Open(store.get(), Quick(spill), outcomes.Sink());
+  EXPECT_EQ(writer->counts().recovered, 2);
+  std::vector<StoredMatch> all = *store->List(0, 10, {});
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].match.match_id(), "m1");
+  EXPECT_EQ(all[2].match.match_id(), "m3");
 }
 
 TEST(StoreWriterTest, AResultThatCannotBeKeptAnywhereIsReportedLostWithBothReasons) {

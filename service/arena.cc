@@ -43,6 +43,14 @@ absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store,
   store->SetCommitObserver([this](absl::Duration took, int matches) {
     metrics_.ObserveStoreWrite(took, matches);
   });
+  if (events_) {
+    for (const std::string& notice : store->notices()) events_("store_notice", {{"message", notice}});
+  }
+  // Said once, loudly: from then on new matches are refused (CheckRoom) and
+  // each result is kept in the spill file, its own match_not_stored says so.
+  writer.on_store_lost = [this](const absl::Status& why) {
+    if (events_) events_("store_lost", {{"error", std::string(why.message())}});
+  };
   ASSIGN_OR_RETURN(writer_, db::StoreWriter::Open(store.get(), std::move(writer),
                                                   [this](const std::string& id,
                                                          const db::ResultOutcome& outcome) {

@@ -304,4 +304,15 @@ expect_error "bench arena: a bad load list" 2 "--load-matches needs counts" \
 expect_error "an unwritable record path" 1 "cannot write" \
   -- "$HOARD" play --players 2 --quiet --record "$WORK/no/such/dir/r.json"
 
+# A database password never goes on a command line, where ps shows it.
+for command in serve "leaderboard --game village" "export --game village" \
+    "tournament --game village --participant a=builtin:random --participant b=builtin:first"; do
+  expect_error "${command%% *}: a password in the --db address is refused" 2 \
+    "give postgresql://hoard@db.example/hoard and the password in a file named by HOARD_DB_PASSWORD_FILE (or in PGPASSWORD, or ~/.pgpass)" \
+    -- "$HOARD" $command --db "postgresql://hoard:s3cret@db.example/hoard"
+  check "${command%% *}: and not shown" "$WORK/err" bash -c "! grep -q s3cret '$WORK/err'"
+done
+expect_error "a password= in the address is refused too" 2 "HOARD_DB_PASSWORD_FILE" \
+  -- "$HOARD" leaderboard --game village --db "postgresql://db.example/hoard?password=s3cret"
+
 finish

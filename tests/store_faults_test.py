@@ -35,6 +35,21 @@ Parts (default: all, in this order):
               `hoard bot` is connected again within 2.5 s of the server's
               return, and every action of the SDK bot's seat in each stored
               record is one it chose for that match at that step.
+  liveread    a server-side tournament (an SDK bot named '-py1' against built-in
+              ones) on a database in a directory hoard makes: the database, its
+              -wal and -shm are 0600 and the directory 0700 under umask 022;
+              while the server runs, `hoard export`, `hoard leaderboard --csv`
+              and `hoard backup` read the database (its latest commits in the
+              -wal file) and give what they give once it stops; '-py1' is
+              written "'-py1" and `hoard ratings --input` reads it back.
+  deleted     the database deleted while a server-side tournament runs and
+              matches are made every 0.1 s: the server says so once
+              (store_lost, naming the file and the copy it made), refuses new
+              matches UNAVAILABLE, logs no stored=yes after, keeps what ends in
+              the spill file (0600); with the copy put back and the server
+              started again, the spilled results are stored, the tournament
+              ends FINISHED with every slot stored once, and every match made
+              is in the database once.
 
 HOARD_FAULT_SCALE (default 1) scales the sizes (matches, kills); 0.3 runs a
 reduced version in about a minute. HOARD_FAULT_SEED fixes the random moments.
@@ -108,9 +123,10 @@ from hoard_bot.stubs import arena_pb2, arena_pb2_grpc  # noqa: E402
 from hoard_bot.stubs import tournament_pb2, tournament_pb2_grpc  # noqa: E402
 
 if len(sys.argv) < 2:
-    sys.exit("usage: store_faults_test.py PATH_TO_HOARD [lock12|fulldisk|tournament8|kill9 ...]")
+    sys.exit("usage: store_faults_test.py PATH_TO_HOARD "
+             "[lock12|fulldisk|tournament8|kill9|liveread|deleted ...]")
 HOARD = os.path.abspath(sys.argv[1])
-PARTS = sys.argv[2:] or ["lock12", "fulldisk", "tournament8", "kill9"]
+PARTS = sys.argv[2:] or ["lock12", "fulldisk", "tournament8", "kill9", "liveread", "deleted"]
 SCALE = float(os.environ.get("HOARD_FAULT_SCALE", "1"))
 SEED = int(os.environ.get("HOARD_FAULT_SEED", str(int(time.time()) % 100000)))
 WORK = tempfile.mkdtemp(prefix="hoard-store-faults-")
@@ -373,7 +389,7 @@ def start_sdk_bot(address, name, key, max_matches, think_ms, log, seed):
     env = dict(os.environ, HOARD_FAULT_BOT_LOG=log, HOARD_FAULT_BOT_THINK=str(think_ms),
                HOARD_FAULT_BOT_SEED=str(seed))
     return spawn([sys.executable, os.path.abspath(__file__), "--sdk-bot", "--server", address,
-                  "--name", name, "--key", key, "--max-matches", str(max_matches)],
+                  f"--name={name}", "--key", key, "--max-matches", str(max_matches)],
                  os.path.join(WORK, f"bot-{name}.log"), env=env)
 
 
@@ -1023,13 +1039,230 @@ def part_kill9():
     server.stop()
 
 
+# ---------------------------------------------------------------------------
+# e. Reading a running server's database; the modes of what it makes.
+
+
+def mode_of(path):
+    try:
+        return oct(os.stat(path).st_mode & 0o777)
+    except OSError as error:
+        return f"({error.strerror})"
+
+
+def hoard(args, env=None):
+    done = subprocess.run([HOARD] + args, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, **(env or {})))
+    return done.returncode, done.stdout, done.stderr
+
+
+def sdk_tournament(part, server, bot, think_ms, name, rounds):
+    """A village tournament of the SDK bot `bot` (registered and started here)
+    against three built-in bots; its CreateTournament reply, or None (and a
+    failed check) if the bot does not connect."""
+    key = add_bot(server, bot)
+    start_sdk_bot(server.address, bot, key, 8, think_ms=think_ms,
+                  log=os.path.join(WORK, f"{part}-{bot}.jsonl"), seed=SEED)
+    if not wait_until(lambda: bot in connected_bots(server), 60):
+        check(f"{part}: the SDK bot connects", False, tail(os.path.join(WORK, f"bot-{bot}.log")))
+        server.stop()
+        return None
+    spec = tournament_pb2.TournamentSpec(
+        name=name, game="village", players_per_match=4, rounds=rounds, concurrency=4, seed=SEED,
+        participants=[tournament_pb2.Participant(name=bot, registered=True)] +
+        [tournament_pb2.Participant(name=builtin, builtin=builtin)
+         for builtin in ("random", "first", "heuristic")])
+    return server.tournaments.CreateTournament(
+        tournament_pb2.CreateTournamentRequest(spec=spec), metadata=ADMIN, timeout=60)
+
+
+def wait_for_tournament(server, tournament_id, timeout):
+    got = get_tournament(server, tournament_id)
+    deadline = time.monotonic() + timeout
+    while got.status not in TERMINAL and time.monotonic() < deadline:
+        time.sleep(0.2)
+        got = get_tournament(server, tournament_id)
+    return got
+
+
+def part_liveread():
+    data = os.path.join(WORK, "liveread", "data")  # missing: hoard makes it
+    db = os.path.join(data, "hoard.db")
+    old_umask = os.umask(0o022)  # the usual one, which leaves new files 0644
+    try:
+        server = Server("liveread", db).start()
+    finally:
+        os.umask(old_umask)
+    # A bot whose name a spreadsheet would take for a formula.
+    created = sdk_tournament("liveread", server, "-py1", 1, "read while it runs", scaled(20, 8))
+    if created is None:
+        return
+    got = wait_for_tournament(server, created.id, 240)
+    check("liveread: the tournament ends FINISHED",
+          got.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED,
+          f"{status_name(got.status)}, {got.progress.finished} finished; error: {got.error}")
+    modes = {name: mode_of(os.path.join(data, name)) for name in ("hoard.db", "hoard.db-wal",
+                                                                  "hoard.db-shm")}
+    check("liveread: the database, its -wal and its -shm are 0600 (under umask 022)",
+          set(modes.values()) == {"0o600"}, f"{modes}")
+    check("liveread: the directory hoard made for it is 0700",
+          mode_of(data) == "0o700" and mode_of(os.path.dirname(data)) == "0o700",
+          f"{data}: {mode_of(data)}; {os.path.dirname(data)}: {mode_of(os.path.dirname(data))}")
+    wal = os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0
+    note(f"while the server runs, {db}-wal holds {wal} bytes")
+    reads = {
+        "export": ["export", "--db", db, "--tournament", str(created.id)],
+        "leaderboard": ["leaderboard", "--db", db, "--game", "village", "--csv"],
+    }
+    live = {name: hoard(args) for name, args in reads.items()}
+    backup = os.path.join(WORK, "liveread-backup.db")
+    backed = hoard(["backup", "--db", db, "--output", backup])
+    for name, (code, out, err) in live.items():
+        check(f"liveread: hoard {name} reads the database of a running server",
+              code == 0 and out.count("\n") > 1, f"exit {code}\n{err}{out[:500]}")
+    check("liveread: hoard backup copies it, 0600", backed[0] == 0 and
+          mode_of(backup) == "0o600", f"exit {backed[0]}, mode {mode_of(backup)}\n{backed[2]}")
+    scheduled = got.progress.scheduled
+    export_rows = [line for line in live["export"][1].splitlines()[1:] if line]
+    check("liveread: the export holds every seat of every match, the bot named '-py1' written "
+          "as text (\"'-py1\")",
+          len(export_rows) == 4 * scheduled and
+          all(line.split(",")[1] in ('"\'-py1"', "random", "first", "heuristic")
+              for line in export_rows) and any('"\'-py1"' in line for line in export_rows),
+          f"{len(export_rows)} rows for {scheduled} matches:\n" + "\n".join(export_rows[:8]))
+    results = os.path.join(WORK, "liveread-results.csv")
+    with open(results, "w") as f:
+        f.write(live["export"][1])
+    code, out, err = hoard(["ratings", "--input", results, "--system", "elo"])
+    csv_code, csv_out, csv_err = hoard(["ratings", "--input", results, "--system", "elo", "--csv"])
+    check("liveread: hoard ratings --input reads the export back with the bot's own name, "
+          "and its --csv writes it as text again",
+          code == 0 and "-py1" in out and "'-py1" not in out and csv_code == 0 and
+          '"\'-py1"' in csv_out, f"exit {code}\n{err}{out}\nexit {csv_code}\n{csv_err}{csv_out}")
+    server.stop()
+    after = {name: hoard(args) for name, args in reads.items()}
+    for name in reads:
+        check(f"liveread: hoard {name} gives the same rows while the server runs as after it "
+              "stops", live[name][1] == after[name][1] and after[name][0] == 0,
+              f"while it ran:\n{live[name][1][:600]}\nafter:\n{after[name][1][:600]}"
+              f"{after[name][2]}")
+    code, out, err = hoard(["leaderboard", "--db", backup, "--game", "village", "--csv"])
+    check("liveread: the backup holds the same leaderboard", out == after["leaderboard"][1],
+          f"exit {code}\n{err}{out[:600]}")
+
+
+# ---------------------------------------------------------------------------
+# f. The database deleted under a running server.
+
+
+class Matchmaker(threading.Thread):
+    """Creates matches of built-in bots every 0.1 s until told to stop,
+    keeping the ids made and the refusals met."""
+
+    def __init__(self, server):
+        super().__init__(daemon=True)
+        self.server = server
+        self.ids, self.refusals = [], []
+        self.stopping = threading.Event()
+
+    def run(self):
+        request = arena_pb2.CreateMatchRequest(
+            game="village", seats=[arena_pb2.SeatSpec(builtin="random")] * 4)
+        while not self.stopping.wait(0.1):
+            try:
+                self.ids.append(self.server.arena.CreateMatch(request, metadata=ADMIN,
+                                                              timeout=60).match_id)
+            except grpc.RpcError as error:
+                self.refusals.append((time.monotonic(), error.code(), error.details() or ""))
+
+
+def part_deleted():
+    db = os.path.join(WORK, "deleted.db")
+    spill = db + ".unstored"
+    rescued = db + ".rescued"
+    # A fixed port: the SDK bot finds the server again after its restart.
+    server = Server("deleted", db, port=free_port(), check_stored=False).start()
+    created = sdk_tournament("deleted", server, "py1", 6, "through a deleted file",
+                             scaled(60, 20))
+    if created is None:
+        return
+    scheduled = created.progress.scheduled
+    maker = Matchmaker(server)
+    maker.start()
+    wait_until(lambda: get_tournament(server, created.id).progress.finished >= scheduled // 4,
+               120, step=0.05)
+    at_delete = get_tournament(server, created.id)
+    os.remove(db)
+    deleted_at = time.monotonic()
+    note(f"deleted {db} with {at_delete.progress.finished}/{scheduled} tournament matches and "
+         f"{len(maker.ids)} other matches made")
+    lost = wait_until(lambda: server.select("store_lost"), 10)
+    check("deleted: the server says once that its database was deleted, naming it and the copy",
+          len(lost) == 1 and f"{db} was deleted" in lost[0].get("error", "") and
+          rescued in lost[0].get("error", ""), f"{lost}\n{tail(server.log_path)}")
+    # New matches are refused from then on, saying why.
+    refused = wait_until(lambda: [r for r in maker.refusals if r[0] > deleted_at], 10)
+    time.sleep(2)
+    maker.stopping.set()
+    maker.join(timeout=60)
+    check("deleted: new matches are refused UNAVAILABLE, naming the deleted file",
+          refused and all(code == grpc.StatusCode.UNAVAILABLE and f"{db} was deleted" in details
+                          for _, code, details in refused),
+          f"{[(c.name, d) for _, c, d in refused[:3]]}")
+    check("deleted: no file is made in its place while the server runs", not os.path.exists(db))
+    # Every match made ends in one line: stored=yes before the deletion, kept
+    # in the spill file after.
+    ids = set(maker.ids)
+    def ended():
+        return {e.get("match") for e in server.select()
+                if e.get("event") in ("match_finished", "match_not_stored")}
+
+    check(f"deleted: each of the {len(ids)} matches made is logged as it ended",
+          wait_until(lambda: ended() >= ids, 30), f"not logged: {sorted(ids - ended())[:10]}")
+    lost_at = next((i for i, (r, e) in enumerate(server.events) if e.get("event") == "store_lost"),
+                   len(server.events))
+    late_yes = [e for r, e in server.events[lost_at:]
+                if e.get("event") == "match_finished" and e.get("stored") == "yes"]
+    check("deleted: no match is logged stored=yes once the database is gone", not late_yes,
+          "\n".join(json.dumps(e) for e in late_yes[:5]))
+    kept = [e for e in server.select("match_not_stored") if e.get("match") in ids]
+    check("deleted: the matches that ended since are logged stored=no, kept in the spill file",
+          all(e.get("kept") == spill for e in kept), "\n".join(json.dumps(e) for e in kept[:5]))
+    server.stop()
+    check("deleted: the copy and the spill file are 0600",
+          mode_of(rescued) == "0o600" and (not kept or mode_of(spill) == "0o600"),
+          f"{rescued}: {mode_of(rescued)}; {spill}: {mode_of(spill)}")
+    # The operator puts the copy back and starts again.
+    os.rename(rescued, db)
+    server.start()
+    recovered = server.select("results_recovered", run=2)
+    check(f"deleted: the next start stores the {len(kept)} results kept in the spill file",
+          (not kept and not recovered) or
+          (recovered and recovered[0].get("matches") == str(len(kept))),
+          f"{recovered}\n{tail(server.log_path)}")
+    got = wait_for_tournament(server, created.id, 240)
+    check("deleted: the tournament goes on after the restart and ends FINISHED",
+          got.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED,
+          f"{status_name(got.status)}, {got.progress.finished}/{scheduled} finished, "
+          f"{got.progress.failed} failed; error: {got.error}")
+    check_slots("deleted", db, created.id, scheduled)
+    stored = stored_ids(db, ids)
+    check(f"deleted: every one of the {len(ids)} other matches made is in the database",
+          stored == ids, f"missing: {sorted(ids - stored)[:20]}")
+    every = [row[0] for row in db_rows(db, "SELECT id FROM matches")]
+    check("deleted: no match id is given twice", len(every) == len(set(every)),
+          f"{len(every)} rows, {len(set(every))} ids")
+    server.stop()
+
+
 def main():
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, lambda *_: sys.exit("stopped by a signal"))
     print(f"store faults: parts {' '.join(PARTS)}; HOARD_FAULT_SCALE={SCALE}, "
           f"HOARD_FAULT_SEED={SEED}", flush=True)
     parts = {"lock12": part_lock12, "fulldisk": part_fulldisk,
-             "tournament8": part_tournament8, "kill9": part_kill9}
+             "tournament8": part_tournament8, "kill9": part_kill9,
+             "liveread": part_liveread, "deleted": part_deleted}
     try:
         if shutil.which("sqlite3") is None:
             sys.exit("store_faults_test: the sqlite3 program is needed (apt-get install sqlite3)")

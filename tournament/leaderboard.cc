@@ -15,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "tournament/ratings.h"
+#include "tournament/results_csv.h"
 
 namespace hoard::tournament {
 namespace {
@@ -396,7 +397,7 @@ std::string LeaderboardCsv(const Leaderboard& board) {
       "openskill_mu,openskill_sigma,ml_group,ml_tier,forfeits,timeouts,disconnects\n";
   for (const LeaderboardRow& row : board.rows()) {
     absl::StrAppend(&out, absl::StrJoin(
-        {absl::StrCat(row.rank()), row.bot(), Exact(row.rating()), Exact(row.low()),
+        {absl::StrCat(row.rank()), CsvCell(row.bot()), Exact(row.rating()), Exact(row.low()),
          Exact(row.high()), absl::StrCat(row.matches()), absl::StrCat(row.wins()),
          Exact(row.average_score()), Exact(row.average_place()), Exact(row.elo()),
          Exact(row.ml()), Exact(row.ml_low()), Exact(row.ml_high()), Exact(row.openskill_mu()),

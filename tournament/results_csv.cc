@@ -1,5 +1,6 @@
 #include "tournament/results_csv.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -8,17 +9,60 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/match.h"
 
 namespace hoard::tournament {
 namespace {
 
 constexpr absl::string_view kColumns[] = {"match_id", "bot", "place"};
 
-std::vector<absl::string_view> Fields(absl::string_view line) {
-  std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
-  for (absl::string_view& field : fields) field = absl::StripAsciiWhitespace(field);
-  return fields;
+// What makes a spreadsheet read a cell as a formula (OWASP's list).
+bool StartsAsFormula(absl::string_view value) {
+  return !value.empty() && absl::string_view("=+-@\t\r").find(value.front()) !=
+                               absl::string_view::npos;
+}
+
+// The cells of `line`, as CsvCell writes them: spaces around a cell
+// dropped, a quoted cell unquoted (and its leading single quote, which
+// CsvCell adds, taken off). kInvalidArgument for a quote left open or
+// followed by more than spaces before the comma.
+absl::StatusOr<std::vector<std::string>> Fields(absl::string_view line) {
+  std::vector<std::string> fields;
+  std::size_t i = 0;
+  while (true) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    std::string field;
+    if (i < line.size() && line[i] == '"') {
+      bool closed = false;
+      for (++i; i < line.size(); ++i) {
+        if (line[i] != '"') {
+          field.push_back(line[i]);
+        } else if (i + 1 < line.size() && line[i + 1] == '"') {
+          field.push_back('"');
+          ++i;
+        } else {
+          closed = true;
+          ++i;
+          break;
+        }
+      }
+      if (!closed) return absl::InvalidArgumentError("a quoted cell is not closed");
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      if (i < line.size() && line[i] != ',') {
+        return absl::InvalidArgumentError("text after a quoted cell (expected a comma)");
+      }
+      if (!field.empty() && field.front() == '\'') field.erase(0, 1);
+    } else {
+      const std::size_t comma = std::min(line.find(',', i), line.size());
+      field = std::string(absl::StripAsciiWhitespace(line.substr(i, comma - i)));
+      i = comma;
+    }
+    fields.push_back(std::move(field));
+    if (i >= line.size()) return fields;
+    ++i;  // the comma
+  }
 }
 
 absl::Status LineError(int line, absl::string_view problem) {
@@ -39,9 +83,11 @@ absl::StatusOr<ResultsTable> ParseResultsCsv(absl::string_view text) {
     ++line_number;
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || line.front() == '#') continue;
-    const std::vector<absl::string_view> fields = Fields(line);
+    absl::StatusOr<std::vector<std::string>> cells = Fields(line);
+    if (!cells.ok()) return LineError(line_number, cells.status().message());
+    const std::vector<std::string>& fields = *cells;
     if (!header_seen) {
-      if (fields != std::vector<absl::string_view>(std::begin(kColumns), std::end(kColumns))) {
+      if (fields != std::vector<std::string>(std::begin(kColumns), std::end(kColumns))) {
         return LineError(line_number, absl::StrCat("unknown header '", line,
                                                    "' (expected match_id,bot,place)"));
       }
@@ -97,6 +143,15 @@ absl::StatusOr<ResultsTable> ParseResultsCsv(absl::string_view text) {
     }
   }
   return table;
+}
+
+std::string CsvCell(absl::string_view value) {
+  const bool formula = StartsAsFormula(value) || absl::StartsWith(value, "'");
+  if (!formula && value.find_first_of(",\"\r\n") == absl::string_view::npos) {
+    return std::string(value);
+  }
+  return absl::StrCat("\"", formula ? "'" : "", absl::StrReplaceAll(value, {{"\"", "\"\""}}),
+                      "\"");
 }
 
 absl::StatusOr<ResultsTable> ReadResultsCsvFile(const std::string& path) {

@@ -2,6 +2,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -68,6 +72,45 @@ TEST(ResultsCsvTest, MistakesNameTheLine) {
               error("line 4: bot 'alpha' is in match 'm1' twice (also on line 2)"));
   EXPECT_THAT(ParseResultsCsv(header + "m1,alpha,1\nm2,beta,1\nm1,beta,2\n"),
               error("line 3: match 'm2' has only one player"));
+}
+
+TEST(ResultsCsvTest, ACellASpreadsheetWouldTakeForAFormulaIsWrittenAsText) {
+  // OWASP's list: =, +, -, @, a tab, a carriage return.
+  EXPECT_EQ(CsvCell("-cmd|' /C calc'!A0"), "\"'-cmd|' /C calc'!A0\"");
+  EXPECT_EQ(CsvCell("=1+2"), "\"'=1+2\"");
+  EXPECT_EQ(CsvCell("+alpha"), "\"'+alpha\"");
+  EXPECT_EQ(CsvCell("@SUM(A1)"), "\"'@SUM(A1)\"");
+  EXPECT_EQ(CsvCell("\tbot"), "\"'\tbot\"");
+  EXPECT_EQ(CsvCell("\rbot"), "\"'\rbot\"");
+  // A single quote of its own is kept through a round trip.
+  EXPECT_EQ(CsvCell("'quoted"), "\"''quoted\"");
+  // Plain cells as they are; commas and quotes quoted the usual way.
+  EXPECT_EQ(CsvCell("alpha@2"), "alpha@2");
+  EXPECT_EQ(CsvCell("m17"), "m17");
+  EXPECT_EQ(CsvCell("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvCell("say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+TEST(ResultsCsvTest, WhatCsvCellWritesReadsBackAsItWas) {
+  const std::vector<std::string> names = {"-minus", "=sum", "+plus", "@at", "'quote",
+                                          "alpha",  "a,b",  "say \"hi\"", "\ttab"};
+  std::string text = "match_id,bot,place\n";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    absl::StrAppend(&text, CsvCell("m1"), ",", CsvCell(names[i]), ",", i + 1, "\n");
+  }
+  absl::StatusOr<ResultsTable> table = ParseResultsCsv(text);
+  ASSERT_THAT(table, IsOk()) << text;
+  EXPECT_EQ(table->bots, names);
+  // Cells quoted by hand read as RFC 4180 says; an unquoted ' stays.
+  table = ParseResultsCsv("match_id,bot,place\n\"m1\", \"beta\" ,1\nm1,'gamma,2\n");
+  ASSERT_THAT(table, IsOk());
+  EXPECT_THAT(table->bots, ElementsAre("beta", "'gamma"));
+  EXPECT_THAT(ParseResultsCsv("match_id,bot,place\nm1,\"beta,1\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("line 2: a quoted cell is not closed")));
+  EXPECT_THAT(ParseResultsCsv("match_id,bot,place\nm1,\"beta\"x,1\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("line 2: text after a quoted cell")));
 }
 
 TEST(ResultsCsvTest, FilesAreReadAndTheirErrorsNamed) {

@@ -15,6 +15,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
+#include "tournament/results_csv.h"
 
 namespace hoard::cli {
 namespace {
@@ -152,7 +153,8 @@ int RunExport(const std::vector<std::string>& args) {
       const std::string match_id =
           id == ids.end() ? absl::StrCat("m", match.sequence) : id->second;
       for (const db::RatedSeat& seat : match.seats) {
-        out << match_id << "," << seat.bot << "," << seat.rank << "\n";
+        out << tournament::CsvCell(match_id) << "," << tournament::CsvCell(seat.bot) << ","
+            << seat.rank << "\n";
       }
       ++written_results;
     }

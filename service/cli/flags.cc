@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "db/store.h"
 
 namespace hoard::cli {
 
@@ -55,6 +56,12 @@ absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
             absl::StrCat("--", name, " needs a value (", spec->value_name, ")"));
       }
       value = args[++i];
+    }
+    // A database password on a command line shows in `ps`: every --db is checked here.
+    if (name == "db") {
+      if (absl::Status s = db::CheckNoPasswordInAddress(*value); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("--db: ", s.message()));
+      }
     }
     std::vector<std::string>& values = parsed.flags[name];
     if (!values.empty() && !spec->repeated) {

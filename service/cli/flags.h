@@ -30,8 +30,9 @@ struct ParsedArgs {
   std::string Get(const std::string& name, const std::string& fallback) const;
 };
 
-// kInvalidArgument for an unknown flag (naming the flag it likely misspells)
-// or a missing value.
+// kInvalidArgument for an unknown flag (naming the flag it likely misspells),
+// a missing value, or a --db address that holds a password
+// (db::CheckNoPasswordInAddress).
 absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
                                      const std::vector<FlagSpec>& specs);
 

@@ -48,6 +48,17 @@ TEST(FlagsTest, MistakesAreNamed) {
                        HasSubstr("--players needs a whole number, not 'four'")));
 }
 
+TEST(FlagsTest, ADatabaseAddressWithAPasswordIsRefused) {
+  const std::vector<FlagSpec> specs = {{"db", "FILE|URL", "the database"}};
+  const absl::StatusOr<ParsedArgs> refused =
+      ParseArgs({"--db", "postgresql://hoard:s3cret@db.example/hoard"}, specs);
+  EXPECT_THAT(refused, StatusIs(absl::StatusCode::kInvalidArgument,
+                                HasSubstr("--db: the database address holds a password")));
+  EXPECT_THAT(std::string(refused.status().message()), ::testing::Not(HasSubstr("s3cret")));
+  EXPECT_THAT(ParseArgs({"--db=postgresql://hoard@db.example/hoard"}, specs), IsOk());
+  EXPECT_THAT(ParseArgs({"--db", "hoard.db"}, specs), IsOk());
+}
+
 TEST(FlagsTest, AnUnknownFlagNamesTheOneItLikelyMisspells) {
   EXPECT_THAT(ParseArgs({"--gmae", "village"}, kSpecs),
               StatusIs(absl::StatusCode::kInvalidArgument,

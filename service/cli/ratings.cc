@@ -178,7 +178,8 @@ void PrintCsv(const Report& report) {
   std::cout << ",matches" << (report.structure ? ",group,tier" : "") << "\n";
   for (std::size_t i = 0; i < report.rows.size(); ++i) {
     const Row& row = report.rows[i];
-    std::cout << RankOf(report.rows, i) << "," << row.bot << "," << Number(row.rating);
+    std::cout << RankOf(report.rows, i) << "," << tournament::CsvCell(row.bot) << ","
+              << Number(row.rating);
     for (double value : row.extra) std::cout << "," << Number(value);
     std::cout << "," << row.matches;
     if (report.structure) std::cout << "," << row.group << "," << row.tier;
