@@ -558,7 +558,7 @@ void Arena::ExpectHello(const std::shared_ptr<Connection>& connection) {
   timers_.Schedule(SteadyClock::now() + std::chrono::milliseconds(timeout_ms),
                    [weak, timeout_ms] {
                      std::shared_ptr<Connection> connection = weak.lock();
-                     if (connection && !connection->identified()) {
+                     if (connection && !connection->identified() && !connection->greeted()) {
                        connection->End(absl::DeadlineExceededError(absl::StrCat(
                            "no hello within ", timeout_ms, " ms (--hello-timeout-ms)")));
                      }
@@ -727,6 +727,7 @@ void Arena::BeforeBotMessage(const std::shared_ptr<Connection>& connection,
     return std::move(then)(absl::OkStatus());
   }
   const bool create = limits_.open_registration;
+  connection->set_greeted();
   if (accounts_.CheckQuickly(request.name(), request.key(), connection->address(), create)) {
     return std::move(then)(absl::OkStatus());  // Register finds the same at once
   }

@@ -90,6 +90,10 @@ class Connection {
   // Whether the stream has said a valid hello (it may then answer and join).
   bool identified() const { return identified_.load(std::memory_order_acquire); }
   void set_identified() { identified_.store(true, std::memory_order_release); }
+  // Whether a hello has come, though its key may still be being checked:
+  // the stream is not timed out for want of one.
+  bool greeted() const { return greeted_.load(std::memory_order_acquire); }
+  void set_greeted() { greeted_.store(true, std::memory_order_release); }
 
   // Whether decision requests carry each legal action's text. Set by the
   // arena from the hello, before any seat is held.
@@ -126,6 +130,7 @@ class Connection {
   const std::string address_;
   std::string bot_;
   std::atomic<bool> identified_{false};
+  std::atomic<bool> greeted_{false};
   bool describe_actions_ = false;
   bool acknowledge_answers_ = false;
   hoard::v1::EventDelivery events_ = hoard::v1::EVENT_DELIVERY_STREAM;
