@@ -20,10 +20,11 @@ TESTS=(
   tests/tournament_e2e_test tests/tournament_runner_test
 )
 
+source scripts/ccache.sh
 if [ ! -f build-asan/build.ninja ]; then
   echo "sanitize: configuring build-asan/"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOARD_SANITIZE=ON \
-    >/dev/null
+    "${CCACHE_FLAGS[@]}" >/dev/null
 fi
 echo "sanitize: building ${#TESTS[@]} test programs with ASan and UBSan"
 targets=()

@@ -12,7 +12,7 @@ PACKAGES=(
   libboost-dev libxxhash-dev libpq-dev postgresql
   python3 python3-grpcio python3-protobuf python3-prometheus-client
   docker-compose openssl sqlite3
-  chromium
+  chromium ccache
 )
 # Node.js for the JavaScript bots: Debian's, unless a node and npm are there.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -35,9 +35,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
     --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Compiles go through ccache, keyed on paths relative to the checkout, so
+# that another clone or worktree on this machine reuses what was compiled.
+source scripts/ccache.sh
 if [ ! -f build/build.ninja ]; then
   echo "setup: configuring build/"
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CCACHE_FLAGS[@]}" >/dev/null
 fi
 echo "setup: building (build/hoard and the tests)"
 cmake --build build
