@@ -1,5 +1,6 @@
 #include "tournament/launcher.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -28,6 +30,34 @@ std::string DescribeExit(int status) {
   if (WIFEXITED(status)) return absl::StrCat("exited with status ", WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return absl::StrCat("was killed by signal ", WTERMSIG(status));
   return "stopped";
+}
+
+// Whether a process of group `pgid` still runs. A zombie does not: it waits
+// for its parent (init, for one the bot left behind) to reap it, and an
+// init that reaps late, or never, must not hold a stop up.
+bool GroupRuns(pid_t pgid) {
+  if (kill(-pgid, 0) != 0) return errno != ESRCH;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return true;
+  bool runs = false;
+  while (!runs) {
+    const dirent* entry = readdir(proc);
+    if (entry == nullptr) break;
+    if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0]))) continue;
+    std::ifstream stat(absl::StrCat("/proc/", entry->d_name, "/stat"));
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+    const std::size_t comm_end = line.rfind(')');
+    if (comm_end == std::string::npos) continue;
+    std::vector<absl::string_view> fields =
+        absl::StrSplit(absl::string_view(line).substr(comm_end + 1), ' ', absl::SkipEmpty());
+    int pgrp = 0;
+    runs = fields.size() > 2 && absl::SimpleAtoi(fields[2], &pgrp) && pgrp == pgid &&
+           fields[0] != "Z" && fields[0] != "X";
+  }
+  closedir(proc);
+  return runs;
 }
 
 }  // namespace
@@ -148,13 +178,16 @@ std::optional<std::string> LaunchedBot::Exited() {
 }
 
 void LaunchedBot::Stop(int grace_ms) {
-  if (exit_) {
-    kill(-pid_, SIGKILL);  // children it may have left behind
-    return;
-  }
+  // The group outlives its leader while children the leader left (or a
+  // shell's commands) run, and its id is not reused while it has a member,
+  // so signalling -pid_ reaches only this bot's processes. Once it is gone
+  // the id may be reused: a second Stop() signals nothing.
+  if (stopped_) return;
+  stopped_ = true;
   kill(-pid_, SIGTERM);
   for (int waited = 0; waited < grace_ms; waited += 10) {
-    if (Exited()) break;
+    // Done once the leader is reaped and nothing else of the group runs.
+    if (Exited() && !GroupRuns(pid_)) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   kill(-pid_, SIGKILL);

@@ -1,9 +1,18 @@
 #include "tournament/launcher.h"
 
+#include <signal.h>
+#include <sys/types.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 
 #include "gtest/gtest.h"
 
@@ -69,6 +78,70 @@ TEST(LauncherTest, TheLastLinesOfADeadBotAreItsOwn) {
   ASSERT_TRUE(quiet.ok()) << quiet.status();
   (*quiet)->Stop();
   EXPECT_EQ((*quiet)->LastLines(5), "") << "nothing of its own, though the log has lines";
+}
+
+// The whole log, once it holds `wanted` (or after 5 s).
+std::string AwaitLog(const std::string& path, const std::string& wanted) {
+  std::string text;
+  for (int i = 0; i < 500; ++i) {
+    std::ifstream in(path);
+    std::stringstream all;
+    all << in.rdbuf();
+    text = all.str();
+    if (absl::StrContains(text, wanted)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return text;
+}
+
+// Whether process `pid` is gone (or a zombie, waiting for init to reap it).
+bool Gone(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const std::size_t end = line.rfind(')');
+  return end != std::string::npos && end + 2 < line.size() && line[end + 2] == 'Z';
+}
+
+TEST(LauncherTest, StopEndsTheGroupEvenWhenItIgnoresSigterm) {
+  const std::string log = ::testing::TempDir() + "/launcher_stubborn_test.log";
+  std::remove(log.c_str());
+  // Both the bot and the child it starts ignore SIGTERM.
+  absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
+      "trap '' TERM; sleep 1000 & echo \"child $!\"; exec sleep 1000", {}, log);
+  ASSERT_TRUE(bot.ok()) << bot.status();
+  const std::string text = AwaitLog(log, "\n");
+  pid_t child = 0;
+  ASSERT_TRUE(absl::StartsWith(text, "child ") &&
+              absl::SimpleAtoi(text.substr(6, text.find('\n') - 6), &child))
+      << text;
+  EXPECT_FALSE(Gone(child));
+  (*bot)->Stop(/*grace_ms=*/300);
+  EXPECT_EQ((*bot)->Exited().value_or("running"), "was killed by signal 9");
+  bool gone = Gone(child);
+  for (int i = 0; i < 500 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    gone = Gone(child);
+  }
+  EXPECT_TRUE(gone) << "the bot's child " << child << " outlived Stop()";
+  if (!gone) kill(child, SIGKILL);
+}
+
+TEST(LauncherTest, StopGivesAChildItsGraceAfterTheBotHasExited) {
+  const std::string log = ::testing::TempDir() + "/launcher_grace_test.log";
+  std::remove(log.c_str());
+  // The bot dies at SIGTERM; its child takes a moment to stop cleanly.
+  absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
+      "(trap 'sleep 0.3; echo child stopped; exit 0' TERM; echo child ready; "
+      "sleep 1000 & wait) & exec sleep 1000",
+      {}, log);
+  ASSERT_TRUE(bot.ok()) << bot.status();
+  ASSERT_TRUE(absl::StrContains(AwaitLog(log, "child ready"), "child ready"));
+  (*bot)->Stop(/*grace_ms=*/10000);
+  EXPECT_EQ((*bot)->Exited().value_or("running"), "was killed by signal 15");
+  EXPECT_TRUE(absl::StrContains(AwaitLog(log, "child stopped"), "child stopped"))
+      << "the child was killed before it could stop";
 }
 
 }  // namespace
