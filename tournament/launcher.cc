@@ -60,14 +60,25 @@ bool GroupRuns(pid_t pgid) {
   return runs;
 }
 
+// Whether `command` is more than one simple command (or has quotes, which
+// ShellCommand does not parse).
+bool IsCompound(const std::string& command) {
+  return command.find_first_of(";&|()`'\"\\\n") != std::string::npos;
+}
+
 }  // namespace
 
 std::string ShellCommand(const std::string& command) {
   // A simple command replaces the shell, so it is the process that dies
-  // with the runner; a compound one (or one with quotes, which this does
-  // not parse) runs under the shell. Leading VAR=value words stay before
-  // the exec, which passes them on.
-  if (command.find_first_of(";&|()`'\"\\\n") != std::string::npos) return command;
+  // with the runner. A compound one runs in the background, so that its
+  // shell, in `wait`, acts on SIGHUP at once (a trap waits for a
+  // foreground command to end). The trap is not inherited by the command,
+  // and SIGTERM from Stop() ends the shell like the rest of the group.
+  if (IsCompound(command)) {
+    return absl::StrCat("trap 'trap \"\" TERM; kill -TERM 0; sleep ", kStopGraceMs / 1000,
+                        "; kill -KILL 0' HUP\n{ ", command, "\n} & wait $!");
+  }
+  // Leading VAR=value words stay before the exec, which passes them on.
   std::string prefix;
   std::size_t pos = command.find_first_not_of(" \t");
   while (pos != std::string::npos) {
@@ -105,6 +116,8 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   for (std::string& entry : entries) envp.push_back(entry.data());
   envp.push_back(nullptr);
   std::string shell_command = ShellCommand(command);
+  // The signal the shell, or the bot that replaced it, gets when the runner dies.
+  const int death_signal = IsCompound(command) ? SIGHUP : SIGTERM;
   char sh[] = "/bin/sh";
   char dash_c[] = "-c";
   char* argv[] = {sh, dash_c, shell_command.data(), nullptr};
@@ -127,7 +140,7 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGTERM);  // die with the runner, even after SIGKILL
+    prctl(PR_SET_PDEATHSIG, death_signal);  // even a runner killed with SIGKILL
     if (getppid() != parent) _exit(127);
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);

@@ -19,16 +19,20 @@
 
 namespace hoard::tournament {
 
-// What the shell runs for `command`: "exec <command>" for a simple command
-// (after any leading VAR=value words), so the bot itself replaces the shell
-// and dies with the runner; the command as it is when it has ; & | ( ) `
-// quotes or backslashes, whose children then outlive a runner killed with
-// SIGKILL.
-std::string ShellCommand(const std::string& command);
-
 // How long Stop() waits, by default, between SIGTERM and SIGKILL: longer
 // than the SDKs take to stop on SIGTERM (at most 1 s).
 inline constexpr int kStopGraceMs = 2000;
+
+// What the shell runs for `command`. A simple command becomes "exec
+// <command>" (after any leading VAR=value words): the bot replaces the
+// shell and gets SIGTERM itself when the runner dies. A compound command
+// (with ; & | ( ) ` quotes, backslashes or newlines) runs in the background
+// of a shell that waits for it, as a background job does (SIGINT and
+// SIGQUIT ignored); when the runner dies, that shell gets SIGHUP and ends
+// the process group as Stop() does: SIGTERM, then SIGKILL after
+// kStopGraceMs. A command that exits passes its status on (128 + N for one
+// killed by signal N).
+std::string ShellCommand(const std::string& command);
 
 class LaunchedBot {
  public:
