@@ -16,7 +16,8 @@ a new one is started in its place, until each has had its share of SIGTERMs
 (SIGTERMS: 25 each SDK, 50 in all, and 10 for `hoard bot`), within
 PLAY_LIMIT_S. Checked:
 
-- every bot exits within EXIT_WITHIN_S of its SIGTERM, with status 0;
+- every bot exits within EXIT_WITHIN_S of its SIGTERM, with status 0, after
+  logging its totals (not cut short by the SDK's bound on the stop);
 - no bot process of this test is left at the end;
 - a bot whose decision never ends (sdk_bot.py stuck, sdk-bot.js stuck)
   exits within EXIT_WITHIN_S of SIGTERM, and of SIGINT, with status 0;
@@ -57,6 +58,9 @@ SEATED_WITHIN_S = 30  # a new bot is seated this soon
 # Every bot of this test runs with a name that holds this, so that any left
 # behind is found among all processes.
 MARK = f"sig{os.getpid()}"
+# What a bot logs last when it stops of its own accord: its totals (the SDKs,
+# hoard bot).
+TOTALS = ("done: ", " match(es) played, ")
 TIME_CONTROL = arena_pb2.TimeControl(decision_ms=2000, bank_ms=0, max_strikes=1)
 
 
@@ -154,6 +158,7 @@ class Tally:
         self.lock = threading.Lock()
         self.sent = collections.Counter()  # sdk -> SIGTERMs sent
         self.slow = []        # (sdk, name, status, seconds, the bot's last lines)
+        self.abrupt = []      # (sdk, name, the bot's last lines): stopped without its totals
         self.unseated = []    # (sdk, name, what it said)
         self.deadline = time.monotonic() + PLAY_LIMIT_S
 
@@ -185,9 +190,12 @@ def play_and_stop(server, tally, sdk, command, name, key):
             bot.signal_and_wait(signal.SIGTERM)
             return
         status, took = bot.signal_and_wait(signal.SIGTERM)
-        if status != 0:
-            with tally.lock:
-                tally.slow.append((sdk, name, status, took, bot.said()[-1500:]))
+        said = bot.said()
+        with tally.lock:
+            if status != 0:
+                tally.slow.append((sdk, name, status, took, said[-1500:]))
+            elif not any(totals in said for totals in TOTALS):
+                tally.abrupt.append((sdk, name, said[-1500:]))
 
 
 def busy(server, found):
@@ -226,6 +234,9 @@ def busy(server, found):
                     ("still running (killed)" if status is None else f"status {status}") +
                     f" after {took:.1f} s; it said:\n{said}"
                     for sdk, name, status, took, said in tally.slow[:3]))
+    check("every bot stopped of its own accord (it logged its totals), not at the bound",
+          not tally.abrupt,
+          "\n".join(f"{sdk} {name}: it said:\n{said}" for sdk, name, said in tally.abrupt[:3]))
 
 
 def stuck(server, found):
