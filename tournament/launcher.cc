@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 
 extern char** environ;
 
@@ -65,6 +67,63 @@ bool GroupRuns(pid_t pgid) {
 bool IsCompound(const std::string& command) {
   return command.find_first_of(";&|()`'\"\\\n") != std::string::npos;
 }
+
+// Forks on a thread that lasts as long as the process. PR_SET_PDEATHSIG
+// signals a child when the thread that forked it ends, not its process, and
+// a runner's threads come and go (its supervisor restarts bots, and a
+// shared tournament plays in several rounds, each with a supervisor of its
+// own): a bot forked on one would be stopped with it.
+class LastingForker {
+ public:
+  // Runs `fork_child` (which forks, and returns the child's pid or -1) on
+  // the lasting thread; returns its result. Its references stay valid: the
+  // caller waits.
+  static pid_t Fork(const std::function<pid_t()>& fork_child) {
+    LastingForker* forker = Get();
+    absl::MutexLock turn(&forker->turn_);
+    absl::MutexLock lock(&forker->mu_);
+    forker->job_ = &fork_child;
+    forker->mu_.Await(absl::Condition(
+        +[](LastingForker* f) ABSL_EXCLUSIVE_LOCKS_REQUIRED(f->mu_) { return f->job_ == nullptr; },
+        forker));
+    return forker->pid_;
+  }
+
+ private:
+  // This process's forker. A process forked from one that had a forker
+  // (without exec) has a copy of it, but not its thread: it makes its own.
+  static LastingForker* Get() {
+    static absl::Mutex mu(absl::kConstInit);
+    static LastingForker* forker = nullptr;  // guarded by mu
+    absl::MutexLock lock(&mu);
+    if (forker == nullptr || forker->process_ != getpid()) forker = new LastingForker();
+    return forker;
+  }
+
+  LastingForker() {
+    std::thread([this] {
+      // No signal for this thread: a process that takes its stop signals on
+      // a thread of its own blocks them everywhere else.
+      sigset_t all;
+      sigfillset(&all);
+      pthread_sigmask(SIG_BLOCK, &all, nullptr);
+      absl::MutexLock lock(&mu_);
+      while (true) {
+        mu_.Await(absl::Condition(
+            +[](LastingForker* f) ABSL_EXCLUSIVE_LOCKS_REQUIRED(f->mu_) { return f->job_ != nullptr; },
+            this));
+        pid_ = (*job_)();
+        job_ = nullptr;
+      }
+    }).detach();
+  }
+
+  const pid_t process_ = getpid();
+  absl::Mutex turn_;  // one fork at a time
+  absl::Mutex mu_;
+  const std::function<pid_t()>* job_ ABSL_GUARDED_BY(mu_) = nullptr;
+  pid_t pid_ ABSL_GUARDED_BY(mu_) = -1;
+};
 
 }  // namespace
 
@@ -128,12 +187,13 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   }
   const off_t log_start = lseek(out, 0, SEEK_END);
   const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(out);
-    return absl::InternalError(absl::StrCat("cannot start '", command, "': ", std::strerror(errno)));
-  }
-  if (pid == 0) {
+  int fork_error = 0;
+  const pid_t pid = LastingForker::Fork([&]() -> pid_t {
+    const pid_t child = fork();
+    if (child != 0) {
+      fork_error = errno;
+      return child;
+    }
     // The runner may block stop signals for a thread of its own to take
     // them; the bot starts with none blocked, as from a shell.
     sigset_t none;
@@ -153,6 +213,11 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
     }
     execve(sh, argv, envp.data());
     _exit(127);
+  });
+  if (pid < 0) {
+    close(out);
+    return absl::InternalError(
+        absl::StrCat("cannot start '", command, "': ", std::strerror(fork_error)));
   }
   close(out);
   setpgid(pid, pid);  // either side may win the race; both set the same group

@@ -40,9 +40,10 @@ class LaunchedBot {
   // runner's environment plus
   // `env`; stdout and stderr go to `log_path` (appended; /dev/null if
   // empty), in `working_directory` (empty: the runner's). kInternal if the
-  // process cannot be started. The process gets SIGTERM when the thread
-  // that calls Start ends (PR_SET_PDEATHSIG follows the thread, not the
-  // process): call it from a thread that outlives the bot.
+  // process cannot be started. Callable from any thread, even one that
+  // ends before the bot: the bot is forked on a thread that lasts as long
+  // as the process, since the signal on the runner's death
+  // (PR_SET_PDEATHSIG) comes when the thread that forked it ends.
   static absl::StatusOr<std::unique_ptr<LaunchedBot>> Start(
       const std::string& command, const std::map<std::string, std::string>& env,
       const std::string& log_path, const std::string& working_directory = "");

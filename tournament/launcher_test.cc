@@ -163,6 +163,16 @@ TEST(LauncherTest, StopEndsTheGroupEvenWhenItIgnoresSigterm) {
   ExpectAllGone(stubborn, "Stop()");
 }
 
+TEST(LauncherTest, ABotOutlivesTheThreadThatStartedIt) {
+  absl::StatusOr<std::unique_ptr<LaunchedBot>> bot;
+  std::thread([&] { bot = LaunchedBot::Start("sleep 60", {}, ""); }).join();
+  ASSERT_TRUE(bot.ok()) << bot.status();
+  // Time for a signal on the thread's end to arrive, were one sent.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ((*bot)->Exited().value_or("running"), "running");
+  (*bot)->Stop();
+}
+
 TEST(LauncherTest, ACompoundCommandEndsWhenTheRunnerIsKilled) {
   const std::string log = ::testing::TempDir() + "/launcher_orphan_test.log";
   std::remove(log.c_str());
