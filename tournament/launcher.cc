@@ -83,9 +83,9 @@ class LastingForker {
     absl::MutexLock turn(&forker->turn_);
     absl::MutexLock lock(&forker->mu_);
     forker->job_ = &fork_child;
-    forker->mu_.Await(absl::Condition(
-        +[](LastingForker* f) ABSL_EXCLUSIVE_LOCKS_REQUIRED(f->mu_) { return f->job_ == nullptr; },
-        forker));
+    forker->forked_ = false;
+    forker->mu_.Await(absl::Condition(&forker->forked_));
+    forker->job_ = nullptr;
     return forker->pid_;
   }
 
@@ -109,19 +109,20 @@ class LastingForker {
       pthread_sigmask(SIG_BLOCK, &all, nullptr);
       absl::MutexLock lock(&mu_);
       while (true) {
-        mu_.Await(absl::Condition(
-            +[](LastingForker* f) ABSL_EXCLUSIVE_LOCKS_REQUIRED(f->mu_) { return f->job_ != nullptr; },
-            this));
+        mu_.Await(absl::Condition(this, &LastingForker::HasJob));
         pid_ = (*job_)();
-        job_ = nullptr;
+        forked_ = true;
       }
     }).detach();
   }
+
+  bool HasJob() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return job_ != nullptr && !forked_; }
 
   const pid_t process_ = getpid();
   absl::Mutex turn_;  // one fork at a time
   absl::Mutex mu_;
   const std::function<pid_t()>* job_ ABSL_GUARDED_BY(mu_) = nullptr;
+  bool forked_ ABSL_GUARDED_BY(mu_) = false;  // job_ ran
   pid_t pid_ ABSL_GUARDED_BY(mu_) = -1;
 };
 
