@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
@@ -73,6 +74,24 @@ ClientStats BotClient::stats() const {
 }
 
 absl::Status BotClient::Run() {
+  if (options_.stop_flag == nullptr) return Play();
+  // Run() blocks in a stream's Read(), so a thread of its own looks at the flag.
+  absl::Notification played;
+  std::thread watcher([this, &played] {
+    while (!played.WaitForNotificationWithTimeout(kStopFlagPoll)) {
+      if (options_.stop_flag->load()) {
+        Stop();
+        return;
+      }
+    }
+  });
+  absl::Status status = Play();
+  played.Notify();
+  watcher.join();
+  return status;
+}
+
+absl::Status BotClient::Play() {
   int failures = 0;
   while (!stopping_) {
     const absl::Status status = PlayOnce();

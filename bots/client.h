@@ -89,7 +89,17 @@ struct ClientOptions {
   hoard::v1::EventDelivery events = hoard::v1::EVENT_DELIVERY_STREAM;
   // Called with a line for each notable thing (may be empty).
   std::function<void(const std::string&)> log;
+  // If set, Run() ends as Stop() ends it once *stop_flag is true, noticed
+  // within kStopFlagPoll. A signal handler may set it: it is lock-free, and
+  // setting it is all the handler does (Stop() takes a mutex, which the
+  // interrupted thread may hold). It must outlive Run().
+  const std::atomic<bool>* stop_flag = nullptr;
 };
+static_assert(std::atomic<bool>::is_always_lock_free,
+              "a signal handler sets ClientOptions::stop_flag");
+
+// How often Run() looks at ClientOptions::stop_flag.
+inline constexpr absl::Duration kStopFlagPoll = absl::Milliseconds(20);
 
 struct ClientStats {
   int matches_finished = 0;
@@ -108,10 +118,12 @@ class BotClient {
             std::unique_ptr<Strategy> strategy);
   ~BotClient();
 
-  // Plays until stop_after_matches matches have ended or Stop() is called
-  // (OK), or the server refuses the credentials (that status).
+  // Plays until stop_after_matches matches have ended, Stop() is called or
+  // the stop_flag is set (OK), or the server refuses the credentials (that
+  // status).
   absl::Status Run();
-  // Ends Run() soon; callable from any thread.
+  // Ends Run() soon; callable from any thread, not from a signal handler
+  // (set ClientOptions::stop_flag there).
   void Stop();
   // Breaks the current stream as a network failure would; Run() reconnects.
   void DropConnection();
@@ -119,6 +131,8 @@ class BotClient {
   ClientStats stats() const;
 
  private:
+  // Run() without watching the stop flag.
+  absl::Status Play();
   // One stream's life; returns its final status.
   absl::Status PlayOnce();
   // The answer to `request`: the one given before if it is resent, else the

@@ -1,12 +1,16 @@
 // The C++ bot client against a scripted server: a resent request gets the
 // answer given before, any other request is decided afresh (so an answer is
 // never replayed into another match that reuses an id), a match's answers
-// are forgotten when it ends, and a client whose server went away is back
-// within about a second of its return.
+// are forgotten when it ends, a client whose server went away is back
+// within about a second of its return, and a signal handler that sets the
+// client's stop flag ends its Run().
 
 #include "bots/client.h"
 
+#include <signal.h>
+
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -172,6 +176,63 @@ TEST(BotClientTest, IsBackWithinAboutASecondOfTheServersReturn) {
   // Within a second, with room for a loaded machine.
   EXPECT_LT(took, absl::Milliseconds(2500)) << "reconnected after " << took;
   EXPECT_GE(client.stats().reconnects, 1);
+}
+
+std::atomic<bool> stop_requested{false};
+
+extern "C" void RequestStop(int) { stop_requested.store(true); }
+
+// Runs `client` until its stop flag (stop_requested) ends it, which a
+// SIGUSR1 handler sets once `ready` says so; fails if Run() goes on for 5 s.
+void ExpectASignalStops(BotClient& client, const std::function<bool()>& ready) {
+  stop_requested = false;
+  absl::Notification ran;
+  absl::Status status = absl::UnknownError("still running");
+  std::thread runner([&] {
+    status = client.Run();
+    ran.Notify();
+  });
+  for (int tries = 0; tries < 1000 && !ready(); ++tries) absl::SleepFor(absl::Milliseconds(10));
+  EXPECT_TRUE(ready());
+  struct sigaction action = {};
+  struct sigaction previous = {};
+  action.sa_handler = RequestStop;
+  sigemptyset(&action.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &action, &previous), 0);
+  raise(SIGUSR1);
+  const bool stopped = ran.WaitForNotificationWithTimeout(absl::Seconds(5));
+  if (!stopped) client.Stop();
+  runner.join();
+  sigaction(SIGUSR1, &previous, nullptr);
+  EXPECT_TRUE(stopped) << "Run() went on after the stop flag was set";
+  EXPECT_TRUE(status.ok()) << status;
+}
+
+TEST(BotClientTest, AStopFlagSetByASignalHandlerEndsRunMidStream) {
+  ScriptedArena arena({Decision("m1", 1, false)});
+  int port = 0;
+  std::unique_ptr<grpc::Server> server = Serve(&arena, "127.0.0.1:0", &port);
+  BotClient client(grpc::CreateChannel(absl::StrCat("127.0.0.1:", port),
+                                       grpc::InsecureChannelCredentials()),
+                   {.name = "stopped", .key = "k", .stop_flag = &stop_requested},
+                   std::make_unique<CountingStrategy>());
+  // Stopped while it waits on an open stream for the server's next message.
+  ExpectASignalStops(client, [&] { return arena.answers().size() == 1; });
+  server->Shutdown();
+}
+
+TEST(BotClientTest, AStopFlagSetByASignalHandlerEndsRunBetweenReconnects) {
+  int port = 0;
+  {
+    ScriptedArena probe({});
+    Serve(&probe, "127.0.0.1:0", &port)->Shutdown();
+  }
+  BotClient client(grpc::CreateChannel(absl::StrCat("127.0.0.1:", port),
+                                       grpc::InsecureChannelCredentials()),
+                   {.name = "stopped", .key = "k", .stop_flag = &stop_requested},
+                   std::make_unique<CountingStrategy>());
+  // Stopped while no server answers, in its pauses between attempts.
+  ExpectASignalStops(client, [&] { return client.stats().reconnects >= 2; });
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "tournament/launcher.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -11,13 +12,16 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 
 extern char** environ;
 
@@ -30,14 +34,111 @@ std::string DescribeExit(int status) {
   return "stopped";
 }
 
+// Whether a process of group `pgid` still runs. A zombie does not: it waits
+// for its parent (init, for one the bot left behind) to reap it, and an
+// init that reaps late, or never, must not hold a stop up.
+bool GroupRuns(pid_t pgid) {
+  if (kill(-pgid, 0) != 0) return errno != ESRCH;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return true;
+  bool runs = false;
+  while (!runs) {
+    const dirent* entry = readdir(proc);
+    if (entry == nullptr) break;
+    if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0]))) continue;
+    std::ifstream stat(absl::StrCat("/proc/", entry->d_name, "/stat"));
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+    const std::size_t comm_end = line.rfind(')');
+    if (comm_end == std::string::npos) continue;
+    std::vector<absl::string_view> fields =
+        absl::StrSplit(absl::string_view(line).substr(comm_end + 1), ' ', absl::SkipEmpty());
+    int pgrp = 0;
+    runs = fields.size() > 2 && absl::SimpleAtoi(fields[2], &pgrp) && pgrp == pgid &&
+           fields[0] != "Z" && fields[0] != "X";
+  }
+  closedir(proc);
+  return runs;
+}
+
+// Whether `command` is more than one simple command (or has quotes, which
+// ShellCommand does not parse).
+bool IsCompound(const std::string& command) {
+  return command.find_first_of(";&|()`'\"\\\n") != std::string::npos;
+}
+
+// Forks on a thread that lasts as long as the process. PR_SET_PDEATHSIG
+// signals a child when the thread that forked it ends, not its process, and
+// a runner's threads come and go (its supervisor restarts bots, and a
+// shared tournament plays in several rounds, each with a supervisor of its
+// own): a bot forked on one would be stopped with it.
+class LastingForker {
+ public:
+  // Runs `fork_child` (which forks, and returns the child's pid or -1) on
+  // the lasting thread; returns its result. Its references stay valid: the
+  // caller waits.
+  static pid_t Fork(const std::function<pid_t()>& fork_child) {
+    LastingForker* forker = Get();
+    absl::MutexLock turn(&forker->turn_);
+    absl::MutexLock lock(&forker->mu_);
+    forker->job_ = &fork_child;
+    forker->forked_ = false;
+    forker->mu_.Await(absl::Condition(&forker->forked_));
+    forker->job_ = nullptr;
+    return forker->pid_;
+  }
+
+ private:
+  // This process's forker. A process forked from one that had a forker
+  // (without exec) has a copy of it, but not its thread: it makes its own.
+  static LastingForker* Get() {
+    static absl::Mutex mu(absl::kConstInit);
+    static LastingForker* forker = nullptr;  // guarded by mu
+    absl::MutexLock lock(&mu);
+    if (forker == nullptr || forker->process_ != getpid()) forker = new LastingForker();
+    return forker;
+  }
+
+  LastingForker() {
+    std::thread([this] {
+      // No signal for this thread: a process that takes its stop signals on
+      // a thread of its own blocks them everywhere else.
+      sigset_t all;
+      sigfillset(&all);
+      pthread_sigmask(SIG_BLOCK, &all, nullptr);
+      absl::MutexLock lock(&mu_);
+      while (true) {
+        mu_.Await(absl::Condition(this, &LastingForker::HasJob));
+        pid_ = (*job_)();
+        forked_ = true;
+      }
+    }).detach();
+  }
+
+  bool HasJob() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return job_ != nullptr && !forked_; }
+
+  const pid_t process_ = getpid();
+  absl::Mutex turn_;  // one fork at a time
+  absl::Mutex mu_;
+  const std::function<pid_t()>* job_ ABSL_GUARDED_BY(mu_) = nullptr;
+  bool forked_ ABSL_GUARDED_BY(mu_) = false;  // job_ ran
+  pid_t pid_ ABSL_GUARDED_BY(mu_) = -1;
+};
+
 }  // namespace
 
 std::string ShellCommand(const std::string& command) {
   // A simple command replaces the shell, so it is the process that dies
-  // with the runner; a compound one (or one with quotes, which this does
-  // not parse) runs under the shell. Leading VAR=value words stay before
-  // the exec, which passes them on.
-  if (command.find_first_of(";&|()`'\"\\\n") != std::string::npos) return command;
+  // with the runner. A compound one runs in the background, so that its
+  // shell, in `wait`, acts on SIGHUP at once (a trap waits for a
+  // foreground command to end). The trap is not inherited by the command,
+  // and SIGTERM from Stop() ends the shell like the rest of the group.
+  if (IsCompound(command)) {
+    return absl::StrCat("trap 'trap \"\" TERM; kill -TERM 0; sleep ", kStopGraceMs / 1000,
+                        "; kill -KILL 0' HUP\n{ ", command, "\n} & wait $!");
+  }
+  // Leading VAR=value words stay before the exec, which passes them on.
   std::string prefix;
   std::size_t pos = command.find_first_not_of(" \t");
   while (pos != std::string::npos) {
@@ -75,6 +176,8 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   for (std::string& entry : entries) envp.push_back(entry.data());
   envp.push_back(nullptr);
   std::string shell_command = ShellCommand(command);
+  // The signal the shell, or the bot that replaced it, gets when the runner dies.
+  const int death_signal = IsCompound(command) ? SIGHUP : SIGTERM;
   char sh[] = "/bin/sh";
   char dash_c[] = "-c";
   char* argv[] = {sh, dash_c, shell_command.data(), nullptr};
@@ -85,19 +188,20 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
   }
   const off_t log_start = lseek(out, 0, SEEK_END);
   const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(out);
-    return absl::InternalError(absl::StrCat("cannot start '", command, "': ", std::strerror(errno)));
-  }
-  if (pid == 0) {
+  int fork_error = 0;
+  const pid_t pid = LastingForker::Fork([&]() -> pid_t {
+    const pid_t child = fork();
+    if (child != 0) {
+      fork_error = errno;
+      return child;
+    }
     // The runner may block stop signals for a thread of its own to take
     // them; the bot starts with none blocked, as from a shell.
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGTERM);  // die with the runner, even after SIGKILL
+    prctl(PR_SET_PDEATHSIG, death_signal);  // even a runner killed with SIGKILL
     if (getppid() != parent) _exit(127);
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
@@ -110,6 +214,11 @@ absl::StatusOr<std::unique_ptr<LaunchedBot>> LaunchedBot::Start(
     }
     execve(sh, argv, envp.data());
     _exit(127);
+  });
+  if (pid < 0) {
+    close(out);
+    return absl::InternalError(
+        absl::StrCat("cannot start '", command, "': ", std::strerror(fork_error)));
   }
   close(out);
   setpgid(pid, pid);  // either side may win the race; both set the same group
@@ -148,13 +257,16 @@ std::optional<std::string> LaunchedBot::Exited() {
 }
 
 void LaunchedBot::Stop(int grace_ms) {
-  if (exit_) {
-    kill(-pid_, SIGKILL);  // children it may have left behind
-    return;
-  }
+  // The group outlives its leader while children the leader left (or a
+  // shell's commands) run, and its id is not reused while it has a member,
+  // so signalling -pid_ reaches only this bot's processes. Once it is gone
+  // the id may be reused: a second Stop() signals nothing.
+  if (stopped_) return;
+  stopped_ = true;
   kill(-pid_, SIGTERM);
   for (int waited = 0; waited < grace_ms; waited += 10) {
-    if (Exited()) break;
+    // Done once the leader is reaped and nothing else of the group runs.
+    if (Exited() && !GroupRuns(pid_)) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   kill(-pid_, SIGKILL);

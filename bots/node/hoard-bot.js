@@ -53,6 +53,12 @@
 // are kept per seat, the oldest dropped first (decision.eventsDropped
 // counts them).
 //
+// Signals: run() stops on SIGTERM and SIGINT: the stream is cancelled and
+// the process exits with status 0 within STOP_WITHIN_MS (1 s); a second
+// signal while it stops ends it at once. The handlers run on the event loop:
+// a decide function that holds the loop (a long synchronous search) holds
+// the stop up until it returns, so think in slices or in a worker thread.
+//
 // Messages keep the field names of proto/ (legal_actions, request_id...);
 // int64 fields are strings, enums their names, and each oneof has a field
 // naming the member that is set (view.game === 'village').
@@ -601,8 +607,13 @@ function readKeyFile(file, usage) {
   return key;
 }
 
+// After SIGTERM or SIGINT the process ends within this long, with status 0:
+// below the 2 s a tournament's launcher waits before SIGKILL.
+const STOP_WITHIN_MS = 1000;
+
 // Runs `decide` as a bot configured by command-line flags and HOARD_*
-// variables; exits the process (0 done, 1 refused by the server, 2 bad flags).
+// variables; exits the process (0 done or stopped by SIGTERM or SIGINT, 1
+// refused by the server, 2 bad flags).
 // clientOptions are BotClient's options the flags do not set, such as
 // describeActions, events ('stream', 'in_requests' or 'none': how the seats
 // hear the play) and onEvent (called with each event).
@@ -656,8 +667,18 @@ function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
     }
   }
   const client = new BotClient(decide, options);
-  process.on('SIGTERM', () => client.stop());
-  process.on('SIGINT', () => client.stop());
+  // The handlers run on the event loop, between callbacks, so stop() is
+  // safe in them. Once one has run, both are removed: a second signal gets
+  // the default action and ends the process at once.
+  const onStopSignal = () => {
+    process.removeListener('SIGTERM', onStopSignal);
+    process.removeListener('SIGINT', onStopSignal);
+    client.stop();
+    // Normally run() ends at once; this bounds a stream that would not close.
+    setTimeout(() => process.exit(0), STOP_WITHIN_MS).unref();
+  };
+  process.on('SIGTERM', onStopSignal);
+  process.on('SIGINT', onStopSignal);
   client.run().then(() => {
     const s = client.stats;
     options.log(`done: ${s.finished} matches, ${s.decisions} decisions, ${s.refused} refused, ` +
@@ -674,6 +695,6 @@ function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
 const actions = makeActions(() => loadProtocol());
 
 module.exports = {
-  run, actions, BotClient, Decision, DEFAULT, EVENTS_KEPT, MAX_REFUSALS, loadProtocol,
-  CHANNEL_OPTIONS,
+  run, actions, BotClient, Decision, DEFAULT, EVENTS_KEPT, MAX_REFUSALS, STOP_WITHIN_MS,
+  loadProtocol, CHANNEL_OPTIONS,
 };

@@ -1,5 +1,7 @@
 // hoard bot: a built-in strategy playing as a bot over gRPC.
 
+#include <signal.h>
+
 #include <atomic>
 #include <iostream>
 #include <memory>
@@ -32,6 +34,23 @@ const std::vector<FlagSpec>& BotFlags() {
   return *specs;
 }
 
+// Set by SIGTERM and SIGINT; the client notices it and stops.
+std::atomic<bool> stop_requested{false};
+
+extern "C" void RequestStop(int) { stop_requested.store(true); }
+
+// SIGTERM and SIGINT set stop_requested and nothing more: the client stops,
+// and the bot exits with status 0. SA_RESETHAND gives a second signal the
+// default action, which ends the process at once.
+void StopOnSignals() {
+  struct sigaction action = {};
+  action.sa_handler = RequestStop;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+}
+
 }  // namespace
 
 int RunBot(const std::vector<std::string>& args) {
@@ -40,7 +59,8 @@ int RunBot(const std::vector<std::string>& args) {
   if (parsed->Has("help")) {
     std::cout << "usage: hoard bot --name NAME --key KEY [flags]\n"
                  "       hoard bot --match ID --token TOKEN [flags]\n\n"
-                 "Connects to a Hoard server and plays every match it is seated in.\n\n"
+                 "Connects to a Hoard server and plays every match it is seated in; SIGTERM\n"
+                 "or SIGINT stops it (exit status 0).\n\n"
               << FlagsHelp(BotFlags());
     return kExitOk;
   }
@@ -103,6 +123,8 @@ int RunBot(const std::vector<std::string>& args) {
   }
   // Its strategies read only the request: the play-by-play would be wasted.
   options.events = hoard::v1::EVENT_DELIVERY_NONE;
+  options.stop_flag = &stop_requested;
+  StopOnSignals();
   bots::BotClient client(*channel, options, *std::move(strategy));
   if (absl::Status status = client.Run(); !status.ok()) {
     if (NoServerAnswers(static_cast<int>(status.code()), status.message(), **channel)) {

@@ -8,6 +8,9 @@
 //                        default action before the deadline
 //   sdk-bot.js crash     throws in every decision: the SDK logs it and
 //                        answers the default action
+//   sdk-bot.js stuck     decides for 60 s: the SDK answers the default
+//                        action before the deadline, and a stop signal must
+//                        not wait for the decision
 //   sdk-bot.js count     answers 1, then 2, 3... (how many decisions it has
 //                        made), so a test tells a fresh decision from an
 //                        answer sent again
@@ -228,12 +231,13 @@ function think(decision) {
 const decide = {
   illegal: (decision) => decision.legalActions.length,
   slow: () => new Promise((resolve) => setTimeout(() => resolve(0), 2000)),
+  stuck: () => new Promise((resolve) => setTimeout(() => resolve(0), 60000)),
   crash: () => { throw new Error('this bot fails on purpose'); },
   count: () => { decisions += 1; return decisions; },
   think,
 }[mode];
 if (!decide) {
-  process.stderr.write('usage: sdk-bot.js illegal|slow|crash|count|think [flags]\n');
+  process.stderr.write('usage: sdk-bot.js illegal|slow|stuck|crash|count|think [flags]\n');
   process.exit(2);
 }
 run(decide, { argv: process.argv.slice(3), describeActions: mode === 'think' });

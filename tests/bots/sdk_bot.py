@@ -8,6 +8,9 @@
                          default action before the deadline
     sdk_bot.py crash     raises in every decision: the SDK logs it and answers
                          the default action
+    sdk_bot.py stuck     decides for 60 s: the SDK answers the default action
+                         before the deadline, and a stop signal must not wait
+                         for the decision
     sdk_bot.py count     answers 1, then 2, 3... (how many decisions it has
                          made), so a test tells a fresh decision from an
                          answer sent again
@@ -40,6 +43,9 @@ def decide(decision):
         return len(decision.legal_actions)
     if MODE == "slow":
         time.sleep(2)
+        return 0
+    if MODE == "stuck":
+        time.sleep(60)
         return 0
     if MODE == "count":
         return next(_decisions)
@@ -252,7 +258,7 @@ def think(decision):
 
 if MODE == "think":
     hoard_bot.run(think, describe_actions=True)
-elif MODE in ("illegal", "slow", "crash", "count"):
+elif MODE in ("illegal", "slow", "stuck", "crash", "count"):
     hoard_bot.run(decide)
 else:
-    sys.exit("usage: sdk_bot.py illegal|slow|crash|count|think [flags]")
+    sys.exit("usage: sdk_bot.py illegal|slow|stuck|crash|count|think [flags]")

@@ -19,12 +19,18 @@ request plays the default action. `decision.events` holds what the seat was
 told of its match so far (every action as played, sealed answers once
 revealed, faults), oldest first, and `run(decide, on_event=fn)` calls `fn`
 with each of those events as it arrives. docs/bots.md is the guide.
+
+SIGTERM and SIGINT stop the bot: it closes its stream and exits with status
+0, within STOP_WITHIN_S even if a decision is still running; a second signal
+while it stops ends it at once.
 """
 
 import argparse
 import os
 import signal
 import sys
+import threading
+import time
 
 from hoard_bot import actions
 from hoard_bot.client import (DEFAULT, EVENTS_KEPT, MAX_REFUSALS, BotClient, BotError, Decision,
@@ -32,7 +38,15 @@ from hoard_bot.client import (DEFAULT, EVENTS_KEPT, MAX_REFUSALS, BotClient, Bot
 from hoard_bot.stubs import StubError, arena_pb2
 
 __all__ = ["run", "actions", "BotClient", "BotError", "DEFAULT", "Decision", "EVENTS_KEPT",
-           "MAX_REFUSALS", "Refusal", "StubError", "arena_pb2", "channel", "random_choice"]
+           "MAX_REFUSALS", "Refusal", "STOP_WITHIN_S", "StubError", "arena_pb2", "channel",
+           "random_choice"]
+
+# After SIGTERM or SIGINT the process ends within this long: normally at once,
+# and with status 0 even when a decision still runs (a thread cannot be
+# interrupted) or something else holds the exit up. Below the 2 s a
+# tournament's launcher waits before SIGKILL.
+STOP_WITHIN_S = 1.0
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def _parser(description):
@@ -71,14 +85,67 @@ def _read_key_file(parser, path):
     return key
 
 
+def _exit_now(status):
+    """Ends the process at once, after a bounded try at flushing its output
+    (another thread may hold a stream's lock for good)."""
+    def flush():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+    flusher = threading.Thread(target=flush, daemon=True)
+    flusher.start()
+    flusher.join(0.2)
+    os._exit(status)
+
+
+def _stop_on_signals(client):
+    """SIGTERM and SIGINT stop `client`, and end the process within STOP_WITHIN_S.
+
+    A Python signal handler runs in the main thread between two of its
+    bytecodes, maybe while that thread holds one of the client's locks, so
+    neither the handler nor anything it calls may take a lock. Python's own
+    C handler writes the signal's number to a pipe (signal.set_wakeup_fd), a
+    thread waiting on the pipe stops the client, and the Python handler only
+    restores the default action, so a second signal ends the process.
+    """
+    readable, writable = os.pipe()
+    os.set_blocking(writable, False)
+
+    def stopper():
+        # Each signal with a Python handler writes its number: the bot's
+        # own handlers of other signals do not stop it.
+        try:
+            while os.read(readable, 1)[0] not in _STOP_SIGNALS:
+                pass
+        except (OSError, IndexError):
+            return
+        client.stop()
+        # The main thread exits long before, unless a decision or a stuck
+        # call holds it up.
+        time.sleep(STOP_WITHIN_S)
+        _exit_now(0)
+
+    def restore_defaults(*_):
+        for signum in _STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)
+
+    threading.Thread(target=stopper, name="hoard-bot-stop", daemon=True).start()
+    signal.set_wakeup_fd(writable, warn_on_full_buffer=False)
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, restore_defaults)
+
+
 def run(decide, argv=None, description=None, **options):
     """Runs `decide` as a bot configured by command-line flags and HOARD_* variables.
 
     `options` are BotClient's keyword options the flags do not set, such as
     describe_actions, events ("stream", "in_requests" or "none": how the
     seats hear the play) and on_event (a function called with each event).
-    Exits the process: status 0 when done, 1 when the server refuses the bot,
-    2 for bad flags.
+    Exits the process: status 0 when done or stopped by SIGTERM or SIGINT
+    (within STOP_WITHIN_S), 1 when the server refuses the bot, 2 for bad
+    flags.
     """
     parser = _parser(description or "A Hoard bot.")
     args = parser.parse_args(argv)
@@ -103,14 +170,12 @@ def run(decide, argv=None, description=None, **options):
                        match_id=args.match, seat_token=args.token,
                        max_matches=args.max_matches, matches=args.matches,
                        log=log, tls_ca=args.tls_ca, **options)
-    signal.signal(signal.SIGTERM, lambda *_: client.stop())
+    _stop_on_signals(client)
     try:
         client.run()
     except BotError as error:
         print(f"{program}: the server refused the bot: {error}", file=sys.stderr)
         sys.exit(1)
-    except KeyboardInterrupt:
-        pass
     log(f"done: {client.finished} matches, {client.decisions} decisions, "
         f"{client.refused} refused, {client.late} late, {client.reconnects} reconnects")
     sys.exit(0)

@@ -369,7 +369,9 @@ class BotClient:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     def stop(self):
-        """Ends run() soon; callable from any thread."""
+        """Ends run() soon; callable from any thread, not from a signal handler
+        (it takes the client's lock, which the interrupted thread may hold):
+        hoard_bot.run stops on SIGTERM and SIGINT without that risk."""
         self._stopping = True
         self._stopped.set()
         with self._lock:
