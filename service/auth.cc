@@ -373,9 +373,11 @@ void BotAccounts::CheckSlowly(std::string name, std::string key, std::string add
   {
     absl::MutexLock lock(&mu_);
     Backoff* from = address.empty() ? nullptr : &AddressBackoff(address);
-    if (from != nullptr && from->checking > 0) {
-      // One slow check per address at a time: the rest of a flood from
-      // there is refused without waiting, and without crowding out others.
+    if (from != nullptr && from->checking > 0 && from->failures > 0) {
+      // An address that sent a wrong key gets one slow check at a time: the
+      // rest of a flood from there is refused without waiting, and without
+      // crowding out others. (Many bots of one place, registering at once
+      // with their right keys, all wait their turn.)
       refused = absl::ResourceExhaustedError(absl::StrCat(
           "a key from ", engine::Clip(address), " is being checked: try again in a moment"));
     } else if (!stopping_ && static_cast<int>(waiting_.size()) < limits_.max_waiting) {
@@ -467,6 +469,15 @@ absl::Status BotAccounts::CheckNow(const std::string& name, const std::string& k
 absl::Status BotAccounts::Check(const std::string& name, const std::string& key,
                                 const std::string& address) {
   if (std::optional<absl::Status> quick = CheckQuickly(name, key, address)) return *quick;
+  {
+    // Each caller here holds its thread while it waits: only a few may.
+    absl::MutexLock lock(&mu_);
+    if (blocked_callers_ >= limits_.max_blocked_callers) {
+      return absl::UnavailableError(
+          "the server is checking other bots' keys: try again in a moment");
+    }
+    ++blocked_callers_;
+  }
   absl::Notification checked;
   absl::Status outcome;
   CheckSlowly(name, key, address, /*create=*/false, [&](absl::Status status) {
@@ -474,6 +485,8 @@ absl::Status BotAccounts::Check(const std::string& name, const std::string& key,
     checked.Notify();
   });
   checked.WaitForNotification();
+  absl::MutexLock lock(&mu_);
+  --blocked_callers_;
   return outcome;
 }
 

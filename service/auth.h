@@ -84,10 +84,14 @@ struct KeyCheckLimits {
   // at once (kResourceExhausted, saying when to come back).
   absl::Duration first_backoff = absl::Milliseconds(250);
   absl::Duration max_backoff = absl::Seconds(10);
-  // Slow checks waiting their turn; more are refused at once
-  // (kUnavailable: try again). Of one address, one at a time: another is
-  // refused at once (kResourceExhausted).
-  int max_waiting = 4;
+  // Slow checks waiting their turn (each holds a hello, not a thread); more
+  // are refused at once (kUnavailable: try again). Of an address that sent
+  // a wrong key, one at a time: another is refused at once
+  // (kResourceExhausted).
+  int max_waiting = 64;
+  // Callers that hold their thread while their key is checked (Check: a
+  // NAME:KEY bearer); more are refused at once (kUnavailable).
+  int max_blocked_callers = 2;
   // Wrong keys remembered per account: the same wrong key again is refused
   // without a hash.
   int remembered_wrong_keys = 8;
@@ -201,6 +205,7 @@ class BotAccounts {
   std::deque<absl::AnyInvocable<void(bool run) &&>> waiting_
       ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  int blocked_callers_ ABSL_GUARDED_BY(mu_) = 0;
   std::thread checker_;
 };
 

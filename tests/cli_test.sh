@@ -256,10 +256,13 @@ expect_error "tournament --remote reads HOARD_SERVER" 1 "^hoard: $NO_SERVER$" \
 expect_error "leaderboard without --remote reads a database, not HOARD_SERVER" 1 \
   "no database $WORK/none.db (run a tournament first, or give --db; --remote asks the server at 127.0.0.1:1)" \
   -- env HOARD_SERVER=127.0.0.1:1 "$HOARD" leaderboard --game village --db "$WORK/none.db"
-# A bot waits for its server, and says once that none answers.
+# A bot waits for its server, and says once that none answers (then, told
+# to stop by timeout's SIGTERM, it may sum up what it did).
 timeout 3 "$HOARD" bot --server 127.0.0.1:1 --name a --key b >"$WORK/bot.out" 2>&1
 check "a bot waiting for its server says once that none answers" "$WORK/bot.out" \
-  [ "$(cat "$WORK/bot.out")" = "hoard bot: $NO_SERVER; waiting for it" ]
+  [ "$(head -1 "$WORK/bot.out")" = "hoard bot: $NO_SERVER; waiting for it" ]
+check "and only once" "$WORK/bot.out" \
+  [ "$(grep -c "no Hoard server answers" "$WORK/bot.out")" -eq 1 ]
 
 # hoard stats: many matches summed up, the same on any number of threads.
 "$HOARD" stats --game village --players 3 --matches 200 --threads 1 >"$WORK/stats1" 2>"$WORK/stats.err"

@@ -141,6 +141,13 @@ def api(server):
     check("a tournament's leaderboard: its bots with intervals", status == 200 and
           sorted(r["bot"] for r in board["rows"]) == ["f", "h", "r"] and
           all("ml_low" in r and "ml_high" in r for r in board["rows"]), board)
+    check("with 6 matches each, every rating is marked provisional",
+          status == 200 and all(r["provisional"] is True for r in board["rows"]), board)
+    status, everyone = get(server, "/api/v1/leaderboard?game=village&all=true")
+    ratings = [r["rating"] for r in everyone.get("rows", [])]
+    check("all=true ranks every bot together, by rating alone", status == 200 and
+          ratings == sorted(ratings, reverse=True) and
+          [r["rank"] for r in everyone["rows"]] == list(range(1, len(ratings) + 1)), everyone)
     status, elo = get(server, "/api/v1/leaderboard?game=village&system=RATING_SYSTEM_ELO")
     check("a leaderboard by another system, named as the enum", status == 200 and
           elo["system"] == "RATING_SYSTEM_ELO", elo)

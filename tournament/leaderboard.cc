@@ -321,6 +321,9 @@ Leaderboard RankBy(const RatingSnapshot& snapshot, RatingSystem system) {
         row.set_high(row.ml_high());
     }
   }
+  for (LeaderboardRow& row : *board.mutable_rows()) {
+    row.set_provisional(Provisional(row.matches(), row.ml_low(), row.ml_high()));
+  }
   std::stable_sort(board.mutable_rows()->begin(), board.mutable_rows()->end(),
                    [](const LeaderboardRow& a, const LeaderboardRow& b) {
                      if (a.rating() != b.rating()) return a.rating() > b.rating();
@@ -394,7 +397,8 @@ std::string FormatLeaderboard(const Leaderboard& board, bool mark_provisional) {
 std::string LeaderboardCsv(const Leaderboard& board) {
   std::string out =
       "rank,bot,rating,low,high,matches,wins,average_score,average_place,elo,ml,ml_low,ml_high,"
-      "openskill_mu,openskill_sigma,ml_group,ml_tier,forfeits,timeouts,disconnects\n";
+      "openskill_mu,openskill_sigma,ml_group,ml_tier,forfeits,timeouts,disconnects,"
+      "provisional\n";
   for (const LeaderboardRow& row : board.rows()) {
     absl::StrAppend(&out, absl::StrJoin(
         {absl::StrCat(row.rank()), CsvCell(row.bot()), Exact(row.rating()), Exact(row.low()),
@@ -403,7 +407,8 @@ std::string LeaderboardCsv(const Leaderboard& board) {
          Exact(row.ml()), Exact(row.ml_low()), Exact(row.ml_high()), Exact(row.openskill_mu()),
          Exact(row.openskill_sigma()), absl::StrCat(row.ml_group()),
          absl::StrCat(row.ml_tier()), absl::StrCat(row.forfeits()),
-         absl::StrCat(row.timeouts()), absl::StrCat(row.disconnects())},
+         absl::StrCat(row.timeouts()), absl::StrCat(row.disconnects()),
+         std::string(row.provisional() ? "true" : "false")},
         ","), "\n");
   }
   return out;

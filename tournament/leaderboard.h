@@ -26,8 +26,9 @@ absl::StatusOr<hoard::v1::RatingSnapshot> ComputeRatings(db::MatchStore& store,
 absl::StatusOr<hoard::v1::RatingSnapshot> CurrentRatings(db::MatchStore& store,
                                                          const db::RatingScope& scope);
 
-// The snapshot's leaderboard ranked by `system`, with that system's rating
-// and interval in the rating/low/high columns.
+// The snapshot's leaderboard ranked by `system` alone, with that system's
+// rating and interval in the rating/low/high columns and each row marked
+// provisional or not.
 hoard::v1::Leaderboard RankBy(const hoard::v1::RatingSnapshot& snapshot,
                               hoard::v1::RatingSystem system);
 

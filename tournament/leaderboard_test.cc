@@ -103,6 +103,9 @@ TEST(LeaderboardTest, ProvisionalRatingsRankBelowTheEstablishedAndAreMarked) {
   const hoard::v1::Leaderboard by_rating = RankBy(*snapshot, hoard::v1::RATING_SYSTEM_ML);
   ASSERT_EQ(by_rating.rows_size(), 4);
   EXPECT_EQ(by_rating.rows(0).bot(), "newcomer");
+  // Every surface reads the mark from the row.
+  EXPECT_TRUE(by_rating.rows(0).provisional());
+  for (int i = 1; i < 4; ++i) EXPECT_FALSE(by_rating.rows(i).provisional()) << i;
   const hoard::v1::Leaderboard board = EstablishedFirst(by_rating);
   EXPECT_EQ(board.rows(3).bot(), "newcomer");
   EXPECT_EQ(board.rows(3).rank(), 4);

@@ -430,7 +430,8 @@ absl::StatusOr<hoard::v1::Leaderboard> TournamentManager::GetLeaderboard(
   if (!scope.ok()) return scope.status();
   absl::StatusOr<hoard::v1::RatingSnapshot> snapshot = CurrentRatings(*store_, *scope);
   if (!snapshot.ok()) return snapshot.status();
-  return RankBy(*snapshot, request.system());
+  hoard::v1::Leaderboard board = RankBy(*snapshot, request.system());
+  return request.all() ? board : EstablishedFirst(std::move(board));
 }
 
 absl::StatusOr<hoard::v1::HeadToHeadTable> TournamentManager::GetHeadToHead(

@@ -93,6 +93,8 @@ class TournamentManager {
   absl::Status Watch(const hoard::v1::WatchTournamentRequest& request,
                      std::shared_ptr<TournamentWatcher> watcher, bool admin = false);
   absl::StatusOr<hoard::v1::Tournament> Cancel(const hoard::v1::CancelTournamentRequest& request);
+  // Established ratings ranked first, provisional ones below, unless
+  // request.all.
   absl::StatusOr<hoard::v1::Leaderboard> GetLeaderboard(
       const hoard::v1::GetLeaderboardRequest& request);
   // Unless `admin`, sealed matches of unfinished tournaments without seeds.

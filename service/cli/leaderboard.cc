@@ -28,7 +28,7 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"token-file", "FILE",
        "the token to send (default $HOARD_TOKEN)"},
       {"head-to-head", "", "print the head-to-head table too"},
-      {"all", "", "table: rank every bot together (default: provisional ratings below)"},
+      {"all", "", "rank every bot together (default: provisional ratings below)"},
       {"json", "", "print JSON"},
       {"csv", "", "print CSV"},
       {"help", "", "show this help"},
@@ -60,7 +60,8 @@ int RunLeaderboard(const std::vector<std::string>& args) {
                  "average score\nand place. docs/ratings.md gives the formulas.\n\n"
                  "The table ranks established ratings first and provisional ones (marked ?:\n"
                  "fewer than 10 matches, or an ML interval wider than 400 points) below them;\n"
-                 "--all ranks every bot together. --json and --csv rank by rating alone.\n\n"
+                 "--all ranks every bot together. --json and --csv keep the same order and say\n"
+                 "which ratings are provisional.\n\n"
                  "It reads a database (--db, default hoard.db) unless --server or --remote "
                  "asks\na server instead; $HOARD_SERVER is read only with --remote.\n\n"
               << FlagsHelp(LeaderboardFlags());
@@ -95,6 +96,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   request.set_game(parsed->Get("game", ""));
   request.set_tournament_id(tournament_id);
   request.set_system(*system);
+  request.set_all(parsed->Has("all"));
   hoard::v1::GetHeadToHeadRequest h2h_request;
   h2h_request.set_game(request.game());
   h2h_request.set_tournament_id(tournament_id);
@@ -159,9 +161,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   } else if (parsed->Has("csv")) {
     std::cout << tournament::LeaderboardCsv(*board);
   } else {
-    std::cout << tournament::FormatLeaderboard(
-        parsed->Has("all") ? *board : tournament::EstablishedFirst(*board),
-        /*mark_provisional=*/true);
+    std::cout << tournament::FormatLeaderboard(*board, /*mark_provisional=*/true);
     if (head_to_head) std::cout << "\n" << tournament::HeadToHeadText(*table);
   }
   return kExitOk;

@@ -493,7 +493,9 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
   absl::StatusOr<hoard::v1::RatingSnapshot> ratings =
       tournament::CurrentRatings(store, {.game = game, .tournament_id = id});
   if (!ratings.ok()) return Fail(kExitFailure, std::string(ratings.status().message()));
-  const hoard::v1::Leaderboard board = tournament::RankBy(*ratings, system);
+  // Ranked as every leaderboard is: the established ratings first.
+  const hoard::v1::Leaderboard board =
+      tournament::EstablishedFirst(tournament::RankBy(*ratings, system));
   if (args.Has("json")) {
     std::cout << ToJson(board);
   } else if (board.matches() == 0) {
@@ -510,7 +512,8 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
                      p.finished(), p.scheduled(), db::StoreDisplayName(db_path),
                      p.matches_per_second(),
                      p.elapsed_ms() / 1000.0)
-              << SwissTable(final_state) << tournament::FormatLeaderboard(board);
+              << SwissTable(final_state)
+              << tournament::FormatLeaderboard(board, /*mark_provisional=*/true);
     if (final_state.spec().has_sprt()) std::cout << SprtLine(final_state) << "\n";
   }
   switch (final_state.status()) {

@@ -109,9 +109,19 @@ async function main() {
     check("the leaderboard lists the tournament's bots",
           rows.map((r) => r.bot).sort().join(" ") === "first heuristic random", rows);
     check("each with its ML rating and interval, drawn and written",
-          rows.every((r) => r.interval && /[+\u2212]\d+ \[[+\u2212](\d+|\u221e), [+\u2212](\d+|\u221e)\]/
+          rows.every((r) => r.interval && /[+\u2212]\d+\?? \[[+\u2212]\d+, [+\u2212]\d+\]/
                                                 .test(r.cells[2])), rows.map((r) => r.cells[2]));
-    check("the heuristic leads it", rows[0].bot === "heuristic", rows.map((r) => r.bot));
+    const board = await (await fetch(`${web}/api/v1/leaderboard?game=village`)).json();
+    const provisional = board.rows.filter((r) => r.provisional).map((r) => r.bot).sort();
+    const marked = rows.filter((r) => /\d\? \[/.test(r.cells[2])).map((r) => r.bot).sort();
+    const firstMarked = rows.findIndex((r) => /\d\? \[/.test(r.cells[2]));
+    check("provisional ratings are marked ? as the API says, below every established one",
+          marked.join(" ") === provisional.join(" ") &&
+          (firstMarked < 0 || rows.slice(firstMarked).every((r) => /\d\? \[/.test(r.cells[2]))),
+          { marked, provisional, order: rows.map((r) => r.cells[2]) });
+    const best = rows.reduce((a, b) => (Number(b.cells[2].match(/^[+\u2212]?\d+/)[0].replace("\u2212", "-")) >
+                                        Number(a.cells[2].match(/^[+\u2212]?\d+/)[0].replace("\u2212", "-")) ? b : a));
+    check("the heuristic has the best rating", best.bot === "heuristic", rows.map((r) => r.cells[2]));
     const heat = await page.$$eval("table.head-to-head tbody tr", (trs) => trs.map((tr) => ({
       bot: tr.dataset.bot,
       cells: [...tr.querySelectorAll("td")].map((td) => ({ text: td.textContent, score: td.dataset.score })) })));

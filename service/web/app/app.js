@@ -60,8 +60,11 @@ function intervalCell(row, range) {
   const bar = el("span", { class: "interval", role: "img",
                            "aria-label": `ML ${signed(ml)}, 95% interval ${signed(low)} to ${signed(high)}` },
                  span, point);
+  // A provisional rating is marked "?", as in the command line's tables.
+  const mark = row.provisional ? "?" : "";
   const cell = el("td", { class: "ml", "data-value": String(ml) }, bar,
-                  el("span", { class: "ml-text", text: `${signed(ml)} [${signed(low)}, ${signed(high)}]` }));
+                  el("span", { class: "ml-text",
+                               text: `${signed(ml)}${mark} [${signed(low)}, ${signed(high)}]` }));
   return cell;
 }
 
@@ -111,7 +114,8 @@ function leaderboardTable(board) {
       th.setAttribute("aria-sort", th.dataset.key === sort.key
                                        ? (sort.descending ? "descending" : "ascending") : "none");
     }
-    body.replaceChildren(...rows.map((r) => el("tr", { "data-bot": r.bot },
+    body.replaceChildren(...rows.map((r) => el("tr", { "data-bot": r.bot,
+                                                         class: r.provisional ? "provisional" : "" },
       el("td", { text: String(r.rank) }),
       el("td", { class: "bot", text: r.bot }),
       intervalCell(r, range),
@@ -172,8 +176,11 @@ async function leaderboardPage(game) {
     board.rows.length ? leaderboardTable(board)
                       : el("p", { class: "muted", text: "No rated match of this game yet." }),
     el("p", { class: "muted", text: `${board.matches} rated matches. ML: Bradley-Terry maximum ` +
-              "likelihood with its 95% interval (the line; dotted where unbounded), the diamond " +
-              "at the rating." }),
+              "likelihood with its 95% interval (the line), the diamond at the rating." +
+              (board.rows.some((r) => r.provisional)
+                ? " ?: provisional (fewer than 10 matches, or an interval wider than 400 " +
+                  "points), ranked below the established ratings."
+                : "") }),
     h2h ? el("h2", { text: "Head to head" }) : "",
     h2h ? headToHeadMap(h2h) : "",
     h2h ? el("p", { class: "muted", text: "Each cell: the row's score against the column " +
