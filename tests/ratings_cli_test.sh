@@ -139,7 +139,7 @@ check "ml: a one-match bot ranks below the established, marked ?" "$WORK/newcome
 check "ml: ... its interval finite" "$WORK/newcomer" \
   grep -qE '^ +4 +newcomer +[0-9.]+\? +\[ *-?[0-9.]+, +[0-9.]+\] +1$' "$WORK/newcomer"
 check "ml: ... and the footer says what ? means" "$WORK/newcomer" \
-  grep -q '^?: provisional (fewer than 10 matches, or an interval wider than 400 points)\.$' \
+  grep -q '^?: provisional (fewer than 15 matches and an interval wider than 400 points)\.$' \
   "$WORK/newcomer"
 check "ml --all: one ranking by rating" "$WORK/newcomer.all" \
   test "$(awk '/^ +[0-9]+ /{print $3}' "$WORK/newcomer.all" | tr -d '?' | paste -sd' ')" = \

@@ -141,8 +141,10 @@ def api(server):
     check("a tournament's leaderboard: its bots with intervals", status == 200 and
           sorted(r["bot"] for r in board["rows"]) == ["f", "h", "r"] and
           all("ml_low" in r and "ml_high" in r for r in board["rows"]), board)
-    check("with 6 matches each, every rating is marked provisional",
-          status == 200 and all(r["provisional"] is True for r in board["rows"]), board)
+    check("each row says whether its rating is provisional (fewer than 15 matches and an "
+          "interval wider than 400 points)", status == 200 and all(
+              r["provisional"] is (r["matches"] < 15 and r["ml_high"] - r["ml_low"] > 400)
+              for r in board["rows"]), board)
     status, everyone = get(server, "/api/v1/leaderboard?game=village&all=true")
     ratings = [r["rating"] for r in everyone.get("rows", [])]
     check("all=true ranks every bot together, by rating alone", status == 200 and

@@ -334,7 +334,7 @@ Leaderboard RankBy(const RatingSnapshot& snapshot, RatingSystem system) {
 }
 
 bool Provisional(int matches, double ml_low, double ml_high) {
-  return matches < kProvisionalMatches || ml_high - ml_low > kProvisionalWidth;
+  return matches < kProvisionalMatches && ml_high - ml_low > kProvisionalWidth;
 }
 
 Leaderboard EstablishedFirst(Leaderboard board) {
@@ -386,7 +386,7 @@ std::string FormatLeaderboard(const Leaderboard& board, bool mark_provisional) {
                         board.matches(), system, board.interval_method());
   if (provisional > 0) {
     absl::StrAppendFormat(&out,
-                          "?: provisional (fewer than %d matches, or an ML interval wider than "
+                          "?: provisional (fewer than %d matches and an ML interval wider than "
                           "%.0f points).\n",
                           kProvisionalMatches, kProvisionalWidth);
   }

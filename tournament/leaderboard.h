@@ -35,11 +35,11 @@ hoard::v1::Leaderboard RankBy(const hoard::v1::RatingSnapshot& snapshot,
 // "ml", "elo", "openskill" -> the system; kInvalidArgument otherwise.
 absl::StatusOr<hoard::v1::RatingSystem> ParseRatingSystem(const std::string& name);
 
-// A rating is provisional while its bot has played fewer than
-// kProvisionalMatches matches or its ML 95% interval is wider than
-// kProvisionalWidth points (±200: the data cannot yet place it within a
-// class of play). Established ratings are the ones to compare.
-inline constexpr int kProvisionalMatches = 10;
+// A rating is provisional until its bot has played kProvisionalMatches
+// matches or its ML 95% interval is at most kProvisionalWidth points wide
+// (±200: the data place it within a class of play), whichever comes first.
+// Established ratings are the ones to compare.
+inline constexpr int kProvisionalMatches = 15;
 inline constexpr double kProvisionalWidth = 400;
 bool Provisional(int matches, double ml_low, double ml_high);
 

@@ -113,7 +113,7 @@ TEST(LeaderboardTest, ProvisionalRatingsRankBelowTheEstablishedAndAreMarked) {
   EXPECT_EQ(board.rows(0).rank(), 1);
   const std::string table = FormatLeaderboard(board, /*mark_provisional=*/true);
   EXPECT_THAT(table, ::testing::ContainsRegex("\n4 +newcomer +\\+[0-9]+\\? \\["));
-  EXPECT_THAT(table, HasSubstr("?: provisional (fewer than 10 matches"));
+  EXPECT_THAT(table, HasSubstr("?: provisional (fewer than 15 matches and an ML interval wider than 400"));
   EXPECT_THAT(FormatLeaderboard(board), ::testing::Not(HasSubstr("?")));
 }
 

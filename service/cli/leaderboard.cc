@@ -59,7 +59,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
                  "likelihood\nwith 95% intervals, Elo and OpenSkill, with matches, wins, "
                  "average score\nand place. docs/ratings.md gives the formulas.\n\n"
                  "The table ranks established ratings first and provisional ones (marked ?:\n"
-                 "fewer than 10 matches, or an ML interval wider than 400 points) below them;\n"
+                 "fewer than 15 matches and an ML interval wider than 400 points) below them;\n"
                  "--all ranks every bot together. --json and --csv keep the same order and say\n"
                  "which ratings are provisional.\n\n"
                  "It reads a database (--db, default hoard.db) unless --server or --remote "

@@ -48,7 +48,7 @@ constexpr char kHelp[] =
     "             profile likelihood)\n"
     "  openskill  OpenSkill (Weng-Lin, Plackett-Luce); rating = mu - 3 sigma\n"
     "The table ranks established ratings first and provisional ones (marked ?:\n"
-    "fewer than 10 matches, or for ml an interval wider than 400 points) below\n"
+    "fewer than 15 matches and, for ml, an interval wider than 400 points) below\n"
     "them; --all ranks every bot together. --json and --csv rank by rating alone.\n"
     "See docs/ratings.md.\n"
     "\n";
@@ -166,7 +166,7 @@ void PrintTable(Report report, bool established_first) {
     std::cout << absl::StrFormat(
         "?: provisional (fewer than %d matches%s).\n", tournament::kProvisionalMatches,
         report.system == "ml"
-            ? absl::StrFormat(", or an interval wider than %.0f points",
+            ? absl::StrFormat(" and an interval wider than %.0f points",
                               tournament::kProvisionalWidth)
             : "");
   }

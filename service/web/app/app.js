@@ -178,7 +178,7 @@ async function leaderboardPage(game) {
     el("p", { class: "muted", text: `${board.matches} rated matches. ML: Bradley-Terry maximum ` +
               "likelihood with its 95% interval (the line), the diamond at the rating." +
               (board.rows.some((r) => r.provisional)
-                ? " ?: provisional (fewer than 10 matches, or an interval wider than 400 " +
+                ? " ?: provisional (fewer than 15 matches and an interval wider than 400 " +
                   "points), ranked below the established ratings."
                 : "") }),
     h2h ? el("h2", { text: "Head to head" }) : "",
