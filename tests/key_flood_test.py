@@ -17,7 +17,6 @@ import secrets
 import shutil
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -27,7 +26,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "bots", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grpc  # noqa: E402
-from checks import check, finish  # noqa: E402
+from checks import check, finish, start_server  # noqa: E402
 from hoard_bot.stubs import arena_pb2, arena_pb2_grpc  # noqa: E402
 
 HOARD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else sys.exit(
@@ -194,19 +193,7 @@ def main():
     except OSError as error:
         check(f"the attacker's loopback address {ATTACKER_ADDRESS} can be bound", False, error)
         finish()
-    tokens = os.path.join(WORK, "admin-tokens")
-    with open(tokens, "w") as f:
-        f.write(f"{ADMIN}\n")
-    log = open(os.path.join(WORK, "serve.log"), "w+")
-    server = subprocess.Popen(
-        [HOARD, "serve", "--listen", "127.0.0.1:0", "--state-dir", os.path.join(WORK, "state"),
-         "--admin-token-file", tokens],
-        stdout=subprocess.PIPE, stderr=log, text=True)
-    line = server.stdout.readline()
-    if not line.startswith("hoard: serving on "):
-        log.seek(0)
-        sys.exit(f"the server did not start: {line}{log.read()}")
-    address = line.split()[-1]
+    server, address, log = start_server(HOARD, WORK, ADMIN)
     channel = grpc.insecure_channel(address)
     arena = arena_pb2_grpc.ArenaStub(channel)
     relay = Relay(address, ATTACKER_ADDRESS)

@@ -22,7 +22,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "bots", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grpc  # noqa: E402
-from checks import check, finish  # noqa: E402
+from checks import check, finish, start_server  # noqa: E402
 from hoard_bot.stubs import arena_pb2, arena_pb2_grpc  # noqa: E402
 
 HOARD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else sys.exit(
@@ -42,19 +42,7 @@ def meta():
 
 
 def main():
-    tokens = os.path.join(WORK, "admin-tokens")
-    with open(tokens, "w") as f:
-        f.write(f"{ADMIN}\n")
-    log = open(os.path.join(WORK, "serve.log"), "w+")
-    server = subprocess.Popen(
-        [HOARD, "serve", "--listen", "127.0.0.1:0", "--state-dir", os.path.join(WORK, "state"),
-         "--admin-token-file", tokens, "--db", os.path.join(WORK, "hoard.db")],
-        stdout=subprocess.PIPE, stderr=log, text=True)
-    line = server.stdout.readline()
-    if not line.startswith("hoard: serving on "):
-        log.seek(0)
-        sys.exit(f"the server did not start: {line}{log.read()}")
-    address = line.split()[-1]
+    server, address, log = start_server(HOARD, WORK, ADMIN, "--db", os.path.join(WORK, "hoard.db"))
     channel = grpc.insecure_channel(address)
     arena = arena_pb2_grpc.ArenaStub(channel)
     bots = []
