@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: set up and build, then run a tournament on the embedded
+# The main job: set up and build the program (only it), then run a tournament on the embedded
 # defaults — the search bot (mcts) and the heuristic against random and first,
 # three to a village match, 120 duplicate matches (about a minute on two
 # cores) — storing every result in hoard.db and ending with the leaderboard.
@@ -8,5 +8,5 @@
 # --config FILE; 'build/hoard tournament --help' lists them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh hoard
 exec build/hoard tournament "$@"

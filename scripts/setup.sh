@@ -2,6 +2,11 @@
 # Installs what is missing (Debian 12 packages), then configures and builds
 # Hoard into build/. Safe to run again: it installs and rebuilds only what is
 # needed. Used by scripts/main.sh and scripts/test.sh.
+#
+#   bash scripts/setup.sh           everything: the program, the tests and the
+#                                   Node packages the tests use
+#   bash scripts/setup.sh TARGET…   only those build targets (the main job
+#                                   builds only `hoard`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +46,11 @@ source scripts/ccache.sh
 if [ ! -f build/build.ninja ]; then
   echo "setup: configuring build/"
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CCACHE_FLAGS[@]}" >/dev/null
+fi
+if [ "$#" -gt 0 ]; then
+  echo "setup: building $*"
+  cmake --build build --target "$@"
+  exit 0
 fi
 echo "setup: building (build/hoard and the tests)"
 cmake --build build
