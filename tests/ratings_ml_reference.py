@@ -11,13 +11,20 @@ method on the constrained problem and bisection. Plain Python: no numpy.
   ratings_ml_reference.py FILE [--prior C]            prints bot rating low high
   ratings_ml_reference.py FILE --hoard PATH [--prior C]
       runs `hoard ratings --input FILE --system ml --json --bootstrap 0` and
-      exits 1 unless every rating and interval end agrees to 1e-6 points.
+      exits 1 unless every rating and interval end agrees to 1e-6 points and
+      every bot's chance of being the strongest (p_first) to 0.02.
+
+Each bot's chance of being the strongest: the posterior in the Laplace
+approximation (normal, centred on the estimate, with the inverse of the
+information matrix as covariance), by 200,000 draws of Python's own
+generator, Cholesky factor and triangular solve written here.
 
 docs/ratings.md ("Test vectors") shows its output for tests/ratings_ml_vectors.csv.
 """
 
 import json
 import math
+import random
 import subprocess
 import sys
 
@@ -165,16 +172,55 @@ def profile_interval(x_hat, bot, points, meetings, prior):
     return ends
 
 
+def information(x, meetings, prior):
+    """The penalized log-likelihood's Hessian at x, negated."""
+    n = len(x)
+    h = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        p = 1 / (1 + math.exp(-x[i]))
+        h[i][i] += prior * p * (1 - p)
+    for (i, j), m in meetings.items():
+        p = 1 / (1 + math.exp(x[j] - x[i]))
+        w = m * p * (1 - p)
+        h[i][i] += w
+        h[j][j] += w
+        h[i][j] -= w
+        h[j][i] -= w
+    return h
+
+
+def first_probabilities(x, meetings, prior, draws=200000):
+    """P(bot i has the highest strength) under N(x, information^-1)."""
+    n = len(x)
+    h = information(x, meetings, prior)
+    # h = L L^T; y = L^-T z has covariance h^-1.
+    low = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1):
+            total = h[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
+            low[i][j] = math.sqrt(total) if i == j else total / low[j][j]
+    rng = random.Random(7)
+    first = [0] * n
+    for _ in range(draws):
+        y = [rng.gauss(0, 1) for _ in range(n)]
+        for i in reversed(range(n)):
+            y[i] = (y[i] - sum(low[j][i] * y[j] for j in range(i + 1, n))) / low[i][i]
+        strengths = [xi + yi for xi, yi in zip(x, y)]
+        first[max(range(n), key=lambda i: strengths[i])] += 1
+    return [f / draws for f in first]
+
+
 def reference(path, prior):
     bots, matches = read_results(path)
     points, meetings = pairwise(bots, matches)
     x = mm(len(bots), points, meetings, prior)
     share = meeting_shares(len(bots), meetings)
     mean = sum(w * xi for w, xi in zip(share, x))
+    firsts = first_probabilities(x, meetings, prior)
     out = {}
     for i, bot in enumerate(bots):
         low, high = profile_interval(x, i, points, meetings, prior)
-        out[bot] = ((x[i] - mean) * POINTS, low, high)
+        out[bot] = ((x[i] - mean) * POINTS, low, high, firsts[i])
     return out
 
 
@@ -183,8 +229,8 @@ def main(argv):
     prior = float(argv[argv.index("--prior") + 1]) if "--prior" in argv else 2.0
     expected = reference(path, prior)
     if "--hoard" not in argv:
-        for bot, (rating, low, high) in sorted(expected.items(), key=lambda kv: -kv[1][0]):
-            print(f"{bot:8} {rating:8.2f}  [{low:8.2f}, {high:8.2f}]")
+        for bot, (rating, low, high, first) in sorted(expected.items(), key=lambda kv: -kv[1][0]):
+            print(f"{bot:8} {rating:8.2f}  [{low:8.2f}, {high:8.2f}]  P(first) {first:.3f}")
         return 0
     command = [argv[argv.index("--hoard") + 1], "ratings", "--input", path, "--system", "ml",
                "--json", "--bootstrap", "0"]
@@ -195,8 +241,9 @@ def main(argv):
     failures = 0
     for row in printed["ratings"]:
         want = expected[row["bot"]]
-        got = (row["rating"], row["low"], row["high"])
-        if any(g is None or abs(g - w) > 1e-6 for g, w in zip(got, want)):
+        got = (row["rating"], row["low"], row["high"], row.get("p_first"))
+        tolerances = (1e-6, 1e-6, 1e-6, 0.02)
+        if any(g is None or abs(g - w) > t for g, w, t in zip(got, want, tolerances)):
             print(f"{row['bot']}: hoard {got}, reference {want}")
             failures += 1
     if len(printed["ratings"]) != len(expected):

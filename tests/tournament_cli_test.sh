@@ -242,6 +242,22 @@ check "JSON names the system and every match of the game" "$WORK/json" \
 "$HOARD" leaderboard --game village --tournament 1 --head-to-head >"$WORK/h2h" 2>&1
 check "the head-to-head table lists the six pairs" "$WORK/h2h" \
   [ "$(grep -cE '^[a-z0-9-]+ +[a-z0-9-]+ +[0-9]+ +[0-9]+ +[0-9]+ ' "$WORK/h2h")" -eq 6 ]
+"$HOARD" leaderboard --game village --tournament 1 --ranks >"$WORK/ranks" 2>&1
+check "--ranks: a place column per bot, a row per bot, each summing to about 100%" "$WORK/ranks" \
+  "$PY" -c '
+import re, sys
+text = open(sys.argv[1]).read()
+table = text[text.index("probability of rank"):].splitlines()
+assert table[0].split()[3:] == ["1st", "2nd", "3rd", "4th"], table[0]
+rows = [line.split() for line in table[1:5]]
+value = lambda p: 0.0 if p == "<0.1%" else 100.0 if p == ">99.9%" else float(p.rstrip("%"))
+assert all(len(r) == 5 and abs(sum(value(p) for p in r[1:]) - 100) <= 3 for r in rows), rows
+assert "draws of the ML model" in table[5], table[5]' "$WORK/ranks"
+"$HOARD" leaderboard --game village --tournament 1 --json >"$WORK/ranks.json" 2>&1
+check "JSON: every row's chance of each place, and how many draws" "$WORK/ranks.json" \
+  "$PY" -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["rank_samples"]==10000 and all(len(r["rank_probabilities"])==4 and abs(sum(r["rank_probabilities"])-1)<1e-9 for r in b["rows"]), b' "$WORK/ranks.json"
+expect_error "--ranks is a table" 2 "--ranks prints as a table" \
+  -- "$HOARD" leaderboard --game village --ranks --csv
 expect_error "an unknown rating system" 2 "unknown rating system 'glicko'" \
   -- "$HOARD" leaderboard --game village --system glicko
 expect_error "an unknown tournament" 2 "no tournament 99" \

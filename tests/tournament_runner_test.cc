@@ -239,9 +239,22 @@ TEST(RunnerTest, TheSameSpecRunTwiceGivesTheSameRatingsAndIntervals) {
     bool resumed = false;
     const std::int64_t id = *CreateOrResume(local.store(), spec, /*fresh=*/true, &resumed);
     TournamentRunner runner(&local.store(), local.host.get());
-    ASSERT_THAT(runner.Run(id), IsOk());
+    absl::StatusOr<Tournament> done = runner.Run(id);
+    ASSERT_THAT(done, IsOk());
     boards.push_back(RankBy(*CurrentRatings(local.store(), {.game = "village", .tournament_id = id}),
                             hoard::v1::RATING_SYSTEM_ML));
+    // The standings, as the run ends and as read back, show the
+    // leaderboard's Elo: one number per bot whatever order matches ended in.
+    std::map<std::string, double> board_elo;
+    for (const hoard::v1::LeaderboardRow& row : boards.back().rows()) board_elo[row.bot()] = row.elo();
+    absl::StatusOr<Tournament> loaded = LoadTournament(local.store(), id);
+    ASSERT_THAT(loaded, IsOk());
+    for (const Tournament* t : {&*done, &*loaded}) {
+      ASSERT_EQ(t->progress().standings_size(), 4);
+      for (const hoard::v1::Standing& row : t->progress().standings()) {
+        EXPECT_EQ(row.elo(), board_elo[row.bot()]) << row.bot() << " at concurrency " << concurrency;
+      }
+    }
   }
   ASSERT_EQ(boards[0].rows_size(), 4);
   for (int i = 0; i < 4; ++i) {
@@ -255,6 +268,46 @@ TEST(RunnerTest, TheSameSpecRunTwiceGivesTheSameRatingsAndIntervals) {
     EXPECT_EQ(one.openskill_mu(), eight.openskill_mu()) << one.bot();
     EXPECT_EQ(one.openskill_sigma(), eight.openskill_sigma()) << one.bot();
   }
+}
+
+// Live standings take matches as they end, in any order; at every moment
+// their Elo is the replay in schedule order of the matches so far.
+TEST(StandingsTest, EloIsTheScheduleOrderReplayOfTheMatchesAddedSoFar) {
+  std::vector<std::vector<db::RatedSeat>> slots;
+  for (int i = 0; i < 40; ++i) {
+    // Four bots, three seats a match, places rotating, a shared place now and then.
+    std::vector<db::RatedSeat> seats;
+    for (int s = 0; s < 3; ++s) {
+      seats.push_back({.bot = absl::StrCat("b", (i + s) % 4),
+                       .rank = i % 6 == 0 && s > 0 ? 2 : 1 + (i + s * 2) % 3,
+                       .score = static_cast<double>((i * 7 + s * 3) % 5)});
+    }
+    slots.push_back(std::move(seats));
+  }
+  std::vector<int> order(slots.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  // Ended out of order: a window of eight, reversed, and slot 3 last.
+  for (std::size_t i = 0; i + 8 <= order.size(); i += 8) {
+    std::reverse(order.begin() + static_cast<std::ptrdiff_t>(i),
+                 order.begin() + static_cast<std::ptrdiff_t>(i + 8));
+  }
+  order.erase(std::find(order.begin(), order.end(), 3));
+  order.push_back(3);
+  Standings standings;
+  std::set<int> added;
+  for (int slot : order) {
+    standings.Add(slot, slots[slot]);
+    standings.Add(slot, slots[slot]);  // a slot counts once
+    added.insert(slot);
+    std::map<Identity, double> expected;
+    for (int s : added) AddToElo(slots[s], expected);
+    for (const hoard::v1::Standing& row : standings.Sorted()) {
+      EXPECT_EQ(row.elo(), expected.at({row.bot(), false})) << row.bot() << " after " << added.size();
+    }
+  }
+  int seats = 0;
+  for (const hoard::v1::Standing& row : standings.Sorted()) seats += row.matches();
+  EXPECT_EQ(seats, 40 * 3);
 }
 
 TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {

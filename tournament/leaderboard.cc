@@ -18,7 +18,74 @@
 #include "tournament/results_csv.h"
 
 namespace hoard::tournament {
+
+Identity IdentityOf(const db::RatedSeat& seat) { return {seat.bot, seat.builtin}; }
+
+std::map<Identity, const db::RatedSeat*> RatedSeats(const std::vector<db::RatedSeat>& seats) {
+  std::map<Identity, const db::RatedSeat*> best;
+  for (const db::RatedSeat& seat : seats) {
+    auto [b, first] = best.try_emplace(IdentityOf(seat), &seat);
+    if (!first && seat.rank < b->second->rank) b->second = &seat;
+  }
+  if (best.size() < 2) best.clear();
+  return best;
+}
+
+void AddToElo(const std::vector<db::RatedSeat>& seats, std::map<Identity, double>& elo) {
+  const std::map<Identity, const db::RatedSeat*> rated = RatedSeats(seats);
+  if (rated.empty()) return;
+  std::vector<double> before;
+  std::vector<int> places;
+  for (const auto& [identity, seat] : rated) {
+    before.push_back(elo.try_emplace(identity, EloOptions().initial).first->second);
+    places.push_back(seat->rank);
+  }
+  const std::vector<double> after = EloUpdate(before, places);
+  std::size_t i = 0;
+  for (const auto& [identity, seat] : rated) elo[identity] = after[i++];
+}
+
+std::vector<db::RatedMatch> InScheduleOrder(std::vector<db::RatedMatch> stored) {
+  std::stable_sort(stored.begin(), stored.end(),
+                   [](const db::RatedMatch& x, const db::RatedMatch& y) {
+                     const auto key = [](const db::RatedMatch& m) {
+                       return std::make_tuple(m.tournament_id,
+                                              m.tournament_id != 0 ? m.schedule_index : 0,
+                                              m.sequence);
+                     };
+                     return key(x) < key(y);
+                   });
+  return stored;
+}
+
 namespace {
+
+// The version of ComputeRatings' snapshots (RatingSnapshot.method): 2 added
+// the prior and the rank probabilities.
+constexpr int kSnapshotMethod = 2;
+// The places RankProbabilityText shows.
+constexpr int kRankColumns = 10;
+
+// "1st", "2nd", "3rd", "4th", ..., "11th", "12th", "13th", "21st", ...
+std::string Ordinal(int n) {
+  const int tens = n % 100, ones = n % 10;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                       : ones == 1              ? "st"
+                       : ones == 2              ? "nd"
+                       : ones == 3              ? "rd"
+                                                : "th";
+  return absl::StrCat(n, suffix);
+}
+
+// A probability estimated from draws, as people read it: "97%", "0.4%";
+// "<0.1%" and ">99.9%" at the ends, where the draws cannot tell more
+// (none, or all, of them).
+std::string Percent(double p) {
+  if (p < 0.001) return "<0.1%";
+  if (p > 0.999) return ">99.9%";
+  if (p < 0.01 || p > 0.99) return absl::StrFormat("%.1f%%", 100 * p);
+  return absl::StrFormat("%.0f%%", 100 * p);
+}
 
 // `value` with `decimals` decimals and its sign, never "-0" (or "+-0").
 std::string Signed(double value, int decimals) {
@@ -40,30 +107,6 @@ struct RatedResults {
   // Whether some unit (a duplicate block) holds several matches.
   bool blocks = false;
 };
-
-// `stored` in schedule order: by tournament, then by the match's slot in
-// its tournament's schedule (matches outside a tournament by sequence), so
-// that Elo and OpenSkill replay a tournament the same way whatever order
-// its matches ended in.
-std::vector<db::RatedMatch> InScheduleOrder(std::vector<db::RatedMatch> stored) {
-  std::stable_sort(stored.begin(), stored.end(),
-                   [](const db::RatedMatch& x, const db::RatedMatch& y) {
-                     const auto key = [](const db::RatedMatch& m) {
-                       return std::make_tuple(m.tournament_id,
-                                              m.tournament_id != 0 ? m.schedule_index : 0,
-                                              m.sequence);
-                     };
-                     return key(x) < key(y);
-                   });
-  return stored;
-}
-
-// A leaderboard row's identity: the bot's name and whether it is built in.
-// A built-in bot and a bot account of the same name (an account made
-// before built-in names were reserved) are two rows.
-using Identity = std::pair<std::string, bool>;
-
-Identity IdentityOf(const db::RatedSeat& seat) { return {seat.bot, seat.builtin}; }
 
 RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
   RatedResults out;
@@ -90,15 +133,11 @@ RatedResults CollectResults(const std::vector<db::RatedMatch>& stored) {
   for (auto& [key, unit] : units) unit = next_unit++;
   std::set<std::int64_t> units_seen;
   for (const db::RatedMatch& match : stored) {
-    if (match.seats.size() < 2) continue;
-    MatchResult result;
-    std::map<int, const db::RatedSeat*> best;  // bot -> its best seat
-    for (const db::RatedSeat& seat : match.seats) {
-      auto [b, first] = best.try_emplace(index.at(IdentityOf(seat)), &seat);
-      if (!first && seat.rank < b->second->rank) b->second = &seat;
-    }
+    const std::map<Identity, const db::RatedSeat*> best = RatedSeats(match.seats);
     if (best.size() < 2) continue;
-    PlacedSeats placed(best.begin(), best.end());
+    MatchResult result;
+    PlacedSeats placed;  // in order of identity, and so of index
+    for (const auto& [identity, seat] : best) placed.emplace_back(index.at(identity), seat);
     for (const auto& [bot, seat] : placed) {
       result.placings.push_back({.bot = bot, .place = seat->rank});
     }
@@ -241,9 +280,14 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
       MlRatings(n, rated.results, {.bootstrap_samples = kBootstrapSamples});
   const std::vector<OpenSkillRating> openskill = OpenSkillRatings(n, rated.results);
   const Tally tally = Count(rated.rated, n);
+  const std::vector<std::vector<double>> ranks =
+      n <= kRankProbabilityMaxBots ? RankProbabilities(n, rated.results)
+                                   : std::vector<std::vector<double>>();
 
   RatingSnapshot snapshot;
+  snapshot.set_method(kSnapshotMethod);
   Leaderboard* board = snapshot.mutable_leaderboard();
+  if (!ranks.empty()) board->set_rank_samples(RankOptions().samples);
   board->set_game(scope.game);
   board->set_tournament_id(scope.tournament_id);
   board->set_matches(static_cast<int>(rated.results.size()));
@@ -281,6 +325,7 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
     row->set_openskill_sigma(openskill[i].sigma);
     row->set_ml_group(ml[i].group);
     row->set_ml_tier(ml[i].tier);
+    if (!ranks.empty()) row->mutable_rank_probabilities()->Assign(ranks[i].begin(), ranks[i].end());
   }
   FillHeadToHead(scope, bots, tally, *snapshot.mutable_head_to_head());
   return snapshot;
@@ -292,7 +337,9 @@ absl::StatusOr<RatingSnapshot> CurrentRatings(db::MatchStore& store,
   if (!version.ok()) return version.status();
   auto latest = store.LatestRatingSnapshot(scope);
   if (!latest.ok()) return latest.status();
-  if (*latest && (*latest)->first == *version) return std::move((*latest)->second);
+  if (*latest && (*latest)->first == *version && (*latest)->second.method() == kSnapshotMethod) {
+    return std::move((*latest)->second);
+  }
   absl::StatusOr<RatingSnapshot> snapshot = ComputeRatings(store, scope);
   if (!snapshot.ok()) return snapshot.status();
   if (absl::Status s = store.SaveRatingSnapshot(scope, *version, *snapshot); !s.ok()) return s;
@@ -398,7 +445,7 @@ std::string LeaderboardCsv(const Leaderboard& board) {
   std::string out =
       "rank,bot,rating,low,high,matches,wins,average_score,average_place,elo,ml,ml_low,ml_high,"
       "openskill_mu,openskill_sigma,ml_group,ml_tier,forfeits,timeouts,disconnects,"
-      "provisional\n";
+      "provisional,p_first\n";
   for (const LeaderboardRow& row : board.rows()) {
     absl::StrAppend(&out, absl::StrJoin(
         {absl::StrCat(row.rank()), CsvCell(row.bot()), Exact(row.rating()), Exact(row.low()),
@@ -408,9 +455,36 @@ std::string LeaderboardCsv(const Leaderboard& board) {
          Exact(row.openskill_sigma()), absl::StrCat(row.ml_group()),
          absl::StrCat(row.ml_tier()), absl::StrCat(row.forfeits()),
          absl::StrCat(row.timeouts()), absl::StrCat(row.disconnects()),
-         std::string(row.provisional() ? "true" : "false")},
+         std::string(row.provisional() ? "true" : "false"),
+         row.rank_probabilities().empty() ? std::string() : Exact(row.rank_probabilities(0))},
         ","), "\n");
   }
+  return out;
+}
+
+std::string RankProbabilityText(const Leaderboard& board) {
+  if (board.rank_samples() == 0) {
+    return absl::StrFormat("No rank probabilities: they are computed for up to %d bots.\n",
+                           kRankProbabilityMaxBots);
+  }
+  const int ranks = std::min(board.rows_size(), kRankColumns);
+  std::string out = absl::StrFormat("%-20s", "probability of rank");
+  for (int r = 1; r <= ranks; ++r) absl::StrAppendFormat(&out, " %6s", Ordinal(r));
+  absl::StrAppend(&out, "\n");
+  for (const LeaderboardRow& row : board.rows()) {
+    absl::StrAppendFormat(&out, "%-20s", row.bot());
+    for (int r = 0; r < ranks && r < row.rank_probabilities_size(); ++r) {
+      absl::StrAppendFormat(&out, " %6s", Percent(row.rank_probabilities(r)));
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  absl::StrAppendFormat(&out,
+                        "Each bot's chance of each place in the order of strength, from %d draws "
+                        "of the ML model's posterior%s.\n",
+                        board.rank_samples(),
+                        board.rows_size() > kRankColumns
+                            ? absl::StrCat(" (the first ", kRankColumns, " places shown)")
+                            : "");
   return out;
 }
 

@@ -6,7 +6,10 @@
 // so that reading a leaderboard costs two small queries however many matches
 // are stored; it is recomputed only when a match was stored since.
 
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "db/store.h"
@@ -15,6 +18,29 @@
 namespace hoard::tournament {
 
 inline constexpr int kBootstrapSamples = 1000;
+
+// A leaderboard row's identity: a bot's name and whether it is built in. A
+// built-in bot and a bot account of the same name (an account made before
+// built-in names were reserved) are two rows.
+using Identity = std::pair<std::string, bool>;
+
+// The seats a match is rated by: each bot once, at its best seat (a bot in
+// several seats is counted by the best). Fewer than two: the match is not
+// rated.
+Identity IdentityOf(const db::RatedSeat& seat);
+std::map<Identity, const db::RatedSeat*> RatedSeats(const std::vector<db::RatedSeat>& seats);
+
+// Elo (incremental from 1500, K=32) after one more match, as every
+// leaderboard and the tournaments' standings count it: the ratings of
+// RatedSeats(seats), when there are two or more, move by EloUpdate. Elo
+// depends on the order of the matches; every surface replays them in
+// schedule order (InScheduleOrder), so that one scope has one Elo.
+void AddToElo(const std::vector<db::RatedSeat>& seats, std::map<Identity, double>& elo);
+
+// `stored` in schedule order: by tournament, then by the match's slot in
+// its tournament's schedule (matches outside a tournament, which come
+// first, by the order they were stored), whatever order they ended in.
+std::vector<db::RatedMatch> InScheduleOrder(std::vector<db::RatedMatch> stored);
 
 // Ratings (ML with bootstrap intervals, Elo, OpenSkill), per-bot statistics
 // and the head-to-head table, from the results in scope. Matches with fewer
@@ -56,6 +82,9 @@ std::string FormatLeaderboard(const hoard::v1::Leaderboard& leaderboard,
 // One header line and one line per bot.
 std::string LeaderboardCsv(const hoard::v1::Leaderboard& leaderboard);
 std::string HeadToHeadText(const hoard::v1::HeadToHeadTable& table);
+// Each row's probability of each place (up to the 10th), in the board's
+// order: BayesElo's prediction table.
+std::string RankProbabilityText(const hoard::v1::Leaderboard& leaderboard);
 
 }  // namespace hoard::tournament
 

@@ -117,5 +117,46 @@ TEST(LeaderboardTest, ProvisionalRatingsRankBelowTheEstablishedAndAreMarked) {
   EXPECT_THAT(FormatLeaderboard(board), ::testing::Not(HasSubstr("?")));
 }
 
+TEST(LeaderboardTest, EveryRowHasItsChanceOfEachPlace) {
+  absl::StatusOr<std::unique_ptr<db::MatchStore>> store = db::OpenSqliteStore(":memory:");
+  ASSERT_THAT(store, IsOk());
+  // alice beats bob and carol every time; bob and carol split their meetings.
+  for (int m = 1; m <= 30; ++m) {
+    Store(**store, m, m % 2 ? std::vector<std::string>{"bot:alice", "bot:bob", "bot:carol"}
+                            : std::vector<std::string>{"bot:alice", "bot:carol", "bot:bob"});
+  }
+  const db::RatingScope scope{.game = "village"};
+  // A snapshot an older build stored for the same results (no method, no
+  // probabilities) is computed again.
+  absl::StatusOr<std::int64_t> version = (*store)->ScopeVersion(scope);
+  ASSERT_THAT(version, IsOk());
+  hoard::v1::RatingSnapshot old = *ComputeRatings(**store, scope);
+  old.clear_method();
+  for (hoard::v1::LeaderboardRow& row : *old.mutable_leaderboard()->mutable_rows()) {
+    row.clear_rank_probabilities();
+  }
+  ASSERT_THAT((*store)->SaveRatingSnapshot(scope, *version, old), IsOk());
+  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot = CurrentRatings(**store, scope);
+  ASSERT_THAT(snapshot, IsOk());
+  const hoard::v1::Leaderboard board = RankBy(*snapshot, hoard::v1::RATING_SYSTEM_ML);
+  EXPECT_EQ(board.rank_samples(), 10'000);
+  ASSERT_EQ(board.rows_size(), 3);
+  for (const hoard::v1::LeaderboardRow& row : board.rows()) {
+    ASSERT_EQ(row.rank_probabilities_size(), 3) << row.bot();
+    double sum = 0;
+    for (double p : row.rank_probabilities()) sum += p;
+    EXPECT_NEAR(sum, 1, 1e-12) << row.bot();
+  }
+  EXPECT_EQ(board.rows(0).bot(), "alice");
+  EXPECT_GT(board.rows(0).rank_probabilities(0), 0.99);
+  EXPECT_NEAR(board.rows(1).rank_probabilities(1), 0.5, 0.05);  // bob or carol second
+  const std::string text = RankProbabilityText(board);
+  EXPECT_THAT(text, ::testing::ContainsRegex("probability of rank +1st +2nd +3rd\n"));
+  EXPECT_THAT(text, ::testing::ContainsRegex("\nalice +>99\.9% +<0\.1% +<0\.1%\n"));
+  EXPECT_THAT(text, HasSubstr("from 10000 draws of the ML model's posterior"));
+  const std::string csv = LeaderboardCsv(board);
+  EXPECT_THAT(csv, HasSubstr(",provisional,p_first\n"));
+}
+
 }  // namespace
 }  // namespace hoard::tournament

@@ -639,6 +639,18 @@ class MlFit {
   MlFit& operator=(const MlFit&) = delete;
 
   const PairwiseOutcomes& outcomes() const { return outcomes_; }
+  // The estimate, in natural-log strengths.
+  const std::vector<double>& estimate() const { return best_x_; }
+
+  // The information matrix at the estimate (row-major n×n): the inverse of
+  // the posterior's covariance in the Laplace approximation.
+  std::vector<double> Information() const {
+    const Likelihood likelihood = Of(a_halves_, meetings_);
+    std::vector<double> gradient;
+    Curvature curvature;
+    likelihood.Derivatives(best_x_, gradient, curvature);
+    return likelihood.Information(curvature);
+  }
 
   // Each bot's share of all meetings (each meeting counted for both of its
   // bots): the weights of the mean that ratings are set against, so that a
@@ -797,6 +809,90 @@ std::vector<MlDifference> MlDifferences(int n, const std::vector<MatchResult>& r
     const auto [difference, low, high] = fit.Interval(contrast);
     contrast[a] = contrast[b] = 0;
     out.push_back({.a = a, .b = b, .difference = difference, .low = low, .high = high});
+  }
+  return out;
+}
+
+namespace {
+
+// The Cholesky factor L (lower triangular, row-major) of the symmetric
+// positive definite k×k matrix m: m = L·Lᵀ.
+std::vector<double> Cholesky(const std::vector<double>& m, int k) {
+  std::vector<double> l(m.size(), 0.0);
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      double sum = m[static_cast<std::size_t>(i) * k + j];
+      for (int c = 0; c < j; ++c) {
+        sum -= l[static_cast<std::size_t>(i) * k + c] * l[static_cast<std::size_t>(j) * k + c];
+      }
+      l[static_cast<std::size_t>(i) * k + j] =
+          i == j ? std::sqrt(sum) : sum / l[static_cast<std::size_t>(j) * k + j];
+    }
+  }
+  return l;
+}
+
+// Standard normal draws, two at a time (Box–Muller), from uniform doubles in
+// (0, 1) made of the generator's top 53 bits.
+class NormalDraws {
+ public:
+  explicit NormalDraws(std::uint64_t seed) : rng_(seed) {}
+  double Next() {
+    if (spare_) {
+      spare_ = false;
+      return second_;
+    }
+    const double u = Uniform(), v = Uniform();
+    const double radius = std::sqrt(-2 * std::log(u));
+    constexpr double kTwoPi = 6.283185307179586;
+    second_ = radius * std::sin(kTwoPi * v);
+    spare_ = true;
+    return radius * std::cos(kTwoPi * v);
+  }
+
+ private:
+  double Uniform() {
+    return (static_cast<double>(rng_.Next() >> 11) + 0.5) * 0x1.0p-53;
+  }
+  engine::Rng rng_;
+  bool spare_ = false;
+  double second_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::vector<double>> RankProbabilities(int n, const std::vector<MatchResult>& results,
+                                                   const RankOptions& options) {
+  CheckResults(n, results);
+  HOARD_CHECK(n <= kRankProbabilityMaxBots, "rank probabilities of too many bots");
+  HOARD_CHECK(options.samples > 0, "rank probabilities need draws");
+  const MlOptions fit_options{.bootstrap_samples = 0, .profile_likelihood = false,
+                              .prior_ties = options.prior_ties};
+  CheckMlOptions(fit_options);
+  std::vector<std::vector<double>> out(n, std::vector<double>(n, 0.0));
+  if (n == 0) return out;
+  const MlFit fit(n, results, fit_options);
+  // x = estimate + y with Lᵀ·y = z, z standard normal: y's covariance is
+  // (L·Lᵀ)⁻¹, the information's inverse.
+  const std::vector<double> l = Cholesky(fit.Information(), n);
+  NormalDraws normal(options.seed);
+  std::vector<std::vector<int>> counts(n, std::vector<int>(n, 0));
+  std::vector<double> x(n);
+  std::vector<int> order(n);
+  for (int s = 0; s < options.samples; ++s) {
+    for (int i = 0; i < n; ++i) x[i] = normal.Next();
+    for (int i = n - 1; i >= 0; --i) {
+      double sum = x[i];
+      for (int j = i + 1; j < n; ++j) sum -= l[static_cast<std::size_t>(j) * n + i] * x[j];
+      x[i] = sum / l[static_cast<std::size_t>(i) * n + i];
+    }
+    for (int i = 0; i < n; ++i) x[i] += fit.estimate()[i];
+    for (int i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return x[a] > x[b]; });
+    for (int r = 0; r < n; ++r) ++counts[order[r]][r];
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int r = 0; r < n; ++r) out[i][r] = static_cast<double>(counts[i][r]) / options.samples;
   }
   return out;
 }

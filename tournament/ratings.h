@@ -139,6 +139,31 @@ std::vector<MlDifference> MlDifferences(int n, const std::vector<MatchResult>& r
                                         const std::vector<std::pair<int, int>>& pairs,
                                         const MlOptions& options = {});
 
+// ---- Who is likely best -----------------------------------------------------
+// The probability of each rank for each bot, from the posterior of the ML
+// model above (its penalized likelihood with the same prior) in the Laplace
+// approximation, as BayesElo's likelihood of superiority: a normal
+// distribution of the strengths centred on the estimate whose covariance
+// is the inverse of the information matrix there. `samples` draws of it
+// (from a generator seeded with `seed`) are each ranked, strongest first;
+// out[i][r] is the share of draws in which bot i ranks r + 1 (0-based r).
+// Each row and each column sums to 1. The draws' error is at most
+// 0.5/√samples (one standard deviation: 0.005 at 10,000).
+//
+// Costs O(n³) once and O(n²) per draw, so it is offered up to
+// kRankProbabilityMaxBots bots (about 0.3 s there).
+inline constexpr int kRankProbabilityMaxBots = 200;
+
+struct RankOptions {
+  int samples = 10'000;  // > 0
+  std::uint64_t seed = 1;
+  double prior_ties = kMlPriorTies;  // > 0
+};
+
+// REQUIRES (besides the file's): n <= kRankProbabilityMaxBots.
+std::vector<std::vector<double>> RankProbabilities(int n, const std::vector<MatchResult>& results,
+                                                   const RankOptions& options = {});
+
 // Whether some group of `ratings` has more than one tier (some bots never
 // lose to others), and whether there is more than one group (some bots
 // were never compared with others).

@@ -416,6 +416,74 @@ TEST(MlTest, MatchesOfOneUnitAreResampledTogether) {
 
 // ---- OpenSkill --------------------------------------------------------------
 
+// ---- Who is likely best ------------------------------------------------------
+
+// Two bots: the posterior of x_a − x_b is normal, so P(a first) is
+// Φ(d / σ) with d the difference of the estimates and σ² its variance,
+// 2 / (c·q + 2·w) here: by the symmetry of these results (x_b = −x_a), the
+// information is [[c·q + w, −w], [−w, c·q + w]] with q = σ(x_a)σ(−x_a) (the
+// prior's curvature, c virtual ties) and w = m·σ(d)σ(−d) (m meetings).
+TEST(RankTest, TwoBotsFollowTheNormalPosteriorOfTheirDifference) {
+  const std::vector<MatchResult> results = Series(7, 3);
+  const std::vector<MlRating> ml = MlRatings(2, results, {.bootstrap_samples = 0});
+  const double d = (ml[0].rating - ml[1].rating) / (400 / std::log(10.0));
+  const auto logistic = [](double z) { return 1 / (1 + std::exp(-z)); };
+  const double q = logistic(d / 2) * logistic(-d / 2);
+  const double w = 10 * logistic(d) * logistic(-d);
+  const double sigma = std::sqrt(2 / (kMlPriorTies * q + 2 * w));
+  const double expected = 0.5 * std::erfc(-d / sigma / std::sqrt(2.0));
+  const std::vector<std::vector<double>> p = RankProbabilities(2, results, {.samples = 40'000});
+  // 40,000 draws: a standard error of at most 0.0025.
+  EXPECT_NEAR(p[0][0], expected, 0.01);
+  EXPECT_GT(p[0][0], 0.8);
+  EXPECT_DOUBLE_EQ(p[0][0] + p[1][0], 1);
+  EXPECT_DOUBLE_EQ(p[0][0], p[1][1]);
+}
+
+TEST(RankTest, RowsAndColumnsSumToOneAndStrengthOrdersFirstPlaces) {
+  const std::vector<double> strengths = {0, 100, 200, 300, 400, 500};
+  const std::vector<MatchResult> results = ResultsOfStrengths(strengths, 300, 4, 11);
+  const std::vector<std::vector<double>> p = RankProbabilities(6, results);
+  for (int i = 0; i < 6; ++i) {
+    double row = 0, column = 0;
+    for (int r = 0; r < 6; ++r) {
+      row += p[i][r];
+      column += p[r][i];
+    }
+    EXPECT_NEAR(row, 1, 1e-12);
+    EXPECT_NEAR(column, 1, 1e-12);
+  }
+  // The strongest is most likely first, the weakest most likely last.
+  for (int i = 0; i < 5; ++i) EXPECT_GT(p[5][0], p[i][0]) << i;
+  for (int i = 1; i < 6; ++i) EXPECT_GT(p[0][5], p[i][5]) << i;
+}
+
+TEST(RankTest, EqualRecordsShareTheFirstPlaceAndOrderDoesNotMatter) {
+  // Three bots, each beat each other as often as it lost.
+  std::vector<MatchResult> results;
+  for (int m = 0; m < 20; ++m) {
+    results.push_back(Win(m % 3, (m + 1) % 3, m));
+    results.push_back(Win((m + 1) % 3, m % 3, 100 + m));
+  }
+  const std::vector<std::vector<double>> p = RankProbabilities(3, results);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(p[i][0], 1.0 / 3, 0.02) << i;
+  std::vector<MatchResult> reversed(results.rbegin(), results.rend());
+  EXPECT_EQ(RankProbabilities(3, reversed), p);
+  EXPECT_NE(RankProbabilities(3, results, {.seed = 2}), p);
+}
+
+TEST(RankTest, AnUnbeatenBotIsLikelyFirstButNotSurelyAfterOneMatch) {
+  std::vector<MatchResult> results = Series(20, 20);  // bots 0 and 1, even
+  for (int m = 0; m < 30; ++m) results.push_back(Win(2, m % 2, 40 + m));
+  std::vector<std::vector<double>> p = RankProbabilities(3, results);
+  EXPECT_GT(p[2][0], 0.99);
+  // One more bot, one win: the prior keeps it from being sure.
+  results.push_back(Win(3, 0, 100));
+  p = RankProbabilities(4, results);
+  EXPECT_GT(p[3][0], 0.0);
+  EXPECT_LT(p[3][0], 0.5);
+}
+
 TEST(OpenSkillTest, ThreePlayerVector) {
   const std::vector<OpenSkillRating> after =
       OpenSkillUpdate({{}, {}, {}}, {1, 2, 3}, {.tau = 0});

@@ -114,28 +114,31 @@ std::vector<hoard::v1::Standing> SwissStandings(const Swiss& swiss, const Tourna
 
 }  // namespace
 
-void Standings::Add(const std::vector<db::RatedSeat>& seats) {
-  std::vector<double> before;
-  std::vector<int> places;
-  for (const db::RatedSeat& seat : seats) {
-    auto [it, added] = entries_.try_emplace(seat.bot);
-    if (added) it->second.elo = kInitialElo;
-    before.push_back(it->second.elo);
-    places.push_back(seat.rank);
-  }
-  const std::vector<double> after =
-      seats.size() >= 2 ? EloUpdate(before, places) : before;
-  for (std::size_t i = 0; i < seats.size(); ++i) {
-    Entry& entry = entries_[seats[i].bot];
+void Standings::Add(int schedule_index, std::vector<db::RatedSeat> seats) {
+  // Within a tournament a name is one participant: the kind of bot does not
+  // tell rows apart.
+  for (db::RatedSeat& seat : seats) seat.builtin = false;
+  if (schedule_index < checkpoint_) return;  // counted already
+  auto [added, fresh] = unsettled_.try_emplace(schedule_index, std::move(seats));
+  if (!fresh) return;  // counted already
+  for (const auto& [identity, seat] : RatedSeats(added->second)) {
+    Entry& entry = entries_[identity.first];
     ++entry.matches;
-    if (seats[i].rank == 1) ++entry.wins;
-    entry.score_sum += seats[i].score;
-    entry.place_sum += seats[i].rank;
-    entry.elo = after[i];
+    if (seat->rank == 1) ++entry.wins;
+    entry.score_sum += seat->score;
+    entry.place_sum += seat->rank;
+  }
+  // The slots now complete from the checkpoint on join it.
+  for (auto it = unsettled_.begin(); it != unsettled_.end() && it->first == checkpoint_;
+       it = unsettled_.erase(it), ++checkpoint_) {
+    AddToElo(it->second, settled_elo_);
   }
 }
 
 std::vector<hoard::v1::Standing> Standings::Sorted() const {
+  // The checkpoint, then the slots above it in order.
+  std::map<Identity, double> elo = settled_elo_;
+  for (const auto& [index, seats] : unsettled_) AddToElo(seats, elo);
   std::vector<hoard::v1::Standing> rows;
   for (const auto& [bot, entry] : entries_) {
     hoard::v1::Standing row;
@@ -146,7 +149,8 @@ std::vector<hoard::v1::Standing> Standings::Sorted() const {
       row.set_average_score(entry.score_sum / entry.matches);
       row.set_average_place(entry.place_sum / entry.matches);
     }
-    row.set_elo(entry.elo);
+    const auto rating = elo.find({bot, false});
+    row.set_elo(rating != elo.end() ? rating->second : kInitialElo);
     rows.push_back(std::move(row));
   }
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
@@ -202,7 +206,7 @@ absl::StatusOr<Tournament> LoadTournament(db::MatchStore& store, std::int64_t id
   if (!slots.ok()) return slots.status();
   progress->set_finished(static_cast<int>(slots->size()));
   Standings standings;
-  for (const db::RatedMatch& match : *results) standings.Add(match.seats);
+  for (const db::RatedMatch& match : *results) standings.Add(match.schedule_index, match.seats);
   if (t.spec.format() == hoard::v1::FORMAT_SWISS) {
     if (absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(t.spec)); !size.ok()) {
       return absl::DataLossError(
@@ -616,7 +620,7 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
   finished_ = static_cast<int>(done.size());
   if (sprt_candidate_ >= 0) sprt_ = Sprt({}, sprt_params_, schedule_.empty());
   for (const db::RatedMatch& match : *results) {
-    standings_.Add(match.seats);
+    standings_.Add(static_cast<int>(match.schedule_index), match.seats);
     if (sprt_candidate_ >= 0) CountForSprt(match.block, match.seats);
   }
   // Played from the back: keep schedule order. A test already decided
@@ -711,7 +715,7 @@ bool TournamentRunner::TakeInSharedProgress() {
     const std::set<int> done(stored->begin(), stored->end());
     finished_ = static_cast<int>(done.size());
     standings_ = Standings();
-    for (const db::RatedMatch& match : *results) standings_.Add(match.seats);
+    for (const db::RatedMatch& match : *results) standings_.Add(match.schedule_index, match.seats);
     // The lowest slot is played first, as in the first pass.
     std::sort(deferred_.begin(), deferred_.end(), std::greater<int>());
     for (int index : deferred_) {
@@ -1148,15 +1152,15 @@ std::vector<absl::Status> TournamentRunner::SaveWithRetries(
 }
 
 void TournamentRunner::Count(const Played& played, const absl::Status& saved) {
-  // Counted in the order stored: the live standings take the matches in
-  // the order the store keeps them, as ratings do.
+  // The live standings replay Elo in schedule order, as the leaderboard
+  // does, however the matches ended (Standings).
   const ScheduledMatch& match = *played.match;
   const std::vector<db::RatedSeat>& seats = played.seats;
   --running_;
   if (saved.ok()) {
     ++finished_;
     ++finished_this_run_;
-    standings_.Add(seats);
+    standings_.Add(match.index, seats);
     if (sprt_candidate_ >= 0) CountForSprt(match.block, seats);
     if (swiss_ != nullptr) {
       SwissResult result{.round = match.round, .seats = match.seats};

@@ -61,17 +61,24 @@
 #include "hoard/v1/tournament.pb.h"
 #include "tournament/host.h"
 #include "tournament/launcher.h"
+#include "tournament/leaderboard.h"
 #include "tournament/schedule.h"
 #include "tournament/sprt.h"
 #include "tournament/swiss.h"
 
 namespace hoard::tournament {
 
-// Results so far, per participant, with incremental Elo in the order the
-// matches were stored.
+// Results so far, per participant, with incremental Elo replayed in
+// schedule order (by slot) whatever order the matches ended in: the Elo of
+// the tournament's leaderboard (EloInScheduleOrder), at every moment of the
+// run over the matches stored so far. Slots below the lowest one not yet
+// added are folded into a checkpoint as they complete, so a report replays
+// only the matches above it (about the run's concurrency, more where slots
+// failed).
 class Standings {
  public:
-  void Add(const std::vector<db::RatedSeat>& seats);
+  // The match of slot `schedule_index` (each slot once).
+  void Add(int schedule_index, std::vector<db::RatedSeat> seats);
   // Best first: by Elo, then by wins.
   std::vector<hoard::v1::Standing> Sorted() const;
 
@@ -81,9 +88,13 @@ class Standings {
     int wins = 0;
     double score_sum = 0;
     double place_sum = 0;
-    double elo = 0;
   };
   std::map<std::string, Entry> entries_;
+  // Elo after every slot below checkpoint_ (each was added).
+  std::map<Identity, double> settled_elo_;
+  int checkpoint_ = 0;
+  // Added matches of the slots above the checkpoint, by slot.
+  std::map<int, std::vector<db::RatedSeat>> unsettled_;
 };
 
 // How the error of a tournament that failed because its results could not

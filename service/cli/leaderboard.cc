@@ -28,6 +28,7 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"token-file", "FILE",
        "the token to send (default $HOARD_TOKEN)"},
       {"head-to-head", "", "print the head-to-head table too"},
+      {"ranks", "", "print each bot's probability of each place too"},
       {"all", "", "rank every bot together (default: provisional ratings below)"},
       {"json", "", "print JSON"},
       {"csv", "", "print CSV"},
@@ -62,6 +63,9 @@ int RunLeaderboard(const std::vector<std::string>& args) {
                  "fewer than 15 matches and an ML interval wider than 400 points) below them;\n"
                  "--all ranks every bot together. --json and --csv keep the same order and say\n"
                  "which ratings are provisional.\n\n"
+                 "--ranks adds who is likely best: each bot's probability of each place in the\n"
+                 "order of strength (the first ten), from the ML model's posterior; --json\n"
+                 "always carries them (rank_probabilities), --csv the first (p_first).\n\n"
                  "It reads a database (--db, default hoard.db) unless --server or --remote "
                  "asks\na server instead; $HOARD_SERVER is read only with --remote.\n\n"
               << FlagsHelp(LeaderboardFlags());
@@ -73,6 +77,9 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   }
   if (parsed->Has("json") && parsed->Has("csv")) {
     return Fail(kExitUsage, "give --json or --csv, not both");
+  }
+  if ((parsed->Has("csv") || parsed->Has("json")) && parsed->Has("ranks")) {
+    return Fail(kExitUsage, "--ranks prints as a table; --json and --csv carry the probabilities");
   }
   if (parsed->Has("csv") && parsed->Has("head-to-head")) {
     return Fail(kExitUsage, "--head-to-head prints as a table or with --json, not as CSV");
@@ -162,6 +169,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
     std::cout << tournament::LeaderboardCsv(*board);
   } else {
     std::cout << tournament::FormatLeaderboard(*board, /*mark_provisional=*/true);
+    if (parsed->Has("ranks")) std::cout << "\n" << tournament::RankProbabilityText(*board);
     if (head_to_head) std::cout << "\n" << tournament::HeadToHeadText(*table);
   }
   return kExitOk;

@@ -277,15 +277,23 @@ Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptio
     for (tournament::Placing& p : match.placings) p.bot = number[p.bot];
   }
   const std::vector<tournament::MlRating> ratings = MlRatings(n, matches, ml);
+  const std::vector<std::vector<double>> ranks =
+      n <= tournament::kRankProbabilityMaxBots
+          ? RankProbabilities(n, matches, {.prior_ties = ml.prior_ties})
+          : std::vector<std::vector<double>>();
   for (int b = 0; b < n; ++b) {
     const tournament::MlRating& r = ratings[number[b]];
     report.rows[b].rating = r.rating;
     report.rows[b].extra = {r.low, r.high};
+    if (!ranks.empty()) report.rows[b].extra.push_back(ranks[number[b]][0]);
     report.rows[b].group = r.group;
     report.rows[b].tier = r.tier;
     report.rows[b].provisional = tournament::Provisional(report.rows[b].matches, r.low, r.high);
   }
   report.extra_columns = {"low", "high"};
+  // The chance of being the strongest (tournament/ratings.h, RankProbabilities):
+  // in --csv and --json, not in the table.
+  if (!ranks.empty()) report.extra_columns.push_back("p_first");
   const bool bootstrap = ml.bootstrap_samples > 0;
   const bool profile = n <= tournament::kMlProfileMaxBots;
   const std::string bootstrap_text =

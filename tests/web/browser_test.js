@@ -129,19 +129,48 @@ async function main() {
     check("the head-to-head heat map: every pair, each cell written, the heuristic's full",
           heat.length === 3 && heat.every((r) => r.cells.length === 3) && heuristicRow &&
           heuristicRow.cells.filter((c) => c.text === "100%").length === 2, heat);
+    // One axis for every bar: each diamond sits where the axis in the
+    // column's head puts its rating.
+    const geometry = await page.evaluate(() => {
+      const centre = (node) => { const r = node.getBoundingClientRect(); return r.left + r.width / 2; };
+      return {
+        ticks: [...document.querySelectorAll("th[data-key='ml'] .axis .tick")].map((t) => ({
+          value: Number(t.dataset.value), x: centre(t) })),
+        points: [...document.querySelectorAll("table.leaderboard tbody tr")].map((tr) => ({
+          bot: tr.dataset.bot, ml: Number(tr.querySelector("td.ml").dataset.value),
+          x: centre(tr.querySelector(".interval .point")) })),
+      };
+    });
+    const [t0, t1] = [geometry.ticks[0], geometry.ticks[geometry.ticks.length - 1]];
+    const onAxis = (v) => t0.x + (v - t0.value) * (t1.x - t0.x) / (t1.value - t0.value);
+    check("every interval bar is drawn on the one axis in the column's head",
+          geometry.ticks.length >= 2 && geometry.points.length === 3 &&
+          geometry.points.every((p) => Math.abs(p.x - onAxis(p.ml)) < 2), geometry);
+    // Who is likely best: P(1st) in the table, every place in its own table.
+    const firsts = rows.map((r) => r.cells[3]);
+    const heuristicFirst = Number(board.rows.find((r) => r.bot === "heuristic").rank_probabilities[0]);
+    check("each bot's chance of being first, as the API gives it",
+          firsts.every((text) => /^(<0\.1|>99\.9|\d+(\.\d)?)%$/.test(text)) && heuristicFirst > 0.9 &&
+          board.rows.reduce((sum, r) => sum + Number(r.rank_probabilities[0]), 0) > 0.999 &&
+          Number(board.rank_samples) > 0, { firsts, heuristicFirst });
+    const ranks = await rowsOf(page, "table.ranks");
+    check("the table of places: a row per bot, a column per place, each row summing to 100%",
+          ranks.length === 3 && ranks.every((r) => r.cells.length === 4) &&
+          board.rows.every((r) => Math.abs(r.rank_probabilities.reduce((a, b) => a + Number(b), 0) - 1) < 1e-9),
+          ranks);
     await page.screenshot({ path: path.join(SHOTS, "leaderboard-village.png"), fullPage: true });
 
     // Sorted by Elo, then the other way.
     await page.click('th[data-key="elo"] button');
     rows = await rowsOf(page, "table.leaderboard");
-    const elo = rows.map((r) => Number(r.cells[3]));
+    const elo = rows.map((r) => Number(r.cells[4]));
     check("a click on Elo sorts by it, highest first",
           elo.every((v, i) => i === 0 || elo[i - 1] >= v) &&
           await page.$eval('th[data-key="elo"]', (th) => th.getAttribute("aria-sort")) === "descending",
           elo);
     await page.click('th[data-key="elo"] button');
     rows = await rowsOf(page, "table.leaderboard");
-    const again = rows.map((r) => Number(r.cells[3]));
+    const again = rows.map((r) => Number(r.cells[4]));
     check("a second click sorts it the other way", again.every((v, i) => i === 0 || again[i - 1] <= v),
           again);
 
@@ -154,6 +183,10 @@ async function main() {
           progress.includes("FINISHED") && progress.includes("15 / 15 matches"), progress);
     const standings = await rowsOf(page, "table.standings");
     check("its standings list the three bots", standings.length === 3, standings);
+    const leaderboardElo = Object.fromEntries((await rowsOf(page, "table.leaderboard"))
+                                                .map((r) => [r.bot, r.cells[4]]));
+    check("the standings show the leaderboard's Elo for every bot",
+          standings.every((r) => r.cells[2] === leaderboardElo[r.bot]), { standings, leaderboardElo });
     await page.screenshot({ path: path.join(SHOTS, "tournament-finished.png"), fullPage: true });
 
     // A tournament running now: its page advances by itself.

@@ -46,9 +46,37 @@ function clock(ms) {
 // The ML interval as a bar over the table's range: a line from low to high
 // (dotted where unbounded) and a diamond at the rating, with the numbers
 // beside it.
-function intervalCell(row, range) {
+// Where a rating falls on a table's axis, as a CSS length from the left.
+function axisPosition(range) {
   const [lo, hi] = range;
-  const at = (v) => `${(100 * (Math.min(Math.max(v, lo), hi) - lo)) / (hi - lo || 1)}%`;
+  return (v) => `${(100 * (Math.min(Math.max(v, lo), hi) - lo)) / (hi - lo || 1)}%`;
+}
+
+// The axis every interval bar of a table is drawn on: a few round ratings
+// marked over the table's range, and a line at 0 (the average player).
+function intervalAxis(range) {
+  const [lo, hi] = range;
+  const at = axisPosition(range);
+  const step = [25, 50, 100, 200, 250, 500, 1000, 2000, 5000].find((s) => (hi - lo) / s <= 4) || 10000;
+  const ticks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+    const tick = el("span", { class: "tick", "data-value": String(v), text: signed(v) });
+    tick.style.left = at(v);
+    ticks.push(tick);
+  }
+  return el("span", { class: "interval axis", "aria-hidden": "true" }, ...ticks);
+}
+
+// A probability estimated from draws, as the command line writes it:
+// "97%", "0.4%", and "<0.1%" or ">99.9%" where the draws cannot tell more.
+function percent(p) {
+  if (p < 0.001) return "<0.1%";
+  if (p > 0.999) return ">99.9%";
+  return `${(100 * p).toFixed(p < 0.01 || p > 0.99 ? 1 : 0)}%`;
+}
+
+function intervalCell(row, range) {
+  const at = axisPosition(range);
   const low = Number(row.ml_low), high = Number(row.ml_high), ml = Number(row.ml);
   const span = el("span", { class: "span" });
   span.style.left = at(low);
@@ -57,9 +85,11 @@ function intervalCell(row, range) {
   if (!isFinite(high)) span.classList.add("open-high");
   const point = el("span", { class: "point" });
   point.style.left = at(ml);
+  const zero = el("span", { class: "zero" });
+  zero.style.left = at(0);
   const bar = el("span", { class: "interval", role: "img",
                            "aria-label": `ML ${signed(ml)}, 95% interval ${signed(low)} to ${signed(high)}` },
-                 span, point);
+                 zero, span, point);
   // A provisional rating is marked "?", as in the command line's tables.
   const mark = row.provisional ? "?" : "";
   const cell = el("td", { class: "ml", "data-value": String(ml) }, bar,
@@ -72,6 +102,7 @@ const COLUMNS = [
   { key: "rank", label: "Rank", value: (r) => r.rank },
   { key: "bot", label: "Bot", value: (r) => r.bot },
   { key: "ml", label: "ML [95% interval]", value: (r) => Number(r.ml) },
+  { key: "first", label: "P(1st)", value: (r) => Number((r.rank_probabilities || [])[0] ?? -1) },
   { key: "elo", label: "Elo", value: (r) => Number(r.elo) },
   { key: "openskill", label: "OpenSkill \u03bc\u22123\u03c3",
     value: (r) => Number(r.openskill_mu) - 3 * Number(r.openskill_sigma) },
@@ -94,6 +125,7 @@ function leaderboardTable(board) {
   for (const column of COLUMNS) {
     const th = el("th", { scope: "col", "data-key": column.key, "aria-sort": "none" },
                   el("button", { type: "button", text: column.label }));
+    if (column.key === "ml") th.append(intervalAxis(range));
     th.querySelector("button").addEventListener("click", () => {
       sort = { key: column.key,
                descending: sort.key === column.key ? !sort.descending : column.key !== "bot" && column.key !== "rank" };
@@ -119,6 +151,8 @@ function leaderboardTable(board) {
       el("td", { text: String(r.rank) }),
       el("td", { class: "bot", text: r.bot }),
       intervalCell(r, range),
+      el("td", { class: "first",
+                 text: (r.rank_probabilities || []).length ? percent(Number(r.rank_probabilities[0])) : "" }),
       el("td", { class: "elo", text: String(Math.round(Number(r.elo))) }),
       el("td", { class: "openskill",
                  text: (Number(r.openskill_mu) - 3 * Number(r.openskill_sigma)).toFixed(2) }),
@@ -128,6 +162,34 @@ function leaderboardTable(board) {
   }
   draw();
   return el("div", { class: "scroll" }, table);
+}
+
+// Who is likely best: each bot's probability of each place in the order of
+// strength (the first ten), in the board's order, shaded darker for more.
+function rankTable(board) {
+  const places = Math.min(board.rows.length, 10);
+  const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th"
+                                : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
+  const head = el("tr", {}, el("th", { scope: "col", text: "Bot" }),
+                  ...Array.from({ length: places }, (_, r) => el("th", { scope: "col", text: ordinal(r + 1) })));
+  const rows = board.rows.map((row) => el("tr", { "data-bot": row.bot },
+    el("th", { scope: "row", text: row.bot }),
+    ...Array.from({ length: places }, (_, r) => {
+      const p = Number((row.rank_probabilities || [])[r] || 0);
+      const td = el("td", { class: "rank-p", "data-p": String(p), text: percent(p) });
+      const shade = Math.round(255 - 150 * p);
+      td.style.background = `rgb(${shade}, ${shade}, ${shade})`;
+      if (p > 0.6) td.style.color = "#fff";
+      return td;
+    })));
+  return el("div", { class: "scroll" }, el("table", { class: "ranks" },
+    el("thead", {}, head), el("tbody", {}, ...rows)));
+}
+
+function rankNote(board) {
+  return el("p", { class: "muted", text: `Each bot's chance of each place in the order of strength` +
+                   `${board.rows.length > 10 ? " (the first ten places)" : ""}, from ` +
+                   `${Number(board.rank_samples).toLocaleString("en")} draws of the ML model's posterior.` });
 }
 
 // The head-to-head heat map: row bot's score against column bot (its
@@ -176,11 +238,17 @@ async function leaderboardPage(game) {
     board.rows.length ? leaderboardTable(board)
                       : el("p", { class: "muted", text: "No rated match of this game yet." }),
     el("p", { class: "muted", text: `${board.matches} rated matches. ML: Bradley-Terry maximum ` +
-              "likelihood with its 95% interval (the line), the diamond at the rating." +
+              "likelihood with its 95% interval (the line), the diamond at the rating, every bar " +
+              "on the axis in the column's head (the thin line: 0, the average player). P(1st): " +
+              "the chance that the bot is the strongest. Elo: incremental from 1500, K=32, the " +
+              "matches replayed in schedule order." +
               (board.rows.some((r) => r.provisional)
                 ? " ?: provisional (fewer than 15 matches and an interval wider than 400 " +
                   "points), ranked below the established ratings."
                 : "") }),
+    Number(board.rank_samples) > 0 ? el("h2", { text: "Who is likely best" }) : "",
+    Number(board.rank_samples) > 0 ? rankTable(board) : "",
+    Number(board.rank_samples) > 0 ? rankNote(board) : "",
     h2h ? el("h2", { text: "Head to head" }) : "",
     h2h ? headToHeadMap(h2h) : "",
     h2h ? el("p", { class: "muted", text: "Each cell: the row's score against the column " +
@@ -242,8 +310,13 @@ function drawTournament(t, board) {
                 "aria-valuemax": String(p.scheduled), "aria-valuenow": String(p.finished) }, fill),
     t.error ? el("p", { class: "error", text: t.error }) : "",
     el("h2", { text: running ? "Standings (live)" : "Standings" }), standingsTable(t),
+    el("p", { class: "muted", text: "Elo: incremental from 1500, K=32, the matches finished so " +
+              "far replayed in schedule order, as in the leaderboard." }),
     board && board.rows.length ? el("h2", { text: "Leaderboard" }) : "",
     board && board.rows.length ? leaderboardTable(board) : "",
+    board && Number(board.rank_samples) > 0 ? el("h2", { text: "Who is likely best" }) : "",
+    board && Number(board.rank_samples) > 0 ? rankTable(board) : "",
+    board && Number(board.rank_samples) > 0 ? rankNote(board) : "",
     board && board.h2h ? el("h2", { text: "Head to head" }) : "",
     board && board.h2h ? headToHeadMap(board.h2h) : "");
 }
