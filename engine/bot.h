@@ -22,6 +22,10 @@ class Bot {
   // empty), or, where the seat's list holds only examples
   // (State::LegalActionsComplete), any action the rules allow.
   virtual Action Choose(const View& view, std::span<const Action> legal) = 0;
+  // Whether Choose reads its view. A bot that does not (it picks from the
+  // legal list alone) may be given any view, so a caller playing many
+  // matches can skip building one.
+  virtual bool ReadsView() const { return true; }
 };
 
 }  // namespace hoard::engine

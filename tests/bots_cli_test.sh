@@ -63,6 +63,18 @@ conforms py-random "$PY_RANDOM" $ALL_GAMES
 check "py-random survived the cut by reconnecting" "$WORK/py-random.log" \
   grep -q "1 reconnects" "$WORK/py-random.log"
 conforms py-village "$PY_VILLAGE"
+check "a Python bot logs its score and place after each match" "$WORK/py-village.log" \
+  grep -qE "finished, seat [0-9]+: score -?[0-9.e+]+, place [0-9]+ of [0-9]+" "$WORK/py-village.log"
+# docs/bots.md's Dragon's Gold example, as the page shows it, run as a bot.
+{
+  echo "import sys; sys.path.insert(0, '$REPO/bots/python')"
+  awk '/^Dragon.s Gold — propose a division/ {found = 1} found && /^```python$/ {body = 1; next}
+       body && /^```$/ {exit} body {print}' "$REPO/docs/bots.md"
+  echo "hoard_bot.run(decide)"
+} >"$WORK/docs_dragons_gold.py"
+check "the docs' Dragon's Gold example was found" "$WORK/docs_dragons_gold.py" \
+  grep -q "actions.dragons_gold.propose" "$WORK/docs_dragons_gold.py"
+conforms py-docs-dragons-gold "$PY $WORK/docs_dragons_gold.py" --game dragons_gold
 conforms node-random "$NODE_RANDOM" $ALL_GAMES
 check "node-random survived the cut by reconnecting" "$WORK/node-random.log" \
   grep -q "1 reconnects" "$WORK/node-random.log"

@@ -32,6 +32,19 @@ import sys
 import threading
 import time
 
+try:
+    import grpc  # noqa: F401
+    import google.protobuf  # noqa: F401
+except ImportError as _missing:
+    _usual = "/usr/bin/python3"
+    raise SystemExit(
+        f"hoard_bot needs Python's grpc and protobuf modules, and {sys.executable} has no "
+        f"{_missing.name}: run the bot with "
+        + (f"{_usual}, which has them with Debian's packages python3-grpcio and "
+           "python3-protobuf" if sys.executable != _usual and os.path.exists(_usual) else
+           "a Python that has them (Debian: apt install python3-grpcio python3-protobuf)")
+        + " (docs/bots.md)") from None
+
 from hoard_bot import actions
 from hoard_bot.client import (DEFAULT, EVENTS_KEPT, MAX_REFUSALS, BotClient, BotError, Decision,
                               Refusal, channel, random_choice)
@@ -51,8 +64,10 @@ _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 def _parser(description):
     env = os.environ.get
-    parser = argparse.ArgumentParser(description=description)
+    parser = argparse.ArgumentParser(description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", default=env("HOARD_SERVER") or "127.0.0.1:50051",
+                        metavar="HOST:PORT",
                         help="the Hoard server, HOST:PORT (default $HOARD_SERVER, else "
                              "127.0.0.1:50051)")
     parser.add_argument("--name", default=env("HOARD_BOT_NAME", ""),
@@ -60,13 +75,17 @@ def _parser(description):
     parser.add_argument("--key", default=env("HOARD_BOT_KEY", ""),
                         help="the key of the bot's account (default $HOARD_BOT_KEY, else the "
                              "contents of the file $HOARD_BOT_KEY_FILE)")
-    parser.add_argument("--max-matches", type=int, default=int(env("HOARD_MAX_MATCHES") or 1),
+    parser.add_argument("--max-matches", type=int, metavar="N",
+                        default=int(env("HOARD_MAX_MATCHES") or 1),
                         help="matches to play at once (default $HOARD_MAX_MATCHES, else 1)")
-    parser.add_argument("--match", default="", help="or join one seat of this match...")
-    parser.add_argument("--token", default="", help="...with this seat token")
-    parser.add_argument("--matches", type=int, default=0,
+    parser.add_argument("--match", default="", metavar="ID",
+                        help="instead of registering, join one seat of this match (with "
+                             "--token)")
+    parser.add_argument("--token", default="", metavar="TOKEN",
+                        help="the seat token CreateMatch gave for that seat")
+    parser.add_argument("--matches", type=int, default=0, metavar="N",
                         help="stop after this many matches have ended (default: never)")
-    parser.add_argument("--tls-ca", default=env("HOARD_TLS_CA", ""),
+    parser.add_argument("--tls-ca", default=env("HOARD_TLS_CA", ""), metavar="PEM",
                         help="connect with TLS, trusting the certificate authorities in this "
                              "PEM file (default $HOARD_TLS_CA; plaintext if unset)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")

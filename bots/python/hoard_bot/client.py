@@ -193,6 +193,18 @@ def _answer(request, choice):
     return answer
 
 
+def _outcome(event):
+    """", seat 1: score 28, place 2 of 4" for the seat a finished event was sent to."""
+    match = event.finished.match
+    if not event.HasField("seat") or match.status != arena_pb2.MATCH_STATUS_FINISHED:
+        return ""
+    for info in match.seats:
+        if info.seat == event.seat:
+            return (f", seat {info.seat}: score {info.score:g}, place {info.rank} of "
+                    f"{len(match.seats)}")
+    return ""
+
+
 class _Asked:
     """A request the bot's function decides, kept to ask it again if refused."""
 
@@ -472,7 +484,7 @@ class BotClient:
             return False
         self.finished += 1
         aborted = event.finished.match.status == arena_pb2.MATCH_STATUS_ABORTED
-        self._log(f"{match_id}: {'aborted' if aborted else 'finished'}")
+        self._log(f"{match_id}: {'aborted' if aborted else 'finished'}{_outcome(event)}")
         if self._seat_token or (self._matches and self.finished >= self._matches):
             self._stopping = True
             self.stop()
