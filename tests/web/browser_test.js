@@ -203,6 +203,16 @@ async function main() {
           (await page.$eval(".step-text", (p) => p.textContent)).startsWith(`Step ${steps} of ${steps}`) &&
           finalScores.every((score, seat) => endText.includes(`seat ${seat} `) && endText.includes(` ${score} (#`)),
           { endText, finalScores });
+    // Its deal commitment, hashed again in the browser from the seed and salt.
+    const verifiedText = (p) => p.waitForFunction(
+        () => (document.querySelector(".deal-commitment") || { textContent: "" })
+            .textContent.startsWith("Deal commitment verified"), { timeout: 5000 })
+        .then(() => p.$eval(".deal-commitment", (line) => line.textContent), () => "");
+    const verified = await verifiedText(page);
+    check("the replay page checks the deal commitment in the browser: verified",
+          /^[0-9a-f]{64}$/.test(replayed.seed_commitment) &&
+          verified.includes(`"${replayed.seed}:${replayed.seed_salt}"`) &&
+          verified.includes(replayed.seed_commitment), { verified, commitment: replayed.seed_commitment });
     await page.screenshot({ path: path.join(SHOTS, "replay-end.png"), fullPage: true });
     await page.goto(`${web}/#/matches/m1/replay?step=5`);
     await page.waitForFunction(
@@ -238,6 +248,9 @@ async function main() {
     await offline.select("select.perspective", "1");
     await offline.click("button.first-step");
     const offlineHands = await offline.$$eval(".player .hand", (items) => items.map((p) => p.textContent));
+    const offlineVerified = await verifiedText(offline);
+    check("hoard replay html checks the deal commitment with no server",
+          offlineVerified.includes(replayed.seed_commitment), offlineVerified);
     check("hoard replay html: one file that replays offline, every perspective in it",
           offlineEnd.startsWith("Final: ") && !/^Hand: \d+ cards$/.test(offlineHands[1]) &&
           /^Hand: \d+ cards$/.test(offlineHands[0]) &&
