@@ -42,6 +42,7 @@ delivery:
 Prints one line per check and a closing 'N passed, M failed'; exits 1 if any
 check failed.
 """
+import hashlib
 import json
 import os
 import shutil
@@ -446,7 +447,8 @@ def check_stream(sdk, got, lines):
     sealed_then_revealed(sdk, "stream", events[:-1])
     check(f"{sdk}: each decision gives the deal commitment the seat was told when seated, "
           "which the record's seed and salt hash to",
-          heard and got.record.seed_commitment and got.record.seed_salt
+          heard and got.record.seed_commitment == hashlib.sha256(
+              f"{got.record.seed}:{got.record.seed_salt}".encode()).hexdigest()
           and all(line["commitment"] == got.record.seed_commitment for line in heard),
           f"{[line['commitment'] for line in heard[:2]]} vs {got.record.seed_commitment}")
     return heard[-1]["events"] if heard else []

@@ -213,6 +213,20 @@ async function main() {
           /^[0-9a-f]{64}$/.test(replayed.seed_commitment) &&
           verified.includes(`"${replayed.seed}:${replayed.seed_salt}"`) &&
           verified.includes(replayed.seed_commitment), { verified, commitment: replayed.seed_commitment });
+    // Where the browser has no crypto.subtle (plain http to another host),
+    // the page says so and gives the command that checks it.
+    const insecure = await browser.newPage();
+    await insecure.evaluateOnNewDocument(() => {
+      Object.defineProperty(Crypto.prototype, "subtle", { get: () => undefined });
+    });
+    await insecure.goto(`${web}/#/matches/m1/replay`);
+    await insecure.waitForSelector(".deal-commitment");
+    const unchecked = await insecure.$eval(".deal-commitment", (line) => line.textContent);
+    check("without crypto.subtle the replay page says it cannot check the commitment, and how to",
+          unchecked.includes("cannot check it here") &&
+          unchecked.includes(`printf '%s:%s' ${replayed.seed} ${replayed.seed_salt} | sha256sum`),
+          unchecked);
+    await insecure.close();
     await page.screenshot({ path: path.join(SHOTS, "replay-end.png"), fullPage: true });
     await page.goto(`${web}/#/matches/m1/replay?step=5`);
     await page.waitForFunction(
