@@ -75,8 +75,9 @@ class FaultyStore final : public MatchStore {
   absl::Status CheckFile() override { return real_->CheckFile(); }
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
                                                 const std::string& spec_hash,
-                                                int scheduled) override {
-    return real_->CreateTournament(spec, spec_hash, scheduled);
+                                                int scheduled,
+                                                const std::string& seed_salt) override {
+    return real_->CreateTournament(spec, spec_hash, scheduled, seed_salt);
   }
   absl::StatusOr<std::optional<StoredTournament>> GetTournament(std::int64_t id) override {
     return real_->GetTournament(id);

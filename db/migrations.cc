@@ -283,6 +283,17 @@ constexpr Migration kMigrations[] = {
     );
     CREATE INDEX slot_leases_by_holder ON slot_leases(holder);
     )sql"},
+    // 9: the salts of seed commitments (engine/seed_commitment.h), as secret
+    // as the seeds beside them. Matches and tournaments stored before have
+    // none ('') and commit to nothing.
+    {R"sql(
+    ALTER TABLE matches ADD COLUMN seed_salt TEXT NOT NULL DEFAULT '';
+    ALTER TABLE tournaments ADD COLUMN seed_salt TEXT NOT NULL DEFAULT '';
+    )sql",
+     R"sql(
+    ALTER TABLE matches ADD COLUMN seed_salt TEXT NOT NULL DEFAULT '';
+    ALTER TABLE tournaments ADD COLUMN seed_salt TEXT NOT NULL DEFAULT '';
+    )sql"},
 };
 
 }  // namespace

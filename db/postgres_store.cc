@@ -333,14 +333,15 @@ class PostgresStore final : public MatchStore {
 
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
                                                 const std::string& spec_hash,
-                                                int scheduled) override {
+                                                int scheduled,
+                                                const std::string& seed_salt) override {
     absl::MutexLock lock(&mu_);
     const std::string bytes = spec.SerializeAsString();
     ASSIGN_OR_RETURN(
         Rows rows,
         Run("INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
-            "created_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, '', $6, $7, $7) "
-            "RETURNING id",
+            "created_at_ms, updated_at_ms, seed_salt) VALUES ($1, $2, $3, $4, $5, '', $6, $7, $7, "
+            "$8) RETURNING id",
             Params()
                 .Text(spec.name())
                 .Text(spec.game())
@@ -348,7 +349,8 @@ class PostgresStore final : public MatchStore {
                 .Text(spec_hash)
                 .Text(hoard::v1::TournamentStatus_Name(hoard::v1::TOURNAMENT_STATUS_RUNNING))
                 .Int(scheduled)
-                .Int(NowMs()),
+                .Int(NowMs())
+                .Text(seed_salt),
             "storing a tournament"));
     return rows.Int(0, 0);
   }
@@ -632,7 +634,7 @@ class PostgresStore final : public MatchStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     ASSIGN_OR_RETURN(Rows rows,
                      Run(absl::StrCat("SELECT id, spec, spec_hash, status, error, scheduled, "
-                                      "created_at_ms, updated_at_ms FROM tournaments ",
+                                      "created_at_ms, updated_at_ms, seed_salt FROM tournaments ",
                                       where),
                          params, "reading tournaments"));
     std::vector<StoredTournament> tournaments;
@@ -653,6 +655,7 @@ class PostgresStore final : public MatchStore {
       t.scheduled = static_cast<int>(rows.Int(row, 5));
       t.created_unix_ms = rows.Int(row, 6);
       t.updated_unix_ms = rows.Int(row, 7);
+      t.seed_salt = rows.Bytes(row, 8);
       tournaments.push_back(std::move(t));
     }
     return tournaments;
@@ -699,15 +702,15 @@ class PostgresStore final : public MatchStore {
     } else {
       params.NullInt().NullInt().NullInt();
     }
-    params.Int(match.started_unix_ms()).Int(match.finished_unix_ms());
+    params.Int(match.started_unix_ms()).Int(match.finished_unix_ms()).Text(match.seed_salt());
     // A match whose id, number or slot is taken inserts nothing and leaves
     // the transaction usable (a concurrent insert of the same is waited for).
     ASSIGN_OR_RETURN(
         Rows inserted,
         Run("INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, actions, "
             "stored_at_ms, summary, tournament_id, schedule_index, block, started_at_ms, "
-            "finished_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
-            "ON CONFLICT DO NOTHING",
+            "finished_at_ms, seed_salt) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+            "$13, $14, $15) ON CONFLICT DO NOTHING",
             params, "storing a match"));
     if (inserted.changed() == 0) {
       if (slot != nullptr) {

@@ -426,20 +426,22 @@ class SqliteStore final : public MatchStore {
 
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
                                                 const std::string& spec_hash,
-                                                int scheduled) override {
+                                                int scheduled,
+                                                const std::string& seed_salt) override {
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckFileLocked());
     Statement insert(statements_, absl::StrCat(
         "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
-        "created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, '', ?, ", kNowMs, ", ",
-        kNowMs, ")").c_str());
+        "created_at_ms, updated_at_ms, seed_salt) VALUES (?, ?, ?, ?, ?, '', ?, ", kNowMs, ", ",
+        kNowMs, ", ?)").c_str());
     if (!insert.ok()) return Error("storing a tournament");
     insert.Bind(1, spec.name())
         .Bind(2, spec.game())
         .BindBlob(3, spec.SerializeAsString())
         .Bind(4, spec_hash)
         .Bind(5, hoard::v1::TournamentStatus_Name(hoard::v1::TOURNAMENT_STATUS_RUNNING))
-        .Bind(6, std::int64_t{scheduled});
+        .Bind(6, std::int64_t{scheduled})
+        .Bind(7, seed_salt);
     if (insert.Step() != SQLITE_DONE) return Error("storing a tournament");
     return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db_));
   }
@@ -691,7 +693,7 @@ class SqliteStore final : public MatchStore {
                                                                   const std::string& hash)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     Statement select(statements_, absl::StrCat("SELECT id, spec, spec_hash, status, error, scheduled, "
-                                       "created_at_ms, updated_at_ms FROM tournaments ",
+                                       "created_at_ms, updated_at_ms, seed_salt FROM tournaments ",
                                        where).c_str());
     if (!select.ok()) return Error("reading tournaments");
     if (std::string(where).find("?1") != std::string::npos) select.Bind(1, id);
@@ -714,6 +716,7 @@ class SqliteStore final : public MatchStore {
       t.scheduled = static_cast<int>(select.Int(5));
       t.created_unix_ms = select.Int(6);
       t.updated_unix_ms = select.Int(7);
+      t.seed_salt = select.Text(8);
       tournaments.push_back(std::move(t));
     }
     return tournaments;
@@ -749,8 +752,8 @@ class SqliteStore final : public MatchStore {
     static const std::string kInsertMatch = absl::StrCat(
         "INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, actions, "
         "stored_at_ms, summary, tournament_id, schedule_index, block, started_at_ms, "
-        "finished_at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ", kNowMs,
-        ", ?8, ?9, ?10, ?11, ?12, ?13)");
+        "finished_at_ms, seed_salt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ", kNowMs,
+        ", ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
     Statement insert(statements_, kInsertMatch);
     if (!insert.ok()) return Error("storing a match");
     const std::string summary = match.SerializeAsString();
@@ -763,7 +766,8 @@ class SqliteStore final : public MatchStore {
         .Bind(7, std::int64_t{match.actions()})
         .BindKeptBlob(8, summary)
         .Bind(12, match.started_unix_ms())
-        .Bind(13, match.finished_unix_ms());
+        .Bind(13, match.finished_unix_ms())
+        .Bind(14, match.seed_salt());
     if (slot != nullptr) {
       insert.Bind(9, slot->tournament_id)
           .Bind(10, std::int64_t{slot->schedule_index})

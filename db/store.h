@@ -77,6 +77,9 @@ struct StoredTournament {
   int scheduled = 0;
   std::int64_t created_unix_ms = 0;
   std::int64_t updated_unix_ms = 0;
+  // The salt of the commitment to spec.seed (engine/seed_commitment.h);
+  // empty for a tournament stored before commitments.
+  std::string seed_salt;
 };
 
 // One seat of a finished match, as ratings see it.
@@ -184,10 +187,12 @@ class MatchStore {
   virtual absl::StatusOr<std::int64_t> ReserveSequences(int count) = 0;
 
   // ---- Tournaments
-  // Stores a new tournament (status RUNNING) and returns its id.
+  // Stores a new tournament (status RUNNING), with the salt of its seed
+  // commitment, and returns its id.
   virtual absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
                                                         const std::string& spec_hash,
-                                                        int scheduled) = 0;
+                                                        int scheduled,
+                                                        const std::string& seed_salt) = 0;
   virtual absl::StatusOr<std::optional<StoredTournament>> GetTournament(std::int64_t id) = 0;
   // The newest tournament with this spec hash, or nullopt.
   virtual absl::StatusOr<std::optional<StoredTournament>> FindTournament(

@@ -138,6 +138,34 @@ TEST_P(StoreContractTest, SavesAndReadsBackMatchesAndRecords) {
   EXPECT_EQ(*(*store)->LastSequence(), 3);
 }
 
+TEST_P(StoreContractTest, SeedSaltsAreKeptWithTheirMatchesAndTournaments) {
+  std::unique_ptr<MatchStore> store = *Fresh();
+  hoard::v1::Match match = Finished(5, "village", "alice");
+  match.set_seed_salt("00112233445566778899aabbccddeeff");
+  match.set_seed_commitment("a4dd03cae561477bd3b71c19fd25261a8d39c293d210eac054f09d35765e1a34");
+  ASSERT_THAT(store->SaveFinished(5, match, RecordOf(match)), IsOk());
+  absl::StatusOr<std::optional<StoredMatch>> got = store->Get("m5");
+  ASSERT_THAT(got, IsOk());
+  ASSERT_TRUE(got->has_value());
+  EXPECT_EQ((*got)->match.seed_salt(), match.seed_salt());
+  EXPECT_EQ((*got)->match.seed_commitment(), match.seed_commitment());
+  std::vector<StoredMatch> listed = *store->List(0, 10, {});
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].match.seed_salt(), match.seed_salt());
+
+  hoard::v1::TournamentSpec spec;
+  spec.set_game("village");
+  const std::int64_t salted =
+      *store->CreateTournament(spec, "h1", 4, "ffeeddccbbaa99887766554433221100");
+  const std::int64_t unsalted = *store->CreateTournament(spec, "h2", 4, "");
+  EXPECT_EQ((*store->GetTournament(salted))->seed_salt, "ffeeddccbbaa99887766554433221100");
+  EXPECT_EQ((*store->FindTournament("h1"))->seed_salt, "ffeeddccbbaa99887766554433221100");
+  EXPECT_EQ((*store->GetTournament(unsalted))->seed_salt, "");
+  std::vector<StoredTournament> all = *store->ListTournaments();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[1].seed_salt, "ffeeddccbbaa99887766554433221100");
+}
+
 TEST_P(StoreContractTest, ListsInOrderWithFiltersAndPages) {
   std::unique_ptr<MatchStore> store = *Fresh();
   for (int i = 1; i <= 6; ++i) {
@@ -185,9 +213,9 @@ TEST_P(StoreContractTest, TournamentsAreStoredFoundAndUpdated) {
   hoard::v1::TournamentSpec spec;
   spec.set_name("league");
   spec.set_game("village");
-  absl::StatusOr<std::int64_t> first = store->CreateTournament(spec, "hash-a", 12);
+  absl::StatusOr<std::int64_t> first = store->CreateTournament(spec, "hash-a", 12, "");
   ASSERT_THAT(first, IsOk());
-  absl::StatusOr<std::int64_t> second = store->CreateTournament(spec, "hash-a", 12);
+  absl::StatusOr<std::int64_t> second = store->CreateTournament(spec, "hash-a", 12, "");
   ASSERT_THAT(second, IsOk());
   EXPECT_NE(*first, *second);
   absl::StatusOr<std::optional<StoredTournament>> found = store->FindTournament("hash-a");
@@ -216,7 +244,7 @@ TEST_P(StoreContractTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {
   std::unique_ptr<MatchStore> store = *Fresh();
   hoard::v1::TournamentSpec spec;
   spec.set_game("village");
-  const std::int64_t id = *store->CreateTournament(spec, "h", 4);
+  const std::int64_t id = *store->CreateTournament(spec, "h", 4, "");
   hoard::v1::Match match = Finished(0, "village", "alice@2");
   match.clear_match_id();  // sequence 0: the store numbers and names it
   const TournamentSlot slot{.tournament_id = id, .schedule_index = 3, .block = 1};
@@ -317,7 +345,9 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   ASSERT_EQ(sqlite3_exec(db,
                          "UPDATE seats SET bot_id = NULL; DELETE FROM bots; "
                          "DROP TABLE bot_accounts; ALTER TABLE seats DROP COLUMN disconnects; "
-                         "DROP TABLE slot_leases; DELETE FROM schema_migrations WHERE version >= 3",
+                         "DROP TABLE slot_leases; ALTER TABLE matches DROP COLUMN seed_salt; "
+                         "ALTER TABLE tournaments DROP COLUMN seed_salt; "
+                         "DELETE FROM schema_migrations WHERE version >= 3",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
@@ -327,6 +357,15 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   ASSERT_EQ(rated[0].seats.size(), 2u);
   EXPECT_EQ(rated[0].seats[0].bot, "alice@3");
   EXPECT_EQ(rated[0].seats[1].bot, "random");
+}
+
+// Runs `sql` on the file at `path`; false if it fails.
+bool ExecFile(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  const bool ran = sqlite3_open(path.c_str(), &db) == SQLITE_OK &&
+                   sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+  sqlite3_close(db);
+  return ran;
 }
 
 // One answer of `sql` on the file at `path`, as text ("" for none).
@@ -369,7 +408,9 @@ TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
                          "ALTER TABLE seats6 RENAME TO seats; "
                          "CREATE INDEX seats_by_player ON seats(player, match_id); "
                          "CREATE INDEX seats_by_bot ON seats(bot_id, match_id); "
-                         "DROP TABLE slot_leases; DELETE FROM schema_migrations WHERE version >= 7; "
+                         "DROP TABLE slot_leases; ALTER TABLE matches DROP COLUMN seed_salt; "
+                         "ALTER TABLE tournaments DROP COLUMN seed_salt; "
+                         "DELETE FROM schema_migrations WHERE version >= 7; "
                          "PRAGMA user_version = 6; COMMIT;",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -401,6 +442,33 @@ TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
   const hoard::v1::Match fourth = Finished(4, "village", "bob");
   ASSERT_THAT(store->SaveFinished(4, fourth, RecordOf(fourth)), IsOk());
   EXPECT_THAT(ids({.bot = "bob"}), ::testing::ElementsAre("m2", "m4"));
+}
+
+TEST(StoreTest, MatchesAndTournamentsStoredBeforeSaltsHaveNoneAndNewOnesKeepTheirs) {
+  const std::string path = TempPath("hoard_seed_salts.db");
+  {
+    std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+    const hoard::v1::Match match = Finished(1, "village", "alice");
+    ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
+    hoard::v1::TournamentSpec spec;
+    spec.set_game("village");
+    ASSERT_THAT(store->CreateTournament(spec, "h", 4, ""), IsOk());
+  }
+  // As migration 8 left the tables: no salts.
+  ASSERT_TRUE(ExecFile(path,
+                       "ALTER TABLE matches DROP COLUMN seed_salt; "
+                       "ALTER TABLE tournaments DROP COLUMN seed_salt; "
+                       "DELETE FROM schema_migrations WHERE version >= 9; "
+                       "PRAGMA user_version = 8;"));
+
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  EXPECT_EQ(QueryFile(path, "SELECT '[' || seed_salt || ']' FROM matches WHERE id = 'm1'"), "[]");
+  EXPECT_EQ((*store->GetTournament(1))->seed_salt, "");
+  hoard::v1::Match salted = Finished(2, "village", "bob");
+  salted.set_seed_salt("00112233445566778899aabbccddeeff");
+  ASSERT_THAT(store->SaveFinished(2, salted, RecordOf(salted)), IsOk());
+  EXPECT_EQ(QueryFile(path, "SELECT seed_salt FROM matches WHERE id = 'm2'"),
+            "00112233445566778899aabbccddeeff");
 }
 
 TEST_P(StoreContractTest, WhereASeatLostTimeIsKeptForTheLeaderboard) {
@@ -509,7 +577,7 @@ TEST(StoreTest, ADatabaseDeletedWhileInUseTakesNoMoreWritesAndIsCopiedWhole) {
   EXPECT_THAT(store->CheckFile(), deleted);
   EXPECT_THAT(store->ReserveSequences(10), deleted);
   hoard::v1::TournamentSpec spec;
-  EXPECT_THAT(store->CreateTournament(spec, "h", 1), deleted);
+  EXPECT_THAT(store->CreateTournament(spec, "h", 1, ""), deleted);
   EXPECT_FALSE(std::filesystem::exists(path)) << "nothing is made in its place";
   // The copy holds every commit, and is private.
   EXPECT_EQ(ModeOf(path + ".rescued"), 0600);
@@ -581,7 +649,7 @@ TEST_P(StoreContractTest, ASlotIsLeasedToOneServerAtATime) {
   std::unique_ptr<MatchStore> store = *Fresh();
   hoard::v1::TournamentSpec spec;
   spec.set_game("village");
-  const std::int64_t id = *store->CreateTournament(spec, "h", 4);
+  const std::int64_t id = *store->CreateTournament(spec, "h", 4, "");
   const absl::Duration minute = absl::Minutes(1);
   EXPECT_THAT(store->ClaimSlot(id, 0, "a", minute), IsOkAndHolds(true));
   EXPECT_THAT(store->ClaimSlot(id, 0, "b", minute), IsOkAndHolds(false)) << "a holds it";
@@ -684,7 +752,7 @@ TEST(PostgresStoreTest, ServersSharingADatabaseNeverDoubleAnIdOrASlot) {
   }
   hoard::v1::TournamentSpec spec;
   spec.set_game("village");
-  const std::int64_t tournament = *stores[0]->CreateTournament(spec, "h", 30);
+  const std::int64_t tournament = *stores[0]->CreateTournament(spec, "h", 30, "");
   std::vector<std::vector<std::int64_t>> firsts(kServers);
   std::vector<std::vector<absl::Status>> slot_saves(kServers);
   std::vector<std::thread> working;

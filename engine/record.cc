@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/registry.h"
+#include "engine/seed_commitment.h"
 #include "engine/status_macros.h"
 
 namespace hoard::engine {
@@ -64,6 +65,10 @@ absl::Status VerifyRecord(const MatchRecord& record) {
         "the record is in format ", record.format_version,
         ", which this build does not know (it reads formats ",
         kOldestRecordFormatVersion, " to ", kRecordFormatVersion, ")"));
+  }
+  if (!record.seed_commitment.empty()) {
+    RETURN_IF_ERROR(
+        CheckSeedCommitment(record.seed, record.seed_salt, record.seed_commitment));
   }
   ASSIGN_OR_RETURN(const Game* game, FindGame(record.game));
   if (record.ruleset_version != game->info().ruleset_version) {

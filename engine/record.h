@@ -7,7 +7,9 @@
 // seed, options and every action in order — plus what lets a reader check it
 // step by step: the initial deal, a fingerprint of the full state after each
 // action, and the final scores and ranks. It reveals every hidden card, so
-// it is only ever given out once a match is over.
+// it is only ever given out once a match is over. A record may also carry
+// the commitment to its deal published when the match was created, and the
+// salt that, with the seed, hashes to it (engine/seed_commitment.h).
 //
 // engine/record_json.h reads and writes records as JSON (docs/records.md).
 
@@ -46,6 +48,10 @@ struct MatchRecord {
   std::vector<RecordedAction> actions;
   std::vector<double> scores;
   std::vector<int> ranks;
+  // SeedCommitment(seed, seed_salt), told before the first move; both empty
+  // for a match made without one.
+  std::string seed_commitment;
+  std::string seed_salt;
   bool operator==(const MatchRecord&) const = default;
 };
 
@@ -78,9 +84,11 @@ class MatchRecorder {
   MatchRecord record_;
 };
 
-// Re-simulates `record` from its seed and checks every step against it.
-// OK when it matches; otherwise an error naming the first difference (the
-// step number, 1-based, and what differs). kNotFound for an unknown game.
+// Checks that the record's seed and salt hash to its seed commitment, if it
+// carries one, then re-simulates it from its seed and checks every step
+// against it. OK when it matches; otherwise an error naming the first
+// difference (a commitment its seed and salt do not hash to, or the step
+// number, 1-based, and what differs). kNotFound for an unknown game.
 absl::Status VerifyRecord(const MatchRecord& record);
 
 }  // namespace hoard::engine

@@ -37,6 +37,8 @@ hoard::v1::MatchRecord RecordToProto(const MatchRecord& record) {
   }
   for (double score : record.scores) proto.add_scores(score);
   for (int rank : record.ranks) proto.add_ranks(rank);
+  if (!record.seed_commitment.empty()) proto.set_seed_commitment(record.seed_commitment);
+  if (!record.seed_salt.empty()) proto.set_seed_salt(record.seed_salt);
   return proto;
 }
 
@@ -100,6 +102,8 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
   }
   record.scores.assign(proto.scores().begin(), proto.scores().end());
   record.ranks.assign(proto.ranks().begin(), proto.ranks().end());
+  record.seed_commitment = proto.seed_commitment();
+  record.seed_salt = proto.seed_salt();
   return record;
 }
 

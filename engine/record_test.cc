@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
+#include "engine/seed_commitment.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -137,6 +138,60 @@ TEST(RecordTest, UnknownFormatsAreRefusedWithTheOnesKnown) {
                                              HasSubstr("in format 3")));
 }
 
+// A match's record with the commitment to its deal, as the server and
+// `hoard play --record` write it.
+MatchRecord CommittedRecord(std::uint64_t seed) {
+  MatchRecord record = PlayRandomMatch(3, seed);
+  record.seed_salt = NewSeedSalt();
+  record.seed_commitment = SeedCommitment(seed, record.seed_salt);
+  return record;
+}
+
+TEST(RecordTest, ARecordVerifiesOnlyWithTheSeedAndSaltItCommittedTo) {
+  const MatchRecord good = CommittedRecord(21);
+  EXPECT_THAT(VerifyRecord(good), IsOk());
+
+  // Another seed fails on the commitment, before any step is replayed.
+  MatchRecord wrong_seed = good;
+  wrong_seed.seed = 22;
+  EXPECT_THAT(VerifyRecord(wrong_seed),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("its seed and salt do not hash to its seed_commitment")));
+
+  MatchRecord wrong_salt = good;
+  wrong_salt.seed_salt[0] = wrong_salt.seed_salt[0] == '0' ? '1' : '0';
+  EXPECT_THAT(VerifyRecord(wrong_salt),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("its seed and salt do not hash to its seed_commitment")));
+
+  MatchRecord no_salt = good;
+  no_salt.seed_salt.clear();
+  EXPECT_THAT(VerifyRecord(no_salt),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no seed_salt")));
+
+  // Without a commitment, the record verifies as before.
+  MatchRecord uncommitted = good;
+  uncommitted.seed_commitment.clear();
+  uncommitted.seed_salt.clear();
+  EXPECT_THAT(VerifyRecord(uncommitted), IsOk());
+}
+
+TEST(RecordTest, JsonCarriesBothFieldsOnlyWhenSet) {
+  const MatchRecord record = CommittedRecord(5);
+  const std::string json = RecordToJson(record);
+  EXPECT_THAT(json, HasSubstr("\"seed_commitment\": \"" + record.seed_commitment + "\""));
+  EXPECT_THAT(json, HasSubstr("\"seed_salt\": \"" + record.seed_salt + "\""));
+  EXPECT_THAT(json, HasSubstr("\"format\": \"hoard.match_record.v2\""));
+  absl::StatusOr<MatchRecord> back = RecordFromJson(json);
+  ASSERT_THAT(back, IsOk());
+  EXPECT_EQ(*back, record);
+
+  MatchRecord uncommitted = record;
+  uncommitted.seed_commitment.clear();
+  uncommitted.seed_salt.clear();
+  EXPECT_THAT(RecordToJson(uncommitted), ::testing::Not(HasSubstr("seed_")));
+}
+
 // Records written in format 1 (fingerprints of the state's text) by an
 // earlier build, one per game: they still verify, step by step.
 TEST(RecordTest, FormatOneRecordsOfEveryGameStillVerify) {
@@ -146,6 +201,7 @@ TEST(RecordTest, FormatOneRecordsOfEveryGameStillVerify) {
         ReadRecordFile(absl::StrCat(HOARD_ENGINE_TESTDATA, "/", game, "_v1.json"));
     ASSERT_THAT(record, IsOk());
     EXPECT_EQ(record->format_version, 1);
+    EXPECT_TRUE(record->seed_commitment.empty()) << "written before commitments";
     EXPECT_THAT(VerifyRecord(*record), IsOk());
     // Written back, it stays in format 1 and keeps its fingerprints.
     EXPECT_THAT(RecordToJson(*record), HasSubstr("\"format\": \"hoard.match_record.v1\""));

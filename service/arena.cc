@@ -15,6 +15,7 @@
 #include "engine/record_json.h"
 #include "engine/record_views.h"
 #include "engine/registry.h"
+#include "engine/seed_commitment.h"
 #include "engine/status_macros.h"
 #include "tournament/match_request.h"
 #include "tournament/secrets.h"
@@ -151,6 +152,7 @@ absl::StatusOr<Arena::PreparedMatch> Arena::PrepareMatch(
   setup.thinkers = &thinkers_;
   setup.config.num_players = request.seats_size();
   setup.config.seed = request.seed() != 0 ? request.seed() : tournament::RandomSeed();
+  setup.seed_salt = engine::NewSeedSalt();
   setup.config.options.insert(request.options().begin(), request.options().end());
   ASSIGN_OR_RETURN(prepared.state, game->NewMatch(setup.config));
 
@@ -206,6 +208,7 @@ std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, std::int64_t s
   setup.sequence = sequence;
   response.set_match_id(setup.id);
   response.set_seed(setup.config.seed);
+  response.set_seed_commitment(engine::SeedCommitment(setup.config.seed, setup.seed_salt));
   std::vector<std::pair<engine::Seat, std::shared_ptr<Connection>>> to_attach;
   for (int seat = 0; seat < static_cast<int>(setup.seats.size()); ++seat) {
     const SeatPlayer& player = setup.seats[seat];
@@ -597,7 +600,7 @@ absl::StatusOr<hoard::v1::GetMatchResponse> Arena::GetMatch(
     if (record) *response.mutable_record() = std::move(*record);
   }
   if (!admin && !Unsealed(response.match())) {
-    response.mutable_match()->clear_seed();
+    tournament::HideDeal(*response.mutable_match());
     response.clear_record();
   }
   return response;
@@ -672,7 +675,7 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
       response.set_next_page_token(absl::StrCat(std::prev(page.find(sequence))->first));
       break;
     }
-    if (!admin && !Unsealed(match)) match.clear_seed();
+    if (!admin && !Unsealed(match)) tournament::HideDeal(match);
     *response.add_matches() = std::move(match);
   }
   return response;

@@ -10,6 +10,8 @@
 #include "absl/time/time.h"
 #include "engine/check.h"
 #include "engine/player_id.h"
+#include "engine/seed_commitment.h"
+#include "tournament/secrets.h"
 
 namespace hoard::service {
 namespace {
@@ -58,6 +60,9 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       config_(std::move(setup.config)),
       time_control_(setup.time_control),
       sealed_(setup.sealed),
+      seed_salt_(setup.seed_salt),
+      seed_commitment_(seed_salt_.empty() ? ""
+                                          : engine::SeedCommitment(config_.seed, seed_salt_)),
       thinkers_(setup.thinkers),
       metrics_(setup.metrics),
       timers_(timers),
@@ -274,13 +279,14 @@ void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
     seated->mutable_time_control()->set_decision_ms(time_control_.decision_ms);
     seated->mutable_time_control()->set_bank_ms(time_control_.bank_ms);
     seated->mutable_time_control()->set_max_strikes(time_control_.max_strikes);
+    seated->set_seed_commitment(seed_commitment_);
     s.connection->Send(std::move(message));
     if (state_->IsOver()) {
       hoard::v1::ServerMessage finished;
       finished.mutable_event()->set_match_id(id_);
       finished.mutable_event()->set_step(steps_);
       *finished.mutable_event()->mutable_finished()->mutable_match() =
-          DescribeLocked();
+          DescribeToTableLocked();
       s.connection->Send(std::move(finished));
       return;
     }
@@ -571,8 +577,7 @@ void HostedMatch::AnnounceEnd() {
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
   event.set_step(steps_);
-  *event.mutable_finished()->mutable_match() = DescribeLocked();
-  if (sealed_) event.mutable_finished()->mutable_match()->clear_seed();
+  *event.mutable_finished()->mutable_match() = DescribeToTableLocked();
   // Every seat hears of the end, whatever its stream chose; with its view
   // if it hears every event on the stream.
   for (Seat seat = 0; seat < static_cast<Seat>(seats_.size()); ++seat) {
@@ -667,7 +672,7 @@ void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher) {
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
   event.set_step(steps_);
-  *event.mutable_snapshot()->mutable_match() = DescribeLocked();
+  *event.mutable_snapshot()->mutable_match() = DescribeToTableLocked();
   codec_.ViewToProto(*state_->ViewFor(engine::kSpectator), event.mutable_view());
   watcher->Send(event);
   if (finished_) {
@@ -712,7 +717,11 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
   match.mutable_time_control()->set_bank_ms(time_control_.bank_ms);
   match.mutable_time_control()->set_max_strikes(time_control_.max_strikes);
   match.mutable_options()->insert(config_.options.begin(), config_.options.end());
-  if (scored) match.set_seed(config_.seed);
+  match.set_seed_commitment(seed_commitment_);
+  if (scored) {
+    match.set_seed(config_.seed);
+    match.set_seed_salt(seed_salt_);
+  }
   match.set_sealed(sealed_);
   match.set_started_unix_ms(started_unix_ms_);
   match.set_finished_unix_ms(finished_unix_ms_);
@@ -738,6 +747,12 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
   return match;
 }
 
+hoard::v1::Match HostedMatch::DescribeToTableLocked() const {
+  hoard::v1::Match match = DescribeLocked();
+  if (sealed_) tournament::HideDeal(match);
+  return match;
+}
+
 std::shared_ptr<const engine::MatchRecord> HostedMatch::Record() const {
   absl::MutexLock lock(&mu_);
   if (!finished_ || aborted_) return nullptr;
@@ -750,6 +765,8 @@ std::shared_ptr<const engine::MatchRecord> HostedMatch::Record() const {
     }
     auto record = std::make_shared<engine::MatchRecord>(recorder.Finish(*replay));
     record->ranks = final_ranks_;
+    record->seed_commitment = seed_commitment_;
+    record->seed_salt = seed_salt_;
     record_ = std::move(record);
   }
   return record_;

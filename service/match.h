@@ -82,6 +82,9 @@ struct MatchSetup {
   std::vector<SeatPlayer> seats;
   // The seed stays out of events even after the end (Match.sealed).
   bool sealed = false;
+  // The salt of the match's seed commitment (engine/seed_commitment.h):
+  // told with the seed, never before. Empty: the match commits to nothing.
+  std::string seed_salt;
   // Where built-in bots think (not owned; must outlive the match's last
   // decision). Null: they think on the thread that advances the match.
   WorkerPool* thinkers = nullptr;
@@ -244,6 +247,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void PublishFault(engine::Seat seat, hoard::v1::SeatFault::Kind kind)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   hoard::v1::Match DescribeLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // What seats and spectators are told: a sealed match's deal (seed and
+  // salt) left out even after the end.
+  hoard::v1::Match DescribeToTableLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::vector<int> FinalRanks() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Runs on_finished_ if the match just ended. REQUIRES: mu_ not held.
   void NotifyIfFinished();
@@ -255,6 +261,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const engine::MatchConfig config_;
   const tournament::TimeControl time_control_;
   const bool sealed_;
+  const std::string seed_salt_;
+  // SeedCommitment(config_.seed, seed_salt_), or empty with no salt.
+  const std::string seed_commitment_;
   WorkerPool* const thinkers_;
   GameMetrics* const metrics_;
   TimerQueue* const timers_;

@@ -1,5 +1,6 @@
 // The match host on its own, with in-memory streams: sealed simultaneous
-// decisions reveal nothing until every seat has answered, a decision
+// decisions reveal nothing until every seat has answered, a sealed match
+// tells its deal's commitment but never its deal to the table, a decision
 // too large to list takes any legal typed answer, and built-in bots think
 // on a worker pool, their late decisions dropped.
 
@@ -186,6 +187,70 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   EXPECT_TRUE(watcher->closed);
   EXPECT_TRUE(finished);
   EXPECT_THAT(match.Record()->ranks, ::testing::ElementsAre(1, 2));
+}
+
+// A match commits to its deal before the first move: its seats and
+// spectators are told the commitment. A sealed match (a tournament's) tells
+// them neither its seed nor its salt, not even after the end, not to a
+// spectator or a seat that comes late; what readers get (Describe, the
+// record) has both, for the arena to give out once the seal is lifted.
+TEST(HostedMatchTest, ASealedMatchTellsItsCommitmentButNeverItsDealToTheTable) {
+  BidGame game;
+  NoCodec codec;
+  TimerQueue timers;
+  const std::string salt = "00112233445566778899aabbccddeeff";
+  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
+                   .config = {.num_players = 2, .seed = 7}};
+  setup.sealed = true;
+  setup.seed_salt = salt;
+  setup.seats.resize(2);
+  auto match = std::make_shared<HostedMatch>(std::move(setup),
+                                             *game.NewMatch({.num_players = 2}), &timers,
+                                             [] {});
+  // printf '%s:%s' 7 00112233445566778899aabbccddeeff | sha256sum
+  const std::string commitment =
+      "a4dd03cae561477bd3b71c19fd25261a8d39c293d210eac054f09d35765e1a34";
+  Recorder seat0, seat1;
+  auto connection0 = std::make_shared<Connection>(&seat0);
+  auto connection1 = std::make_shared<Connection>(&seat1);
+  auto watcher = std::make_shared<Recorder>();
+  match->Watch(watcher);
+  match->Start();
+  match->Attach(0, connection0);
+  match->Attach(1, connection1);
+  ASSERT_TRUE(seat0.messages.front().has_seated());
+  EXPECT_EQ(seat0.messages.front().seated().seed_commitment(), commitment);
+  EXPECT_EQ(watcher->events.front().snapshot().match().seed_commitment(), commitment);
+  EXPECT_TRUE(match->Answer(connection0.get(), ByIndex(FirstRequest(seat0), 0)).accepted());
+  EXPECT_TRUE(match->Answer(connection1.get(), ByIndex(FirstRequest(seat1), 1)).accepted());
+  ASSERT_TRUE(match->IsOver());
+
+  // Told at the end, and to a spectator and a seat that come after it.
+  auto late_watcher = std::make_shared<Recorder>();
+  match->Watch(late_watcher);
+  Recorder late_seat;
+  match->Attach(0, std::make_shared<Connection>(&late_seat));
+  std::vector<hoard::v1::Match> told = {watcher->events.back().finished().match(),
+                                        late_watcher->events.front().snapshot().match()};
+  for (const auto& message : late_seat.messages) {
+    if (message.has_event() && message.event().has_finished()) {
+      told.push_back(message.event().finished().match());
+    }
+  }
+  ASSERT_EQ(told.size(), 3u);
+  for (const hoard::v1::Match& m : told) {
+    EXPECT_EQ(m.status(), hoard::v1::MATCH_STATUS_FINISHED);
+    EXPECT_EQ(m.seed_commitment(), commitment);
+    EXPECT_EQ(m.seed(), 0u);
+    EXPECT_EQ(m.seed_salt(), "");
+  }
+
+  const hoard::v1::Match described = match->Describe();
+  EXPECT_EQ(described.seed(), 7u);
+  EXPECT_EQ(described.seed_salt(), salt);
+  EXPECT_EQ(described.seed_commitment(), commitment);
+  EXPECT_EQ(match->Record()->seed_salt, salt);
+  EXPECT_EQ(match->Record()->seed_commitment, commitment);
 }
 
 // A stream that holds what it is sent, as a transport would before its turn

@@ -74,6 +74,39 @@ expect_error "replay verify refuses an illegal action" 1 \
   "step 3 (seat 2): 'bribe crowns with 40 wilds' cannot be played: " \
   -- "$HOARD" replay verify "$WORK/illegal.json"
 
+# A recorded match commits to its deal: docs/records.md's recipe (jq and
+# sha256sum alone), run as the doc writes it, hashes the record's seed and
+# salt to the commitment the match printed before its first move.
+recipe=$(grep -m1 "^test \"\$(printf '%s:%s'" "$(dirname "$0")/../docs/records.md")
+mkdir -p "$WORK/recipe"
+cp "$WORK/match4.json" "$WORK/recipe/r.json"
+printed=$(sed -n 's/^deal commitment //p' "$WORK/play4")
+check "docs/records.md's recipe checks a played match's commitment" "$WORK/recipe/out" \
+  eval '[ -n "$recipe" ] && (cd "$WORK/recipe" && bash -c "$recipe") >"$WORK/recipe/out" 2>&1 &&
+        grep -qx "commitment verified" "$WORK/recipe/out" &&
+        [ "$(jq -r .seed_commitment "$WORK/recipe/r.json")" = "$printed" ] &&
+        [[ "$printed" =~ ^[0-9a-f]{64}$ ]] &&
+        [[ "$(jq -r .seed_salt "$WORK/recipe/r.json")" =~ ^[0-9a-f]{32}$ ]]'
+check "replay verify says the seed and salt hash to the commitment" "$WORK/verify4" \
+  eval '"$HOARD" replay verify "$WORK/match4.json" >"$WORK/verify4" 2>&1 &&
+        grep -q "hash to the deal.s commitment $printed" "$WORK/verify4"'
+# Another seed (or salt) than the one committed to fails both.
+jq '.seed = "8"' "$WORK/match4.json" >"$WORK/wrong-seed.json"
+cp "$WORK/wrong-seed.json" "$WORK/recipe/r.json"
+check "the recipe fails on a record whose seed was changed" "$WORK/recipe/out" \
+  eval '! (cd "$WORK/recipe" && bash -c "$recipe") >"$WORK/recipe/out" 2>&1'
+expect_error "replay verify refuses a seed other than the one committed to" 1 \
+  "wrong-seed.json does not match: its seed and salt do not hash to its seed_commitment (SHA-256 of \"8:" \
+  -- "$HOARD" replay verify "$WORK/wrong-seed.json"
+jq '.seed_salt = "00000000000000000000000000000000"' "$WORK/match4.json" >"$WORK/wrong-salt.json"
+expect_error "replay verify refuses a salt other than the one committed to" 1 \
+  "does not match: its seed and salt do not hash to its seed_commitment" \
+  -- "$HOARD" replay verify "$WORK/wrong-salt.json"
+# A record written before commitments still verifies, and says it has none.
+check "a record without a commitment verifies, saying its deal carries none" "$WORK/old" \
+  eval '"$HOARD" replay verify "$(dirname "$0")/../engine/testdata/village_v1.json" >"$WORK/old" 2>&1 &&
+        grep -q "the deal carries no commitment" "$WORK/old"'
+
 # The games are listed with their options; each listed game has its rules
 # page, plays a seeded match between built-in bots, and replays from its
 # record. The list comes from the program itself (its game registry).

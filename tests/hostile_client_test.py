@@ -9,8 +9,10 @@ its match played.
 Prints one line per check and a closing 'N passed, M failed'; exits 1 if any
 check failed.
 """
+import hashlib
 import os
 import queue
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -94,6 +96,25 @@ def finished(server, match_id, timeout=30):
         if got.match.status != arena_pb2.MATCH_STATUS_RUNNING or time.monotonic() > deadline:
             return got
         time.sleep(0.02)
+
+
+def commits(seed, salt, commitment):
+    """Whether seed and salt hash to the commitment, as docs/records.md's
+    recipe checks it: SHA-256 of "SEED:SALT"."""
+    return bool(re.fullmatch("[0-9a-f]{64}", commitment)) and bool(
+        re.fullmatch("[0-9a-f]{32}", salt)) and hashlib.sha256(
+            f"{seed}:{salt}".encode()).hexdigest() == commitment
+
+
+def deal_seed(master, n):
+    """A tournament match's seed from the master seed, as docs/records.md
+    writes it out (SplitMix64)."""
+    mask = (1 << 64) - 1
+    z = (master + 0x9e3779b97f4a7c15 * (n + 1)) & mask
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & mask
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & mask
+    z ^= z >> 31
+    return z or 1
 
 
 def legit_match_plays(server, what):
@@ -363,6 +384,33 @@ def secrets(server):
           and all(m.seed == 0 for m in listed.matches
                   if m.status == arena_pb2.MATCH_STATUS_RUNNING)
           and first.snapshot.match.seed == 0, got)
+    # Its commitment to the deal is public from the start; the salt is not.
+    seat = PlayStream(server)
+    seat.outgoing.put(arena_pb2.BotMessage(hello=arena_pb2.Hello(join=arena_pb2.Join(
+        match_id=created.match_id, seat_token=created.seat_tokens[0].token))))
+    told = [seat.next() for _ in range(2)]
+    seat.close()
+    seated = next((m.seated for m in told if m and m.WhichOneof("kind") == "seated"), None)
+    check("a running match's deal commitment is public: to its creator, readers, spectators "
+          "and the seat told it has started",
+          re.fullmatch("[0-9a-f]{64}", created.seed_commitment) is not None
+          and got.match.seed_commitment == created.seed_commitment
+          and first.snapshot.match.seed_commitment == created.seed_commitment
+          and seated is not None and seated.seed_commitment == created.seed_commitment
+          and any(m.seed_commitment == created.seed_commitment for m in listed.matches),
+          (created.seed_commitment, got.match, seated))
+    check("no response about a running match tells a non-admin its salt",
+          got.match.seed_salt == "" and first.snapshot.match.seed_salt == ""
+          and all(m.seed_salt == "" for m in listed.matches
+                  if m.status == arena_pb2.MATCH_STATUS_RUNNING), got.match)
+    played = finished(server, builtin_match(server, ADMIN).match_id)
+    check("a finished match tells anyone its seed and salt, which hash to its commitment, "
+          "and so does its record",
+          played.match.status == arena_pb2.MATCH_STATUS_FINISHED
+          and commits(played.match.seed, played.match.seed_salt, played.match.seed_commitment)
+          and played.record.seed == played.match.seed
+          and played.record.seed_salt == played.match.seed_salt
+          and played.record.seed_commitment == played.match.seed_commitment, played.match)
 
     spec = tournament_pb2.TournamentSpec(
         game="village", players_per_match=2, rounds=30, concurrency=1,
@@ -383,6 +431,13 @@ def secrets(server):
           public.spec.seed == 0 and watched.spec.seed == 0
           and all(t.spec.seed == 0 for t in listed.tournaments if t.id == tournament.id),
           public.spec)
+    check("a running tournament's commitment to its seed is public, its salt is not",
+          commits(tournament.spec.seed, tournament.seed_salt, tournament.seed_commitment)
+          and public.seed_commitment == tournament.seed_commitment
+          and watched.seed_commitment == tournament.seed_commitment
+          and public.seed_salt == "" and watched.seed_salt == ""
+          and all(t.seed_salt == "" for t in listed.tournaments if t.id == tournament.id),
+          public)
     # Its finished matches replay deals that others of their block will use.
     deadline = time.monotonic() + 30
     results = None
@@ -395,8 +450,11 @@ def secrets(server):
     match_id = results.matches[0].match_id if results and results.matches else ""
     got = server.arena.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id)) if match_id else None
     check("a running tournament's finished matches keep their seed and record from non-admins",
-          results and results.matches and all(m.seed == 0 for m in results.matches)
-          and got.match.seed == 0 and not got.HasField("record"), got)
+          results and results.matches
+          and all(m.seed == 0 and m.seed_salt == "" and m.seed_commitment
+                  for m in results.matches)
+          and got.match.seed == 0 and got.match.seed_salt == "" and got.match.seed_commitment
+          and not got.HasField("record"), got)
     admin_view = server.arena.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id),
                                        metadata=meta(ADMIN)) if match_id else None
     check("an admin sees them", admin_view and admin_view.match.seed != 0
@@ -410,6 +468,15 @@ def secrets(server):
     check("once the tournament is over, its seed and its matches' records are public",
           public.spec.seed == tournament.spec.seed and got.match.seed != 0
           and got.HasField("record"), public.spec)
+    check("and their salts, which hash to the commitments published before",
+          public.seed_salt == tournament.seed_salt
+          and public.seed_commitment == tournament.seed_commitment
+          and commits(got.match.seed, got.match.seed_salt, got.match.seed_commitment)
+          and got.record.seed_salt == got.match.seed_salt, (public, got.match))
+    check("each match's seed derives from the tournament's as docs/records.md says "
+          "(duplicate: from its block)",
+          got.match.seed == deal_seed(public.spec.seed, got.match.schedule_index // 2),
+          (public.spec.seed, got.match.schedule_index, got.match.seed))
 
 
 def limits(server):

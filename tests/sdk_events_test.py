@@ -29,7 +29,8 @@ bot, joined with a seat token, and two built-in random bots, for each
 delivery:
 - stream: the callback hears every action of the other seats, in the
   record's order, then the end; each decision's events are what the callback
-  had heard by then; every event has the seat's view;
+  had heard by then; every event has the seat's view; every decision gives
+  the deal commitment the seat was told when seated, the record's;
 - in_requests: the callback hears exactly the last decision's events (and
   the end), without views, the actions of the other seats in the record's
   order, and the same actions as the stream's match of the same seed up to
@@ -41,6 +42,7 @@ delivery:
 Prints one line per check and a closing 'N passed, M failed'; exits 1 if any
 check failed.
 """
+import hashlib
 import json
 import os
 import shutil
@@ -112,7 +114,7 @@ def decide(decision):
     show({"type": "decision", "match": decision.match_id,
           "request": decision.request.request_id,
           "events": [said(event) for event in decision.events],
-          "dropped": decision.events_dropped})
+          "dropped": decision.events_dropped, "commitment": decision.seed_commitment})
     return 0
 
 
@@ -153,7 +155,8 @@ function onEvent(event) {
 
 function decide(decision) {
   show({ type: 'decision', match: decision.matchId, request: Number(decision.request.request_id),
-         events: decision.events.map(said), dropped: decision.eventsDropped });
+         events: decision.events.map(said), dropped: decision.eventsDropped,
+         commitment: decision.seedCommitment });
   return 0;
 }
 
@@ -442,6 +445,12 @@ def check_stream(sdk, got, lines):
           live and all(e["seat"] == 0 for e in played) and all(e["view"] for e in live),
           [e for e in played if not (e["view"] and e["seat"] == 0)][:5] or "no events")
     sealed_then_revealed(sdk, "stream", events[:-1])
+    check(f"{sdk}: each decision gives the deal commitment the seat was told when seated, "
+          "which the record's seed and salt hash to",
+          heard and got.record.seed_commitment == hashlib.sha256(
+              f"{got.record.seed}:{got.record.seed_salt}".encode()).hexdigest()
+          and all(line["commitment"] == got.record.seed_commitment for line in heard),
+          f"{[line['commitment'] for line in heard[:2]]} vs {got.record.seed_commitment}")
     return heard[-1]["events"] if heard else []
 
 

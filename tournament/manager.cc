@@ -25,7 +25,7 @@ bool Over(const Tournament& tournament) {
 }
 
 // The tournament as a reader who is no admin may see it: no commands, and
-// no seed until it is over.
+// no seed (nor the salt of its commitment) until it is over.
 Tournament Shown(Tournament tournament, bool admin) {
   if (admin) return tournament;
   for (hoard::v1::Participant& participant :
@@ -36,7 +36,10 @@ Tournament Shown(Tournament tournament, bool admin) {
                                              {{participant.command(), "(its command)"}}));
     participant.clear_command();
   }
-  if (!Over(tournament)) tournament.mutable_spec()->clear_seed();
+  if (!Over(tournament)) {
+    tournament.mutable_spec()->clear_seed();
+    tournament.clear_seed_salt();
+  }
   return tournament;
 }
 
@@ -465,7 +468,7 @@ absl::StatusOr<hoard::v1::ListResultsResponse> TournamentManager::ListResults(
   for (int i = 0; i < static_cast<int>(page->size()) && i < page_size; ++i) {
     hoard::v1::Match* match = response.add_matches();
     *match = (*page)[i].match;
-    if (!admin && !SealLifted(*match, store_)) match->clear_seed();
+    if (!admin && !SealLifted(*match, store_)) HideDeal(*match);
   }
   if (static_cast<int>(page->size()) > page_size) {
     response.set_next_page_token(absl::StrCat((*page)[page_size - 1].sequence));

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/player_id.h"
+#include "engine/seed_commitment.h"
 #include "tournament/ratings.h"
 #include "tournament/secrets.h"
 #include "tournament/spec.h"
@@ -174,7 +175,8 @@ absl::StatusOr<std::int64_t> CreateOrResume(db::MatchStore& store, const Tournam
   }
   absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec));
   if (!size.ok()) return size.status();
-  return store.CreateTournament(spec, hash, static_cast<int>(*size));
+  // Committed to its master seed before its first match.
+  return store.CreateTournament(spec, hash, static_cast<int>(*size), engine::NewSeedSalt());
 }
 
 bool IsLeasedWhole(const TournamentSpec& spec) {
@@ -197,6 +199,10 @@ absl::StatusOr<Tournament> LoadTournament(db::MatchStore& store, std::int64_t id
   tournament.set_error(t.error);
   tournament.set_created_unix_ms(t.created_unix_ms);
   tournament.set_updated_unix_ms(t.updated_unix_ms);
+  if (!t.seed_salt.empty()) {
+    tournament.set_seed_commitment(engine::SeedCommitment(t.spec.seed(), t.seed_salt));
+    tournament.set_seed_salt(t.seed_salt);
+  }
   hoard::v1::TournamentProgress* progress = tournament.mutable_progress();
   progress->set_scheduled(t.scheduled);
   absl::StatusOr<std::vector<db::RatedMatch>> results =

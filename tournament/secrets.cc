@@ -31,6 +31,11 @@ std::uint64_t RandomSeed() {
   return seed;
 }
 
+void HideDeal(hoard::v1::Match& match) {
+  match.clear_seed();
+  match.clear_seed_salt();
+}
+
 bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store) {
   if (!match.sealed()) return true;
   if (match.tournament_id() == 0 || store == nullptr) return false;

@@ -23,6 +23,10 @@ std::string RandomToken();
 // 64 random bits from the operating system (a seed nobody can know).
 std::uint64_t RandomSeed();
 
+// Clears what tells `match`'s deal: its seed and the salt of its seed
+// commitment (the commitment itself is public from the start).
+void HideDeal(hoard::v1::Match& match);
+
 // Whether a non-admin may see the seed and record of `match` (a match of
 // `store`'s): always, unless it is sealed — then once its tournament is
 // FINISHED or CANCELLED, and never for a sealed match of no tournament.

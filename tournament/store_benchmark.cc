@@ -95,7 +95,7 @@ void BM_ResultWrites(benchmark::State& bench) {
   std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(path);
   hoard::v1::TournamentSpec spec;
   spec.set_game("village");
-  const std::int64_t id = *store->CreateTournament(spec, "bench", 1 << 30);
+  const std::int64_t id = *store->CreateTournament(spec, "bench", 1 << 30, "");
   const hoard::v1::MatchRecord record = full_record ? VillageRecord() : hoard::v1::MatchRecord();
   engine::Rng rng(1);
   int index = 0;
@@ -146,7 +146,7 @@ db::MatchStore& HundredThousand() {
     db::MatchStore* s = db::OpenSqliteStore(FreshPath("leaderboard"))->release();
     hoard::v1::TournamentSpec spec;
     spec.set_game("village");
-    const std::int64_t id = *s->CreateTournament(spec, "bench", kStoredMatches);
+    const std::int64_t id = *s->CreateTournament(spec, "bench", kStoredMatches, "");
     engine::Rng rng(2);
     for (int i = 0; i < kStoredMatches; ++i) {
       const db::TournamentSlot slot{.tournament_id = id, .schedule_index = i, .block = i};

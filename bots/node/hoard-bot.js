@@ -129,9 +129,14 @@ function loadProtocol(protoDir = process.env.HOARD_PROTO_DIR ||
 // events of the match this seat was told so far, oldest first (MatchEvent:
 // action_taken, fault), and eventsDropped how many of the oldest were
 // dropped to keep at most eventsKept (0 in any match of a sane length).
+// seedCommitment is the match's commitment to its deal, told when the seat
+// was taken (Seated.seed_commitment): SHA-256 of "SEED:SALT" as 64 hex
+// digits, fixed before the first move; once the match is over its record
+// carries the seed and salt that hash to it (docs/records.md). Empty if the
+// server told none.
 class Decision {
   constructor(request, game, refused = [], timeLeftMs = undefined, events = [],
-              eventsDropped = 0) {
+              eventsDropped = 0, seedCommitment = '') {
     this.request = request;
     this.matchId = request.match_id;
     this.seat = request.seat;
@@ -145,6 +150,7 @@ class Decision {
     this.refused = refused.slice();
     this.events = events.slice();
     this.eventsDropped = eventsDropped;
+    this.seedCommitment = seedCommitment;
   }
 }
 
@@ -218,6 +224,7 @@ class Told {
 class KeptMatch {
   constructor(eventsKept) {
     this.game = '';
+    this.seedCommitment = '';  // Seated.seed_commitment
     this.eventsKept = eventsKept;
     this.told = new Map();     // seat -> Told
     this.answers = new Map();  // request id -> the answer sent, oldest first
@@ -384,9 +391,12 @@ class BotClient {
         break;
       case 'seated': {
         const seated = message.seated;
-        this.match(seated.match_id).game = seated.game;
+        const match = this.match(seated.match_id);
+        match.game = seated.game;
+        match.seedCommitment = seated.seed_commitment || '';
         this.options.log(`${seated.match_id}: seated as seat ${seated.seat} of ` +
-                         `${seated.players} (${seated.game})`);
+                         `${seated.players} (${seated.game}), deal commitment ` +
+                         `${seated.seed_commitment || 'none'}`);
         break;
       }
       case 'event': {
@@ -488,7 +498,7 @@ class BotClient {
     const told = match.toldTo(request.seat);
     const decision = new Decision(request, asked.game, asked.refused,
                                   asked.refused.length ? Math.max(0, left) : undefined,
-                                  told.events, told.dropped);
+                                  told.events, told.dropped, match.seedCommitment);
     const timer = setTimeout(() => {
       if (this.commit(asked, token,
                       defaultAnswer(request.match_id, request.request_id, 'DEFAULT_REASON_LATE'),

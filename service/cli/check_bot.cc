@@ -43,7 +43,11 @@ int RunCheckBot(const std::vector<std::string>& args) {
                  "being cut, and decides for itself: at most 2% of its decisions may be late,\n"
                  "refused as illegal, or failed (counting the default actions an SDK sends\n"
                  "for it). The test matches are played on a server of the checker's own,\n"
-                 "against built-in bots. Exit status 0 when every check passes, 1 otherwise.\n\n"
+                 "against built-in bots. As in every match, the bot is told when seated the\n"
+                 "match's commitment to its deal (Seated.seed_commitment; decision.seed_commitment\n"
+                 "in the Python SDK, decision.seedCommitment in Node's), which the record's seed\n"
+                 "and seed_salt hash to once the match is over (docs/records.md).\n"
+                 "Exit status 0 when every check passes, 1 otherwise.\n\n"
               << FlagsHelp(CheckBotFlags());
     return kExitOk;
   }

@@ -13,6 +13,7 @@
 #include "bots/local_match.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
+#include "engine/seed_commitment.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 
@@ -116,6 +117,12 @@ int RunPlay(const std::vector<std::string>& args) {
   std::cout << info.name << " (" << info.id << ", ruleset " << info.ruleset_version
             << "), " << config.num_players << " players, seed " << config.seed
             << "\n" << absl::StrJoin(labels, ", ") << "\n";
+  // A recorded match commits to its deal before the first move; its record
+  // carries the salt (a fresh one each time, so only then).
+  const bool recorded = parsed->Has("record");
+  const std::string salt = recorded ? engine::NewSeedSalt() : "";
+  const std::string commitment = recorded ? engine::SeedCommitment(config.seed, salt) : "";
+  if (recorded) std::cout << "deal commitment " << commitment << "\n";
   if (!quiet) {
     std::cout << "start: " << (*start)->ViewFor(engine::kSpectator)->Summary()
               << "\n";
@@ -135,8 +142,10 @@ int RunPlay(const std::vector<std::string>& args) {
             << final_state.ViewFor(engine::kSpectator)->ToString();
   PrintTable(final_state, names);
 
-  if (parsed->Has("record")) {
+  if (recorded) {
     const std::string path = parsed->Get("record", "");
+    played->record.seed_commitment = commitment;
+    played->record.seed_salt = salt;
     if (absl::Status status = engine::WriteRecordFile(path, played->record); !status.ok()) {
       return Fail(kExitFailure, std::string(status.message()));
     }

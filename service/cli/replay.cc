@@ -9,6 +9,7 @@
 #include "engine/record_json.h"
 #include "engine/record_views.h"
 #include "google/protobuf/util/json_util.h"
+#include "hoard/v1/arena.pb.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "service/web/assets.h"
@@ -42,10 +43,18 @@ absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record,
     (void)google::protobuf::util::MessageToJsonString(*replay, &json, options);
     absl::StrAppend(&replays, replays.empty() ? "" : ",", "\"", observer, "\":", json);
   }
+  // What the page shows of the deal: its seed, salt and commitment, as a
+  // server's match would give them.
+  hoard::v1::Match match;
+  match.set_seed(record.seed);
+  match.set_seed_salt(record.seed_salt);
+  match.set_seed_commitment(record.seed_commitment);
+  std::string deal;
+  (void)google::protobuf::util::MessageToJsonString(match, &deal, options);
   // Nothing in the data may end the script element.
   const std::string data = absl::StrReplaceAll(
       absl::StrCat("{\"match_id\":\"", absl::StrReplaceAll(name, {{"\\", "\\\\"}, {"\"", "\\\""}}),
-                   "\",\"replays\":{", replays, "}}"),
+                   "\",\"match\":", deal, ",\"replays\":{", replays, "}}"),
       {{"</", "<\\/"}, {"<!--", "<\\!--"}});
   return absl::StrCat(
       "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -66,8 +75,10 @@ int RunReplay(const std::vector<std::string>& args) {
     std::cout << kUsage << "\n\n"
                  "verify re-simulates the match record FILE (as written by 'hoard play\n"
                  "--record' or 'hoard match get ID --record') from its seed and actions,\n"
-                 "and says whether it matches or where it first differs. Exit status 0\n"
-                 "when it matches, 1 when it does not.\n\n"
+                 "and says whether it matches or where it first differs. A record that\n"
+                 "carries a seed_commitment matches only if its seed and seed_salt hash\n"
+                 "to it (docs/records.md). Exit status 0 when it matches, 1 when it does\n"
+                 "not.\n\n"
                  "html prints one self-contained HTML file that replays the match step by\n"
                  "step, as any seat or a spectator saw it, with no server and no network\n"
                  "(the web app's replay viewer, and the match's views built in).\n";
@@ -95,7 +106,11 @@ int RunReplay(const std::vector<std::string>& args) {
   std::cout << path << ": matches (" << record->game << " ruleset "
             << record->ruleset_version << ", seed " << record->seed << ", "
             << record->seats.size() << " seats, " << record->actions.size()
-            << " actions)\n";
+            << " actions)\n"
+            << (record->seed_commitment.empty()
+                    ? "the deal carries no commitment: nothing shows it was fixed before play\n"
+                    : absl::StrCat("the seed and salt hash to the deal's commitment ",
+                                   record->seed_commitment, "\n"));
   return kExitOk;
 }
 

@@ -236,6 +236,30 @@ async function main() {
           (await page.$eval(".step-text", (p) => p.textContent)).startsWith(`Step ${steps} of ${steps}`) &&
           finalScores.every((score, seat) => endText.includes(`seat ${seat} `) && endText.includes(` ${score} (#`)),
           { endText, finalScores });
+    // Its deal commitment, hashed again in the browser from the seed and salt.
+    const verifiedText = (p) => p.waitForFunction(
+        () => (document.querySelector(".deal-commitment") || { textContent: "" })
+            .textContent.startsWith("Deal commitment verified"), { timeout: 5000 })
+        .then(() => p.$eval(".deal-commitment", (line) => line.textContent), () => "");
+    const verified = await verifiedText(page);
+    check("the replay page checks the deal commitment in the browser: verified",
+          /^[0-9a-f]{64}$/.test(replayed.seed_commitment) &&
+          verified.includes(`"${replayed.seed}:${replayed.seed_salt}"`) &&
+          verified.includes(replayed.seed_commitment), { verified, commitment: replayed.seed_commitment });
+    // Where the browser has no crypto.subtle (plain http to another host),
+    // the page says so and gives the command that checks it.
+    const insecure = await browser.newPage();
+    await insecure.evaluateOnNewDocument(() => {
+      Object.defineProperty(Crypto.prototype, "subtle", { get: () => undefined });
+    });
+    await insecure.goto(`${web}/#/matches/m1/replay`);
+    await insecure.waitForSelector(".deal-commitment");
+    const unchecked = await insecure.$eval(".deal-commitment", (line) => line.textContent);
+    check("without crypto.subtle the replay page says it cannot check the commitment, and how to",
+          unchecked.includes("cannot check it here") &&
+          unchecked.includes(`printf '%s:%s' ${replayed.seed} ${replayed.seed_salt} | sha256sum`),
+          unchecked);
+    await insecure.close();
     await page.screenshot({ path: path.join(SHOTS, "replay-end.png"), fullPage: true });
     await page.goto(`${web}/#/matches/m1/replay?step=5`);
     await page.waitForFunction(
@@ -271,6 +295,9 @@ async function main() {
     await offline.select("select.perspective", "1");
     await offline.click("button.first-step");
     const offlineHands = await offline.$$eval(".player .hand", (items) => items.map((p) => p.textContent));
+    const offlineVerified = await verifiedText(offline);
+    check("hoard replay html checks the deal commitment with no server",
+          offlineVerified.includes(replayed.seed_commitment), offlineVerified);
     check("hoard replay html: one file that replays offline, every perspective in it",
           offlineEnd.startsWith("Final: ") && !/^Hand: \d+ cards$/.test(offlineHands[1]) &&
           /^Hand: \d+ cards$/.test(offlineHands[0]) &&

@@ -152,10 +152,15 @@ class Decision:
         (hoard.v1.MatchEvent: action_taken, fault); empty with events="none".
       events_dropped: how many of the oldest events were dropped to keep at
         most `events_kept` (0 in any match of a sane length).
+      seed_commitment: the match's commitment to its deal, told when the seat
+        was taken (Seated.seed_commitment): SHA-256 of "SEED:SALT" as 64 hex
+        digits, fixed before the first move. Once the match is over its
+        record carries the seed and salt that hash to it (docs/records.md);
+        empty if the server told none.
     """
 
     def __init__(self, request, game, refused=(), time_left_ms=None, events=(),
-                 events_dropped=0):
+                 events_dropped=0, seed_commitment=""):
         self.request = request
         self.match_id = request.match_id
         self.seat = request.seat
@@ -170,6 +175,7 @@ class Decision:
         self.refused = list(refused)
         self.events = list(events)
         self.events_dropped = events_dropped
+        self.seed_commitment = seed_commitment
 
 
 def _default(match_id, request_id, reason):
@@ -252,6 +258,7 @@ class _Match:
 
     def __init__(self, events_kept):
         self.game = ""
+        self.seed_commitment = ""                 # Seated.seed_commitment
         self.events_kept = events_kept
         self.told = {}                            # seat -> _Told
         self.answers = collections.OrderedDict()  # request id -> Answer sent, oldest first
@@ -446,9 +453,11 @@ class BotClient:
         elif kind == "seated":
             seated = message.seated
             with self._lock:
-                self._match(seated.match_id).game = seated.game
+                match = self._match(seated.match_id)
+                match.game = seated.game
+                match.seed_commitment = seated.seed_commitment
             self._log(f"{seated.match_id}: seated as seat {seated.seat} of {seated.players} "
-                      f"({seated.game})")
+                      f"({seated.game}), deal commitment {seated.seed_commitment or 'none'}")
         elif kind == "event":
             return self._on_match_event(message.event)
         elif kind == "error":
@@ -545,7 +554,8 @@ class BotClient:
         told = match.told_to(request.seat)
         decision = Decision(request, asked.game, asked.refused,
                             time_left_ms=max(0, int(left * 1000)) if asked.refused else None,
-                            events=told.events, events_dropped=told.dropped)
+                            events=told.events, events_dropped=told.dropped,
+                            seed_commitment=match.seed_commitment)
         timer = threading.Timer(max(0.0, left - _DEADLINE_MARGIN_S), self._on_deadline,
                                 args=(asked, token))
         timer.daemon = True

@@ -616,6 +616,46 @@ function logLine(event) {
   return null;
 }
 
+// The match's commitment to its deal (docs/records.md): public from the
+// start; once the seed and salt are told, checked here, as
+//   printf '%s:%s' SEED SALT | sha256sum
+// does: SHA-256 of "SEED:SALT". crypto.subtle exists only in a secure
+// context (https, localhost, a file); elsewhere the line says so and gives
+// the command.
+function dealCommitment(match) {
+  const line = el("p", { class: "deal-commitment" });
+  const commitment = match.seed_commitment;
+  if (!commitment) {
+    line.textContent = "This deal carries no commitment: nothing shows it was fixed before play.";
+    return line;
+  }
+  if (!match.seed_salt) {
+    const when = matchStatus(match.status) === "ABORTED" ? "never told: the match was aborted"
+        : match.sealed ? "told once its tournament is over" : "told once the match is over";
+    line.textContent = `Deal commitment ${commitment}: its seed and salt are ${when}.`;
+    return line;
+  }
+  const text = `${match.seed}:${match.seed_salt}`;
+  const recipe = `printf '%s:%s' ${match.seed} ${match.seed_salt} | sha256sum`;
+  if (!window.crypto || !window.crypto.subtle) {
+    line.textContent = `Deal commitment ${commitment}. This browser cannot check it here ` +
+        `(it needs https or localhost); check it with: ${recipe}`;
+    return line;
+  }
+  line.textContent = `Deal commitment ${commitment}: checking…`;
+  crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then((digest) => {
+    const made = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+    const verified = made === commitment;
+    line.classList.add(verified ? "verified" : "error");
+    line.textContent = verified
+        ? `Deal commitment verified: SHA-256 of "${text}" is ${commitment}, ` +
+          "the commitment published before the first move."
+        : `Deal commitment does not match: SHA-256 of "${text}" is ${made}, ` +
+          `not the commitment ${commitment}.`;
+  });
+  return line;
+}
+
 function drawMatch(match, log, live, view) {
   const seats = el("table", { class: "seats" },
     el("thead", {}, el("tr", {}, ...["Seat", "Player", "Score", "Rank", "Time-outs"].map(
@@ -632,6 +672,7 @@ function drawMatch(match, log, live, view) {
                                      text: "Replay it step by step" })) : "",
     el("p", { class: "match-status", text: `${matchStatus(match.status)}${live ? " (live)" : ""}` +
               ` · ${log.length} actions and events` }),
+    dealCommitment(match),
     el("div", { class: "scroll" }, seats),
     live || view ? tableOf(view, match) : "",
     el("h2", { text: "Play by play" }),
@@ -675,8 +716,9 @@ async function matchPage(id) {
 
 // A finished match step by step, as a seat or a spectator saw it: step
 // buttons, play and pause, a slider, a link to the step, and the
-// perspective. `data` is given when the page carries its replays itself
-// (hoard replay html); otherwise they are asked of the server.
+// perspective, and the deal's commitment, checked. `data` is given when the
+// page carries its replays and match itself (hoard replay html); otherwise
+// they are asked of the server.
 async function replayPage(id, query, data) {
   const params = new URLSearchParams(query);
   let observer = params.has("seat") ? Number(params.get("seat")) : -1;
@@ -686,6 +728,8 @@ async function replayPage(id, query, data) {
     return api(`/api/v1/matches/${encodeURIComponent(id)}/replay` + (seat >= 0 ? `?seat=${seat}` : ""));
   };
   let replay = await load(observer);
+  const commitment = dealCommitment(
+      data ? data.match : (await api(`/api/v1/matches/${encodeURIComponent(id)}`)).match);
   let timer = null;
   const last = () => replay.steps.length - 1;
   const match = () => ({ match_id: replay.match_id, status: "MATCH_STATUS_FINISHED",
@@ -744,7 +788,7 @@ async function replayPage(id, query, data) {
         : "";
   }
   main.replaceChildren(el("h1", { text: `Replay of ${replay.match_id}: ${replay.game}` }),
-                       controls, where, link, scores, board);
+                       commitment, controls, where, link, scores, board);
   go(step);
 }
 
