@@ -16,8 +16,8 @@ PACKAGES=(
   libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libboost-dev libxxhash-dev libpq-dev postgresql
   python3 python3-grpcio python3-protobuf python3-prometheus-client python3-dev pybind11-dev
-  docker-compose openssl sqlite3
-  chromium ccache
+  docker-compose openssl sqlite3 jq
+  chromium ccache clang
 )
 # Node.js for the JavaScript bots: Debian's, unless a node and npm are there.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
