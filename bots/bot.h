@@ -11,10 +11,10 @@
 #include <memory>
 #include <span>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/bot.h"
 #include "engine/game.h"
 
@@ -27,8 +27,7 @@ using engine::Bot;
 class RandomBot final : public Bot {
  public:
   explicit RandomBot(std::uint64_t seed) : rng_(seed) {}
-  engine::Action Choose(const engine::View& view,
-                        std::span<const engine::Action> legal) override;
+  engine::Action Choose(const engine::View& view, std::span<const engine::Action> legal) override;
   bool ReadsView() const override { return false; }
 
  private:
@@ -39,8 +38,7 @@ class RandomBot final : public Bot {
 // baseline that any bot should beat.
 class FirstBot final : public Bot {
  public:
-  engine::Action Choose(const engine::View& view,
-                        std::span<const engine::Action> legal) override;
+  engine::Action Choose(const engine::View& view, std::span<const engine::Action> legal) override;
   bool ReadsView() const override { return false; }
 };
 
@@ -56,8 +54,7 @@ inline constexpr int kDefaultMctsIterations = 1000;
 // Besides BuiltinBotNames(game), "mcts-N" searches N iterations per decision
 // (1 to 1000000; reproducible from the seed) and "mcts-Nms" N milliseconds
 // (1 to 600000; not reproducible).
-absl::StatusOr<std::unique_ptr<Bot>> MakeBot(absl::string_view name,
-                                             const engine::Game& game,
+absl::StatusOr<std::unique_ptr<Bot>> MakeBot(absl::string_view name, const engine::Game& game,
                                              std::uint64_t seed);
 
 }  // namespace hoard::bots

@@ -41,8 +41,8 @@ TEST(BotTest, EveryGameHasAHeuristicAndASearchBot) {
 }
 
 TEST(BotTest, SearchBudgetsAreNamedInIterationsOrMilliseconds) {
-  for (const char* name : {"mcts", "mcts-1", "mcts-250", "mcts-1000000", "mcts-5ms",
-                           "mcts-600000ms"}) {
+  for (const char* name :
+       {"mcts", "mcts-1", "mcts-250", "mcts-1000000", "mcts-5ms", "mcts-600000ms"}) {
     EXPECT_THAT(MakeBot(name, Village(), 1), IsOk()) << name;
   }
   for (const char* name : {"mcts-0", "mcts-", "mcts-x", "mcts--5", "mcts-+5", "mcts-1000001",
@@ -54,9 +54,9 @@ TEST(BotTest, SearchBudgetsAreNamedInIterationsOrMilliseconds) {
 
 // A bot is given a View and its legal actions, never the State (the
 // interface has no way to pass one)...
-static_assert(std::is_same_v<decltype(&Bot::Choose),
-                             engine::Action (Bot::*)(const engine::View&,
-                                                     std::span<const engine::Action>)>);
+static_assert(
+    std::is_same_v<decltype(&Bot::Choose),
+                   engine::Action (Bot::*)(const engine::View&, std::span<const engine::Action>)>);
 
 // ...and what it decides depends on nothing else: the same bot, seeded the
 // same, given the views of two matches that differ only in what the seat
@@ -115,8 +115,7 @@ TEST(LocalMatchTest, PlaysToTheEndAndRecordsAVerifiableMatch) {
   Bot* seats[] = {&b0, &b1, &b2};
   int steps = 0;
   absl::StatusOr<PlayedMatch> played = PlayLocalMatch(
-      Village(), {.num_players = 3, .seed = 77}, seats, {"r0", "r1", "r2"},
-      [&](const Step& step) {
+      Village(), {.num_players = 3, .seed = 77}, seats, {"r0", "r1", "r2"}, [&](const Step& step) {
         EXPECT_EQ(step.number, ++steps);
         EXPECT_FALSE(step.text.empty());
       });

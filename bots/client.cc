@@ -25,10 +25,8 @@ class FirstStrategy final : public Strategy {
 };
 
 bool IsFatal(grpc::StatusCode code) {
-  return code == grpc::StatusCode::UNAUTHENTICATED ||
-         code == grpc::StatusCode::PERMISSION_DENIED ||
-         code == grpc::StatusCode::INVALID_ARGUMENT ||
-         code == grpc::StatusCode::NOT_FOUND ||
+  return code == grpc::StatusCode::UNAUTHENTICATED || code == grpc::StatusCode::PERMISSION_DENIED ||
+         code == grpc::StatusCode::INVALID_ARGUMENT || code == grpc::StatusCode::NOT_FOUND ||
          code == grpc::StatusCode::UNIMPLEMENTED;
 }
 
@@ -52,9 +50,7 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(const std::string& name,
 
 BotClient::BotClient(std::shared_ptr<grpc::Channel> channel, ClientOptions options,
                      std::unique_ptr<Strategy> strategy)
-    : channel_(std::move(channel)),
-      options_(std::move(options)),
-      strategy_(std::move(strategy)) {}
+    : channel_(std::move(channel)), options_(std::move(options)), strategy_(std::move(strategy)) {}
 
 BotClient::~BotClient() { Stop(); }
 
@@ -99,7 +95,8 @@ absl::Status BotClient::Play() {
     if (IsFatal(static_cast<grpc::StatusCode>(status.code())) || !options_.reconnect) {
       return status;
     }
-    if (options_.log) options_.log(absl::StrCat("stream ended (", status.message(), "); reconnecting"));
+    if (options_.log)
+      options_.log(absl::StrCat("stream ended (", status.message(), "); reconnecting"));
     {
       absl::MutexLock lock(&mu_);
       ++stats_.reconnects;
@@ -243,8 +240,8 @@ absl::Status BotClient::PlayOnce() {
       case hoard::v1::ServerMessage::kSeated:
         if (options_.log) {
           options_.log(absl::StrCat(message.seated().match_id(), ": seated as seat ",
-                                    message.seated().seat(), " of ",
-                                    message.seated().players(), " (", message.seated().game(), ")"));
+                                    message.seated().seat(), " of ", message.seated().players(),
+                                    " (", message.seated().game(), ")"));
         }
         break;
       case hoard::v1::ServerMessage::kError:
@@ -265,8 +262,7 @@ absl::Status BotClient::PlayOnce() {
   }
   if (done) return absl::OkStatus();
   if (status.ok()) return absl::UnavailableError("the server closed the stream");
-  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                      status.error_message());
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
 }
 
 }  // namespace hoard::bots

@@ -70,8 +70,7 @@ class RandomStrategy final : public Strategy {
 };
 
 // "random" (seeded) or "first" (always the first legal action).
-absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(const std::string& name,
-                                                       std::uint64_t seed);
+absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(const std::string& name, std::uint64_t seed);
 
 struct ClientOptions {
   // Register under a name and key, playing up to max_matches at once...

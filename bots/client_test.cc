@@ -20,8 +20,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
-#include "gtest/gtest.h"
 #include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
 #include "hoard/v1/arena.grpc.pb.h"
 
 namespace hoard::bots {
@@ -117,9 +117,9 @@ TEST(BotClientTest, AnswersAResentRequestAsBeforeAndDecidesEveryOtherAfresh) {
   std::unique_ptr<grpc::Server> server = Serve(&arena, "127.0.0.1:0", &port);
   auto strategy = std::make_unique<CountingStrategy>();
   CountingStrategy* counting = strategy.get();
-  BotClient client(grpc::CreateChannel(absl::StrCat("127.0.0.1:", port),
-                                       grpc::InsecureChannelCredentials()),
-                   {.name = "counter", .key = "k"}, std::move(strategy));
+  BotClient client(
+      grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()),
+      {.name = "counter", .key = "k"}, std::move(strategy));
   std::thread runner([&] { client.Run().IgnoreError(); });
   for (int tries = 0; tries < 500 && arena.answers().size() < 4; ++tries) {
     absl::SleepFor(absl::Milliseconds(10));
@@ -212,10 +212,10 @@ TEST(BotClientTest, AStopFlagSetByASignalHandlerEndsRunMidStream) {
   ScriptedArena arena({Decision("m1", 1, false)});
   int port = 0;
   std::unique_ptr<grpc::Server> server = Serve(&arena, "127.0.0.1:0", &port);
-  BotClient client(grpc::CreateChannel(absl::StrCat("127.0.0.1:", port),
-                                       grpc::InsecureChannelCredentials()),
-                   {.name = "stopped", .key = "k", .stop_flag = &stop_requested},
-                   std::make_unique<CountingStrategy>());
+  BotClient client(
+      grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()),
+      {.name = "stopped", .key = "k", .stop_flag = &stop_requested},
+      std::make_unique<CountingStrategy>());
   // Stopped while it waits on an open stream for the server's next message.
   ExpectASignalStops(client, [&] { return arena.answers().size() == 1; });
   server->Shutdown();
@@ -227,10 +227,10 @@ TEST(BotClientTest, AStopFlagSetByASignalHandlerEndsRunBetweenReconnects) {
     ScriptedArena probe({});
     Serve(&probe, "127.0.0.1:0", &port)->Shutdown();
   }
-  BotClient client(grpc::CreateChannel(absl::StrCat("127.0.0.1:", port),
-                                       grpc::InsecureChannelCredentials()),
-                   {.name = "stopped", .key = "k", .stop_flag = &stop_requested},
-                   std::make_unique<CountingStrategy>());
+  BotClient client(
+      grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()),
+      {.name = "stopped", .key = "k", .stop_flag = &stop_requested},
+      std::make_unique<CountingStrategy>());
   // Stopped while no server answers, in its pauses between attempts.
   ExpectASignalStops(client, [&] { return client.stats().reconnects >= 2; });
 }

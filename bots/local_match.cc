@@ -8,15 +8,14 @@
 
 namespace hoard::bots {
 
-absl::StatusOr<PlayedMatch> PlayLocalMatch(
-    const engine::Game& game, const engine::MatchConfig& config,
-    std::span<Bot* const> bots, std::vector<std::string> names,
-    const std::function<void(const Step&)>& on_step) {
-  if (static_cast<int>(bots.size()) != config.num_players ||
-      bots.size() != names.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(config.num_players, " players need ", config.num_players,
-                     " bots, got ", bots.size()));
+absl::StatusOr<PlayedMatch> PlayLocalMatch(const engine::Game& game,
+                                           const engine::MatchConfig& config,
+                                           std::span<Bot* const> bots,
+                                           std::vector<std::string> names,
+                                           const std::function<void(const Step&)>& on_step) {
+  if (static_cast<int>(bots.size()) != config.num_players || bots.size() != names.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(config.num_players, " players need ",
+                                                   config.num_players, " bots, got ", bots.size()));
   }
   ASSIGN_OR_RETURN(std::unique_ptr<engine::State> state, game.NewMatch(config));
   engine::MatchRecorder recorder(game.info(), config, names, *state);
@@ -25,15 +24,13 @@ absl::StatusOr<PlayedMatch> PlayLocalMatch(
   while (!state->IsOver()) {
     for (engine::Seat seat : state->SeatsToAct()) {
       state->LegalActions(seat, &legal);
-      const engine::Action action =
-          bots[seat]->Choose(*state->ViewFor(seat), legal);
+      const engine::Action action = bots[seat]->Choose(*state->ViewFor(seat), legal);
       // Where the list holds only examples, the rules decide (Apply).
       const bool listed = std::find(legal.begin(), legal.end(), action) != legal.end();
       if (!listed && state->LegalActionsComplete(seat)) {
         return absl::InternalError(absl::StrCat(
             "bot '", names[seat], "' in seat ", seat,
-            " chose an action outside its legal list: ",
-            state->ActionToString(seat, action)));
+            " chose an action outside its legal list: ", state->ActionToString(seat, action)));
       }
       std::string text = state->ActionToString(seat, action);
       if (absl::Status refused = state->Apply(seat, action); !refused.ok()) {

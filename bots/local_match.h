@@ -20,7 +20,7 @@ namespace hoard::bots {
 struct Step {
   int number = 0;  // 1-based
   engine::Seat seat = 0;
-  std::string text;            // the action in words
+  std::string text;                      // the action in words
   const engine::State* after = nullptr;  // the state after the action
 };
 
@@ -33,9 +33,8 @@ struct PlayedMatch {
 // it is over, calling `on_step` (if set) after every action. Errors if the
 // match cannot start or a bot picks an action outside its legal list.
 absl::StatusOr<PlayedMatch> PlayLocalMatch(
-    const engine::Game& game, const engine::MatchConfig& config,
-    std::span<Bot* const> bots, std::vector<std::string> names,
-    const std::function<void(const Step&)>& on_step = nullptr);
+    const engine::Game& game, const engine::MatchConfig& config, std::span<Bot* const> bots,
+    std::vector<std::string> names, const std::function<void(const Step&)>& on_step = nullptr);
 
 }  // namespace hoard::bots
 

@@ -55,8 +55,7 @@ std::vector<double> MatchRewards(const engine::State& over) {
       if (ranks[t] > ranks[s]) beaten += 1;
       if (ranks[t] == ranks[s]) beaten += 0.5;
     }
-    const double score_place =
-        *high > *low ? (scores[s] - *low) / (*high - *low) : 0.5;
+    const double score_place = *high > *low ? (scores[s] - *low) / (*high - *low) : 0.5;
     rewards[s] = 0.9 * beaten / (n - 1) + 0.1 * score_place;
   }
   return rewards;
@@ -92,14 +91,12 @@ int MctsBot::NewNode(engine::Seat seat) {
 }
 
 int MctsBot::EdgeFor(Node& node, engine::Action action) {
-  auto [it, added] =
-      node.edge_of.try_emplace(action.code(), static_cast<int>(node.edges.size()));
+  auto [it, added] = node.edge_of.try_emplace(action.code(), static_cast<int>(node.edges.size()));
   if (added) node.edges.push_back(Edge{.action = action});
   return it->second;
 }
 
-engine::Action MctsBot::Choose(const engine::View& view,
-                               std::span<const engine::Action> legal) {
+engine::Action MctsBot::Choose(const engine::View& view, std::span<const engine::Action> legal) {
   HOARD_CHECK(!legal.empty(), "a bot was asked to choose from nothing");
   stats_ = SearchStats{};
   nodes_.clear();
@@ -112,8 +109,7 @@ engine::Action MctsBot::Choose(const engine::View& view,
   NewNode(*observer);
 
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::milliseconds(options_.time_ms);
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(options_.time_ms);
   const auto more = [&] {
     if (options_.time_ms > 0) return Clock::now() < deadline;
     return stats_.iterations < options_.iterations;
@@ -180,10 +176,9 @@ void MctsBot::Iterate(engine::State& state, engine::Seat root_seat) {
           continue;
         }
         if (unvisited > 0) continue;
-        const double ucb = e.reward / e.visits +
-                           options_.exploration *
-                               std::sqrt(std::log(static_cast<double>(e.available)) /
-                                         e.visits);
+        const double ucb =
+            e.reward / e.visits +
+            options_.exploration * std::sqrt(std::log(static_cast<double>(e.available)) / e.visits);
         if (ucb > best) {
           best = ucb;
           chosen = index;

@@ -36,9 +36,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "bots/bot.h"
-#include "engine/sampler.h"
 #include "engine/game.h"
 #include "engine/rng.h"
+#include "engine/sampler.h"
 
 namespace hoard::bots {
 
@@ -78,8 +78,7 @@ class MctsBot final : public Bot {
   MctsBot(const engine::Sampler& sampler, MctsOptions options, std::uint64_t seed,
           std::unique_ptr<Bot> rollout_policy = nullptr);
 
-  engine::Action Choose(const engine::View& view,
-                        std::span<const engine::Action> legal) override;
+  engine::Action Choose(const engine::View& view, std::span<const engine::Action> legal) override;
 
   const SearchStats& last_search() const { return stats_; }
 

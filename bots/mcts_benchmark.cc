@@ -44,8 +44,7 @@ std::vector<Position> Positions(const engine::Game& game) {
     for (int step = 0; !state->IsOver(); ++step) {
       const engine::Seat seat = state->SeatsToAct()[0];
       state->LegalActions(seat, &legal);
-      if (step % 8 == 0 && legal.size() > 1 &&
-          static_cast<int>(positions.size()) < kPositions) {
+      if (step % 8 == 0 && legal.size() > 1 && static_cast<int>(positions.size()) < kPositions) {
         positions.push_back({state->ViewFor(seat), legal});
       }
       if (!state->Apply(seat, legal[rng.Uniform(legal.size())]).ok()) break;

@@ -15,8 +15,8 @@
 namespace hoard::bots {
 namespace {
 
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 
 // ---- Two toy games with known answers ------------------------------------
 

@@ -54,9 +54,9 @@ absl::StatusOr<MatchOutcome> PlayOne(const StatsConfig& config, int index) {
       const engine::Action action = bots[seat]->Choose(*(*state)->ViewFor(seat), legal);
       std::unique_ptr<engine::State> before = counter ? (*state)->Clone() : nullptr;
       if (absl::Status refused = (*state)->Apply(seat, action); !refused.ok()) {
-        return absl::InternalError(absl::StrCat(
-            "match ", index, " (seed ", match.seed, "): bot '", outcome.bots[seat],
-            "' in seat ", seat, " chose an illegal action: ", refused.message()));
+        return absl::InternalError(absl::StrCat("match ", index, " (seed ", match.seed, "): bot '",
+                                                outcome.bots[seat], "' in seat ", seat,
+                                                " chose an illegal action: ", refused.message()));
       }
       ++outcome.actions;
       if (counter) counter->OnAction(*before, seat, action, **state);
@@ -160,8 +160,7 @@ absl::StatusOr<StatsReport> CollectStats(const StatsConfig& config) {
   if (config.matches < 1) return absl::InvalidArgumentError("at least one match is needed");
   if (config.bots.empty()) return absl::InvalidArgumentError("no bots");
   // The options and the bots are checked once, before any thread starts.
-  if (absl::StatusOr<std::unique_ptr<engine::State>> start =
-          config.game->NewMatch(config.match);
+  if (absl::StatusOr<std::unique_ptr<engine::State>> start = config.game->NewMatch(config.match);
       !start.ok()) {
     return start.status();
   }

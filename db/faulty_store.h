@@ -74,8 +74,7 @@ class FaultyStore final : public MatchStore {
   absl::StatusOr<std::int64_t> LastSequence() override { return real_->LastSequence(); }
   absl::Status CheckFile() override { return real_->CheckFile(); }
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
-                                                const std::string& spec_hash,
-                                                int scheduled,
+                                                const std::string& spec_hash, int scheduled,
                                                 const std::string& seed_salt) override {
     return real_->CreateTournament(spec, spec_hash, scheduled, seed_salt);
   }

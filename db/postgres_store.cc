@@ -12,8 +12,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <deque>
+#include <fstream>
 #include <optional>
 #include <utility>
 
@@ -173,9 +173,8 @@ std::string DisplayName(const PQconninfoOption* options) {
     if (key == "dbname") dbname = o->val;
   }
   return absl::StrCat("postgresql://", user, user.empty() ? "" : "@",
-                      absl::StrContains(host, '/') ? "" : host, port.empty() ? "" : ":", port,
-                      "/", dbname,
-                      absl::StrContains(host, '/') ? absl::StrCat("?host=", host) : "");
+                      absl::StrContains(host, '/') ? "" : host, port.empty() ? "" : ":", port, "/",
+                      dbname, absl::StrContains(host, '/') ? absl::StrCat("?host=", host) : "");
 }
 
 class PostgresStore final : public MatchStore {
@@ -196,8 +195,9 @@ class PostgresStore final : public MatchStore {
             name_, " is a read-only standby: Hoard stores every result, so give it the primary"));
       }
     }
-    if (!read_only_) RETURN_IF_ERROR(Exec("BEGIN; SELECT pg_advisory_xact_lock(" +
-                                          std::to_string(kMigrationLock) + ")"));
+    if (!read_only_)
+      RETURN_IF_ERROR(
+          Exec("BEGIN; SELECT pg_advisory_xact_lock(" + std::to_string(kMigrationLock) + ")"));
     absl::StatusOr<std::int64_t> version = MigrateLocked();
     if (read_only_) {
       if (!version.ok()) return version.status();
@@ -248,9 +248,9 @@ class PostgresStore final : public MatchStore {
       Exec("ROLLBACK").IgnoreError();
       return all(s);
     }
-    ObserveCommit(started, static_cast<int>(std::count_if(
-                               statuses.begin(), statuses.end(),
-                               [](const absl::Status& s) { return s.ok(); })));
+    ObserveCommit(started,
+                  static_cast<int>(std::count_if(statuses.begin(), statuses.end(),
+                                                 [](const absl::Status& s) { return s.ok(); })));
     return statuses;
   }
 
@@ -266,8 +266,7 @@ class PostgresStore final : public MatchStore {
     return std::optional<StoredMatch>(std::move(stored));
   }
 
-  absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(
-      const std::string& id) override {
+  absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(const std::string& id) override {
     absl::MutexLock lock(&mu_);
     ASSIGN_OR_RETURN(Rows rows, Run("SELECT record FROM match_records WHERE match_id = $1",
                                     Params().Text(id), "reading a record"));
@@ -285,28 +284,27 @@ class PostgresStore final : public MatchStore {
     absl::MutexLock lock(&mu_);
     const auto [rated_name, rated_version] = SplitBotName(filter.rated_bot);
     const auto [bot_name, bot_version] = SplitBotName(filter.bot);
-    ASSIGN_OR_RETURN(
-        Rows rows,
-        Run("SELECT sequence, summary FROM matches WHERE sequence > $1 "
-            "AND ($2 = '' OR game = $2) "
-            "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-            "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
-            "AND s.player = 'bot:' || $3)) "
-            "AND ($5 = 0 OR tournament_id = $5) "
-            "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-            "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
-            "ORDER BY sequence LIMIT $4",
-            Params()
-                .Int(after)
-                .Text(filter.game)
-                .Text(filter.bot)
-                .Int(limit)
-                .Int(filter.tournament_id)
-                .Text(rated_name)
-                .Text(rated_version)
-                .Text(bot_name)
-                .Text(bot_version),
-            "listing matches"));
+    ASSIGN_OR_RETURN(Rows rows,
+                     Run("SELECT sequence, summary FROM matches WHERE sequence > $1 "
+                         "AND ($2 = '' OR game = $2) "
+                         "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                         "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
+                         "AND s.player = 'bot:' || $3)) "
+                         "AND ($5 = 0 OR tournament_id = $5) "
+                         "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                         "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
+                         "ORDER BY sequence LIMIT $4",
+                         Params()
+                             .Int(after)
+                             .Text(filter.game)
+                             .Text(filter.bot)
+                             .Int(limit)
+                             .Int(filter.tournament_id)
+                             .Text(rated_name)
+                             .Text(rated_version)
+                             .Text(bot_name)
+                             .Text(bot_version),
+                         "listing matches"));
     std::vector<StoredMatch> matches;
     matches.reserve(rows.size());
     for (int row = 0; row < rows.size(); ++row) {
@@ -332,8 +330,7 @@ class PostgresStore final : public MatchStore {
   }
 
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
-                                                const std::string& spec_hash,
-                                                int scheduled,
+                                                const std::string& spec_hash, int scheduled,
                                                 const std::string& seed_salt) override {
     absl::MutexLock lock(&mu_);
     const std::string bytes = spec.SerializeAsString();
@@ -418,10 +415,9 @@ class PostgresStore final : public MatchStore {
   absl::StatusOr<std::vector<BotAccount>> BotAccounts() override {
     absl::MutexLock lock(&mu_);
     // By the names' bytes, as SQLite orders them, whatever the collation.
-    ASSIGN_OR_RETURN(Rows rows,
-                     Run("SELECT name, key_hash, launched FROM bot_accounts "
-                         "ORDER BY name COLLATE \"C\"",
-                         Params(), "reading bot accounts"));
+    ASSIGN_OR_RETURN(Rows rows, Run("SELECT name, key_hash, launched FROM bot_accounts "
+                                    "ORDER BY name COLLATE \"C\"",
+                                    Params(), "reading bot accounts"));
     std::vector<BotAccount> accounts;
     for (int row = 0; row < rows.size(); ++row) {
       accounts.push_back({.name = rows.Bytes(row, 0),
@@ -433,10 +429,9 @@ class PostgresStore final : public MatchStore {
 
   absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
     absl::MutexLock lock(&mu_);
-    ASSIGN_OR_RETURN(Rows rows,
-                     Run("SELECT schedule_index FROM matches WHERE tournament_id = $1 "
-                         "ORDER BY schedule_index",
-                         Params().Int(tournament_id), "reading a tournament's matches"));
+    ASSIGN_OR_RETURN(Rows rows, Run("SELECT schedule_index FROM matches WHERE tournament_id = $1 "
+                                    "ORDER BY schedule_index",
+                                    Params().Int(tournament_id), "reading a tournament's matches"));
     std::vector<int> slots;
     slots.reserve(rows.size());
     for (int row = 0; row < rows.size(); ++row) slots.push_back(static_cast<int>(rows.Int(row, 0)));
@@ -451,14 +446,19 @@ class PostgresStore final : public MatchStore {
         Rows rows,
         Run(absl::StrCat(
                 "INSERT INTO slot_leases (tournament_id, schedule_index, holder, expires_at_ms) "
-                "SELECT $1, $2, $3, ", kDatabaseNowMs, " + $4 WHERE NOT EXISTS (SELECT 1 FROM "
+                "SELECT $1, $2, $3, ",
+                kDatabaseNowMs,
+                " + $4 WHERE NOT EXISTS (SELECT 1 FROM "
                 "matches WHERE tournament_id = $1 AND schedule_index = $2) "
                 "ON CONFLICT (tournament_id, schedule_index) DO UPDATE SET holder = "
                 "excluded.holder, expires_at_ms = excluded.expires_at_ms WHERE "
                 "slot_leases.holder = excluded.holder OR slot_leases.expires_at_ms < ",
                 kDatabaseNowMs),
-            Params().Int(tournament_id).Int(schedule_index).Text(holder).Int(
-                absl::ToInt64Milliseconds(ttl)),
+            Params()
+                .Int(tournament_id)
+                .Int(schedule_index)
+                .Text(holder)
+                .Int(absl::ToInt64Milliseconds(ttl)),
             "leasing a slot"));
     return rows.changed() > 0;
   }
@@ -486,17 +486,16 @@ class PostgresStore final : public MatchStore {
 
   absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
     absl::MutexLock lock(&mu_);
-    ASSIGN_OR_RETURN(
-        Rows rows,
-        Run("SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
-            "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0), "
-            "s.timeouts, s.forfeited, s.disconnects, "
-            "CASE WHEN s.player LIKE 'builtin:%' THEN 1 ELSE 0 END "
-            "FROM matches m "
-            "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
-            "WHERE m.game = $1 AND ($2 = 0 OR m.tournament_id = $2) "
-            "AND m.status = 'MATCH_STATUS_FINISHED' ORDER BY m.stored_order, s.seat",
-            Params().Text(scope.game).Int(scope.tournament_id), "reading results"));
+    ASSIGN_OR_RETURN(Rows rows,
+                     Run("SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
+                         "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0), "
+                         "s.timeouts, s.forfeited, s.disconnects, "
+                         "CASE WHEN s.player LIKE 'builtin:%' THEN 1 ELSE 0 END "
+                         "FROM matches m "
+                         "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
+                         "WHERE m.game = $1 AND ($2 = 0 OR m.tournament_id = $2) "
+                         "AND m.status = 'MATCH_STATUS_FINISHED' ORDER BY m.stored_order, s.seat",
+                         Params().Text(scope.game).Int(scope.tournament_id), "reading results"));
     std::vector<RatedMatch> matches;
     for (int row = 0; row < rows.size(); ++row) {
       const std::int64_t sequence = rows.Int(row, 0);
@@ -526,13 +525,11 @@ class PostgresStore final : public MatchStore {
     // with each one stored, whichever server stored it and in whatever order
     // their transactions commit (a sequence drawn at insert would not: one
     // drawn earlier may commit later, below the highest already seen).
-    ASSIGN_OR_RETURN(
-        Rows rows,
-        scope.tournament_id != 0
-            ? Run("SELECT COUNT(*) FROM matches WHERE tournament_id = $1",
-                  Params().Int(scope.tournament_id), "reading results")
-            : Run("SELECT COUNT(*) FROM matches WHERE game = $1", Params().Text(scope.game),
-                  "reading results"));
+    ASSIGN_OR_RETURN(Rows rows, scope.tournament_id != 0
+                                    ? Run("SELECT COUNT(*) FROM matches WHERE tournament_id = $1",
+                                          Params().Int(scope.tournament_id), "reading results")
+                                    : Run("SELECT COUNT(*) FROM matches WHERE game = $1",
+                                          Params().Text(scope.game), "reading results"));
     return rows.Int(0, 0);
   }
 
@@ -555,8 +552,7 @@ class PostgresStore final : public MatchStore {
                         .status());
     return Run("DELETE FROM rating_snapshots WHERE game = $1 AND tournament_id = $2 "
                "AND version < $3",
-               Params().Text(scope.game).Int(scope.tournament_id).Int(version),
-               "pruning ratings")
+               Params().Text(scope.game).Int(scope.tournament_id).Int(version), "pruning ratings")
         .status();
   }
 
@@ -581,17 +577,16 @@ class PostgresStore final : public MatchStore {
   // The schema's version after bringing it up to date (read-only: after
   // checking that it is), inside the transaction Prepare opened.
   absl::StatusOr<std::int64_t> MigrateLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    ASSIGN_OR_RETURN(
-        Rows found,
-        Run("SELECT (SELECT COUNT(*) FROM pg_catalog.pg_tables "
-            "WHERE schemaname = current_schema()), "
-            "to_regclass('schema_migrations') IS NOT NULL",
-            Params(), "reading the schema"));
+    ASSIGN_OR_RETURN(Rows found, Run("SELECT (SELECT COUNT(*) FROM pg_catalog.pg_tables "
+                                     "WHERE schemaname = current_schema()), "
+                                     "to_regclass('schema_migrations') IS NOT NULL",
+                                     Params(), "reading the schema"));
     const bool hoard = found.Int(0, 1) != 0;
     if (found.Int(0, 0) > 0 && !hoard) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          name_, " is not a Hoard database: it holds another program's tables; "
-                 "Hoard leaves it untouched (give it a database of its own)"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(name_,
+                       " is not a Hoard database: it holds another program's tables; "
+                       "Hoard leaves it untouched (give it a database of its own)"));
     }
     const std::int64_t known = static_cast<std::int64_t>(MigrationCount());
     std::int64_t version = 0;
@@ -601,9 +596,9 @@ class PostgresStore final : public MatchStore {
       version = current.Int(0, 0);
     }
     if (version > known) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          name_, " has schema version ", version, ", newer than this build's ", known,
-          ": use a newer hoard"));
+      return absl::FailedPreconditionError(absl::StrCat(name_, " has schema version ", version,
+                                                        ", newer than this build's ", known,
+                                                        ": use a newer hoard"));
     }
     if (read_only_) {
       if (version == 0) return absl::NotFoundError(absl::StrCat("no Hoard database at ", name_));
@@ -614,8 +609,9 @@ class PostgresStore final : public MatchStore {
       }
       return version;
     }
-    RETURN_IF_ERROR(Exec("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                         "version BIGINT PRIMARY KEY, applied_at_ms BIGINT NOT NULL)"));
+    RETURN_IF_ERROR(
+        Exec("CREATE TABLE IF NOT EXISTS schema_migrations ("
+             "version BIGINT PRIMARY KEY, applied_at_ms BIGINT NOT NULL)"));
     for (std::int64_t next = version + 1; next <= known; ++next) {
       if (absl::Status s = Exec(Migrations()[next - 1].postgresql); !s.ok()) {
         return absl::Status(s.code(), absl::StrCat("migration ", next, ": ", s.message()));
@@ -648,8 +644,8 @@ class PostgresStore final : public MatchStore {
       t.spec_hash = rows.Bytes(row, 2);
       const std::string status = rows.Bytes(row, 3);
       if (!hoard::v1::TournamentStatus_Parse(status, &t.status)) {
-        return absl::DataLossError(absl::StrCat(name_, ": tournament ", t.id,
-                                                " has an unknown status '", status, "'"));
+        return absl::DataLossError(
+            absl::StrCat(name_, ": tournament ", t.id, " has an unknown status '", status, "'"));
       }
       t.error = rows.Bytes(row, 4);
       t.scheduled = static_cast<int>(rows.Int(row, 5));
@@ -664,14 +660,12 @@ class PostgresStore final : public MatchStore {
   // Takes the counter's row lock until the transaction ends: servers that
   // reserve at once take turns, and none is given a number twice.
   absl::StatusOr<std::int64_t> ReserveLocked(int count) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    ASSIGN_OR_RETURN(
-        Rows rows,
-        Run("INSERT INTO counters (name, value) VALUES ('next_sequence', "
-            "(SELECT COALESCE(MAX(sequence), 0) + 1 FROM matches) + $1) "
-            "ON CONFLICT (name) DO UPDATE SET "
-            "value = GREATEST(counters.value, excluded.value - $1) + $1 "
-            "RETURNING value - $1",
-            Params().Int(count), "reserving match ids"));
+    ASSIGN_OR_RETURN(Rows rows, Run("INSERT INTO counters (name, value) VALUES ('next_sequence', "
+                                    "(SELECT COALESCE(MAX(sequence), 0) + 1 FROM matches) + $1) "
+                                    "ON CONFLICT (name) DO UPDATE SET "
+                                    "value = GREATEST(counters.value, excluded.value - $1) + $1 "
+                                    "RETURNING value - $1",
+                                    Params().Int(count), "reserving match ids"));
     return rows.Int(0, 0);
   }
 
@@ -714,9 +708,9 @@ class PostgresStore final : public MatchStore {
             params, "storing a match"));
     if (inserted.changed() == 0) {
       if (slot != nullptr) {
-        return absl::AlreadyExistsError(absl::StrCat(
-            "match ", match.match_id(), " or slot ", slot->schedule_index, " of tournament ",
-            slot->tournament_id, " is already stored"));
+        return absl::AlreadyExistsError(absl::StrCat("match ", match.match_id(), " or slot ",
+                                                     slot->schedule_index, " of tournament ",
+                                                     slot->tournament_id, " is already stored"));
       }
       ASSIGN_OR_RETURN(Rows same, Run("SELECT 1 FROM matches WHERE id = $1",
                                       Params().Text(match.match_id()), "storing a match"));
@@ -724,9 +718,9 @@ class PostgresStore final : public MatchStore {
         return absl::AlreadyExistsError(
             absl::StrCat("match ", match.match_id(), " is already stored"));
       }
-      return absl::FailedPreconditionError(absl::StrCat(
-          "match ", match.match_id(), " cannot be stored: its sequence ", sequence,
-          " belongs to another match"));
+      return absl::FailedPreconditionError(absl::StrCat("match ", match.match_id(),
+                                                        " cannot be stored: its sequence ",
+                                                        sequence, " belongs to another match"));
     }
     if (match.seats_size() > 0) {
       // Every seat in one statement.
@@ -737,9 +731,9 @@ class PostgresStore final : public MatchStore {
       for (int i = 0; i < match.seats_size(); ++i) {
         const hoard::v1::SeatInfo& seat = match.seats(i);
         const int p = i * 10;
-        absl::StrAppend(&sql, i == 0 ? "" : ", ", "($", p + 1, ", $", p + 2, ", $", p + 3,
-                        ", $", p + 4, ", $", p + 5, ", $", p + 6, ", $", p + 7, ", $", p + 8,
-                        ", $", p + 9, ", $", p + 10, ")");
+        absl::StrAppend(&sql, i == 0 ? "" : ", ", "($", p + 1, ", $", p + 2, ", $", p + 3, ", $",
+                        p + 4, ", $", p + 5, ", $", p + 6, ", $", p + 7, ", $", p + 8, ", $", p + 9,
+                        ", $", p + 10, ")");
         seats.Text(match.match_id())
             .Int(seat.seat())
             .Text(seat.player())
@@ -800,12 +794,10 @@ class PostgresStore final : public MatchStore {
   absl::Status ErrorOf(const PGresult* result, absl::string_view what)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const char* state = result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-    const char* message =
-        result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
-    return absl::Status(
-        state != nullptr ? CodeFor(state) : absl::StatusCode::kUnavailable,
-        absl::StrCat(name_, ": ", what, what.empty() ? "" : ": ",
-                     absl::StripTrailingAsciiWhitespace(message)));
+    const char* message = result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+    return absl::Status(state != nullptr ? CodeFor(state) : absl::StatusCode::kUnavailable,
+                        absl::StrCat(name_, ": ", what, what.empty() ? "" : ": ",
+                                     absl::StripTrailingAsciiWhitespace(message)));
   }
 
   // Runs SQL without parameters (one or several statements).
@@ -863,9 +855,9 @@ absl::StatusOr<std::optional<std::string>> PasswordFromFile() {
   std::ifstream file(path);
   std::string password;
   if (!file || !std::getline(file, password) || password.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "HOARD_DB_PASSWORD_FILE: cannot read a password from ", path,
-        " (a file whose first line is the database password)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("HOARD_DB_PASSWORD_FILE: cannot read a password from ", path,
+                     " (a file whose first line is the database password)"));
   }
   if (!password.empty() && password.back() == '\r') password.pop_back();
   return std::optional<std::string>(std::move(password));
@@ -883,9 +875,9 @@ absl::StatusOr<std::string> PostgresDisplayName(const std::string& url) {
   if (options == nullptr) {
     std::string reason = error != nullptr ? error : "out of memory";
     PQfreemem(error);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "not a PostgreSQL address (postgresql://[user@]host[:port]/database): ",
-        absl::StripTrailingAsciiWhitespace(reason)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a PostgreSQL address (postgresql://[user@]host[:port]/database): ",
+                     absl::StripTrailingAsciiWhitespace(reason)));
   }
   std::string name = DisplayName(options);
   PQconninfoFree(options);
@@ -907,7 +899,8 @@ absl::Status CheckNoPasswordInAddress(const std::string& target) {
   const absl::StatusOr<std::string> name = PostgresDisplayName(target);
   return absl::InvalidArgumentError(absl::StrCat(
       "the database address holds a password, which any user of this machine can read in "
-      "its process list: give ", name.ok() ? *name : "the address without it",
+      "its process list: give ",
+      name.ok() ? *name : "the address without it",
       " and the password in a file named by HOARD_DB_PASSWORD_FILE (or in PGPASSWORD, "
       "or ~/.pgpass)"));
 }
@@ -923,9 +916,9 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenPostgresStore(const std::string&
   PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   if (conn == nullptr) return absl::UnavailableError("cannot connect: out of memory");
   if (PQstatus(conn) != CONNECTION_OK) {
-    absl::Status status = absl::UnavailableError(absl::StrCat(
-        "cannot connect to ", name, ": ",
-        absl::StripTrailingAsciiWhitespace(PQerrorMessage(conn))));
+    absl::Status status = absl::UnavailableError(
+        absl::StrCat("cannot connect to ", name, ": ",
+                     absl::StripTrailingAsciiWhitespace(PQerrorMessage(conn))));
     PQfinish(conn);
     return status;
   }

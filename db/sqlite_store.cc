@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -60,9 +60,9 @@ absl::Status CreatePrivateFile(const std::string& path) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
     const int error = errno;
-    return absl::Status(error == EEXIST ? absl::StatusCode::kAlreadyExists
-                                        : absl::StatusCode::kUnavailable,
-                        absl::StrCat("cannot create ", path, ": ", std::strerror(error)));
+    return absl::Status(
+        error == EEXIST ? absl::StatusCode::kAlreadyExists : absl::StatusCode::kUnavailable,
+        absl::StrCat("cannot create ", path, ": ", std::strerror(error)));
   }
   ::close(fd);
   return absl::OkStatus();
@@ -77,8 +77,8 @@ absl::Status MakePrivateDirectories(const std::string& path) {
   for (const std::filesystem::path& part : folder) {
     made /= part;
     if (::mkdir(made.c_str(), 0700) != 0 && errno != EEXIST) {
-      return absl::UnavailableError(absl::StrCat("cannot make the directory ", made.string(),
-                                                 " (", std::strerror(errno), ") for ", path));
+      return absl::UnavailableError(absl::StrCat("cannot make the directory ", made.string(), " (",
+                                                 std::strerror(errno), ") for ", path));
     }
   }
   return absl::OkStatus();
@@ -95,13 +95,12 @@ std::vector<std::string> TightenModes(const std::string& path) {
     const mode_t tight = was & ~static_cast<mode_t>(077);
     if (::chmod(file.c_str(), tight) == 0) {
       notices.push_back(absl::StrCat(
-          "the permissions of ", file, " were ", absl::StrFormat("%04o", was),
-          "; tightened to ", absl::StrFormat("%04o", tight),
-          " (it holds sealed seeds and bot key hashes)"));
+          "the permissions of ", file, " were ", absl::StrFormat("%04o", was), "; tightened to ",
+          absl::StrFormat("%04o", tight), " (it holds sealed seeds and bot key hashes)"));
     } else {
-      notices.push_back(absl::StrCat(
-          file, " may be read by others (mode ", absl::StrFormat("%04o", was),
-          ") and cannot be tightened (", std::strerror(errno), "): make it 0600"));
+      notices.push_back(absl::StrCat(file, " may be read by others (mode ",
+                                     absl::StrFormat("%04o", was), ") and cannot be tightened (",
+                                     std::strerror(errno), "): make it 0600"));
     }
   }
   return notices;
@@ -123,8 +122,8 @@ class StatementCache {
     auto it = cache_.find(sql);
     if (it != cache_.end()) return it->second;
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                           SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                           &stmt, nullptr) != SQLITE_OK) {
       sqlite3_finalize(stmt);
       return nullptr;
     }
@@ -210,12 +209,13 @@ class SqliteStore final : public MatchStore {
 
   absl::Status Migrate() {
     absl::MutexLock lock(&mu_);
-    if (absl::Status s = Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"); !s.ok()) {
+    if (absl::Status s =
+            Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+        !s.ok()) {
       return absl::DataLossError(absl::StrCat(path_, " is not a Hoard database: ", s.message()));
     }
-    if (absl::Status s = Exec(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            "version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)");
+    if (absl::Status s = Exec("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                              "version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL)");
         !s.ok()) {
       return s;
     }
@@ -231,14 +231,13 @@ class SqliteStore final : public MatchStore {
     }
     const std::int64_t known = static_cast<std::int64_t>(MigrationCount());
     if (version > known) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          path_, " has schema version ", version, ", newer than this build's ", known));
+      return absl::FailedPreconditionError(absl::StrCat(path_, " has schema version ", version,
+                                                        ", newer than this build's ", known));
     }
     for (std::int64_t next = version + 1; next <= known; ++next) {
       const std::string sql = absl::StrCat(
-          "BEGIN; ", Migrations()[next - 1].sqlite,
-          "; INSERT INTO schema_migrations VALUES (", next,
-          ", ", kNowMs, "); PRAGMA application_id = ", kHoardApplicationId,
+          "BEGIN; ", Migrations()[next - 1].sqlite, "; INSERT INTO schema_migrations VALUES (",
+          next, ", ", kNowMs, "); PRAGMA application_id = ", kHoardApplicationId,
           "; PRAGMA user_version = ", next, "; COMMIT;");
       if (absl::Status s = Exec(sql.c_str()); !s.ok()) {
         Exec("ROLLBACK").IgnoreError();
@@ -247,9 +246,9 @@ class SqliteStore final : public MatchStore {
     }
     // A database from before the marks were kept gets them; every start
     // proves the file takes a write before any match depends on it.
-    const std::string mark = absl::StrCat(
-        "BEGIN IMMEDIATE; PRAGMA application_id = ", kHoardApplicationId,
-        "; PRAGMA user_version = ", known, "; COMMIT;");
+    const std::string mark =
+        absl::StrCat("BEGIN IMMEDIATE; PRAGMA application_id = ", kHoardApplicationId,
+                     "; PRAGMA user_version = ", known, "; COMMIT;");
     if (absl::Status s = Exec(mark.c_str()); !s.ok()) {
       Exec("ROLLBACK").IgnoreError();
       return absl::FailedPreconditionError(
@@ -331,9 +330,9 @@ class SqliteStore final : public MatchStore {
       Exec("ROLLBACK").IgnoreError();
       return all(s);
     }
-    ObserveCommit(started, static_cast<int>(std::count_if(
-                               statuses.begin(), statuses.end(),
-                               [](const absl::Status& s) { return s.ok(); })));
+    ObserveCommit(started,
+                  static_cast<int>(std::count_if(statuses.begin(), statuses.end(),
+                                                 [](const absl::Status& s) { return s.ok(); })));
     return statuses;
   }
 
@@ -352,8 +351,7 @@ class SqliteStore final : public MatchStore {
     return std::optional<StoredMatch>(std::move(stored));
   }
 
-  absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(
-      const std::string& id) override {
+  absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(const std::string& id) override {
     absl::MutexLock lock(&mu_);
     Statement select(statements_, "SELECT record FROM match_records WHERE match_id = ?");
     if (!select.ok()) return Error("reading a record");
@@ -363,7 +361,8 @@ class SqliteStore final : public MatchStore {
     if (step != SQLITE_ROW) return Error("reading a record");
     hoard::v1::MatchRecord record;
     if (!record.ParseFromString(select.Blob(0))) {
-      return absl::DataLossError(absl::StrCat(path_, ": the record of ", id, " cannot be read back"));
+      return absl::DataLossError(
+          absl::StrCat(path_, ": the record of ", id, " cannot be read back"));
     }
     return std::optional<hoard::v1::MatchRecord>(std::move(record));
   }
@@ -425,15 +424,17 @@ class SqliteStore final : public MatchStore {
   }
 
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
-                                                const std::string& spec_hash,
-                                                int scheduled,
+                                                const std::string& spec_hash, int scheduled,
                                                 const std::string& seed_salt) override {
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckFileLocked());
-    Statement insert(statements_, absl::StrCat(
-        "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
-        "created_at_ms, updated_at_ms, seed_salt) VALUES (?, ?, ?, ?, ?, '', ?, ", kNowMs, ", ",
-        kNowMs, ", ?)").c_str());
+    Statement insert(
+        statements_,
+        absl::StrCat(
+            "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
+            "created_at_ms, updated_at_ms, seed_salt) VALUES (?, ?, ?, ?, ?, '', ?, ",
+            kNowMs, ", ", kNowMs, ", ?)")
+            .c_str());
     if (!insert.ok()) return Error("storing a tournament");
     insert.Bind(1, spec.name())
         .Bind(2, spec.game())
@@ -457,9 +458,9 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<std::optional<StoredTournament>> FindTournament(
       const std::string& spec_hash) override {
     absl::MutexLock lock(&mu_);
-    ASSIGN_OR_RETURN(std::vector<StoredTournament> found,
-                     TournamentsLocked("WHERE spec_hash = ?2 ORDER BY id DESC LIMIT 1", 0,
-                                       spec_hash));
+    ASSIGN_OR_RETURN(
+        std::vector<StoredTournament> found,
+        TournamentsLocked("WHERE spec_hash = ?2 ORDER BY id DESC LIMIT 1", 0, spec_hash));
     if (found.empty()) return std::optional<StoredTournament>();
     return std::optional<StoredTournament>(std::move(found[0]));
   }
@@ -474,7 +475,9 @@ class SqliteStore final : public MatchStore {
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckFileLocked());
     Statement update(statements_, absl::StrCat("UPDATE tournaments SET status = ?, error = ?, "
-                                       "updated_at_ms = ", kNowMs, " WHERE id = ?").c_str());
+                                               "updated_at_ms = ",
+                                               kNowMs, " WHERE id = ?")
+                                      .c_str());
     if (!update.ok()) return Error("updating a tournament");
     update.Bind(1, hoard::v1::TournamentStatus_Name(status)).Bind(2, error).Bind(3, id);
     if (update.Step() != SQLITE_DONE) return Error("updating a tournament");
@@ -489,7 +492,8 @@ class SqliteStore final : public MatchStore {
     RETURN_IF_ERROR(CheckFileLocked());
     Statement upsert(statements_,
                      absl::StrCat("INSERT INTO bot_accounts (name, key_hash, launched, "
-                                  "created_at_ms) VALUES (?, ?, ?, ", kNowMs,
+                                  "created_at_ms) VALUES (?, ?, ?, ",
+                                  kNowMs,
                                   ") ON CONFLICT (name) DO UPDATE SET key_hash = "
                                   "excluded.key_hash, launched = excluded.launched"));
     if (!upsert.ok()) return Error("storing a bot account");
@@ -543,13 +547,18 @@ class SqliteStore final : public MatchStore {
                                  const std::string& holder, absl::Duration ttl) override {
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckFileLocked());
-    Statement claim(statements_, absl::StrCat(
-        "INSERT INTO slot_leases (tournament_id, schedule_index, holder, expires_at_ms) "
-        "SELECT ?1, ?2, ?3, ", kNowMs, " + ?4 WHERE NOT EXISTS (SELECT 1 FROM matches "
-        "WHERE tournament_id = ?1 AND schedule_index = ?2) "
-        "ON CONFLICT (tournament_id, schedule_index) DO UPDATE SET holder = excluded.holder, "
-        "expires_at_ms = excluded.expires_at_ms WHERE slot_leases.holder = excluded.holder "
-        "OR slot_leases.expires_at_ms < ", kNowMs));
+    Statement claim(
+        statements_,
+        absl::StrCat(
+            "INSERT INTO slot_leases (tournament_id, schedule_index, holder, expires_at_ms) "
+            "SELECT ?1, ?2, ?3, ",
+            kNowMs,
+            " + ?4 WHERE NOT EXISTS (SELECT 1 FROM matches "
+            "WHERE tournament_id = ?1 AND schedule_index = ?2) "
+            "ON CONFLICT (tournament_id, schedule_index) DO UPDATE SET holder = excluded.holder, "
+            "expires_at_ms = excluded.expires_at_ms WHERE slot_leases.holder = excluded.holder "
+            "OR slot_leases.expires_at_ms < ",
+            kNowMs));
     if (!claim.ok()) return Error("leasing a slot");
     claim.Bind(1, tournament_id)
         .Bind(2, std::int64_t{schedule_index})
@@ -627,10 +636,11 @@ class SqliteStore final : public MatchStore {
   absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) override {
     absl::MutexLock lock(&mu_);
     // The rowid grows with every insert: the newest match in scope.
-    Statement select(statements_, scope.tournament_id != 0
-                              ? "SELECT COALESCE(MAX(rowid), 0) FROM matches "
-                                "WHERE tournament_id = ?2"
-                              : "SELECT COALESCE(MAX(rowid), 0) FROM matches WHERE game = ?1");
+    Statement select(statements_,
+                     scope.tournament_id != 0
+                         ? "SELECT COALESCE(MAX(rowid), 0) FROM matches "
+                           "WHERE tournament_id = ?2"
+                         : "SELECT COALESCE(MAX(rowid), 0) FROM matches WHERE game = ?1");
     if (!select.ok()) return Error("reading results");
     if (scope.tournament_id != 0) {
       select.Bind(2, scope.tournament_id);
@@ -647,9 +657,12 @@ class SqliteStore final : public MatchStore {
     if (read_only_) return absl::OkStatus();
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckFileLocked());
-    Statement insert(statements_, absl::StrCat(
-        "INSERT OR REPLACE INTO rating_snapshots (game, tournament_id, version, "
-        "computed_at_ms, snapshot) VALUES (?, ?, ?, ", kNowMs, ", ?)").c_str());
+    Statement insert(
+        statements_,
+        absl::StrCat("INSERT OR REPLACE INTO rating_snapshots (game, tournament_id, version, "
+                     "computed_at_ms, snapshot) VALUES (?, ?, ?, ",
+                     kNowMs, ", ?)")
+            .c_str());
     if (!insert.ok()) return Error("storing ratings");
     insert.Bind(1, scope.game)
         .Bind(2, scope.tournament_id)
@@ -692,9 +705,11 @@ class SqliteStore final : public MatchStore {
                                                                   std::int64_t id,
                                                                   const std::string& hash)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    Statement select(statements_, absl::StrCat("SELECT id, spec, spec_hash, status, error, scheduled, "
-                                       "created_at_ms, updated_at_ms, seed_salt FROM tournaments ",
-                                       where).c_str());
+    Statement select(statements_,
+                     absl::StrCat("SELECT id, spec, spec_hash, status, error, scheduled, "
+                                  "created_at_ms, updated_at_ms, seed_salt FROM tournaments ",
+                                  where)
+                         .c_str());
     if (!select.ok()) return Error("reading tournaments");
     if (std::string(where).find("?1") != std::string::npos) select.Bind(1, id);
     if (std::string(where).find("?2") != std::string::npos) select.Bind(2, hash);
@@ -752,8 +767,8 @@ class SqliteStore final : public MatchStore {
     static const std::string kInsertMatch = absl::StrCat(
         "INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, actions, "
         "stored_at_ms, summary, tournament_id, schedule_index, block, started_at_ms, "
-        "finished_at_ms, seed_salt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ", kNowMs,
-        ", ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+        "finished_at_ms, seed_salt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ",
+        kNowMs, ", ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
     Statement insert(statements_, kInsertMatch);
     if (!insert.ok()) return Error("storing a match");
     const std::string summary = match.SerializeAsString();
@@ -778,9 +793,9 @@ class SqliteStore final : public MatchStore {
     if (const int step = insert.Step(); step != SQLITE_DONE) {
       if (step == SQLITE_CONSTRAINT) {
         if (slot != nullptr) {
-          return absl::AlreadyExistsError(absl::StrCat(
-              "match ", match.match_id(), " or slot ", slot->schedule_index,
-              " of tournament ", slot->tournament_id, " is already stored"));
+          return absl::AlreadyExistsError(absl::StrCat("match ", match.match_id(), " or slot ",
+                                                       slot->schedule_index, " of tournament ",
+                                                       slot->tournament_id, " is already stored"));
         }
         Statement same(statements_, "SELECT 1 FROM matches WHERE id = ?");
         if (!same.ok()) return Error("storing a match");
@@ -790,9 +805,9 @@ class SqliteStore final : public MatchStore {
               absl::StrCat("match ", match.match_id(), " is already stored"));
         }
         // Not this match: another holds its number.
-        return absl::FailedPreconditionError(absl::StrCat(
-            "match ", match.match_id(), " cannot be stored: its sequence ", sequence,
-            " belongs to another match"));
+        return absl::FailedPreconditionError(absl::StrCat("match ", match.match_id(),
+                                                          " cannot be stored: its sequence ",
+                                                          sequence, " belongs to another match"));
       }
       return Error("storing a match");
     }
@@ -822,7 +837,8 @@ class SqliteStore final : public MatchStore {
     // An aborted match keeps no record: it never finished, and its deal may
     // be played again.
     if (match.status() == hoard::v1::MATCH_STATUS_ABORTED) return absl::OkStatus();
-    Statement insert_record(statements_, "INSERT INTO match_records (match_id, record) VALUES (?, ?)");
+    Statement insert_record(statements_,
+                            "INSERT INTO match_records (match_id, record) VALUES (?, ?)");
     if (!insert_record.ok()) return Error("storing a record");
     const std::string bytes = record.SerializeAsString();
     insert_record.Bind(1, match.match_id()).BindKeptBlob(2, bytes);
@@ -908,8 +924,8 @@ class SqliteStore final : public MatchStore {
     if (absl::StartsWith(sql, "ROLLBACK")) bot_ids_.clear();
     char* message = nullptr;
     if (const int code = sqlite3_exec(db_, sql, nullptr, nullptr, &message); code != SQLITE_OK) {
-      absl::Status status(CodeFor(code),
-                          absl::StrCat(path_, ": ", message != nullptr ? message : "unknown error"));
+      absl::Status status(
+          CodeFor(code), absl::StrCat(path_, ": ", message != nullptr ? message : "unknown error"));
       sqlite3_free(message);
       return status;
     }
@@ -988,8 +1004,8 @@ absl::Status InspectExisting(const std::string& path, std::int64_t* version) {
   const std::uintmax_t wal = std::filesystem::file_size(path + "-wal", no_wal);
   const bool live_wal = !no_wal && wal > 0;
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(FileUri(path, live_wal ? "mode=ro" : "immutable=1").c_str(),
-                                 &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  const int rc = sqlite3_open_v2(FileUri(path, live_wal ? "mode=ro" : "immutable=1").c_str(), &db,
+                                 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   struct Closer {
     sqlite3* db;
     ~Closer() { sqlite3_close_v2(db); }
@@ -1017,9 +1033,10 @@ absl::Status InspectExisting(const std::string& path, std::int64_t* version) {
     *version = 0;
     if (!tables->empty()) {
       if (!absl::StrContains(absl::StrCat(", ", *tables, ", "), ", schema_migrations, ")) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            path, " is not a Hoard database: it holds another program's tables; "
-                  "Hoard leaves it untouched"));
+        return absl::FailedPreconditionError(
+            absl::StrCat(path,
+                         " is not a Hoard database: it holds another program's tables; "
+                         "Hoard leaves it untouched"));
       }
       const std::optional<std::string> unmarked =
           QueryText(db, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &error);
@@ -1030,14 +1047,14 @@ absl::Status InspectExisting(const std::string& path, std::int64_t* version) {
     }
   } else if (id != kHoardApplicationId) {
     return absl::FailedPreconditionError(absl::StrCat(
-        path, " is not a Hoard database (it is marked as another program's, application id ",
-        id, "); Hoard leaves it untouched"));
+        path, " is not a Hoard database (it is marked as another program's, application id ", id,
+        "); Hoard leaves it untouched"));
   }
   const std::int64_t known = static_cast<std::int64_t>(MigrationCount());
   if (*version > known || *version < 0) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(path, " has schema version ", *version, ", newer than this build's ", known,
-                     ": use a newer hoard"));
+    return absl::FailedPreconditionError(absl::StrCat(path, " has schema version ", *version,
+                                                      ", newer than this build's ", known,
+                                                      ": use a newer hoard"));
   }
   return absl::OkStatus();
 }
@@ -1048,15 +1065,14 @@ absl::Status QuickCheck(sqlite3* db, const std::string& path) {
   const std::optional<std::string> check = QueryText(db, "PRAGMA quick_check", &error);
   if (check.has_value() && *check == "ok") return absl::OkStatus();
   return absl::DataLossError(absl::StrCat(
-      path, " fails SQLite's integrity check (",
-      check.has_value() ? check->substr(0, 200) : error,
+      path, " fails SQLite's integrity check (", check.has_value() ? check->substr(0, 200) : error,
       "): Hoard leaves it untouched; restore it from a backup (hoard backup)"));
 }
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& path,
-                                                         StoreAccess access) {
+                                                            StoreAccess access) {
   const bool read_only = access == StoreAccess::kReadOnly;
   const bool in_memory = path == ":memory:";
   std::error_code ignored;
@@ -1089,9 +1105,9 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& p
     }
   }
   sqlite3* db = nullptr;
-  const int flags = (read_only ? SQLITE_OPEN_READONLY
-                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-                    SQLITE_OPEN_FULLMUTEX;
+  const int flags =
+      (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+      SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     std::string reason = db != nullptr ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close_v2(db);
@@ -1100,9 +1116,10 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenSqliteStore(const std::string& p
   sqlite3_busy_timeout(db, 5000);
   if (!read_only && sqlite3_db_readonly(db, "main") == 1) {
     sqlite3_close_v2(db);
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, " is read-only: Hoard stores every result in it, so it must be writable "
-              "(check its permissions)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(path,
+                     " is read-only: Hoard stores every result in it, so it must be writable "
+                     "(check its permissions)"));
   }
   if (absl::Status check = QuickCheck(db, path); !check.ok()) {
     sqlite3_close_v2(db);
@@ -1131,19 +1148,19 @@ absl::Status CopyAndCheck(const std::string& source, const std::string& partial,
     }
   } db;
   if (sqlite3_open_v2(source.c_str(), &db.from, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    return absl::UnavailableError(absl::StrCat("cannot open ", source, ": ",
-                                               sqlite3_errmsg(db.from)));
+    return absl::UnavailableError(
+        absl::StrCat("cannot open ", source, ": ", sqlite3_errmsg(db.from)));
   }
   if (sqlite3_open_v2(partial.c_str(), &db.to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                       nullptr) != SQLITE_OK) {
-    return absl::UnavailableError(absl::StrCat("cannot create ", target, ": ",
-                                               sqlite3_errmsg(db.to)));
+    return absl::UnavailableError(
+        absl::StrCat("cannot create ", target, ": ", sqlite3_errmsg(db.to)));
   }
   sqlite3_busy_timeout(db.from, 5000);
   sqlite3_backup* backup = sqlite3_backup_init(db.to, "main", db.from, "main");
   if (backup == nullptr) {
-    return absl::UnavailableError(absl::StrCat("cannot back up ", source, ": ",
-                                               sqlite3_errmsg(db.to)));
+    return absl::UnavailableError(
+        absl::StrCat("cannot back up ", source, ": ", sqlite3_errmsg(db.to)));
   }
   // 256 pages a step; a writer in between restarts the copy, which is fine.
   int step = SQLITE_OK;
@@ -1153,8 +1170,8 @@ absl::Status CopyAndCheck(const std::string& source, const std::string& partial,
   }
   sqlite3_backup_finish(backup);
   if (step != SQLITE_DONE) {
-    return absl::UnavailableError(absl::StrCat("backing up ", source, " failed: ",
-                                               sqlite3_errstr(step)));
+    return absl::UnavailableError(
+        absl::StrCat("backing up ", source, " failed: ", sqlite3_errstr(step)));
   }
   sqlite3_stmt* check = nullptr;
   std::string verdict = "no answer";
@@ -1187,8 +1204,9 @@ absl::Status BackupSqlite(const std::string& source, const std::string& target) 
   std::error_code ignored;
   if (copied.ok()) {
     std::filesystem::rename(partial, target, ignored);
-    if (ignored) copied = absl::UnavailableError(absl::StrCat("cannot name the copy ", target,
-                                                               ": ", ignored.message()));
+    if (ignored)
+      copied = absl::UnavailableError(
+          absl::StrCat("cannot name the copy ", target, ": ", ignored.message()));
   }
   if (!copied.ok()) std::filesystem::remove(partial, ignored);
   return copied;

@@ -25,10 +25,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "hoard/v1/arena.pb.h"
 #include "hoard/v1/record.pb.h"
 #include "hoard/v1/tournament.pb.h"
@@ -103,7 +103,7 @@ struct RatedMatch {
   // The match's place in its tournament's schedule (0 outside a
   // tournament): the order it was scheduled in, whatever order it ended in.
   std::int64_t schedule_index = 0;
-  std::vector<RatedSeat> seats;    // seats held by bots (open seats left out)
+  std::vector<RatedSeat> seats;  // seats held by bots (open seats left out)
 };
 
 // A bot's account: what lets it register. The key is kept only as a salted
@@ -154,11 +154,10 @@ class MatchStore {
   // and its record, in one transaction: all of it or none. A match with
   // status ABORTED is stored without its record (`record` is ignored). kAlreadyExists if
   // the id, or the tournament slot, is stored. Sequence 0 takes the next
-  // free one (as ReserveSequences(1) does) and, if the match has no id, names it "m<sequence>". A seat's
-  // bot is its player's name (engine::PlayerId), split into name and
-  // version at '@'; "open" seats have none.
-  virtual absl::Status SaveFinished(std::int64_t sequence,
-                                    const hoard::v1::Match& match,
+  // free one (as ReserveSequences(1) does) and, if the match has no id, names it "m<sequence>". A
+  // seat's bot is its player's name (engine::PlayerId), split into name and version at '@'; "open"
+  // seats have none.
+  virtual absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
                                     const hoard::v1::MatchRecord& record,
                                     const TournamentSlot* slot = nullptr) = 0;
 
@@ -190,8 +189,7 @@ class MatchStore {
   // Stores a new tournament (status RUNNING), with the salt of its seed
   // commitment, and returns its id.
   virtual absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
-                                                        const std::string& spec_hash,
-                                                        int scheduled,
+                                                        const std::string& spec_hash, int scheduled,
                                                         const std::string& seed_salt) = 0;
   virtual absl::StatusOr<std::optional<StoredTournament>> GetTournament(std::int64_t id) = 0;
   // The newest tournament with this spec hash, or nullopt.
@@ -309,8 +307,8 @@ absl::StatusOr<std::unique_ptr<MatchStore>> OpenPostgresStore(
 
 // Opens `target`: a PostgreSQL address as OpenPostgresStore does, anything
 // else as a SQLite file.
-absl::StatusOr<std::unique_ptr<MatchStore>> OpenStore(
-    const std::string& target, StoreAccess access = StoreAccess::kReadWrite);
+absl::StatusOr<std::unique_ptr<MatchStore>> OpenStore(const std::string& target,
+                                                      StoreAccess access = StoreAccess::kReadWrite);
 
 // How `target` is named to users: a SQLite path as it is, a PostgreSQL
 // address without its password.

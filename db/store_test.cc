@@ -2,16 +2,15 @@
 
 #include <libpq-fe.h>
 #include <sqlite3.h>
-
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
-#include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "db/testing/temporary_postgres.h"
@@ -29,8 +28,7 @@ using ::hoard::testing::StatusIs;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-hoard::v1::Match Finished(std::int64_t sequence, const std::string& game,
-                          const std::string& bot) {
+hoard::v1::Match Finished(std::int64_t sequence, const std::string& game, const std::string& bot) {
   hoard::v1::Match match;
   match.set_match_id(absl::StrCat("m", sequence));
   match.set_game(game);
@@ -497,8 +495,8 @@ TEST_P(StoreContractTest, WhereASeatLostTimeIsKeptForTheLeaderboard) {
 TEST(StoreTest, AFileThatIsNoDatabaseIsNamed) {
   const std::string path = TempPath("hoard_not_a_db.db");
   std::ofstream(path) << "this is not a database, just some text that is long enough to matter";
-  EXPECT_THAT(OpenSqliteStore(path), StatusIs(absl::StatusCode::kDataLoss,
-                                              HasSubstr("is not a Hoard database")));
+  EXPECT_THAT(OpenSqliteStore(path),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("is not a Hoard database")));
   // A folder that cannot be made: beneath a file.
   EXPECT_THAT(OpenSqliteStore(path + "/dir/hoard.db"),
               StatusIs(absl::StatusCode::kUnavailable,
@@ -554,8 +552,8 @@ TEST(StoreTest, ADatabaseOthersMayReadIsTightenedAndSaysSo) {
   EXPECT_EQ(ModeOf(path + "-shm"), 0600);
   ASSERT_THAT(store->notices(), ::testing::Not(::testing::IsEmpty()));
   EXPECT_THAT(store->notices()[0], HasSubstr("the permissions of " + path + " were 0644"));
-  EXPECT_THAT(store->notices(), ::testing::Each(AllOf(HasSubstr("were 0644"),
-                                                       HasSubstr("tightened to 0600"))));
+  EXPECT_THAT(store->notices(),
+              ::testing::Each(AllOf(HasSubstr("were 0644"), HasSubstr("tightened to 0600"))));
   EXPECT_TRUE((*store->Get("m1")).has_value());
 }
 
@@ -631,8 +629,8 @@ TEST(StoreTest, AnAddressWithAPasswordIsRefusedWithoutShowingIt) {
   for (const std::string url : {"postgresql://hoard:s3cret@db.example/hoard",
                                 "postgres://db.example/hoard?user=hoard&password=s3cret"}) {
     const absl::Status refused = CheckNoPasswordInAddress(url);
-    EXPECT_THAT(refused, StatusIs(absl::StatusCode::kInvalidArgument,
-                                  HasSubstr("HOARD_DB_PASSWORD_FILE")))
+    EXPECT_THAT(refused,
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("HOARD_DB_PASSWORD_FILE")))
         << url;
     EXPECT_THAT(std::string(refused.message()), ::testing::Not(HasSubstr("s3cret")));
     EXPECT_THAT(OpenPostgresStore(url),
@@ -703,11 +701,11 @@ TEST(PostgresStoreTest, ADatabaseThatHoldsNoHoardDataIsRefusedAndLeftAsItWas) {
   PGconn* conn = PQconnectdb(url->c_str());
   ASSERT_EQ(PQstatus(conn), CONNECTION_OK);
   PQclear(PQexec(conn, "CREATE TABLE invoices (id INTEGER)"));
-  EXPECT_THAT(OpenPostgresStore(*url),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("holds another program's tables")));
-  PGresult* tables = PQexec(conn, "SELECT string_agg(tablename, ',') FROM pg_tables "
-                                  "WHERE schemaname = 'public'");
+  EXPECT_THAT(OpenPostgresStore(*url), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                                HasSubstr("holds another program's tables")));
+  PGresult* tables = PQexec(conn,
+                            "SELECT string_agg(tablename, ',') FROM pg_tables "
+                            "WHERE schemaname = 'public'");
   EXPECT_STREQ(PQgetvalue(tables, 0, 0), "invoices");
   PQclear(tables);
   PQfinish(conn);
@@ -726,8 +724,8 @@ TEST(PostgresStoreTest, AnUnreachableDatabaseIsNamedWithoutItsPassword) {
   EXPECT_THAT(std::string(store.status().message()), ::testing::Not(HasSubstr("s3cret")));
   EXPECT_EQ(StoreDisplayName("postgresql://hoard:s3cret-word@db.example:5433/results"),
             "postgresql://hoard@db.example:5433/results");
-  EXPECT_THAT(OpenStore("postgresql://[bad"), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                       HasSubstr("not a PostgreSQL address")));
+  EXPECT_THAT(OpenStore("postgresql://[bad"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a PostgreSQL address")));
 }
 
 // Several servers on one database: they migrate once between them, never
@@ -810,8 +808,9 @@ TEST(PostgresStoreTest, ALostConnectionIsMadeAgain) {
   ASSERT_THAT(store->SaveFinished(1, first, RecordOf(first)), IsOk());
   PGconn* conn = PQconnectdb(url->c_str());
   ASSERT_EQ(PQstatus(conn), CONNECTION_OK);
-  PGresult* killed = PQexec(conn, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                  "WHERE datname = current_database() AND pid <> pg_backend_pid()");
+  PGresult* killed = PQexec(conn,
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                            "WHERE datname = current_database() AND pid <> pg_backend_pid()");
   ASSERT_EQ(PQresultStatus(killed), PGRES_TUPLES_OK);
   EXPECT_GE(PQntuples(killed), 2);
   PQclear(killed);

@@ -86,13 +86,13 @@ absl::StatusOr<std::vector<FinishedResult>> ReadSpill(const std::string& path) {
   while (in.ByteCount() < static_cast<std::int64_t>(bytes.size())) {
     FinishedResult result;
     bool clean_eof = false;
-    if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&result.match, &in,
-                                                                  &clean_eof) ||
+    if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&result.match, &in, &clean_eof) ||
         !google::protobuf::util::ParseDelimitedFromZeroCopyStream(&result.record, &in,
                                                                   &clean_eof)) {
       return absl::DataLossError(absl::StrCat(
           path, " holds results an earlier run could not store, but cannot be read after ",
-          results.size(), " of them; move it aside to start (the results it holds are not "
+          results.size(),
+          " of them; move it aside to start (the results it holds are not "
           "in the database)"));
     }
     result.sequence = SequenceOf(result.match.match_id());
@@ -123,9 +123,8 @@ absl::StatusOr<std::unique_ptr<StoreWriter>> StoreWriter::Open(MatchStore* store
     for (const FinishedResult& result : *left) {
       const absl::Status saved = store->SaveFinished(result.sequence, result.match, result.record);
       if (!saved.ok() && saved.code() != absl::StatusCode::kAlreadyExists) {
-        return absl::Status(saved.code(),
-                            absl::StrCat("cannot store the results kept in ", spill, ": ",
-                                         saved.message()));
+        return absl::Status(saved.code(), absl::StrCat("cannot store the results kept in ", spill,
+                                                       ": ", saved.message()));
       }
     }
     writer->recovered_ = static_cast<int>(left->size());
@@ -156,29 +155,29 @@ absl::StatusOr<std::int64_t> StoreWriter::NextSequence() {
     next_block_ = 0;
   }
   if (next_id_ < end_id_) return next_id_++;
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "no match ids are left: the store has not reserved more",
-      last_error_.ok() ? "" : absl::StrCat(" (", last_error_.message(), ")")));
+  return absl::ResourceExhaustedError(
+      absl::StrCat("no match ids are left: the store has not reserved more",
+                   last_error_.ok() ? "" : absl::StrCat(" (", last_error_.message(), ")")));
 }
 
 absl::Status StoreWriter::CheckRoom() const {
   absl::MutexLock lock(&mu_);
   if (!lost_.ok()) {
-    return absl::UnavailableError(absl::StrCat(
-        lost_.message(), "; no new match starts until then",
-        options_.spill_path.empty()
-            ? ""
-            : absl::StrCat(" (results finished meanwhile are kept in ", options_.spill_path,
-                           " and stored at the next start)")));
+    return absl::UnavailableError(
+        absl::StrCat(lost_.message(), "; no new match starts until then",
+                     options_.spill_path.empty()
+                         ? ""
+                         : absl::StrCat(" (results finished meanwhile are kept in ",
+                                        options_.spill_path, " and stored at the next start)")));
   }
   const std::size_t waiting = queued_bytes_ + in_hand_bytes_;
   if (waiting <= options_.max_queued_bytes) return absl::OkStatus();
   const std::size_t matches = queue_.size() + in_hand_;
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "the match store is behind: ", matches, " finished match", matches == 1 ? "" : "es",
-      " (", waiting, " bytes) wait to be written",
-      last_error_.ok() ? "" : absl::StrCat(" (", last_error_.message(), ")"),
-      "; no new match starts until they are"));
+  return absl::ResourceExhaustedError(
+      absl::StrCat("the match store is behind: ", matches, " finished match",
+                   matches == 1 ? "" : "es", " (", waiting, " bytes) wait to be written",
+                   last_error_.ok() ? "" : absl::StrCat(" (", last_error_.message(), ")"),
+                   "; no new match starts until they are"));
 }
 
 void StoreWriter::Add(FinishedResult result) {
@@ -228,8 +227,7 @@ void StoreWriter::Run() {
     {
       absl::MutexLock lock(&mu_);
       auto ready = [this]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
-        return !queue_.empty() || closing_ ||
-               (IdsLow() && absl::Now() >= next_reserve_attempt_);
+        return !queue_.empty() || closing_ || (IdsLow() && absl::Now() >= next_reserve_attempt_);
       };
       // Idle, it still looks at the store's database now and then.
       const absl::Time check_by = absl::Now() + kFileCheckEvery;
@@ -244,8 +242,8 @@ void StoreWriter::Run() {
       // What waits goes in one transaction (up to a bound): a store that
       // fell behind catches up at many times the pace of one per commit.
       std::size_t bytes = 0;
-      while (!queue_.empty() && !PastDeadline() &&
-             static_cast<int>(batch.size()) < kMaxBatch && bytes < kMaxBatchBytes) {
+      while (!queue_.empty() && !PastDeadline() && static_cast<int>(batch.size()) < kMaxBatch &&
+             bytes < kMaxBatchBytes) {
         bytes += BytesOf(queue_.front());
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
@@ -322,9 +320,8 @@ std::vector<absl::Status> StoreWriter::StoreBatchWithRetries(
         const absl::Time wake = std::min(absl::Now() + pause, deadline_);
         // Close() shortens the wait to its deadline.
         const absl::Time set_deadline = deadline_;
-        auto moved = [this, set_deadline]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
-          return deadline_ != set_deadline;
-        };
+        auto moved = [this, set_deadline]()
+                         ABSL_SHARED_LOCKS_REQUIRED(mu_) { return deadline_ != set_deadline; };
         mu_.AwaitWithDeadline(absl::Condition(&moved), wake);
       }
     }
@@ -386,7 +383,8 @@ void StoreWriter::GiveUp(const FinishedResult& result, const absl::Status& why) 
       outcome.kind = ResultOutcome::Kind::kSpilled;
       outcome.spill_path = options_.spill_path;
     } else {
-      outcome.error = absl::Status(why.code(), absl::StrCat(why.message(), "; and ", kept.message()));
+      outcome.error =
+          absl::Status(why.code(), absl::StrCat(why.message(), "; and ", kept.message()));
     }
   }
   {

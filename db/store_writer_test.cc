@@ -137,8 +137,8 @@ TEST(StoreWriterTest, ATransientFaultHoldsResultsBackUntilItPasses) {
   EXPECT_THAT(writer->CheckRoom(),
               StatusIs(absl::StatusCode::kResourceExhausted,
                        HasSubstr("match store is behind: 10 finished matches")));
-  EXPECT_THAT(writer->CheckRoom(), StatusIs(absl::StatusCode::kResourceExhausted,
-                                            HasSubstr("database is locked")));
+  EXPECT_THAT(writer->CheckRoom(),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("database is locked")));
   store.SetFault(absl::OkStatus());
   const auto reported = outcomes.Await(10);
   ASSERT_EQ(reported.size(), 10u);
@@ -178,7 +178,8 @@ TEST(StoreWriterTest, ALastingErrorKeepsTheResultForTheNextStart) {
   // The next start stores them first and removes the file.
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(db);
   Outcomes outcomes;
-  std::unique_ptr<StoreWriter> writer = *StoreWriter::Open(store.get(), Quick(spill), outcomes.Sink());
+  std::unique_ptr<StoreWriter> writer =
+      *StoreWriter::Open(store.get(), Quick(spill), outcomes.Sink());
   EXPECT_EQ(writer->counts().recovered, 2);
   for (const char* id : {"m1", "m2"}) {
     absl::StatusOr<std::optional<StoredMatch>> stored = store->Get(id);
@@ -257,7 +258,8 @@ TEST(StoreWriterTest, ADatabaseDeletedUnderTheWriterSpillsEveryResultAndRefusesN
     ASSERT_EQ(std::remove(db.c_str()), 0);
     // Idle, the writer still finds out, and new matches are refused.
     const absl::Time give_up = absl::Now() + absl::Seconds(20);
-    while (writer->CheckRoom().ok() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(20));
+    while (writer->CheckRoom().ok() && absl::Now() < give_up)
+      absl::SleepFor(absl::Milliseconds(20));
     EXPECT_THAT(writer->CheckRoom(),
                 StatusIs(absl::StatusCode::kUnavailable,
                          AllOf(HasSubstr("the database " + db + " was deleted"),
@@ -268,8 +270,8 @@ TEST(StoreWriterTest, ADatabaseDeletedUnderTheWriterSpillsEveryResultAndRefusesN
     for (const char* id : {"m2", "m3"}) {
       const ResultOutcome& outcome = reported.at(id).at(0);
       EXPECT_EQ(outcome.kind, ResultOutcome::Kind::kSpilled) << id;
-      EXPECT_THAT(outcome.error, StatusIs(absl::StatusCode::kFailedPrecondition,
-                                          HasSubstr("was deleted")));
+      EXPECT_THAT(outcome.error,
+                  StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("was deleted")));
     }
     EXPECT_EQ(writer->Close(absl::Seconds(1)), 2);
     absl::MutexLock lock(&mu);
@@ -280,7 +282,8 @@ TEST(StoreWriterTest, ADatabaseDeletedUnderTheWriterSpillsEveryResultAndRefusesN
   ASSERT_EQ(std::rename((db + ".rescued").c_str(), db.c_str()), 0);
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(db);
   Outcomes outcomes;
-  std::unique_ptr<StoreWriter> writer = *StoreWriter::Open(store.get(), Quick(spill), outcomes.Sink());
+  std::unique_ptr<StoreWriter> writer =
+      *StoreWriter::Open(store.get(), Quick(spill), outcomes.Sink());
   EXPECT_EQ(writer->counts().recovered, 2);
   std::vector<StoredMatch> all = *store->List(0, 10, {});
   ASSERT_EQ(all.size(), 3u);
@@ -305,7 +308,8 @@ TEST(StoreWriterTest, AResultThatCannotBeKeptAnywhereIsReportedLostWithBothReaso
 TEST(StoreWriterTest, AnUnreadableSpillFileStopsTheStartAndIsLeftAsItWas) {
   const std::string db = TempPath("writer_bad_spill.db");
   const std::string spill = SpillPathFor(db);
-  std::ofstream(spill, std::ios::binary) << "\x7f" << "not a result";
+  std::ofstream(spill, std::ios::binary) << "\x7f"
+                                         << "not a result";
   const std::string before = ReadFile(spill);
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(db);
   Outcomes outcomes;
@@ -329,8 +333,10 @@ TEST(StoreWriterTest, MatchIdsNeverRepeatAcrossRestartsOrWriters) {
   Outcomes outcomes;
   {
     // Two servers on one database, each past several blocks.
-    std::unique_ptr<StoreWriter> a = *StoreWriter::Open(first_store.get(), Quick(), outcomes.Sink());
-    std::unique_ptr<StoreWriter> b = *StoreWriter::Open(second_store.get(), Quick(), outcomes.Sink());
+    std::unique_ptr<StoreWriter> a =
+        *StoreWriter::Open(first_store.get(), Quick(), outcomes.Sink());
+    std::unique_ptr<StoreWriter> b =
+        *StoreWriter::Open(second_store.get(), Quick(), outcomes.Sink());
     for (int round = 0; round < 6; ++round) {
       take(*a, 4);
       take(*b, 4);
@@ -339,7 +345,8 @@ TEST(StoreWriterTest, MatchIdsNeverRepeatAcrossRestartsOrWriters) {
     // Neither stored a match: a "crash" leaves the store knowing nothing
     // but the reservations.
   }
-  std::unique_ptr<StoreWriter> again = *StoreWriter::Open(first_store.get(), Quick(), outcomes.Sink());
+  std::unique_ptr<StoreWriter> again =
+      *StoreWriter::Open(first_store.get(), Quick(), outcomes.Sink());
   for (int round = 0; round < 5; ++round) {
     take(*again, 5);
     absl::SleepFor(absl::Milliseconds(30));
@@ -354,10 +361,10 @@ TEST(StoreWriterTest, IdsRunOutOnlyWhenTheStoreCannotReserveMore) {
   store.SetFault(absl::UnavailableError("hoard.db: database is locked"));
   int handed = 0;
   while (writer->NextSequence().ok()) ++handed;
-  EXPECT_EQ(handed, 10);  // the block reserved at the start
+  EXPECT_EQ(handed, 10);                    // the block reserved at the start
   absl::SleepFor(absl::Milliseconds(100));  // the writer tries to reserve more
-  EXPECT_THAT(writer->NextSequence(), StatusIs(absl::StatusCode::kResourceExhausted,
-                                               HasSubstr("database is locked")));
+  EXPECT_THAT(writer->NextSequence(),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("database is locked")));
   store.SetFault(absl::OkStatus());
   absl::StatusOr<std::int64_t> next;
   for (int tries = 0; tries < 200 && !(next = writer->NextSequence()).ok(); ++tries) {

@@ -8,13 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define HOARD_CHECK(condition, message)                                  \
-  do {                                                                   \
-    if (!(condition)) {                                                  \
-      std::fprintf(stderr, "%s:%d: check failed: %s: %s\n", __FILE__,   \
-                   __LINE__, #condition, message);                       \
-      std::abort();                                                      \
-    }                                                                    \
+#define HOARD_CHECK(condition, message)                                                     \
+  do {                                                                                      \
+    if (!(condition)) {                                                                     \
+      std::fprintf(stderr, "%s:%d: check failed: %s: %s\n", __FILE__, __LINE__, #condition, \
+                   message);                                                                \
+      std::abort();                                                                         \
+    }                                                                                       \
   } while (false)
 
 #endif  // HOARD_ENGINE_CHECK_H_

@@ -29,8 +29,7 @@ class GameCodec {
   // The engine action a typed action names. kInvalidArgument when it is of
   // another game, or a field is missing or out of range (the message names
   // it). The action may still be illegal: State::Apply decides that.
-  virtual absl::StatusOr<Action> ActionFromProto(
-      const hoard::v1::Action& action) const = 0;
+  virtual absl::StatusOr<Action> ActionFromProto(const hoard::v1::Action& action) const = 0;
   // The same, for a typed action answering a decision in `state`: a game
   // whose action codes depend on the position (a Dragon's Gold division
   // names tokens of the treasure under negotiation) checks the action
@@ -45,8 +44,7 @@ class GameCodec {
 // OK when `action` is of game `id` (its oneof branch named `id` is set);
 // otherwise kInvalidArgument saying which branch to set, or which game the
 // action is for. The first step of every ActionFromProto.
-absl::Status CheckActionGame(const hoard::v1::Action& action,
-                             absl::string_view id);
+absl::Status CheckActionGame(const hoard::v1::Action& action, absl::string_view id);
 
 }  // namespace hoard::engine
 

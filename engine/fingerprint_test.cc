@@ -35,11 +35,11 @@ TEST(FingerprintTest, EveryGameFingerprintsItsTextExactly) {
           const std::uint64_t fingerprint = state->Fingerprint();
           ++states;
           auto [text_it, new_text] = by_text.try_emplace(text, fingerprint);
-          ASSERT_EQ(text_it->second, fingerprint)
-              << "one state, two fingerprints:\n" << text;
+          ASSERT_EQ(text_it->second, fingerprint) << "one state, two fingerprints:\n" << text;
           auto [fp_it, new_fp] = by_fingerprint.try_emplace(fingerprint, text);
-          ASSERT_EQ(fp_it->second, text)
-              << "two states, one fingerprint:\n" << text << "\n---\n" << fp_it->second;
+          ASSERT_EQ(fp_it->second, text) << "two states, one fingerprint:\n"
+                                         << text << "\n---\n"
+                                         << fp_it->second;
           EXPECT_EQ(state->Clone()->Fingerprint(), fingerprint);
           if (state->IsOver()) break;
           const Seat seat = state->SeatsToAct()[0];

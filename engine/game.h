@@ -107,8 +107,8 @@ struct GameOption {
 };
 
 struct GameInfo {
-  std::string id;               // "village"
-  std::string name;             // "Please Don't Burn My Village!"
+  std::string id;    // "village"
+  std::string name;  // "Please Don't Burn My Village!"
   int min_players = 0;
   int max_players = 0;
   std::string ruleset_version;  // changes whenever the rules' results change
@@ -200,8 +200,7 @@ class Game {
   virtual const GameInfo& info() const = 0;
   // Starts a match; kInvalidArgument for an unsupported player count or a
   // bad option (the message names it).
-  virtual absl::StatusOr<std::unique_ptr<State>> NewMatch(
-      const MatchConfig& config) const = 0;
+  virtual absl::StatusOr<std::unique_ptr<State>> NewMatch(const MatchConfig& config) const = 0;
 };
 
 // Checks `num_players` and that every option in `config` is one of
@@ -210,8 +209,7 @@ absl::Status ValidateConfig(const GameInfo& info, const MatchConfig& config);
 
 // The value of option `name`: from the config, else its default.
 // REQUIRES: `name` is one of info.options.
-std::string OptionValue(const GameInfo& info, const MatchConfig& config,
-                        const std::string& name);
+std::string OptionValue(const GameInfo& info, const MatchConfig& config, const std::string& name);
 
 // The value of option `name`, which takes one of two values: false for
 // `first`, true for `second`; kInvalidArgument naming both otherwise.

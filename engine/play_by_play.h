@@ -42,8 +42,8 @@ class PlayByPlay {
   // `before` (the state it is played in, not yet applied): nothing, one
   // item, or — when it completes a sealed decision — its own sealed item
   // followed by every answer of the decision revealed.
-  std::vector<ToldAction> Tell(const State& before, Seat seat, Action action,
-                               std::string text, bool by_default);
+  std::vector<ToldAction> Tell(const State& before, Seat seat, Action action, std::string text,
+                               bool by_default);
 
  private:
   // The seats of the sealed decision in progress that have yet to answer,

@@ -89,8 +89,7 @@ absl::StatusOr<PlayerId> PlayerId::Parse(absl::string_view text) {
         absl::StrCat("a seat's player is builtin:NAME or bot:NAME, not ", Quote(text)));
   }
   if (absl::Status valid = CheckBotName(name); !valid.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("player ", Quote(text), ": ", valid.message()));
+    return absl::InvalidArgumentError(absl::StrCat("player ", Quote(text), ": ", valid.message()));
   }
   return PlayerId(kind, std::string(name));
 }

@@ -76,9 +76,10 @@ TEST(BotNameTest, SaysWhatIsWrongWithAName) {
 
 TEST(BotNameTest, AWordOfANameHoldsNoAt) {
   EXPECT_THAT(CheckBotNameWord("alice"), IsOk());
-  EXPECT_THAT(CheckBotNameWord("a@b"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("'a@b' holds '@', which is not a letter, digit, '_', '-' or '.'")));
+  EXPECT_THAT(
+      CheckBotNameWord("a@b"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("'a@b' holds '@', which is not a letter, digit, '_', '-' or '.'")));
   EXPECT_THAT(CheckBotNameWord(""), StatusIs(absl::StatusCode::kInvalidArgument, "is empty"));
   EXPECT_EQ(JoinBotName("alice", "2"), "alice@2");
   EXPECT_EQ(JoinBotName("alice", ""), "alice");

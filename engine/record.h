@@ -32,7 +32,7 @@ inline constexpr char kRecordFormatPrefix[] = "hoard.match_record.v";
 struct RecordedAction {
   Seat seat = 0;
   Action action;
-  std::string text;         // ActionToString of the action
+  std::string text;               // ActionToString of the action
   std::uint64_t state_after = 0;  // StepFingerprint() of the state after it
   bool operator==(const RecordedAction&) const = default;
 };
@@ -74,8 +74,7 @@ class MatchRecorder {
 
   // Call after `action` by `seat` was applied; `text` is the action's
   // ActionToString() from the state before it.
-  void Record(Seat seat, Action action, std::string text,
-              const State& after);
+  void Record(Seat seat, Action action, std::string text, const State& after);
 
   // REQUIRES: state.IsOver().
   MatchRecord Finish(const State& state);

@@ -56,13 +56,11 @@ std::string RecordToJson(const MatchRecord& record) {
 
 absl::StatusOr<MatchRecord> RecordFromJson(const std::string& json) {
   hoard::v1::MatchRecord proto;
-  if (auto status = google::protobuf::util::JsonStringToMessage(json, &proto);
-      !status.ok()) {
+  if (auto status = google::protobuf::util::JsonStringToMessage(json, &proto); !status.ok()) {
     // The parser's message goes on to quote the text on later lines.
     std::string message(status.message().data(), status.message().size());
     message.resize(std::min(message.find('\n'), message.size()));
-    return absl::InvalidArgumentError(
-        absl::StrCat("not a match record: ", message));
+    return absl::InvalidArgumentError(absl::StrCat("not a match record: ", message));
   }
   return RecordFromProto(proto);
 }
@@ -74,10 +72,10 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
       !absl::SimpleAtoi(format, &record.format_version) ||
       record.format_version < kOldestRecordFormatVersion ||
       record.format_version > kRecordFormatVersion) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "not a match record: format is '", proto.format(), "', expected '",
-        kRecordFormatPrefix, kRecordFormatVersion, "' (or an older '",
-        kRecordFormatPrefix, kOldestRecordFormatVersion, "')"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a match record: format is '", proto.format(), "', expected '",
+                     kRecordFormatPrefix, kRecordFormatVersion, "' (or an older '",
+                     kRecordFormatPrefix, kOldestRecordFormatVersion, "')"));
   }
   record.game = proto.game();
   record.ruleset_version = proto.ruleset_version();
@@ -85,18 +83,15 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
   record.options.insert(proto.options().begin(), proto.options().end());
   record.seats.assign(proto.seats().begin(), proto.seats().end());
   for (const hoard::v1::Zone& zone : proto.setup()) {
-    record.setup.push_back(
-        {zone.name(), {zone.cards().begin(), zone.cards().end()}});
+    record.setup.push_back({zone.name(), {zone.cards().begin(), zone.cards().end()}});
   }
   for (int i = 0; i < proto.actions_size(); ++i) {
     const hoard::v1::RecordedAction& step = proto.actions(i);
-    RecordedAction action{.seat = step.seat(),
-                          .action = Action(step.code()),
-                          .text = step.text()};
+    RecordedAction action{.seat = step.seat(), .action = Action(step.code()), .text = step.text()};
     if (!absl::SimpleHexAtoi(step.state_after(), &action.state_after)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("not a match record: step ", i + 1, " has state_after '",
-                       step.state_after(), "', which is not hexadecimal"));
+      return absl::InvalidArgumentError(absl::StrCat("not a match record: step ", i + 1,
+                                                     " has state_after '", step.state_after(),
+                                                     "', which is not hexadecimal"));
     }
     record.actions.push_back(std::move(action));
   }
@@ -107,8 +102,7 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
   return record;
 }
 
-absl::Status WriteRecordFile(const std::string& path,
-                             const MatchRecord& record) {
+absl::Status WriteRecordFile(const std::string& path, const MatchRecord& record) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << RecordToJson(record);
   out.close();

@@ -21,8 +21,7 @@ MatchRecord PlayRandomMatch(int players, std::uint64_t seed) {
   const Game& game = **FindGame("village");
   MatchConfig config{.num_players = players, .seed = seed};
   std::unique_ptr<State> state = *game.NewMatch(config);
-  MatchRecorder recorder(game.info(), config,
-                         std::vector<std::string>(players, "random"), *state);
+  MatchRecorder recorder(game.info(), config, std::vector<std::string>(players, "random"), *state);
   Rng rng(seed + 1);
   while (!state->IsOver()) {
     const Seat seat = state->SeatsToAct()[0];
@@ -58,8 +57,7 @@ TEST(RecordTest, AnAlteredActionIsCaughtAtItsStep) {
   MatchRecord record = PlayRandomMatch(3, 11);
   // Replace step 10 by a different legal action, with a matching text.
   const Game& game = **FindGame("village");
-  std::unique_ptr<State> state =
-      *game.NewMatch({.num_players = 3, .seed = record.seed});
+  std::unique_ptr<State> state = *game.NewMatch({.num_players = 3, .seed = record.seed});
   for (int i = 0; i < 9; ++i) {
     ASSERT_THAT(state->Apply(record.actions[i].seat, record.actions[i].action), IsOk());
   }
@@ -86,33 +84,32 @@ TEST(RecordTest, AnotherSeedDealsDifferently) {
   MatchRecord record = PlayRandomMatch(4, 21);
   record.seed += 1;
   EXPECT_THAT(VerifyRecord(record),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("initial deal differs")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("initial deal differs")));
 }
 
 TEST(RecordTest, TruncatedAndTamperedResultsAreCaught) {
   MatchRecord truncated = PlayRandomMatch(3, 2);
   truncated.actions.pop_back();
-  EXPECT_THAT(VerifyRecord(truncated), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                HasSubstr("match is not over")));
+  EXPECT_THAT(VerifyRecord(truncated),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("match is not over")));
   MatchRecord scores = PlayRandomMatch(3, 2);
   scores.scores[0] += 5;
-  EXPECT_THAT(VerifyRecord(scores), StatusIs(absl::StatusCode::kInvalidArgument,
-                                             HasSubstr("final scores are")));
+  EXPECT_THAT(VerifyRecord(scores),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("final scores are")));
   MatchRecord ranks = PlayRandomMatch(3, 2);
   ranks.ranks = {3, 3, 3};
-  EXPECT_THAT(VerifyRecord(ranks), StatusIs(absl::StatusCode::kInvalidArgument,
-                                            HasSubstr("final ranks are")));
+  EXPECT_THAT(VerifyRecord(ranks),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("final ranks are")));
 }
 
 TEST(RecordTest, OtherGamesAndRulesetsAreNamed) {
   MatchRecord record = PlayRandomMatch(2, 3);
   record.ruleset_version = "0";
-  EXPECT_THAT(VerifyRecord(record), StatusIs(absl::StatusCode::kFailedPrecondition,
-                                             HasSubstr("ruleset version 0")));
+  EXPECT_THAT(VerifyRecord(record),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("ruleset version 0")));
   record.game = "tic_tac_toe";
-  EXPECT_THAT(VerifyRecord(record), StatusIs(absl::StatusCode::kNotFound,
-                                             HasSubstr("unknown game 'tic_tac_toe'")));
+  EXPECT_THAT(VerifyRecord(record),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("unknown game 'tic_tac_toe'")));
 }
 
 TEST(RecordTest, CorruptJsonIsRefusedWithAReason) {
@@ -134,8 +131,8 @@ TEST(RecordTest, UnknownFormatsAreRefusedWithTheOnesKnown) {
                                  "'hoard.match_record.v1')")));
   MatchRecord record = PlayRandomMatch(2, 4);
   record.format_version = 3;
-  EXPECT_THAT(VerifyRecord(record), StatusIs(absl::StatusCode::kInvalidArgument,
-                                             HasSubstr("in format 3")));
+  EXPECT_THAT(VerifyRecord(record),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("in format 3")));
 }
 
 // A match's record with the commitment to its deal, as the server and
@@ -210,14 +207,12 @@ TEST(RecordTest, FormatOneRecordsOfEveryGameStillVerify) {
     MatchRecord as_two = *record;
     as_two.format_version = 2;
     EXPECT_THAT(VerifyRecord(as_two),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("step 1 ")));
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("step 1 ")));
     // And a tampered fingerprint is caught at its step.
     MatchRecord tampered = *record;
     tampered.actions[4].state_after ^= 1;
     EXPECT_THAT(VerifyRecord(tampered),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("step 5 ")));
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("step 5 ")));
   }
 }
 

@@ -15,16 +15,16 @@ absl::StatusOr<hoard::v1::ReplayMatchResponse> ReplayViews(const MatchRecord& re
   ASSIGN_OR_RETURN(const GameCodec* codec, FindCodec(record.game));
   if (record.ruleset_version != game->info().ruleset_version) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "the record was played under ", record.game, " ruleset version ",
-        record.ruleset_version, ", but this build has version ", game->info().ruleset_version));
+        "the record was played under ", record.game, " ruleset version ", record.ruleset_version,
+        ", but this build has version ", game->info().ruleset_version));
   }
   const int seats = static_cast<int>(record.seats.size());
   if (observer != kSpectator && (observer < 0 || observer >= seats)) {
     return absl::InvalidArgumentError(
         absl::StrCat("seat ", observer, " is no seat of this ", seats, "-player match"));
   }
-  absl::StatusOr<std::unique_ptr<State>> started = game->NewMatch(
-      {.num_players = seats, .seed = record.seed, .options = record.options});
+  absl::StatusOr<std::unique_ptr<State>> started =
+      game->NewMatch({.num_players = seats, .seed = record.seed, .options = record.options});
   if (!started.ok()) {
     return absl::DataLossError(
         absl::StrCat("the record's match cannot be started: ", started.status().message()));
@@ -47,8 +47,8 @@ absl::StatusOr<hoard::v1::ReplayMatchResponse> ReplayViews(const MatchRecord& re
   for (std::size_t i = 0; i < record.actions.size(); ++i) {
     const RecordedAction& action = record.actions[i];
     if (absl::Status applied = state->Apply(action.seat, action.action); !applied.ok()) {
-      return absl::DataLossError(absl::StrCat("the record's action ", i + 1,
-                                              " does not replay: ", applied.message()));
+      return absl::DataLossError(
+          absl::StrCat("the record's action ", i + 1, " does not replay: ", applied.message()));
     }
     add_step(static_cast<int>(i + 1), action.seat, action.text);
   }

@@ -29,8 +29,8 @@ absl::StatusOr<const Game*> FindGame(absl::string_view id) {
   if (const GameParts* parts = PartsOf(id); parts != nullptr) return parts->game.get();
   std::vector<std::string> known;
   for (const auto& [name, parts] : Games()) known.push_back(name);
-  return absl::NotFoundError(absl::StrCat("unknown game '", id, "' (known: ",
-                                          absl::StrJoin(known, ", "), ")"));
+  return absl::NotFoundError(
+      absl::StrCat("unknown game '", id, "' (known: ", absl::StrJoin(known, ", "), ")"));
 }
 
 std::vector<const Game*> AllGames() {

@@ -44,10 +44,9 @@ TEST(RegistryTest, EveryGameIsFoundByItsIdWithEveryRequiredPart) {
 TEST(RegistryTest, UnknownGameNamesTheKnownOnes) {
   std::vector<std::string> ids;
   for (const Game* game : AllGames()) ids.push_back(game->info().id);
-  EXPECT_THAT(FindGame("chess"),
-              StatusIs(absl::StatusCode::kNotFound,
-                       HasSubstr(absl::StrCat("unknown game 'chess' (known: ",
-                                              absl::StrJoin(ids, ", "), ")"))));
+  EXPECT_THAT(FindGame("chess"), StatusIs(absl::StatusCode::kNotFound,
+                                          HasSubstr(absl::StrCat("unknown game 'chess' (known: ",
+                                                                 absl::StrJoin(ids, ", "), ")"))));
   EXPECT_THAT(FindCodec("chess"), StatusIs(absl::StatusCode::kNotFound, HasSubstr("chess")));
 }
 
@@ -61,13 +60,11 @@ TEST(RegistryTest, BadPlayerCountsAndUnknownOptionsAreRefused) {
     EXPECT_THAT(game->NewMatch({.num_players = info.min_players - 1}),
                 StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("players")))
         << info.id;
-    EXPECT_THAT(game->NewMatch({.num_players = info.min_players,
-                                .options = {{"no_such_option", "2"}}}),
-                StatusIs(absl::StatusCode::kInvalidArgument,
-                         HasSubstr("no option 'no_such_option'")))
+    EXPECT_THAT(
+        game->NewMatch({.num_players = info.min_players, .options = {{"no_such_option", "2"}}}),
+        StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no option 'no_such_option'")))
         << info.id;
-    EXPECT_THAT(game->NewMatch({.num_players = info.min_players, .seed = 1}), IsOk())
-        << info.id;
+    EXPECT_THAT(game->NewMatch({.num_players = info.min_players, .seed = 1}), IsOk()) << info.id;
   }
 }
 

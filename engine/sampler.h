@@ -35,8 +35,7 @@ class Sampler {
   // cards and sealed answers drawn from `rng`. kInvalidArgument when `view`
   // is not a seat's view of this game or could not come from any match
   // (more cards shown than the game has); never crashes on such a view.
-  virtual absl::StatusOr<std::unique_ptr<State>> Sample(
-      const View& view, Rng& rng) const = 0;
+  virtual absl::StatusOr<std::unique_ptr<State>> Sample(const View& view, Rng& rng) const = 0;
 };
 
 }  // namespace hoard::engine

@@ -29,34 +29,34 @@ constexpr int kMaxPageSize = 500;
 
 absl::Status CheckEventDelivery(int events) {
   if (hoard::v1::EventDelivery_IsValid(events)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      "events: ", events, " is not an EventDelivery (0 to 3: unspecified, stream, "
-      "in requests, none)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("events: ", events,
+                   " is not an EventDelivery (0 to 3: unspecified, stream, "
+                   "in requests, none)"));
 }
 
 }  // namespace
 
 Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {}
 
-absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store,
-                             db::StoreWriterOptions writer) {
+absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store, db::StoreWriterOptions writer) {
   RETURN_IF_ERROR(accounts_.UseStore(store.get()));
-  store->SetCommitObserver([this](absl::Duration took, int matches) {
-    metrics_.ObserveStoreWrite(took, matches);
-  });
+  store->SetCommitObserver(
+      [this](absl::Duration took, int matches) { metrics_.ObserveStoreWrite(took, matches); });
   if (events_) {
-    for (const std::string& notice : store->notices()) events_("store_notice", {{"message", notice}});
+    for (const std::string& notice : store->notices())
+      events_("store_notice", {{"message", notice}});
   }
   // Said once, loudly: from then on new matches are refused (CheckRoom) and
   // each result is kept in the spill file, its own match_not_stored says so.
   writer.on_store_lost = [this](const absl::Status& why) {
     if (events_) events_("store_lost", {{"error", std::string(why.message())}});
   };
-  ASSIGN_OR_RETURN(writer_, db::StoreWriter::Open(store.get(), std::move(writer),
-                                                  [this](const std::string& id,
-                                                         const db::ResultOutcome& outcome) {
-                                                    OnStoreOutcome(id, outcome);
-                                                  }));
+  ASSIGN_OR_RETURN(writer_, db::StoreWriter::Open(
+                                store.get(), std::move(writer),
+                                [this](const std::string& id, const db::ResultOutcome& outcome) {
+                                  OnStoreOutcome(id, outcome);
+                                }));
   absl::MutexLock lock(&mu_);
   store_ = std::move(store);
   return absl::OkStatus();
@@ -171,15 +171,15 @@ absl::Status Arena::CheckRoom(const std::string& creator,
     return absl::UnavailableError("the server is shutting down and starts no new matches");
   }
   if (running_ >= limits_.max_running_matches) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "the server already runs ", running_, " matches, its limit (--max-matches)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the server already runs ", running_, " matches, its limit (--max-matches)"));
   }
   // Results are never dropped for room: new matches wait for the store.
   if (writer_) RETURN_IF_ERROR(writer_->CheckRoom());
   if (!creator.empty() && running_by_creator_[creator] >= limits_.max_matches_per_creator) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "this token already runs ", running_by_creator_[creator],
-        " matches, its limit (--max-matches-per-creator)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("this token already runs ", running_by_creator_[creator],
+                     " matches, its limit (--max-matches-per-creator)"));
   }
   for (const auto& [name, seats] : bot_seats) {
     // A revoked bot may still be finishing matches: the account decides.
@@ -230,8 +230,8 @@ std::shared_ptr<HostedMatch> Arena::Admit(PreparedMatch prepared, std::int64_t s
   setup.metrics = &metrics_.Game(setup.game->info().id);
   setup.metrics->started.fetch_add(1, std::memory_order_relaxed);
   const std::string id = setup.id;
-  auto match = std::make_shared<HostedMatch>(std::move(setup), std::move(prepared.state),
-                                             &timers_, [this, id] { OnMatchFinished(id); });
+  auto match = std::make_shared<HostedMatch>(std::move(setup), std::move(prepared.state), &timers_,
+                                             [this, id] { OnMatchFinished(id); });
   matches_[sequence] = match;
   by_id_[id] = match;
   if (hooks.on_finished || hooks.on_flawed_answer || !hooks.store) {
@@ -343,9 +343,9 @@ void Arena::OnMatchFinished(const std::string& match_id) {
                   .record = hooks.on_finished ? record : std::move(record)});
   }
   ReleaseFinished(match_id, described,
-                  store              ? Afterwards::kAwaitStore
+                  store                ? Afterwards::kAwaitStore
                   : writer_ != nullptr ? Afterwards::kForget  // its caller stores it
-                                     : Afterwards::kKeepInMemory);
+                                       : Afterwards::kKeepInMemory);
   if (!store && !caller_stores && events_) {
     fields.push_back({"stored", "no"});
     events_(event, fields);
@@ -382,9 +382,8 @@ void Arena::OnStoreOutcome(const std::string& match_id, const db::ResultOutcome&
   fields.push_back({"status", end.first == "match_aborted" ? "aborted" : "finished"});
   fields.push_back({"stored", "no"});
   fields.push_back({"reason", std::string(outcome.error.message())});
-  fields.push_back({"kept", outcome.kind == db::ResultOutcome::Kind::kSpilled
-                                ? outcome.spill_path
-                                : "no (lost)"});
+  fields.push_back({"kept", outcome.kind == db::ResultOutcome::Kind::kSpilled ? outcome.spill_path
+                                                                              : "no (lost)"});
   events_("match_not_stored", fields);
 }
 
@@ -412,9 +411,7 @@ void Arena::OnStoredByCaller(const std::string& match_id, const absl::Status& sa
   events_("match_not_stored", fields);
 }
 
-int Arena::FlushStore(absl::Duration timeout) {
-  return writer_ ? writer_->Close(timeout) : 0;
-}
+int Arena::FlushStore(absl::Duration timeout) { return writer_ ? writer_->Close(timeout) : 0; }
 
 void Arena::BeginShutdown() {
   absl::MutexLock lock(&mu_);
@@ -524,8 +521,8 @@ absl::StatusOr<hoard::v1::AddBotResponse> Arena::AddBot(const hoard::v1::AddBotR
   response.set_key(request.key().empty() ? tournament::RandomToken() : request.key());
   RETURN_IF_ERROR(accounts_.Add(request.name(), response.key(), request.replace(), launched));
   // A stream that registered with the old key speaks for the bot no more.
-  DisconnectBot(request.name(), absl::UnauthenticatedError(absl::StrCat(
-                                    "bot '", request.name(), "' was given a new key")));
+  DisconnectBot(request.name(), absl::UnauthenticatedError(absl::StrCat("bot '", request.name(),
+                                                                        "' was given a new key")));
   if (events_) events_("bot_added", {{"bot", request.name()}});
   return response;
 }
@@ -558,14 +555,13 @@ int Arena::DisconnectBot(const std::string& name, const absl::Status& why) {
 void Arena::ExpectHello(const std::shared_ptr<Connection>& connection) {
   std::weak_ptr<Connection> weak = connection;
   const int timeout_ms = limits_.hello_timeout_ms;
-  timers_.Schedule(SteadyClock::now() + std::chrono::milliseconds(timeout_ms),
-                   [weak, timeout_ms] {
-                     std::shared_ptr<Connection> connection = weak.lock();
-                     if (connection && !connection->identified() && !connection->greeted()) {
-                       connection->End(absl::DeadlineExceededError(absl::StrCat(
-                           "no hello within ", timeout_ms, " ms (--hello-timeout-ms)")));
-                     }
-                   });
+  timers_.Schedule(SteadyClock::now() + std::chrono::milliseconds(timeout_ms), [weak, timeout_ms] {
+    std::shared_ptr<Connection> connection = weak.lock();
+    if (connection && !connection->identified() && !connection->greeted()) {
+      connection->End(absl::DeadlineExceededError(
+          absl::StrCat("no hello within ", timeout_ms, " ms (--hello-timeout-ms)")));
+    }
+  });
 }
 
 std::shared_ptr<HostedMatch> Arena::FindMatch(const std::string& id) const {
@@ -612,17 +608,17 @@ absl::StatusOr<hoard::v1::ReplayMatchResponse> Arena::ReplayMatch(
   get.set_match_id(request.match_id());
   ASSIGN_OR_RETURN(hoard::v1::GetMatchResponse got, GetMatch(get, admin));
   if (!got.has_record()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "match ", got.match().match_id(), " has no record to replay: ",
-        got.match().status() == hoard::v1::MATCH_STATUS_RUNNING ? "it is still running"
-        : got.match().status() == hoard::v1::MATCH_STATUS_ABORTED
-            ? "it was aborted"
-            : "it is sealed until its tournament is over"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("match ", got.match().match_id(), " has no record to replay: ",
+                     got.match().status() == hoard::v1::MATCH_STATUS_RUNNING ? "it is still running"
+                     : got.match().status() == hoard::v1::MATCH_STATUS_ABORTED
+                         ? "it was aborted"
+                         : "it is sealed until its tournament is over"));
   }
   ASSIGN_OR_RETURN(engine::MatchRecord record, engine::RecordFromProto(got.record()));
-  ASSIGN_OR_RETURN(hoard::v1::ReplayMatchResponse replay,
-                   engine::ReplayViews(record, request.has_seat() ? request.seat()
-                                                                  : engine::kSpectator));
+  ASSIGN_OR_RETURN(
+      hoard::v1::ReplayMatchResponse replay,
+      engine::ReplayViews(record, request.has_seat() ? request.seat() : engine::kSpectator));
   replay.set_match_id(got.match().match_id());
   return replay;
 }
@@ -632,14 +628,12 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
   if (request.page_size() < 0) {
     return absl::InvalidArgumentError("page_size must not be negative");
   }
-  const int page_size = request.page_size() == 0
-                            ? kDefaultPageSize
-                            : std::min(request.page_size(), kMaxPageSize);
+  const int page_size =
+      request.page_size() == 0 ? kDefaultPageSize : std::min(request.page_size(), kMaxPageSize);
   std::int64_t after = 0;
-  if (!request.page_token().empty() &&
-      !absl::SimpleAtoi(request.page_token(), &after)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page_token '", engine::Clip(request.page_token()), "' is not one this server gave"));
+  if (!request.page_token().empty() && !absl::SimpleAtoi(request.page_token(), &after)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "page_token '", engine::Clip(request.page_token()), "' is not one this server gave"));
   }
   std::vector<std::pair<std::int64_t, std::shared_ptr<HostedMatch>>> candidates;
   {
@@ -664,9 +658,9 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
   }
   if (store_ != nullptr && (request.status() == hoard::v1::MATCH_STATUS_UNSPECIFIED ||
                             request.status() == hoard::v1::MATCH_STATUS_FINISHED)) {
-    ASSIGN_OR_RETURN(std::vector<db::StoredMatch> stored,
-                     store_->List(after, page_size + 1,
-                                  {.game = request.game(), .bot = request.bot()}));
+    ASSIGN_OR_RETURN(
+        std::vector<db::StoredMatch> stored,
+        store_->List(after, page_size + 1, {.game = request.game(), .bot = request.bot()}));
     for (db::StoredMatch& match : stored) page.try_emplace(match.sequence, std::move(match.match));
   }
   hoard::v1::ListMatchesResponse response;
@@ -692,8 +686,7 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
     int& count = watchers_[request.match_id()];
     if (count >= limits_.max_watchers_per_match) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "match ", request.match_id(), " already has ", count,
-          " spectators, its limit"));
+          "match ", request.match_id(), " already has ", count, " spectators, its limit"));
     }
     ++count;
   }
@@ -762,17 +755,17 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       case hoard::v1::Hello::IDENTITY_NOT_SET:
         break;
     }
-    return absl::UnauthenticatedError(
-        "the hello carries no credentials: set register or join");
+    return absl::UnauthenticatedError("the hello carries no credentials: set register or join");
   }
   switch (message.kind_case()) {
     case hoard::v1::BotMessage::kAnswer: {
       const hoard::v1::Answer& answer = message.answer();
       std::shared_ptr<HostedMatch> match = FindMatch(answer.match_id());
       if (!match) {
-        SendError(connection,
-                  absl::NotFoundError(absl::StrCat("no match '", engine::Clip(answer.match_id()), "'")),
-                  answer.match_id());
+        SendError(
+            connection,
+            absl::NotFoundError(absl::StrCat("no match '", engine::Clip(answer.match_id()), "'")),
+            answer.match_id());
         return absl::OkStatus();
       }
       hoard::v1::ServerMessage reply;
@@ -806,8 +799,7 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
       break;
   }
   SendError(connection,
-            absl::InvalidArgumentError("the message is empty: send an answer or a join"),
-            "");
+            absl::InvalidArgumentError("the message is empty: send an answer or a join"), "");
   return absl::OkStatus();
 }
 
@@ -815,17 +807,16 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
                              const hoard::v1::Register& request) {
   RETURN_IF_ERROR(engine::CheckBotName(request.name()));
   if (request.key().empty() || request.key().size() > kMaxKeyLength) {
-    return absl::UnauthenticatedError(absl::StrCat(
-        "registering bot '", engine::Clip(request.name()), "' needs a key of 1 to ",
-        kMaxKeyLength, " characters"));
+    return absl::UnauthenticatedError(
+        absl::StrCat("registering bot '", engine::Clip(request.name()), "' needs a key of 1 to ",
+                     kMaxKeyLength, " characters"));
   }
   if (request.max_matches() < 0) {
     return absl::InvalidArgumentError("max_matches must not be negative");
   }
   RETURN_IF_ERROR(CheckEventDelivery(request.events()));
   const int max_matches =
-      std::min(request.max_matches() == 0 ? 1 : request.max_matches(),
-               limits_.max_matches_per_bot);
+      std::min(request.max_matches() == 0 ? 1 : request.max_matches(), limits_.max_matches_per_bot);
   // The key is checked (slowly, the first time) before any lock is taken.
   if (absl::Status checked = accounts_.Check(request.name(), request.key(), connection->address());
       !checked.ok()) {
@@ -898,13 +889,12 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
     absl::MutexLock lock(&mu_);
     auto it = tokens_.find(request.seat_token());
     if (it == tokens_.end()) {
-      return absl::UnauthenticatedError(
-          "unknown seat token (or its match is over)");
+      return absl::UnauthenticatedError("unknown seat token (or its match is over)");
     }
     target = it->second;
     if (!request.match_id().empty() && request.match_id() != target.match_id) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "this seat token is not for match '", engine::Clip(request.match_id()), "'"));
+      return absl::PermissionDeniedError(absl::StrCat("this seat token is not for match '",
+                                                      engine::Clip(request.match_id()), "'"));
     }
     auto found = by_id_.find(target.match_id);
     if (found == by_id_.end()) {
@@ -929,8 +919,8 @@ absl::Status Arena::Join(const std::shared_ptr<Connection>& connection,
   return absl::OkStatus();
 }
 
-void Arena::SendError(const std::shared_ptr<Connection>& connection,
-                      const absl::Status& status, const std::string& match_id) {
+void Arena::SendError(const std::shared_ptr<Connection>& connection, const absl::Status& status,
+                      const std::string& match_id) {
   hoard::v1::ServerMessage message;
   message.mutable_error()->set_code(WireCode(status.code()));
   message.mutable_error()->set_message(std::string(status.message()));

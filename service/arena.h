@@ -93,8 +93,7 @@ class Arena {
   // blocks the store reserves, so none is handed out twice, even across a
   // crash. First stores what the spill file of an earlier run holds. Call
   // before serving.
-  absl::Status UseStore(std::unique_ptr<db::MatchStore> store,
-                        db::StoreWriterOptions writer = {});
+  absl::Status UseStore(std::unique_ptr<db::MatchStore> store, db::StoreWriterOptions writer = {});
 
   // The caller that played the match `match_id` without the arena's store
   // (a tournament: MatchHooks::store false) has stored it, or could not
@@ -114,8 +113,8 @@ class Arena {
       const hoard::v1::CreateMatchRequest& request, MatchHooks hooks = {},
       const std::string& creator = "");
   // `admin`: the reader sees sealed matches' seeds and records too.
-  absl::StatusOr<hoard::v1::GetMatchResponse> GetMatch(
-      const hoard::v1::GetMatchRequest& request, bool admin = false) const;
+  absl::StatusOr<hoard::v1::GetMatchResponse> GetMatch(const hoard::v1::GetMatchRequest& request,
+                                                       bool admin = false) const;
   // The match step by step from its record, as the request's seat (or a
   // spectator) saw it; kFailedPrecondition while GetMatch would not give
   // the record (running, or sealed until its tournament is over).
@@ -225,10 +224,9 @@ class Arena {
 
   absl::Status Register(const std::shared_ptr<Connection>& connection,
                         const hoard::v1::Register& request);
-  absl::Status Join(const std::shared_ptr<Connection>& connection,
-                    const hoard::v1::Join& request);
-  void SendError(const std::shared_ptr<Connection>& connection,
-                 const absl::Status& status, const std::string& match_id);
+  absl::Status Join(const std::shared_ptr<Connection>& connection, const hoard::v1::Join& request);
+  void SendError(const std::shared_ptr<Connection>& connection, const absl::Status& status,
+                 const std::string& match_id);
   void OnMatchFinished(const std::string& match_id);
   // The match's on_flawed_answer hook, or null.
   FlawedAnswerHook FindFlawedAnswerHook(const std::string& match_id);
@@ -273,10 +271,8 @@ class Arena {
   // store's writer hands them out).
   std::int64_t next_sequence_ ABSL_GUARDED_BY(mu_) = 1;
   // Every match kept, by creation order, and by id.
-  std::map<std::int64_t, std::shared_ptr<HostedMatch>> matches_
-      ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::string, std::shared_ptr<HostedMatch>> by_id_
-      ABSL_GUARDED_BY(mu_);
+  std::map<std::int64_t, std::shared_ptr<HostedMatch>> matches_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::shared_ptr<HostedMatch>> by_id_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, MatchHooks> hooks_ ABSL_GUARDED_BY(mu_);
   // Who created each running match, and how many each creator runs.

@@ -31,8 +31,8 @@ class InProcess final : public tournament::MatchHost {
     if (!created.ok()) return created.status();
     FinishedMatch result = finished.get();
     if (result.match.status() != hoard::v1::MATCH_STATUS_FINISHED) {
-      return absl::AbortedError(absl::StrCat("match ", result.match.match_id(),
-                                             " was aborted: the server is stopping"));
+      return absl::AbortedError(
+          absl::StrCat("match ", result.match.match_id(), " was aborted: the server is stopping"));
     }
     return result;
   }

@@ -48,11 +48,12 @@ class ArenaStoreFaultTest : public ::testing::Test {
       absl::MutexLock lock(&mu_);
       events_.push_back(std::move(event));
     });
-    ASSERT_THAT(arena_.UseStore(std::move(faulty),
-                                {.max_queued_bytes = 1,  // one result waiting holds new matches back
-                                 .first_retry = absl::Milliseconds(5),
-                                 .max_retry = absl::Milliseconds(50)}),
-                IsOk());
+    ASSERT_THAT(
+        arena_.UseStore(std::move(faulty),
+                        {.max_queued_bytes = 1,  // one result waiting holds new matches back
+                         .first_retry = absl::Milliseconds(5),
+                         .max_retry = absl::Milliseconds(50)}),
+        IsOk());
   }
 
   std::string CreateBuiltIn() {

@@ -47,8 +47,7 @@ constexpr int kConcurrentHashes = 2;
 
 std::string Sha256(absl::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(),
-         digest);
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
   return std::string(reinterpret_cast<const char*>(digest), sizeof(digest));
 }
 
@@ -56,9 +55,8 @@ std::string Sha256(absl::string_view data) {
 absl::Mutex hash_mu;
 int hashing ABSL_GUARDED_BY(hash_mu) = 0;
 
-std::optional<std::string> Scrypt(absl::string_view key, absl::string_view salt,
-                                  std::uint64_t n, std::uint64_t r,
-                                  std::uint64_t p) {
+std::optional<std::string> Scrypt(absl::string_view key, absl::string_view salt, std::uint64_t n,
+                                  std::uint64_t r, std::uint64_t p) {
   {
     absl::MutexLock lock(&hash_mu);
     hash_mu.Await(absl::Condition(
@@ -66,11 +64,9 @@ std::optional<std::string> Scrypt(absl::string_view key, absl::string_view salt,
     ++hashing;
   }
   std::string out(kHashBytes, '\0');
-  const int ok =
-      EVP_PBE_scrypt(key.data(), key.size(),
-                     reinterpret_cast<const unsigned char*>(salt.data()),
-                     salt.size(), n, r, p, /*maxmem=*/256ull << 20,
-                     reinterpret_cast<unsigned char*>(out.data()), out.size());
+  const int ok = EVP_PBE_scrypt(
+      key.data(), key.size(), reinterpret_cast<const unsigned char*>(salt.data()), salt.size(), n,
+      r, p, /*maxmem=*/256ull << 20, reinterpret_cast<unsigned char*>(out.data()), out.size());
   absl::MutexLock lock(&hash_mu);
   --hashing;
   if (ok != 1) return std::nullopt;
@@ -104,8 +100,7 @@ bool SameSecret(absl::string_view a, absl::string_view b) {
 std::string HashKey(absl::string_view key) {
   std::string salt(kSaltBytes, '\0');
   tournament::RandomBytes(reinterpret_cast<unsigned char*>(salt.data()), salt.size());
-  std::optional<std::string> hash =
-      Scrypt(key, salt, kScryptN, kScryptR, kScryptP);
+  std::optional<std::string> hash = Scrypt(key, salt, kScryptN, kScryptR, kScryptP);
   // scrypt fails only for parameters out of range, and these are fixed.
   if (!hash) std::abort();
   return absl::StrCat("scrypt$", kScryptN, "$", kScryptR, "$", kScryptP, "$",
@@ -116,12 +111,10 @@ bool KeyMatches(absl::string_view key, absl::string_view hash) {
   std::vector<absl::string_view> parts = absl::StrSplit(hash, '$');
   std::uint64_t n = 0, r = 0, p = 0;
   std::string salt, expected;
-  if (parts.size() != 6 || parts[0] != "scrypt" ||
-      !absl::SimpleAtoi(parts[1], &n) || !absl::SimpleAtoi(parts[2], &r) ||
-      !absl::SimpleAtoi(parts[3], &p) ||
-      !absl::Base64Unescape(parts[4], &salt) ||
-      !absl::Base64Unescape(parts[5], &expected) || expected.empty() ||
-      n > (1u << 20) || r > 32 || p > 16) {
+  if (parts.size() != 6 || parts[0] != "scrypt" || !absl::SimpleAtoi(parts[1], &n) ||
+      !absl::SimpleAtoi(parts[2], &r) || !absl::SimpleAtoi(parts[3], &p) ||
+      !absl::Base64Unescape(parts[4], &salt) || !absl::Base64Unescape(parts[5], &expected) ||
+      expected.empty() || n > (1u << 20) || r > 32 || p > 16) {
     return false;
   }
   std::optional<std::string> actual = Scrypt(key, salt, n, r, p);
@@ -130,12 +123,9 @@ bool KeyMatches(absl::string_view key, absl::string_view hash) {
   return SameSecret(*actual, expected);
 }
 
-absl::StatusOr<std::vector<std::string>> ReadTokenFile(
-    const std::string& path) {
+absl::StatusOr<std::vector<std::string>> ReadTokenFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in)
-    return absl::NotFoundError(
-        absl::StrCat("cannot read the token file ", path));
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read the token file ", path));
   std::vector<std::string> tokens;
   std::string line;
   while (std::getline(in, line)) {
@@ -144,46 +134,38 @@ absl::StatusOr<std::vector<std::string>> ReadTokenFile(
     tokens.emplace_back(token);
   }
   if (tokens.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the token file ", path, " holds no token"));
+    return absl::InvalidArgumentError(absl::StrCat("the token file ", path, " holds no token"));
   }
   return tokens;
 }
 
 std::string DefaultStateDir() {
-  if (const char* dir = std::getenv("HOARD_STATE_DIR");
-      dir != nullptr && *dir != '\0') {
+  if (const char* dir = std::getenv("HOARD_STATE_DIR"); dir != nullptr && *dir != '\0') {
     return dir;
   }
-  if (const char* dir = std::getenv("XDG_STATE_HOME");
-      dir != nullptr && *dir != '\0') {
+  if (const char* dir = std::getenv("XDG_STATE_HOME"); dir != nullptr && *dir != '\0') {
     return absl::StrCat(dir, "/hoard");
   }
   const char* home = std::getenv("HOME");
-  return absl::StrCat(home != nullptr && *home != '\0' ? home : ".",
-                      "/.local/state/hoard");
+  return absl::StrCat(home != nullptr && *home != '\0' ? home : ".", "/.local/state/hoard");
 }
 
-absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir,
-                                            const std::string& name) {
+absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir, const std::string& name) {
   const std::string path = absl::StrCat(dir, "/", name);
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot make the state directory ", dir, ": ", error.message()));
+    return absl::UnavailableError(
+        absl::StrCat("cannot make the state directory ", dir, ": ", error.message()));
   }
   ::chmod(dir.c_str(), 0700);
   // O_EXCL: of two servers starting at once, one writes and both read it.
-  const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd >= 0) {
     const std::string line = tournament::RandomToken() + "\n";
-    const bool written = ::write(fd, line.data(), line.size()) ==
-                         static_cast<ssize_t>(line.size());
+    const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
     ::close(fd);
-    if (!written)
-      return absl::UnavailableError(absl::StrCat("cannot write ", path));
+    if (!written) return absl::UnavailableError(absl::StrCat("cannot write ", path));
   }
   absl::StatusOr<std::vector<std::string>> tokens = ReadTokenFile(path);
   if (!tokens.ok()) return absl::UnavailableError(tokens.status().message());
@@ -261,8 +243,8 @@ absl::Status BotAccounts::UseStore(db::MatchStore* store) {
   return absl::OkStatus();
 }
 
-absl::Status BotAccounts::Add(const std::string& name, const std::string& key,
-                              bool replace, bool launched) {
+absl::Status BotAccounts::Add(const std::string& name, const std::string& key, bool replace,
+                              bool launched) {
   for (const engine::Game* game : engine::AllGames()) {
     if (bots::MakeBot(name, *game, 0).ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -279,19 +261,16 @@ absl::Status BotAccounts::Add(const std::string& name, const std::string& key,
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckRoom(name, replace));
   if (store_ != nullptr) {
-    RETURN_IF_ERROR(store_->PutBotAccount(
-        {.name = name, .key_hash = hash, .launched = launched}));
+    RETURN_IF_ERROR(store_->PutBotAccount({.name = name, .key_hash = hash, .launched = launched}));
   }
   accounts_[name] = {.key_hash = hash, .launched = launched, .verified = Remembered(key)};
   return absl::OkStatus();
 }
 
-absl::Status BotAccounts::CheckRoom(const std::string& name,
-                                    bool replace) const {
+absl::Status BotAccounts::CheckRoom(const std::string& name, bool replace) const {
   const bool exists = accounts_.contains(name);
   if (exists && !replace) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("bot '", name, "' already has an account"));
+    return absl::AlreadyExistsError(absl::StrCat("bot '", name, "' already has an account"));
   }
   if (!exists && static_cast<int>(accounts_.size()) >= max_accounts_) {
     return absl::ResourceExhaustedError(
@@ -305,8 +284,7 @@ absl::Status BotAccounts::Remove(const std::string& name) {
   absl::MutexLock lock(&mu_);
   auto it = accounts_.find(name);
   if (it == accounts_.end()) {
-    return absl::NotFoundError(
-        absl::StrCat("no bot account '", engine::Clip(name), "'"));
+    return absl::NotFoundError(absl::StrCat("no bot account '", engine::Clip(name), "'"));
   }
   if (store_ != nullptr) {
     if (absl::Status s = store_->DeleteBotAccount(name); !s.ok()) return s;
@@ -318,21 +296,19 @@ absl::Status BotAccounts::Remove(const std::string& name) {
 void BotAccounts::NoteWrongKey(Backoff& backoff, absl::Time now) const {
   backoff.failures = std::min(backoff.failures + 1, 30);
   backoff.last = now;
-  backoff.until =
-      now + std::min(limits_.first_backoff * (1 << std::min(backoff.failures - 1, 20)),
-                     limits_.max_backoff);
+  backoff.until = now + std::min(limits_.first_backoff * (1 << std::min(backoff.failures - 1, 20)),
+                                 limits_.max_backoff);
 }
 
-std::optional<absl::Status> BotAccounts::Decided(const std::string& name,
-                                                 const std::string& digest,
-                                                 const std::string& address,
-                                                 bool create, absl::Time now) const {
+std::optional<absl::Status> BotAccounts::Decided(const std::string& name, const std::string& digest,
+                                                 const std::string& address, bool create,
+                                                 absl::Time now) const {
   auto it = accounts_.find(name);
   if (it == accounts_.end()) {
     if (create) return std::nullopt;
-    return absl::UnauthenticatedError(absl::StrCat(
-        "no bot account '", engine::Clip(name),
-        "': an admin adds it with 'hoard bots add ", engine::Clip(name), "'"));
+    return absl::UnauthenticatedError(absl::StrCat("no bot account '", engine::Clip(name),
+                                                   "': an admin adds it with 'hoard bots add ",
+                                                   engine::Clip(name), "'"));
   }
   const Account& account = it->second;
   if (!account.verified.empty() && SameSecret(account.verified, digest)) {
@@ -346,9 +322,9 @@ std::optional<absl::Status> BotAccounts::Decided(const std::string& name,
   }
   auto wait = [&](absl::Time until, const std::string& whose) -> std::optional<absl::Status> {
     if (now >= until) return std::nullopt;
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "too many wrong keys %s: the next key is checked in %.1f s", whose,
-        absl::ToDoubleSeconds(until - now)));
+    return absl::ResourceExhaustedError(
+        absl::StrFormat("too many wrong keys %s: the next key is checked in %.1f s", whose,
+                        absl::ToDoubleSeconds(until - now)));
   };
   if (auto found = addresses_.find(address); !address.empty() && found != addresses_.end()) {
     if (auto refused = wait(found->second.until, absl::StrCat("from ", engine::Clip(address)))) {
@@ -360,15 +336,14 @@ std::optional<absl::Status> BotAccounts::Decided(const std::string& name,
 
 std::optional<absl::Status> BotAccounts::CheckQuickly(const std::string& name,
                                                       const std::string& key,
-                                                      const std::string& address,
-                                                      bool create) {
+                                                      const std::string& address, bool create) {
   const std::string digest = Remembered(key);
   absl::MutexLock lock(&mu_);
   return Decided(name, digest, address, create, absl::Now());
 }
 
-void BotAccounts::CheckSlowly(std::string name, std::string key, std::string address,
-                              bool create, absl::AnyInvocable<void(absl::Status) &&> done) {
+void BotAccounts::CheckSlowly(std::string name, std::string key, std::string address, bool create,
+                              absl::AnyInvocable<void(absl::Status) &&> done) {
   absl::Status refused;
   {
     absl::MutexLock lock(&mu_);
@@ -395,8 +370,8 @@ void BotAccounts::CheckSlowly(std::string name, std::string key, std::string add
       });
       return;
     } else {
-      refused = absl::UnavailableError(
-          "the server is checking other bots' keys: try again in a moment");
+      refused =
+          absl::UnavailableError("the server is checking other bots' keys: try again in a moment");
     }
   }
   std::move(done)(std::move(refused));
@@ -462,8 +437,7 @@ absl::Status BotAccounts::CheckNow(const std::string& name, const std::string& k
     NoteWrongKey(it->second.backoff, now);
   }
   if (!address.empty()) NoteWrongKey(AddressBackoff(address), now);
-  return absl::UnauthenticatedError(
-      absl::StrCat("wrong key for bot '", engine::Clip(name), "'"));
+  return absl::UnauthenticatedError(absl::StrCat("wrong key for bot '", engine::Clip(name), "'"));
 }
 
 absl::Status BotAccounts::Check(const std::string& name, const std::string& key,
@@ -511,8 +485,7 @@ std::vector<std::string> BotAccounts::Names() const {
 
 // ---- TokenSet and Authenticator
 
-void TokenSet::Set(std::vector<std::string> admin,
-                   std::vector<std::string> read) {
+void TokenSet::Set(std::vector<std::string> admin, std::vector<std::string> read) {
   absl::MutexLock lock(&mu_);
   admin_ = std::move(admin);
   read_ = std::move(read);
@@ -524,12 +497,8 @@ std::optional<Principal> TokenSet::Find(absl::string_view token) const {
   bool admin = false, read = false;
   for (const std::string& known : admin_) admin |= SameSecret(known, token);
   for (const std::string& known : read_) read |= SameSecret(known, token);
-  if (admin)
-    return Principal{Principal::Role::kAdmin,
-                     absl::StrCat("admin:", Fingerprint(token))};
-  if (read)
-    return Principal{Principal::Role::kReader,
-                     absl::StrCat("reader:", Fingerprint(token))};
+  if (admin) return Principal{Principal::Role::kAdmin, absl::StrCat("admin:", Fingerprint(token))};
+  if (read) return Principal{Principal::Role::kReader, absl::StrCat("reader:", Fingerprint(token))};
   return std::nullopt;
 }
 
@@ -538,12 +507,11 @@ int TokenSet::admin_count() const {
   return static_cast<int>(admin_.size());
 }
 
-absl::StatusOr<Principal> Authenticator::Identify(
-    std::optional<absl::string_view> authorization, const std::string& address) const {
+absl::StatusOr<Principal> Authenticator::Identify(std::optional<absl::string_view> authorization,
+                                                  const std::string& address) const {
   if (!authorization) return Principal{};
   absl::string_view value = absl::StripAsciiWhitespace(*authorization);
-  if (!absl::ConsumePrefix(&value, "Bearer ") &&
-      !absl::ConsumePrefix(&value, "bearer ")) {
+  if (!absl::ConsumePrefix(&value, "Bearer ") && !absl::ConsumePrefix(&value, "bearer ")) {
     return absl::UnauthenticatedError(
         "the authorization metadata must be 'Bearer TOKEN' (or 'Bearer "
         "NAME:KEY' for a bot)");
@@ -554,8 +522,7 @@ absl::StatusOr<Principal> Authenticator::Identify(
   const std::size_t colon = value.find(':');
   if (colon != absl::string_view::npos && accounts_ != nullptr) {
     const std::string name(value.substr(0, colon));
-    if (absl::Status s =
-            accounts_->Check(name, std::string(value.substr(colon + 1)), address);
+    if (absl::Status s = accounts_->Check(name, std::string(value.substr(colon + 1)), address);
         !s.ok()) {
       return s;
     }
@@ -565,31 +532,27 @@ absl::StatusOr<Principal> Authenticator::Identify(
 }
 
 absl::Status Authenticator::CheckRead(const Principal& who) const {
-  if (!private_reads_ || who.role != Principal::Role::kPublic)
-    return absl::OkStatus();
+  if (!private_reads_ || who.role != Principal::Role::kPublic) return absl::OkStatus();
   return absl::UnauthenticatedError(
       "this server is private: reads need a token (metadata authorization: "
       "Bearer TOKEN)");
 }
 
-absl::Status Authenticator::CheckAdmin(const Principal& who,
-                                       absl::string_view what) const {
+absl::Status Authenticator::CheckAdmin(const Principal& who, absl::string_view what) const {
   switch (who.role) {
     case Principal::Role::kAdmin:
       return absl::OkStatus();
     case Principal::Role::kPublic:
-      return absl::UnauthenticatedError(absl::StrCat(
-          what,
-          " needs the admin token (metadata authorization: Bearer TOKEN)"));
+      return absl::UnauthenticatedError(
+          absl::StrCat(what, " needs the admin token (metadata authorization: Bearer TOKEN)"));
     case Principal::Role::kBot:
-      return absl::PermissionDeniedError(
-          absl::StrCat("bot '", engine::Clip(who.name), "' may not call ", what,
-                       ": it needs the admin token"));
+      return absl::PermissionDeniedError(absl::StrCat(
+          "bot '", engine::Clip(who.name), "' may not call ", what, ": it needs the admin token"));
     case Principal::Role::kReader:
       break;
   }
-  return absl::PermissionDeniedError(absl::StrCat(
-      "a read token may not call ", what, ": it needs the admin token"));
+  return absl::PermissionDeniedError(
+      absl::StrCat("a read token may not call ", what, ": it needs the admin token"));
 }
 
 }  // namespace hoard::service

@@ -24,9 +24,9 @@
 #include <thread>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/functional/any_invocable.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
@@ -67,8 +67,7 @@ std::string DefaultStateDir();
 // The token kept in `dir`/`name`, made (128 random bits, mode 0600, the
 // directory 0700) if the file does not exist yet. kUnavailable if it can be
 // neither read nor made.
-absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir,
-                                            const std::string& name);
+absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir, const std::string& name);
 
 // The address a call came from, from gRPC's peer string, for limits and
 // logs: "ipv4:127.0.0.2:5000" is "127.0.0.2"; an IPv6 address stands for its
@@ -127,8 +126,7 @@ class BotAccounts {
   // limit. `launched`: made for a bot a tournament launches. A built-in
   // bot's name (of any game) is refused: kInvalidArgument. Hashes `key` on
   // the calling thread: for the admin's calls and the server's own.
-  absl::Status Add(const std::string& name, const std::string& key,
-                   bool replace, bool launched);
+  absl::Status Add(const std::string& name, const std::string& key, bool replace, bool launched);
   // kNotFound if there is no such account.
   absl::Status Remove(const std::string& name);
 
@@ -137,18 +135,16 @@ class BotAccounts {
   // kUnauthenticated for an unknown name (unless `create`) or a key refused
   // before; kResourceExhausted while the address or the name waits out its
   // backoff. nullopt if only the slow check can tell.
-  std::optional<absl::Status> CheckQuickly(const std::string& name,
-                                           const std::string& key,
-                                           const std::string& address,
-                                           bool create = false);
+  std::optional<absl::Status> CheckQuickly(const std::string& name, const std::string& key,
+                                           const std::string& address, bool create = false);
   // The slow check, on the checker thread: `done` is called there with the
   // outcome (kUnauthenticated for a wrong key), which is remembered for
   // CheckQuickly and the backoffs. With `create`, an unknown name gets an
   // account with `key` instead (open registration; the new key is hashed
   // there too). If max_waiting checks already wait, `done` is called at
   // once, here, with kUnavailable.
-  void CheckSlowly(std::string name, std::string key, std::string address,
-                   bool create, absl::AnyInvocable<void(absl::Status) &&> done);
+  void CheckSlowly(std::string name, std::string key, std::string address, bool create,
+                   absl::AnyInvocable<void(absl::Status) &&> done);
   // CheckQuickly, else CheckSlowly, waiting for its outcome.
   absl::Status Check(const std::string& name, const std::string& key,
                      const std::string& address = "");
@@ -161,7 +157,7 @@ class BotAccounts {
  private:
   struct Backoff {
     int failures = 0;
-    int checking = 0;  // slow checks waiting or under way (of an address)
+    int checking = 0;                         // slow checks waiting or under way (of an address)
     absl::Time until = absl::InfinitePast();  // no slow check before
     absl::Time last = absl::InfinitePast();   // the last wrong key
   };
@@ -178,14 +174,12 @@ class BotAccounts {
   // kAlreadyExists or kResourceExhausted if `name` cannot be added.
   absl::Status CheckRoom(const std::string& name, bool replace) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  std::optional<absl::Status> Decided(const std::string& name,
-                                      const std::string& digest,
-                                      const std::string& address, bool create,
-                                      absl::Time now) const
+  std::optional<absl::Status> Decided(const std::string& name, const std::string& digest,
+                                      const std::string& address, bool create, absl::Time now) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The slow part of CheckSlowly, on the checker thread.
-  absl::Status CheckNow(const std::string& name, const std::string& key,
-                        const std::string& address, bool create);
+  absl::Status CheckNow(const std::string& name, const std::string& key, const std::string& address,
+                        bool create);
   void NoteWrongKey(Backoff& backoff, absl::Time now) const;
   // The address's entry, made if need be (forgetting the least recent one
   // past max_addresses).
@@ -202,8 +196,7 @@ class BotAccounts {
   std::map<std::string, Account> accounts_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, Backoff> addresses_ ABSL_GUARDED_BY(mu_);
   // The checker's queue.
-  std::deque<absl::AnyInvocable<void(bool run) &&>> waiting_
-      ABSL_GUARDED_BY(mu_);
+  std::deque<absl::AnyInvocable<void(bool run) &&>> waiting_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   int blocked_callers_ ABSL_GUARDED_BY(mu_) = 0;
   std::thread checker_;
@@ -227,17 +220,15 @@ class TokenSet {
 class Authenticator {
  public:
   // `private_reads`: reads need credentials too.
-  Authenticator(const TokenSet* tokens, BotAccounts* accounts,
-                bool private_reads)
+  Authenticator(const TokenSet* tokens, BotAccounts* accounts, bool private_reads)
       : tokens_(tokens), accounts_(accounts), private_reads_(private_reads) {}
 
   // The caller behind `authorization` (nullopt: no such metadata), calling
   // from `address` (ClientAddress). kUnauthenticated for a value that is no
   // known token or bot credentials; a bot's key is checked as
   // BotAccounts::Check does (waiting for the checker thread if it must).
-  absl::StatusOr<Principal> Identify(
-      std::optional<absl::string_view> authorization,
-      const std::string& address = "") const;
+  absl::StatusOr<Principal> Identify(std::optional<absl::string_view> authorization,
+                                     const std::string& address = "") const;
 
   // May `who` read? kUnauthenticated on a private server without
   // credentials.

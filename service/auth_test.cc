@@ -44,21 +44,16 @@ TEST(AuthTest, AccountsCheckKeysAndKeepOnlyHashes) {
   std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(":memory:");
   BotAccounts accounts(/*max_accounts=*/2);
   ASSERT_TRUE(accounts.UseStore(store.get()).ok());
-  ASSERT_TRUE(
-      accounts.Add("alice", "key-one-secret", /*replace=*/false, /*launched=*/false).ok());
+  ASSERT_TRUE(accounts.Add("alice", "key-one-secret", /*replace=*/false, /*launched=*/false).ok());
   EXPECT_EQ(accounts.Add("alice", "key-two-secret", false, false).code(),
             absl::StatusCode::kAlreadyExists);
   EXPECT_TRUE(accounts.Check("alice", "key-one-secret").ok());
-  EXPECT_TRUE(
-      accounts.Check("alice", "key-one-secret").ok());  // remembered: no second hash
-  EXPECT_EQ(accounts.Check("alice", "key-two-secret").code(),
-            absl::StatusCode::kUnauthenticated);
-  EXPECT_THAT(accounts.Check("bob", "key-one-secret").message(),
-              HasSubstr("no bot account 'bob'"));
+  EXPECT_TRUE(accounts.Check("alice", "key-one-secret").ok());  // remembered: no second hash
+  EXPECT_EQ(accounts.Check("alice", "key-two-secret").code(), absl::StatusCode::kUnauthenticated);
+  EXPECT_THAT(accounts.Check("bob", "key-one-secret").message(), HasSubstr("no bot account 'bob'"));
   // A new key replaces the old one, which then fails even though it matched.
   ASSERT_TRUE(accounts.Add("alice", "key-two-secret", /*replace=*/true, false).ok());
-  EXPECT_EQ(accounts.Check("alice", "key-one-secret").code(),
-            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(accounts.Check("alice", "key-one-secret").code(), absl::StatusCode::kUnauthenticated);
   EXPECT_TRUE(accounts.Check("alice", "key-two-secret").ok());
   ASSERT_TRUE(accounts.Add("bot2", "k", false, /*launched=*/true).ok());
   const absl::Status full = accounts.Add("bot3", "k", false, false);
@@ -184,34 +179,27 @@ TEST(AuthTest, CallersAreTheirTokensOrTheirBots) {
 
   const Principal nobody = *open.Identify(std::nullopt);
   EXPECT_TRUE(open.CheckRead(nobody).ok());
-  EXPECT_EQ(closed.CheckRead(nobody).code(),
-            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(closed.CheckRead(nobody).code(), absl::StatusCode::kUnauthenticated);
   const absl::Status refused = open.CheckAdmin(nobody, "CreateMatch");
   EXPECT_EQ(refused.code(), absl::StatusCode::kUnauthenticated);
-  EXPECT_THAT(refused.message(),
-              HasSubstr("CreateMatch needs the admin token"));
+  EXPECT_THAT(refused.message(), HasSubstr("CreateMatch needs the admin token"));
 
   const Principal bot = *open.Identify("Bearer alice:k1");
   EXPECT_EQ(bot.role, Principal::Role::kBot);
-  EXPECT_EQ(open.CheckAdmin(bot, "AddBot").code(),
-            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(open.CheckAdmin(bot, "AddBot").code(), absl::StatusCode::kPermissionDenied);
   EXPECT_TRUE(closed.CheckRead(bot).ok());
   const Principal reader = *open.Identify("Bearer reader");
   EXPECT_TRUE(closed.CheckRead(reader).ok());
-  EXPECT_EQ(open.CheckAdmin(reader, "AddBot").code(),
-            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(open.CheckAdmin(reader, "AddBot").code(), absl::StatusCode::kPermissionDenied);
 
-  EXPECT_EQ(open.Identify("Bearer guess").status().code(),
-            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(open.Identify("Bearer guess").status().code(), absl::StatusCode::kUnauthenticated);
   EXPECT_EQ(open.Identify("Bearer alice:wrong").status().code(),
             absl::StatusCode::kUnauthenticated);
-  EXPECT_EQ(open.Identify("Basic admin-one").status().code(),
-            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(open.Identify("Basic admin-one").status().code(), absl::StatusCode::kUnauthenticated);
 
   // A rotation: the old token stops working at once.
   tokens.Set({"admin-three"}, {});
-  EXPECT_EQ(open.Identify("Bearer admin-two").status().code(),
-            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(open.Identify("Bearer admin-two").status().code(), absl::StatusCode::kUnauthenticated);
   EXPECT_TRUE(open.Identify("Bearer admin-three")->is_admin());
 }
 
@@ -231,16 +219,13 @@ TEST(AuthTest, AGeneratedTokenIsPrivateAndKept) {
     std::ofstream out(dir + "/tokens");
     out << "# rotated in November\n\n  first  \nsecond\n";
   }
-  EXPECT_THAT(*ReadTokenFile(dir + "/tokens"),
-              ::testing::ElementsAre("first", "second"));
+  EXPECT_THAT(*ReadTokenFile(dir + "/tokens"), ::testing::ElementsAre("first", "second"));
   {
     std::ofstream out(dir + "/empty");
     out << "# nothing\n";
   }
-  EXPECT_EQ(ReadTokenFile(dir + "/empty").status().code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ReadTokenFile(dir + "/missing").status().code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(ReadTokenFile(dir + "/empty").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReadTokenFile(dir + "/missing").status().code(), absl::StatusCode::kNotFound);
   std::filesystem::remove_all(dir);
 }
 

@@ -24,15 +24,13 @@ namespace hoard::service {
 // address, else its first IPv6 one; the servers must all have an address of
 // one family. kInvalidArgument naming the address that is no host:port, does
 // not resolve, is given twice, or leaves no family common to all.
-absl::StatusOr<std::string> StaticTarget(
-    const std::vector<std::string>& addresses);
+absl::StatusOr<std::string> StaticTarget(const std::vector<std::string>& addresses);
 
 // Makes calls on `channel` (one over several servers) until `servers`
 // different servers have answered, or `timeout` passes: gRPC's round_robin
 // sends calls only to servers it is connected to, so without this the first
 // calls all go to whichever server answered first. Whether they all did.
-bool AwaitEveryServer(grpc::Channel& channel, std::size_t servers,
-                      absl::Duration timeout);
+bool AwaitEveryServer(grpc::Channel& channel, std::size_t servers, absl::Duration timeout);
 
 }  // namespace hoard::service
 

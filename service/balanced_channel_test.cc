@@ -29,8 +29,8 @@ TEST(StaticTargetTest, WithoutAFamilyInCommonItSaysSo) {
 }
 
 TEST(StaticTargetTest, BadAddressesAreNamed) {
-  for (const char* bad : {"127.0.0.1", "127.0.0.1:", ":5001", "127.0.0.1:0", "127.0.0.1:65536",
-                          "127.0.0.1:http"}) {
+  for (const char* bad :
+       {"127.0.0.1", "127.0.0.1:", ":5001", "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:http"}) {
     const absl::StatusOr<std::string> target = StaticTarget({"127.0.0.1:5001", bad});
     EXPECT_EQ(target.status().code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_THAT(target.status().message(),

@@ -39,10 +39,8 @@ struct ClientToken {
 // A channel to `address` whose calls carry `token`; a plain one if `token`
 // is empty.
 std::shared_ptr<grpc::Channel> AuthorizedChannel(
-    const std::string& address,
-    std::shared_ptr<grpc::ChannelCredentials> credentials,
-    const std::string& token,
-    const grpc::ChannelArguments& args = grpc::ChannelArguments());
+    const std::string& address, std::shared_ptr<grpc::ChannelCredentials> credentials,
+    const std::string& token, const grpc::ChannelArguments& args = grpc::ChannelArguments());
 
 // The same with `token.value`, and a call the server refuses for its token
 // (UNAUTHENTICATED or PERMISSION_DENIED) ends with a message that names it:
@@ -50,10 +48,8 @@ std::shared_ptr<grpc::Channel> AuthorizedChannel(
 // With no token but an `unsent_file`, a refused call's message ends naming
 // that file.
 std::shared_ptr<grpc::Channel> AuthorizedChannel(
-    const std::string& address,
-    std::shared_ptr<grpc::ChannelCredentials> credentials,
-    const ClientToken& token,
-    const grpc::ChannelArguments& args = grpc::ChannelArguments());
+    const std::string& address, std::shared_ptr<grpc::ChannelCredentials> credentials,
+    const ClientToken& token, const grpc::ChannelArguments& args = grpc::ChannelArguments());
 
 // What a client's calls need: reads (open to anyone, unless the server is
 // --private) or the admin role.
@@ -67,8 +63,8 @@ enum class TokenUse { kRead, kAdmin };
 // remembered token, which may be one a server long gone made (and which
 // every server but that one refuses); a --private server's reads need
 // `token_file` or $HOARD_TOKEN, and `unsent_file` says where to find one.
-absl::StatusOr<ClientToken> FindClientToken(const std::string& token_file,
-                                            TokenUse use, bool local_server);
+absl::StatusOr<ClientToken> FindClientToken(const std::string& token_file, TokenUse use,
+                                            bool local_server);
 
 }  // namespace hoard::service
 

@@ -107,8 +107,8 @@ class Connection {
   // seat is held.
   hoard::v1::EventDelivery events() const { return events_; }
   void set_events(hoard::v1::EventDelivery events) {
-    events_ = events == hoard::v1::EVENT_DELIVERY_UNSPECIFIED ? hoard::v1::EVENT_DELIVERY_STREAM
-                                                              : events;
+    events_ =
+        events == hoard::v1::EVENT_DELIVERY_UNSPECIFIED ? hoard::v1::EVENT_DELIVERY_STREAM : events;
   }
 
   // Messages the stream has received and the server has not yet handled

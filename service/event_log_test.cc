@@ -17,8 +17,11 @@ const absl::Time kTime = absl::FromUnixMillis(1795423200123);  // 2026-11-23T08:
 
 TEST(EventLogTest, TextLinesQuoteOnlyWhatNeedsIt) {
   EXPECT_EQ(FormatEvent(LogFormat::kText, kTime, "match_finished",
-                        {{"match", "m3"}, {"ranks", "1,3,2"}, {"why", "a wrong key"},
-                         {"empty", ""}, {"odd", "a=b\"c"}}),
+                        {{"match", "m3"},
+                         {"ranks", "1,3,2"},
+                         {"why", "a wrong key"},
+                         {"empty", ""},
+                         {"odd", "a=b\"c"}}),
             "2026-11-23T08:40:00.123Z match_finished match=m3 ranks=1,3,2 why=\"a wrong key\" "
             "empty=\"\" odd=\"a=b\\\"c\"");
 }
@@ -43,8 +46,9 @@ TEST(EventLogTest, WritesWholeLines) {
 TEST(EventLogTest, OnlyTextAndJsonAreFormats) {
   EXPECT_EQ(*ParseLogFormat("json"), LogFormat::kJson);
   EXPECT_EQ(*ParseLogFormat("text"), LogFormat::kText);
-  EXPECT_THAT(ParseLogFormat("xml"), StatusIs(absl::StatusCode::kInvalidArgument,
-                                              HasSubstr("unknown log format 'xml' (formats: text, json)")));
+  EXPECT_THAT(ParseLogFormat("xml"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("unknown log format 'xml' (formats: text, json)")));
 }
 
 }  // namespace

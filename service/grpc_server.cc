@@ -3,22 +3,22 @@
 #include <unistd.h>
 
 #include <deque>
-#include <random>
 #include <fstream>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "engine/status_macros.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/support/server_interceptor.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/tournament.grpc.pb.h"
-#include "engine/status_macros.h"
 #include "service/arena_host.h"
 #include "service/write_queue.h"
 #include "tournament/manager.h"
@@ -84,8 +84,7 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
       CloseAfterInbox(grpc::Status::OK);
       return;
     }
-    if (!grpc::SerializationTraits<hoard::v1::BotMessage>::Deserialize(&incoming_,
-                                                                       &message.message)
+    if (!grpc::SerializationTraits<hoard::v1::BotMessage>::Deserialize(&incoming_, &message.message)
              .ok()) {
       CloseAfterInbox(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                                    "the stream sent bytes that are no hoard.v1.BotMessage"));
@@ -110,9 +109,7 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
 
   void OnWriteDone(bool ok) override { writes_.OnWriteDone(ok); }
 
-  void OnCancel() override {
-    Close(grpc::Status::CANCELLED, /*abandon_queue=*/true);
-  }
+  void OnCancel() override { Close(grpc::Status::CANCELLED, /*abandon_queue=*/true); }
 
   // gRPC calls it once every reaction has returned, so no message is being
   // handled.
@@ -159,10 +156,9 @@ class PlayReactor final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc:
   // one in hand, else the first waiting.
   void UpdateOldestUnhandled() ABSL_EXCLUSIVE_LOCKS_REQUIRED(inbox_mu_) {
     connection_->set_oldest_unhandled(
-        in_hand_ ? in_hand_
-        : inbox_.empty()
-            ? std::nullopt
-            : std::optional<SteadyClock::time_point>(inbox_.front().received));
+        in_hand_         ? in_hand_
+        : inbox_.empty() ? std::nullopt
+                         : std::optional<SteadyClock::time_point>(inbox_.front().received));
   }
 
   // Handles the inbox in order until it is empty. The caller set handling_:
@@ -309,9 +305,9 @@ class MalformedRequests final : public grpc::experimental::Interceptor {
       if ((status.error_code() == grpc::StatusCode::UNIMPLEMENTED ||
            status.error_code() == grpc::StatusCode::INTERNAL) &&
           status.error_message().empty() && method_.rfind("/hoard.v1.", 0) == 0) {
-        methods->ModifySendStatus(grpc::Status(
-            grpc::StatusCode::INVALID_ARGUMENT,
-            absl::StrCat("the request is not a valid message for ", method_)));
+        methods->ModifySendStatus(
+            grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                         absl::StrCat("the request is not a valid message for ", method_)));
       }
     }
     methods->Proceed();
@@ -425,8 +421,7 @@ class WatchReactor final : public RelayedStream<EventOutbox, hoard::v1::MatchEve
 // Runs a unary handler: one call into the arena, its status mapped.
 template <typename Response>
 grpc::ServerUnaryReactor* Reply(grpc::CallbackServerContext* context,
-                                absl::StatusOr<Response> result,
-                                Response* response) {
+                                absl::StatusOr<Response> result, Response* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   if (result.ok()) *response = *std::move(result);
   reactor->Finish(ToGrpcStatus(result.status()));
@@ -541,8 +536,7 @@ absl::StatusOr<Principal> Caller(const Authenticator& auth,
   if (auto it = metadata.find("authorization"); it != metadata.end()) {
     authorization = absl::string_view(it->second.data(), it->second.size());
   }
-  absl::StatusOr<Principal> who =
-      auth.Identify(authorization, ClientAddress(context->peer()));
+  absl::StatusOr<Principal> who = auth.Identify(authorization, ClientAddress(context->peer()));
   if (!who.ok()) return who.status();
   absl::Status allowed = need == Need::kAdmin ? auth.CheckAdmin(*who, rpc) : auth.CheckRead(*who);
   if (!allowed.ok()) return allowed;
@@ -658,8 +652,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
 // Each method is named, so a method added to the service and not here fails
 // to compile where this class overrides it.
 using ArenaCallbackService = hoard::v1::Arena::WithRawCallbackMethod_Play<
-    hoard::v1::Arena::WithCallbackMethod_CreateMatch<
-      hoard::v1::Arena::WithCallbackMethod_PlayMatch<
+    hoard::v1::Arena::WithCallbackMethod_CreateMatch<hoard::v1::Arena::WithCallbackMethod_PlayMatch<
         hoard::v1::Arena::WithCallbackMethod_GetMatch<
             hoard::v1::Arena::WithCallbackMethod_ListMatches<
                 hoard::v1::Arena::WithCallbackMethod_WatchMatch<
@@ -808,8 +801,7 @@ std::string LeaseHolderName(int port) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
-    const ServerOptions& options) {
+absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(const ServerOptions& options) {
   std::unique_ptr<ArenaServer> server(new ArenaServer());
   server->arena_ = std::make_unique<Arena>(options.limits);
   server->arena_->SetEventSink(options.events);
@@ -824,8 +816,8 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
     }
   }
   server->tokens_.Set(options.admin_tokens, options.read_tokens);
-  server->auth_ = std::make_unique<Authenticator>(
-      &server->tokens_, &server->arena_->accounts(), options.private_reads);
+  server->auth_ = std::make_unique<Authenticator>(&server->tokens_, &server->arena_->accounts(),
+                                                  options.private_reads);
   server->catalog_path_ = options.catalog_path;
   if (!options.catalog_path.empty()) RETURN_IF_ERROR(server->catalog_.Load(options.catalog_path));
   const std::size_t queued = static_cast<std::size_t>(options.max_queued_bytes);
@@ -852,14 +844,14 @@ absl::StatusOr<std::unique_ptr<ArenaServer>> ArenaServer::Start(
   for (grpc::Service* service : options.extra_services) builder.RegisterService(service);
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot listen on ", options.listen, ": the port is in use or the address is not valid"));
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen,
+                                               ": the port is in use or the address is not valid"));
   }
   if (options.serve_tournaments && server->arena_->store() != nullptr) {
     // Tournaments play on this server's arena; bots they launch connect to
     // it over loopback.
-    server->host_ = ArenaHost(
-        server->arena_.get(), absl::StrCat(LoopbackHost(options.listen), ":", server->port_));
+    server->host_ = ArenaHost(server->arena_.get(),
+                              absl::StrCat(LoopbackHost(options.listen), ":", server->port_));
     tournament::RunnerOptions runner = options.tournament_runner;
     // On a database several servers share, they share its tournaments:
     // each leases the matches it plays under a name of its own.

@@ -74,8 +74,7 @@ struct ServerOptions {
 class ArenaServer {
  public:
   // Starts serving; kUnavailable if the address cannot be bound.
-  static absl::StatusOr<std::unique_ptr<ArenaServer>> Start(
-      const ServerOptions& options);
+  static absl::StatusOr<std::unique_ptr<ArenaServer>> Start(const ServerOptions& options);
   ~ArenaServer();
 
   // The port actually bound.

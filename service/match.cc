@@ -36,9 +36,8 @@ std::string PlayerLabel(const SeatPlayer& player) {
   return "";
 }
 
-hoard::v1::AnswerResult Refusal(const hoard::v1::Answer& answer,
-                                absl::StatusCode code, std::string reason,
-                                bool may_retry) {
+hoard::v1::AnswerResult Refusal(const hoard::v1::Answer& answer, absl::StatusCode code,
+                                std::string reason, bool may_retry) {
   hoard::v1::AnswerResult result;
   result.set_match_id(answer.match_id());
   result.set_request_id(answer.request_id());
@@ -51,8 +50,8 @@ hoard::v1::AnswerResult Refusal(const hoard::v1::Answer& answer,
 
 }  // namespace
 
-HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
-                         TimerQueue* timers, std::function<void()> on_finished)
+HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state, TimerQueue* timers,
+                         std::function<void()> on_finished)
     : id_(std::move(setup.id)),
       sequence_(setup.sequence),
       game_(*setup.game),
@@ -61,8 +60,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       time_control_(setup.time_control),
       sealed_(setup.sealed),
       seed_salt_(setup.seed_salt),
-      seed_commitment_(seed_salt_.empty() ? ""
-                                          : engine::SeedCommitment(config_.seed, seed_salt_)),
+      seed_commitment_(seed_salt_.empty() ? "" : engine::SeedCommitment(config_.seed, seed_salt_)),
       thinkers_(setup.thinkers),
       metrics_(setup.metrics),
       timers_(timers),
@@ -70,8 +68,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       state_(std::move(state)),
       initial_(state_->Clone()),
       started_unix_ms_(absl::ToUnixMillis(absl::Now())) {
-  HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players,
-              "one player per seat");
+  HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players, "one player per seat");
   for (SeatPlayer& player : setup.seats) {
     seat_names_.push_back(PlayerLabel(player));
     SeatState seat;
@@ -101,12 +98,12 @@ void HostedMatch::Start() {
 void HostedMatch::Think(Seat seat, Thinking* next) {
   SeatState& s = seats_[seat];
   s.thinking = true;
-  Thinking thinking{.seat = seat,
-                    .thought = ++s.thought,
-                    .bot = s.player.builtin.get(),
-                    .view = state_->ViewFor(seat),
-                    .legal = std::make_shared<const std::vector<Action>>(
-                        state_->LegalActions(seat))};
+  Thinking thinking{
+      .seat = seat,
+      .thought = ++s.thought,
+      .bot = s.player.builtin.get(),
+      .view = state_->ViewFor(seat),
+      .legal = std::make_shared<const std::vector<Action>>(state_->LegalActions(seat))};
   if (next != nullptr && next->bot == nullptr) {
     *next = std::move(thinking);
     return;
@@ -199,8 +196,8 @@ void HostedMatch::IssueRequest(Seat seat) {
   pending.clock = std::make_shared<DecisionClock>(
       std::chrono::milliseconds(time_control_.decision_ms + s.bank_ms));
   // The earliest the request can be due: its clock starts when it is sent.
-  pending.timer = ScheduleTimeout(seat, pending.request_id,
-                                  pending.issued_at + pending.clock->budget());
+  pending.timer =
+      ScheduleTimeout(seat, pending.request_id, pending.issued_at + pending.clock->budget());
   s.pending = std::move(pending);
   SendRequest(seat, /*resent=*/false);
   // A seat without a stream gets no request: its clock runs all the same.
@@ -240,8 +237,8 @@ void HostedMatch::SendRequest(Seat seat, bool resent) {
   request->set_constraints(s.pending->constraints);
   // The deadline once the clock has started; until then a whole budget
   // (restated when the request is handed over and the clock starts).
-  const SteadyClock::time_point deadline = s.pending->clock->deadline().value_or(
-      SteadyClock::now() + s.pending->clock->budget());
+  const SteadyClock::time_point deadline =
+      s.pending->clock->deadline().value_or(SteadyClock::now() + s.pending->clock->budget());
   request->set_deadline_unix_ms(UnixMillis(deadline));
   request->set_time_left_ms(MillisUntil(deadline));
   request->set_bank_ms(s.bank_ms);
@@ -262,8 +259,7 @@ void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
   {
     absl::MutexLock lock(&mu_);
     SeatState& s = seats_[seat];
-    const bool reconnect = s.connection != nullptr || s.answers > 0 ||
-                           s.timeouts > 0;
+    const bool reconnect = s.connection != nullptr || s.answers > 0 || s.timeouts > 0;
     s.connection = std::move(connection);
     s.events = s.connection->events();
     if (s.events != hoard::v1::EVENT_DELIVERY_IN_REQUESTS) s.untold.clear();
@@ -274,8 +270,7 @@ void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
     seated->set_seat(seat);
     seated->set_game(game_.info().id);
     seated->set_players(config_.num_players);
-    seated->mutable_options()->insert(config_.options.begin(),
-                                      config_.options.end());
+    seated->mutable_options()->insert(config_.options.begin(), config_.options.end());
     seated->mutable_time_control()->set_decision_ms(time_control_.decision_ms);
     seated->mutable_time_control()->set_bank_ms(time_control_.bank_ms);
     seated->mutable_time_control()->set_max_strikes(time_control_.max_strikes);
@@ -285,8 +280,7 @@ void HostedMatch::Attach(Seat seat, std::shared_ptr<Connection> connection) {
       hoard::v1::ServerMessage finished;
       finished.mutable_event()->set_match_id(id_);
       finished.mutable_event()->set_step(steps_);
-      *finished.mutable_event()->mutable_finished()->mutable_match() =
-          DescribeToTableLocked();
+      *finished.mutable_event()->mutable_finished()->mutable_match() = DescribeToTableLocked();
       s.connection->Send(std::move(finished));
       return;
     }
@@ -336,23 +330,22 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
       if (seats_[s].pending && seats_[s].pending->request_id == id) seat = s;
     }
     if (seat < 0) {
-      return Refusal(
-          answer, absl::StatusCode::kFailedPrecondition,
-          aborted_ && outcomes_[id - 1] == Outcome::kOpen
-              ? absl::StrCat("match ", id_, " was aborted (the server is stopping)")
-          : outcomes_[id - 1] == Outcome::kTimedOut
-              ? absl::StrCat("request ", id,
-                             " timed out before this answer; the default "
-                             "action was played")
-              : absl::StrCat("request ", id, " was already answered"),
-          false);
+      return Refusal(answer, absl::StatusCode::kFailedPrecondition,
+                     aborted_ && outcomes_[id - 1] == Outcome::kOpen
+                         ? absl::StrCat("match ", id_, " was aborted (the server is stopping)")
+                     : outcomes_[id - 1] == Outcome::kTimedOut
+                         ? absl::StrCat("request ", id,
+                                        " timed out before this answer; the default "
+                                        "action was played")
+                         : absl::StrCat("request ", id, " was already answered"),
+                     false);
     }
     SeatState& s = seats_[seat];
     if (s.connection.get() != connection) {
-      return Refusal(answer, absl::StatusCode::kPermissionDenied,
-                     absl::StrCat("request ", id, " is for seat ", seat,
-                                  ", which this stream does not hold"),
-                     false);
+      return Refusal(
+          answer, absl::StatusCode::kPermissionDenied,
+          absl::StrCat("request ", id, " is for seat ", seat, ", which this stream does not hold"),
+          false);
     }
     std::optional<SteadyClock::time_point> deadline = s.pending->clock->deadline();
     // A stall of the whole server is not the bot's time.
@@ -367,21 +360,21 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
                                     "default action was played"),
                        false);
     } else {
-      absl::StatusOr<Action> action = absl::InvalidArgumentError(
-          "the answer has neither legal_index nor action");
+      absl::StatusOr<Action> action =
+          absl::InvalidArgumentError("the answer has neither legal_index nor action");
       if (answer.choice_case() == hoard::v1::Answer::kLegalIndex) {
         const int index = answer.legal_index();
         const int size = static_cast<int>(s.pending->legal.size());
         action = index >= 0 && index < size
                      ? absl::StatusOr<Action>(s.pending->legal[index])
                      : absl::InvalidArgumentError(absl::StrCat(
-                           "legal_index ", index, " is out of range: the request lists ",
-                           size, " legal actions (0 to ", size - 1, ")"));
+                           "legal_index ", index, " is out of range: the request lists ", size,
+                           " legal actions (0 to ", size - 1, ")"));
       } else if (answer.choice_case() == hoard::v1::Answer::kAction) {
         action = codec_.ActionFromProtoIn(answer.action(), *state_);
       }
-      if (action.ok() && std::find(s.pending->legal.begin(), s.pending->legal.end(),
-                                   *action) == s.pending->legal.end()) {
+      if (action.ok() && std::find(s.pending->legal.begin(), s.pending->legal.end(), *action) ==
+                             s.pending->legal.end()) {
         // Not listed: let the rules say whether it is legal, and why not.
         // A complete list holds every legal action, so there an unlisted
         // one is refused whatever the rules say.
@@ -390,15 +383,15 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
         if (!status.ok()) {
           action = status;
         } else if (s.pending->complete) {
-          action = absl::InvalidArgumentError(absl::StrCat(
-              "the action is not one of the ", s.pending->legal.size(),
-              " legal actions the request lists (the list is complete)"));
+          action = absl::InvalidArgumentError(
+              absl::StrCat("the action is not one of the ", s.pending->legal.size(),
+                           " legal actions the request lists (the list is complete)"));
         }
       }
       if (!action.ok()) {
         ++s.illegal_answers;
-        return Refusal(answer, action.status().code(),
-                       std::string(action.status().message()), true);
+        return Refusal(answer, action.status().code(), std::string(action.status().message()),
+                       true);
       }
       // From when the request was handed over to when the answer came (an
       // answer to one not yet sent, to a guessed request id, took no time).
@@ -407,9 +400,8 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
           std::chrono::duration_cast<std::chrono::milliseconds>(received - started - stalled);
       const auto round_trip = std::chrono::duration_cast<std::chrono::microseconds>(
           received - std::min(received, std::max(started, s.pending->sent_at)));
-      s.bank_ms = std::max<int>(
-          0, s.bank_ms - std::max<int>(0, static_cast<int>(elapsed.count()) -
-                                              time_control_.decision_ms));
+      s.bank_ms = std::max<int>(0, s.bank_ms - std::max<int>(0, static_cast<int>(elapsed.count()) -
+                                                                    time_control_.decision_ms));
       ++s.answers;
       if (answer.default_reason() != hoard::v1::DEFAULT_REASON_UNSPECIFIED) ++s.default_answers;
       s.round_trip_us_total += round_trip.count();
@@ -445,8 +437,8 @@ void HostedMatch::OnTimeout(Seat seat, std::int64_t request_id) {
     if (!deadline || now < *deadline) {
       // Not due yet. Unsent, it is looked at again a budget later: its clock
       // starts after now, so its deadline is later than that.
-      s.pending->timer = ScheduleTimeout(
-          seat, request_id, deadline.value_or(now + s.pending->clock->budget()));
+      s.pending->timer =
+          ScheduleTimeout(seat, request_id, deadline.value_or(now + s.pending->clock->budget()));
       return;
     }
     if (s.connection != nullptr && s.connection->HoldsUnhandledFrom(*deadline)) {
@@ -474,8 +466,7 @@ void HostedMatch::TimeOut(Seat seat) {
   ++s.timeouts;
   if (metrics_ != nullptr) metrics_->timeouts.fetch_add(1, std::memory_order_relaxed);
   PublishFault(seat, hoard::v1::SeatFault::KIND_TIMEOUT);
-  if (time_control_.max_strikes > 0 && s.timeouts >= time_control_.max_strikes &&
-      !s.forfeited) {
+  if (time_control_.max_strikes > 0 && s.timeouts >= time_control_.max_strikes && !s.forfeited) {
     s.forfeited = true;
     PublishFault(seat, hoard::v1::SeatFault::KIND_FORFEIT);
   }
@@ -492,10 +483,10 @@ void HostedMatch::Play(Seat seat, Action action, bool by_default) {
   actions_.push_back({.seat = seat, .action = action, .text = std::move(text)});
   by_default_.push_back(by_default);
   if (metrics_ != nullptr) {
-    std::atomic<std::int64_t>& count =
-        by_default ? metrics_->default_decisions
-        : seats_[seat].player.kind == SeatPlayer::Kind::kBuiltin ? metrics_->builtin_decisions
-                                                                  : metrics_->bot_decisions;
+    std::atomic<std::int64_t>& count = by_default ? metrics_->default_decisions
+                                       : seats_[seat].player.kind == SeatPlayer::Kind::kBuiltin
+                                           ? metrics_->builtin_decisions
+                                           : metrics_->bot_decisions;
     count.fetch_add(1, std::memory_order_relaxed);
   }
   ++steps_;

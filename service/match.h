@@ -102,8 +102,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
  public:
   // `on_finished` runs once, without the match's lock, when the match ends.
   // REQUIRES: setup.seats.size() == setup.config.num_players.
-  HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
-              TimerQueue* timers, std::function<void()> on_finished);
+  HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state, TimerQueue* timers,
+              std::function<void()> on_finished);
   ~HostedMatch();
 
   HostedMatch(const HostedMatch&) = delete;
@@ -210,8 +210,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   // empty, into *next, for the caller (a worker) to make itself.
   void Advance(Thinking* next = nullptr) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void IssueRequest(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void SendRequest(engine::Seat seat, bool resent)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SendRequest(engine::Seat seat, bool resent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnTimeout(engine::Seat seat, std::int64_t request_id);
   TimerQueue::Id ScheduleTimeout(engine::Seat seat, std::int64_t request_id,
                                  SteadyClock::time_point when);

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
 #include "engine/testing/multiples_of_three.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -77,14 +77,21 @@ class BidState final : public engine::State {
   std::unique_ptr<engine::State> Clone() const override {
     return std::make_unique<BidState>(*this);
   }
+
  private:
   std::vector<int> bids_;
 };
 
 class BidGame final : public engine::Game {
  public:
-  BidGame() { info_ = {.id = "bid", .name = "Sealed bid", .min_players = 2,
-                       .max_players = 3, .ruleset_version = "1", .max_actions = 3}; }
+  BidGame() {
+    info_ = {.id = "bid",
+             .name = "Sealed bid",
+             .min_players = 2,
+             .max_players = 3,
+             .ruleset_version = "1",
+             .max_actions = 3};
+  }
   const engine::GameInfo& info() const override { return info_; }
   absl::StatusOr<std::unique_ptr<engine::State>> NewMatch(
       const engine::MatchConfig& config) const override {
@@ -123,8 +130,7 @@ hoard::v1::DecisionRequest FirstRequest(const Recorder& stream) {
   return hoard::v1::DecisionRequest();
 }
 
-hoard::v1::Answer ByIndex(const hoard::v1::DecisionRequest& request,
-                          int index) {
+hoard::v1::Answer ByIndex(const hoard::v1::DecisionRequest& request, int index) {
   hoard::v1::Answer answer;
   answer.set_match_id(request.match_id());
   answer.set_request_id(request.request_id());
@@ -136,13 +142,12 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   BidGame game;
   NoCodec codec;
   TimerQueue timers;
-  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
-                   .config = {.num_players = 2, .seed = 1}};
+  MatchSetup setup{
+      .id = "m1", .game = &game, .codec = &codec, .config = {.num_players = 2, .seed = 1}};
   setup.seats.resize(2);
   bool finished = false;
-  auto owner = std::make_shared<HostedMatch>(std::move(setup),
-                                             *game.NewMatch({.num_players = 2}), &timers,
-                                             [&] { finished = true; });
+  auto owner = std::make_shared<HostedMatch>(std::move(setup), *game.NewMatch({.num_players = 2}),
+                                             &timers, [&] { finished = true; });
   HostedMatch& match = *owner;
   Recorder seat0, seat1;
   auto watcher = std::make_shared<Recorder>();
@@ -168,8 +173,7 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   EXPECT_FALSE(sealed.has_action());
   EXPECT_EQ(sealed.text(), "answered (sealed)");
   // A second answer to the same request is refused, not applied twice.
-  EXPECT_FALSE(
-      match.Answer(connection0.get(), ByIndex(request0, 1)).accepted());
+  EXPECT_FALSE(match.Answer(connection0.get(), ByIndex(request0, 1)).accepted());
   // Seat 0 cannot answer for seat 1.
   EXPECT_EQ(match.Answer(connection0.get(), ByIndex(request1, 0)).code(),
             static_cast<int>(absl::StatusCode::kPermissionDenied));
@@ -199,17 +203,15 @@ TEST(HostedMatchTest, ASealedMatchTellsItsCommitmentButNeverItsDealToTheTable) {
   NoCodec codec;
   TimerQueue timers;
   const std::string salt = "00112233445566778899aabbccddeeff";
-  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
-                   .config = {.num_players = 2, .seed = 7}};
+  MatchSetup setup{
+      .id = "m1", .game = &game, .codec = &codec, .config = {.num_players = 2, .seed = 7}};
   setup.sealed = true;
   setup.seed_salt = salt;
   setup.seats.resize(2);
-  auto match = std::make_shared<HostedMatch>(std::move(setup),
-                                             *game.NewMatch({.num_players = 2}), &timers,
-                                             [] {});
+  auto match = std::make_shared<HostedMatch>(std::move(setup), *game.NewMatch({.num_players = 2}),
+                                             &timers, [] {});
   // printf '%s:%s' 7 00112233445566778899aabbccddeeff | sha256sum
-  const std::string commitment =
-      "a4dd03cae561477bd3b71c19fd25261a8d39c293d210eac054f09d35765e1a34";
+  const std::string commitment = "a4dd03cae561477bd3b71c19fd25261a8d39c293d210eac054f09d35765e1a34";
   Recorder seat0, seat1;
   auto connection0 = std::make_shared<Connection>(&seat0);
   auto connection1 = std::make_shared<Connection>(&seat1);
@@ -287,14 +289,15 @@ TEST(HostedMatchTest, ASeatsClockRunsFromTheHandOverToWhenItsAnswerCame) {
   BidGame game;
   NoCodec codec;
   TimerQueue timers;
-  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
+  MatchSetup setup{.id = "m1",
+                   .game = &game,
+                   .codec = &codec,
                    .config = {.num_players = 3, .seed = 1},
                    .time_control = {.decision_ms = 100, .bank_ms = 0, .max_strikes = 0}};
   setup.seats.resize(3);
   absl::Notification finished;
-  auto match = std::make_shared<HostedMatch>(std::move(setup),
-                                             *game.NewMatch({.num_players = 3}), &timers,
-                                             [&] { finished.Notify(); });
+  auto match = std::make_shared<HostedMatch>(std::move(setup), *game.NewMatch({.num_players = 3}),
+                                             &timers, [&] { finished.Notify(); });
   auto watcher = std::make_shared<Recorder>();
   match->Watch(watcher);
   std::vector<std::unique_ptr<SlowStream>> streams;
@@ -340,13 +343,12 @@ TEST(HostedMatchTest, AnAbortedMatchEndsWithoutScoresSeedOrRecord) {
   BidGame game;
   NoCodec codec;
   TimerQueue timers;
-  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
-                   .config = {.num_players = 2, .seed = 77}};
+  MatchSetup setup{
+      .id = "m1", .game = &game, .codec = &codec, .config = {.num_players = 2, .seed = 77}};
   setup.seats.resize(2);
   int finished = 0;
-  auto match = std::make_shared<HostedMatch>(std::move(setup),
-                                             *game.NewMatch({.num_players = 2}), &timers,
-                                             [&] { ++finished; });
+  auto match = std::make_shared<HostedMatch>(std::move(setup), *game.NewMatch({.num_players = 2}),
+                                             &timers, [&] { ++finished; });
   Recorder seat0, seat1;
   auto watcher = std::make_shared<Recorder>();
   auto connection0 = std::make_shared<Connection>(&seat0);
@@ -387,11 +389,9 @@ class MultiplesOfThreeCodec final : public engine::GameCodec {
  public:
   void ViewToProto(const engine::View&, hoard::v1::View*) const override {}
   void ActionToProto(Action action, hoard::v1::Action* out) const override {
-    out->mutable_village()->mutable_buy()->set_stall(
-        static_cast<int>(action.code()));
+    out->mutable_village()->mutable_buy()->set_stall(static_cast<int>(action.code()));
   }
-  absl::StatusOr<Action> ActionFromProto(
-      const hoard::v1::Action& action) const override {
+  absl::StatusOr<Action> ActionFromProto(const hoard::v1::Action& action) const override {
     if (action.village().buy().stall() < 0) {
       return absl::InvalidArgumentError("names are not negative");
     }
@@ -411,13 +411,11 @@ TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
   engine::testing::MultiplesOfThree game({.largest = 999999});
   MultiplesOfThreeCodec codec;
   TimerQueue timers;
-  MatchSetup setup{.id = "m1",
-                   .game = &game,
-                   .codec = &codec,
-                   .config = {.num_players = 2, .seed = 1}};
+  MatchSetup setup{
+      .id = "m1", .game = &game, .codec = &codec, .config = {.num_players = 2, .seed = 1}};
   setup.seats.resize(2);
-  auto match = std::make_shared<HostedMatch>(
-      std::move(setup), *game.NewMatch({.num_players = 2}), &timers, nullptr);
+  auto match = std::make_shared<HostedMatch>(std::move(setup), *game.NewMatch({.num_players = 2}),
+                                             &timers, nullptr);
   Recorder seat0, seat1;
   auto connection0 = std::make_shared<Connection>(&seat0);
   auto connection1 = std::make_shared<Connection>(&seat1);
@@ -435,11 +433,9 @@ TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
 
   // An illegal typed answer is refused with the rule it breaks, and the
   // seat may try again.
-  const hoard::v1::AnswerResult refused =
-      match->Answer(connection0.get(), Name(request0, 7));
+  const hoard::v1::AnswerResult refused = match->Answer(connection0.get(), Name(request0, 7));
   EXPECT_FALSE(refused.accepted());
-  EXPECT_EQ(refused.code(),
-            static_cast<int>(absl::StatusCode::kInvalidArgument));
+  EXPECT_EQ(refused.code(), static_cast<int>(absl::StatusCode::kInvalidArgument));
   EXPECT_EQ(refused.reason(), "7 is not a multiple of 3 from 0 to 999999");
   EXPECT_TRUE(refused.may_retry());
 
@@ -467,7 +463,6 @@ TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
   EXPECT_EQ(described.seats(1).default_answers(), 1);
   EXPECT_EQ(described.seats(0).score(), 999);
 }
-
 
 // A built-in bot that bids 2 once it is let go, and notes which thread it
 // thought on.
@@ -503,8 +498,11 @@ class GatedBot final : public bots::Bot {
 std::shared_ptr<HostedMatch> GatedMatch(BidGame& game, NoCodec& codec, TimerQueue& timers,
                                         WorkerPool& pool, GatedBot** bot,
                                         std::function<void()> on_finished) {
-  MatchSetup setup{.id = "m1", .game = &game, .codec = &codec,
-                   .config = {.num_players = 2, .seed = 1}, .thinkers = &pool};
+  MatchSetup setup{.id = "m1",
+                   .game = &game,
+                   .codec = &codec,
+                   .config = {.num_players = 2, .seed = 1},
+                   .thinkers = &pool};
   setup.seats.resize(2);
   auto gated = std::make_unique<GatedBot>();
   *bot = gated.get();

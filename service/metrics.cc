@@ -71,9 +71,7 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
     absl::MutexLock lock(&mu_);
     for (const auto& [id, game] : games_) games[id] = game.get();
   }
-  auto load = [](const std::atomic<std::int64_t>& v) {
-    return v.load(std::memory_order_relaxed);
-  };
+  auto load = [](const std::atomic<std::int64_t>& v) { return v.load(std::memory_order_relaxed); };
   std::string out;
   Family(out, "hoard_matches_running", "gauge", "Matches being played now.");
   for (const auto& [id, g] : games) {
@@ -100,8 +98,8 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
     for (const auto& [by, value] :
          {std::pair{"bot", &g->bot_decisions}, std::pair{"builtin", &g->builtin_decisions},
           std::pair{"default", &g->default_decisions}}) {
-      absl::StrAppend(&out, "hoard_decisions_total{game=\"", Escaped(id), "\",by=\"", by,
-                      "\"} ", load(*value), "\n");
+      absl::StrAppend(&out, "hoard_decisions_total{game=\"", Escaped(id), "\",by=\"", by, "\"} ",
+                      load(*value), "\n");
     }
   }
   Family(out, "hoard_decision_seconds", "histogram",
@@ -112,8 +110,8 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
   }
   Family(out, "hoard_timeouts_total", "counter", "Decision requests that timed out.");
   for (const auto& [id, g] : games) {
-    absl::StrAppend(&out, "hoard_timeouts_total{game=\"", Escaped(id), "\"} ",
-                    load(g->timeouts), "\n");
+    absl::StrAppend(&out, "hoard_timeouts_total{game=\"", Escaped(id), "\"} ", load(g->timeouts),
+                    "\n");
   }
   Family(out, "hoard_refused_answers_total", "counter",
          "Answers refused: illegal, malformed, or for no pending request.");
@@ -126,14 +124,13 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
   Family(out, "hoard_tournament_matches", "gauge",
          "A tournament's matches: scheduled, finished (stored), failed, running.");
   for (const MetricsGauges::TournamentProgress& t : gauges.tournaments) {
-    const std::string labels = absl::StrCat("tournament=\"", t.id, "\",game=\"",
-                                            Escaped(t.game), "\",status=\"",
-                                            Escaped(t.status), "\"");
+    const std::string labels = absl::StrCat("tournament=\"", t.id, "\",game=\"", Escaped(t.game),
+                                            "\",status=\"", Escaped(t.status), "\"");
     for (const auto& [state, value] :
          {std::pair{"scheduled", t.scheduled}, std::pair{"finished", t.finished},
           std::pair{"failed", t.failed}, std::pair{"running", t.running}}) {
-      absl::StrAppend(&out, "hoard_tournament_matches{", labels, ",state=\"", state, "\"} ",
-                      value, "\n");
+      absl::StrAppend(&out, "hoard_tournament_matches{", labels, ",state=\"", state, "\"} ", value,
+                      "\n");
     }
   }
   Family(out, "hoard_store_write_seconds", "histogram",

@@ -24,8 +24,7 @@ namespace hoard::service {
 class Histogram {
  public:
   static constexpr std::array<double, 14> kBounds = {
-      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
-      0.025,  0.05,    0.1,    0.25,  0.5,    1,     5};
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5};
 
   void Observe(absl::Duration d);
   // Its lines: NAME_bucket{LABELS,le="..."} (cumulative), NAME_sum, NAME_count.

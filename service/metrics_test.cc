@@ -34,7 +34,8 @@ TEST(MetricsTest, RunningMatchesAreThoseStartedAndNotEnded) {
   EXPECT_EQ(&metrics.Game("village"), &village);
   const std::string text = metrics.Render({.bots_connected = 3});
   EXPECT_THAT(text, HasSubstr("hoard_matches_running{game=\"village\"} 2\n"));
-  EXPECT_THAT(text, HasSubstr("hoard_matches_ended_total{game=\"village\",status=\"aborted\"} 1\n"));
+  EXPECT_THAT(text,
+              HasSubstr("hoard_matches_ended_total{game=\"village\",status=\"aborted\"} 1\n"));
   EXPECT_THAT(text, HasSubstr("# TYPE hoard_decision_seconds histogram\n"));
   EXPECT_THAT(text, HasSubstr("hoard_bots_connected 3\n"));
 }

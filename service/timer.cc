@@ -25,8 +25,7 @@ void TimerQueue::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-TimerQueue::Id TimerQueue::Schedule(SteadyClock::time_point when,
-                                    std::function<void()> callback) {
+TimerQueue::Id TimerQueue::Schedule(SteadyClock::time_point when, std::function<void()> callback) {
   absl::MutexLock lock(&mu_);
   const Id id = next_id_++;
   auto it = timers_.emplace(std::make_pair(when, id), std::move(callback)).first;
@@ -44,7 +43,7 @@ void TimerQueue::Cancel(Id id) {
 }
 
 SteadyClock::duration TimerQueue::StalledBetween(SteadyClock::time_point from,
-                                                SteadyClock::time_point to) const {
+                                                 SteadyClock::time_point to) const {
   SteadyClock::duration stalled{0};
   auto add = [&](SteadyClock::time_point a, SteadyClock::time_point b) {
     a = std::max(a, from);
@@ -101,8 +100,8 @@ void TimerQueue::Run() {
       const auto tick = std::chrono::duration_cast<SteadyClock::duration>(kTick);
       const SteadyClock::time_point wake =
           SteadyClock::time_point((when.time_since_epoch() / tick + 1) * tick);
-      wake_.WaitWithTimeout(&mu_, absl::FromChrono(std::min<SteadyClock::duration>(
-                                      wake - now, kBeat)));
+      wake_.WaitWithTimeout(&mu_,
+                            absl::FromChrono(std::min<SteadyClock::duration>(wake - now, kBeat)));
       continue;
     }
     std::function<void()> callback = std::move(first->second);

@@ -66,8 +66,8 @@ class TimerQueue {
   SteadyClock::duration Beat(SteadyClock::time_point now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   mutable absl::Mutex mu_;
-  std::map<std::pair<SteadyClock::time_point, Id>, std::function<void()>>
-      timers_ ABSL_GUARDED_BY(mu_);
+  std::map<std::pair<SteadyClock::time_point, Id>, std::function<void()>> timers_
+      ABSL_GUARDED_BY(mu_);
   std::map<Id, SteadyClock::time_point> when_ ABSL_GUARDED_BY(mu_);
   Id next_id_ ABSL_GUARDED_BY(mu_) = 1;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;

@@ -21,9 +21,7 @@ WorkerPool::WorkerPool(int threads) {
 
 WorkerPool::~WorkerPool() { Stop(); }
 
-int WorkerPool::DefaultThreads() {
-  return std::max(1u, std::thread::hardware_concurrency());
-}
+int WorkerPool::DefaultThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 void WorkerPool::Post(std::function<void()> task) {
   absl::MutexLock lock(&mu_);

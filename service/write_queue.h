@@ -68,9 +68,8 @@ class WriteQueue {
     if (ok && !queue_.empty() && !abandoned_) {
       // More is queued behind this one: gRPC may hold it to send with them
       // (fewer, fuller writes to the socket); the last one queued flushes.
-      reactor_->WriteNext(queue_.front(), queue_.size() > 1
-                                              ? grpc::WriteOptions().set_buffer_hint()
-                                              : grpc::WriteOptions());
+      reactor_->WriteNext(queue_.front(), queue_.size() > 1 ? grpc::WriteOptions().set_buffer_hint()
+                                                            : grpc::WriteOptions());
       return;
     }
     writing_ = false;

@@ -43,8 +43,7 @@ TEST(WriteQueueTest, ASlowReaderIsBoundInBytesNotMessages) {
 
   // Small messages fill the same bound only when they add up to it.
   StuckReactor small_reactor;
-  WriteQueue<StuckReactor, hoard::v1::MatchEvent> small(&small_reactor,
-                                                        10 * size);
+  WriteQueue<StuckReactor, hoard::v1::MatchEvent> small(&small_reactor, 10 * size);
   const hoard::v1::MatchEvent tiny = EventOf(10);
   int pushed = 0;
   while (small.Push(tiny) && pushed < 100000) ++pushed;
@@ -62,8 +61,7 @@ TEST(WriteQueueTest, OneMessageLargerThanTheBoundStillGoesAlone) {
 TEST(WriteQueueTest, WrittenMessagesFreeTheirBytes) {
   StuckReactor reactor;
   const hoard::v1::MatchEvent event = EventOf(1000);
-  WriteQueue<StuckReactor, hoard::v1::MatchEvent> queue(
-      &reactor, 2 * event.ByteSizeLong());
+  WriteQueue<StuckReactor, hoard::v1::MatchEvent> queue(&reactor, 2 * event.ByteSizeLong());
   EXPECT_TRUE(queue.Push(event));
   EXPECT_TRUE(queue.Push(event));
   EXPECT_FALSE(queue.Push(event));

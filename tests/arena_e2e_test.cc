@@ -8,9 +8,9 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
-#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -19,8 +19,8 @@
 #include "absl/strings/str_cat.h"
 #include "bots/client.h"
 #include "engine/record.h"
-#include "engine/rng.h"
 #include "engine/record_json.h"
+#include "engine/rng.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -63,9 +63,8 @@ class ArenaE2eTest : public ::testing::Test {
   }
 
   // Seats: "open", "builtin:NAME" or "bot:NAME".
-  v1::CreateMatchResponse Create(const std::vector<std::string>& seats,
-                                 int decision_ms = 5000, int bank_ms = 30000,
-                                 int max_strikes = 3, std::uint64_t seed = 7) {
+  v1::CreateMatchResponse Create(const std::vector<std::string>& seats, int decision_ms = 5000,
+                                 int bank_ms = 30000, int max_strikes = 3, std::uint64_t seed = 7) {
     v1::CreateMatchRequest request;
     request.set_game("village");
     request.set_seed(seed);
@@ -600,7 +599,8 @@ TEST_F(ArenaE2eTest, FourRandomBotsFinishADragonsGoldMatchWithNegotiations) {
 class HandCheckingStrategy final : public bots::Strategy {
  public:
   explicit HandCheckingStrategy(std::uint64_t seed) : random_(seed) {}
-  v1::Answer Decide(const v1::DecisionRequest& request, const bots::MatchHistory& history) override {
+  v1::Answer Decide(const v1::DecisionRequest& request,
+                    const bots::MatchHistory& history) override {
     const v1::FrostDragonView& view = request.view().frost_dragon();
     for (const v1::FrostDragonPlayer& player : view.players()) {
       const bool own = player.seat() == request.seat();
@@ -776,8 +776,8 @@ TEST_F(ArenaE2eTest, HedoniaClaimsAreAskedOfEverySeatAtOnceAndStaySealed) {
       for (int s = 0; s < kSeats; ++s) EXPECT_EQ(view.last_reveal().claims(s), first_claims[s]);
     }
     if (view.phase() == v1::HEDONIA_PHASE_OFFER) {
-      seat_bot[seat]->Send(Answer(decision, static_cast<int>(rng.Uniform(
-                                                decision.legal_actions_size()))));
+      seat_bot[seat]->Send(
+          Answer(decision, static_cast<int>(rng.Uniform(decision.legal_actions_size()))));
       continue;
     }
     ASSERT_EQ(view.phase(), v1::HEDONIA_PHASE_CLAIM);
@@ -878,7 +878,8 @@ TEST_F(ArenaE2eTest, HedoniaClaimsAreAskedOfEverySeatAtOnceAndStaySealed) {
 // Drops the stream once, after a few decisions.
 class DroppingStrategy final : public bots::Strategy {
  public:
-  v1::Answer Decide(const v1::DecisionRequest& request, const bots::MatchHistory& history) override {
+  v1::Answer Decide(const v1::DecisionRequest& request,
+                    const bots::MatchHistory& history) override {
     if (++decisions_ == 3 && client != nullptr) client->DropConnection();
     return random_.Decide(request, history);
   }
@@ -965,8 +966,7 @@ TEST_F(ArenaE2eTest, BadCredentialsAndBadAnswersGetSpecificCodes) {
   // An action naming no game, and an answer with no choice.
   v1::BotMessage no_game = Answer(request, 0);
   no_game.mutable_answer()->mutable_action();
-  EXPECT_EQ(seat0.SendAnswer(no_game).code(),
-            static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  EXPECT_EQ(seat0.SendAnswer(no_game).code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
   v1::BotMessage empty = Answer(request, 0);
   empty.mutable_answer()->clear_legal_index();
   const v1::AnswerResult missing = seat0.SendAnswer(empty);
@@ -981,8 +981,7 @@ TEST_F(ArenaE2eTest, BadCredentialsAndBadAnswersGetSpecificCodes) {
   EXPECT_EQ(error.error().code(), static_cast<int>(grpc::StatusCode::NOT_FOUND));
   v1::BotMessage no_request = Answer(request, 0);
   no_request.mutable_answer()->set_request_id(777);
-  EXPECT_EQ(seat0.SendAnswer(no_request).code(),
-            static_cast<int>(grpc::StatusCode::NOT_FOUND));
+  EXPECT_EQ(seat0.SendAnswer(no_request).code(), static_cast<int>(grpc::StatusCode::NOT_FOUND));
   // After all that, the seat still plays, and so does the server.
   EXPECT_TRUE(seat0.AnswerIndex(request, 0).accepted());
   const v1::CreateMatchResponse later = Create({"builtin:random", "builtin:random"});
@@ -1034,8 +1033,8 @@ TEST_F(ArenaE2eTest, PlayMatchAnswersAtTheEndWithTheMatchAndItsRecord) {
   const v1::GetMatchResponse kept = Get(played.match().match_id());
   EXPECT_EQ(kept.match().status(), v1::MATCH_STATUS_FINISHED);
   EXPECT_EQ(kept.record().actions_size(), played.record().actions_size());
-  const v1::GetMatchResponse again = AwaitFinished(Create({"builtin:random", "builtin:first"},
-                                                          5000, 30000, 3, 21).match_id());
+  const v1::GetMatchResponse again =
+      AwaitFinished(Create({"builtin:random", "builtin:first"}, 5000, 30000, 3, 21).match_id());
   ASSERT_EQ(again.match().seats_size(), 2);
   for (int seat = 0; seat < 2; ++seat) {
     EXPECT_EQ(again.match().seats(seat).score(), played.match().seats(seat).score());
@@ -1071,8 +1070,7 @@ TEST_F(ArenaE2eTest, PlayMatchIsUnavailableWhenTheServerStopsBeforeTheEnd) {
     grpc::ClientContext context;
     v1::GetMatchResponse played;
     status = stub_->PlayMatch(
-        &context, BuiltinMatch("dragons_gold", {"mcts-300ms", "mcts-300ms", "random"}, 3),
-        &played);
+        &context, BuiltinMatch("dragons_gold", {"mcts-300ms", "mcts-300ms", "random"}, 3), &played);
   });
   for (int i = 0; i < 500 && server_->arena().running_matches() == 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -1239,7 +1237,8 @@ TEST_F(ArenaE2eTest, RandomGarbageFromBotsNeverStopsTheServer) {
         break;
       }
       case 2: {
-        v1::VillageBribeAction* bribe = answer->mutable_action()->mutable_village()->mutable_bribe();
+        v1::VillageBribeAction* bribe =
+            answer->mutable_action()->mutable_village()->mutable_bribe();
         bribe->set_treasure(static_cast<v1::VillageCard>(any(-2, 12)));
         bribe->mutable_cards()->set_swords(any(-70, 70));
         bribe->mutable_cards()->set_scrolls(any(0, 3));
@@ -1274,8 +1273,8 @@ TEST_F(ArenaE2eTest, SpectatorsWhoLeaveFreeTheirPlace) {
     watch.set_match_id(id);
     auto events = stub_->WatchMatch(&context, watch);
     v1::MatchEvent snapshot;
-    ASSERT_TRUE(events->Read(&snapshot)) << "spectator " << i << ": "
-                                         << events->Finish().error_message();
+    ASSERT_TRUE(events->Read(&snapshot))
+        << "spectator " << i << ": " << events->Finish().error_message();
     EXPECT_TRUE(snapshot.has_snapshot());
     context.TryCancel();
     events->Finish().IgnoreError();
@@ -1313,8 +1312,7 @@ TEST_F(ArenaE2eTest, HealthAndReflectionAnswer) {
     grpc::ByteBuffer request(&empty, 1);
     grpc::ByteBuffer response;
     grpc::Status status;
-    auto call = generic.PrepareUnaryCall(&context, "/grpc.health.v1.Health/Check",
-                                         request, &cq);
+    auto call = generic.PrepareUnaryCall(&context, "/grpc.health.v1.Health/Check", request, &cq);
     call->StartCall();
     call->Finish(&response, &status, reinterpret_cast<void*>(1));
     Await(&cq, 1);

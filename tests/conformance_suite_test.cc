@@ -27,8 +27,8 @@ using ::testing::HasSubstr;
 // (action 0) or swaps it for the top of the hidden deck (action 1). Highest
 // card wins.
 struct Defects {
-  bool leaky_view = false;        // a seat sees every hand
-  bool dirty_refusal = false;     // refusing a move out of turn swaps cards
+  bool leaky_view = false;     // a seat sees every hand
+  bool dirty_refusal = false;  // refusing a move out of turn swaps cards
   bool accepts_out_of_turn = false;
   bool endless = false;           // "keep" never finishes the round
   bool nondeterministic = false;  // the deal ignores the seed
@@ -48,10 +48,8 @@ struct HighCardView final : ComparableView<HighCardView> {
 
 class HighCardState final : public State {
  public:
-  HighCardState(std::vector<int> hands, std::vector<int> deck, Defects defects,
-                Seat current = 0)
-      : hands_(std::move(hands)), deck_(std::move(deck)), defects_(defects),
-        current_(current) {}
+  HighCardState(std::vector<int> hands, std::vector<int> deck, Defects defects, Seat current = 0)
+      : hands_(std::move(hands)), deck_(std::move(deck)), defects_(defects), current_(current) {}
 
   int num_players() const override { return static_cast<int>(hands_.size()); }
   Seats SeatsToAct() const override {
@@ -104,13 +102,10 @@ class HighCardState final : public State {
     return action.code() == 0 ? "keep" : "swap";
   }
   std::string ToString() const override {
-    return absl::StrCat(absl::StrJoin(hands_, ","), "|",
-                        absl::StrJoin(deck_, ","), "|", current_);
+    return absl::StrCat(absl::StrJoin(hands_, ","), "|", absl::StrJoin(deck_, ","), "|", current_);
   }
   std::vector<Zone> Zones() const override { return {}; }
-  std::unique_ptr<State> Clone() const override {
-    return std::make_unique<HighCardState>(*this);
-  }
+  std::unique_ptr<State> Clone() const override { return std::make_unique<HighCardState>(*this); }
 
  private:
   std::vector<int> hands_;
@@ -133,8 +128,7 @@ class HighCardDeal final : public Sampler {
     }
     return v->observer;
   }
-  absl::StatusOr<std::unique_ptr<State>> Sample(const View& view,
-                                               Rng& rng) const override {
+  absl::StatusOr<std::unique_ptr<State>> Sample(const View& view, Rng& rng) const override {
     absl::StatusOr<Seat> observer = Observer(view);
     if (!observer.ok()) return observer.status();
     const auto& v = static_cast<const HighCardView&>(view);
@@ -145,8 +139,7 @@ class HighCardDeal final : public Sampler {
     for (int card = 0; card < 10; ++card) {
       const auto shown = std::find(v.visible.begin(), v.visible.end(), card);
       const Seat holder = static_cast<Seat>(shown - v.visible.begin());
-      if (shown != v.visible.end() && (over || holder == *observer) &&
-          !defects_.blind_deal) {
+      if (shown != v.visible.end() && (over || holder == *observer) && !defects_.blind_deal) {
         hands[holder] = card;
       } else {
         unseen.push_back(card);
@@ -169,12 +162,15 @@ class HighCardDeal final : public Sampler {
 class HighCard final : public Game {
  public:
   explicit HighCard(Defects defects) : defects_(defects) {
-    info_ = {.id = "high_card", .name = "High card", .min_players = 2,
-             .max_players = 4, .ruleset_version = "1", .max_actions = 50};
+    info_ = {.id = "high_card",
+             .name = "High card",
+             .min_players = 2,
+             .max_players = 4,
+             .ruleset_version = "1",
+             .max_actions = 50};
   }
   const GameInfo& info() const override { return info_; }
-  absl::StatusOr<std::unique_ptr<State>> NewMatch(
-      const MatchConfig& config) const override {
+  absl::StatusOr<std::unique_ptr<State>> NewMatch(const MatchConfig& config) const override {
     static std::uint64_t calls = 0;
     Rng rng(defects_.nondeterministic ? ++calls : config.seed);
     std::vector<int> cards = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
@@ -192,8 +188,7 @@ class HighCard final : public Game {
 absl::StatusOr<testing::ConformanceReport> Check(Defects defects) {
   testing::ConformanceOptions options;
   options.matches = 200;
-  return testing::CheckConformance(HighCard(defects), HighCardDeal(defects), 3,
-                                   options);
+  return testing::CheckConformance(HighCard(defects), HighCardDeal(defects), 3, options);
 }
 
 TEST(ConformanceSuiteTest, ACorrectGamePasses) {
@@ -216,8 +211,7 @@ TEST(ConformanceSuiteTest, ALeakyViewFails) {
 
 TEST(ConformanceSuiteTest, AnActionTextThatTellsAHiddenCardFails) {
   EXPECT_THAT(Check({.telling_text = true}),
-              StatusIs(absl::StatusCode::kInternal,
-                       HasSubstr("would be told of seat")));
+              StatusIs(absl::StatusCode::kInternal, HasSubstr("would be told of seat")));
 }
 
 TEST(ConformanceSuiteTest, ACorrectGameIsToldAlikeInDealtStates) {
@@ -267,10 +261,9 @@ TEST(ConformanceSuiteTest, AGameWithIncompleteListsPasses) {
 }
 
 TEST(ConformanceSuiteTest, AnExampleTheRulesRefuseFails) {
-  EXPECT_THAT(
-      CheckMultiplesOfThree({.bad_example = true}),
-      StatusIs(absl::StatusCode::kInternal,
-               HasSubstr("'name 4' was refused: 4 is not a multiple of 3")));
+  EXPECT_THAT(CheckMultiplesOfThree({.bad_example = true}),
+              StatusIs(absl::StatusCode::kInternal,
+                       HasSubstr("'name 4' was refused: 4 is not a multiple of 3")));
 }
 
 TEST(ConformanceSuiteTest, AnIncompleteListWithoutConstraintsFails) {

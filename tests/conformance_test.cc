@@ -1,5 +1,7 @@
 // Every registered game passes the conformance suite for every player count.
 
+#include "engine/testing/conformance.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -7,7 +9,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/registry.h"
-#include "engine/testing/conformance.h"
 #include "engine/testing/status_matchers.h"
 #include "gtest/gtest.h"
 
@@ -75,8 +76,7 @@ std::vector<Case> AllCases() {
 
 INSTANTIATE_TEST_SUITE_P(AllGames, ConformanceTest, ::testing::ValuesIn(AllCases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
-                           return absl::StrCat(info.param.game, "_",
-                                               info.param.players, "p");
+                           return absl::StrCat(info.param.game, "_", info.param.players, "p");
                          });
 
 }  // namespace

@@ -72,23 +72,22 @@ TEST_P(SamplerTest, SamplesLookLikeTheMatchToTheirObserver) {
   std::vector<engine::Action> legal;
   for (int m = 0; m < kMatches; ++m) {
     const std::uint64_t seed = rng.Next();
-    std::unique_ptr<engine::State> state =
-        *game().NewMatch({.num_players = n, .seed = seed});
+    std::unique_ptr<engine::State> state = *game().NewMatch({.num_players = n, .seed = seed});
     for (int step = 0; !state->IsOver(); ++step) {
       const engine::Seats to_act = state->SeatsToAct();
       for (engine::Seat seat = 0; seat < n; ++seat) {
         const std::unique_ptr<engine::View> view = state->ViewFor(seat);
-        const std::string where = absl::StrCat("match seed ", seed, ", step ", step,
-                                               ", seat ", seat);
+        const std::string where =
+            absl::StrCat("match seed ", seed, ", step ", step, ", seat ", seat);
         ASSERT_THAT(sampler->Observer(*view), IsOk()) << where;
         ASSERT_EQ(*sampler->Observer(*view), seat) << where;
         absl::StatusOr<std::unique_ptr<engine::State>> sample = sampler->Sample(*view, rng);
         ASSERT_THAT(sample, IsOk()) << where;
         ++samples;
         const std::unique_ptr<engine::View> seen = (*sample)->ViewFor(seat);
-        ASSERT_TRUE(seen->Equals(*view))
-            << where << "\nthe seat sees:\n" << view->ToString()
-            << "\nin the sample it would see:\n" << seen->ToString();
+        ASSERT_TRUE(seen->Equals(*view)) << where << "\nthe seat sees:\n"
+                                         << view->ToString() << "\nin the sample it would see:\n"
+                                         << seen->ToString();
         // Zones() may leave out cards gone from play (a slain dragon, this
         // quest's played cards); what it lists must be the match's own.
         ASSERT_EQ(AllCards(**sample), AllCards(*state)) << where;
@@ -124,16 +123,20 @@ TEST_P(SamplerTest, RefusesSpectatorsAndOtherGamesViews) {
       *game().NewMatch({.num_players = GetParam().players, .seed = 5});
   engine::Rng rng(1);
   const std::unique_ptr<engine::View> spectator = state->ViewFor(engine::kSpectator);
-  EXPECT_THAT(sampler->Observer(*spectator), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
-  EXPECT_THAT(sampler->Sample(*spectator, rng), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(sampler->Observer(*spectator),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(sampler->Sample(*spectator, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
   for (const engine::Game* other : engine::AllGames()) {
     if (other == &game()) continue;
     std::unique_ptr<engine::State> theirs =
         *other->NewMatch({.num_players = other->info().min_players, .seed = 5});
     const std::unique_ptr<engine::View> view = theirs->ViewFor(0);
-    EXPECT_THAT(sampler->Observer(*view), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_))
+    EXPECT_THAT(sampler->Observer(*view),
+                StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_))
         << other->info().id;
-    EXPECT_THAT(sampler->Sample(*view, rng), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_))
+    EXPECT_THAT(sampler->Sample(*view, rng),
+                StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_))
         << other->info().id;
   }
 }

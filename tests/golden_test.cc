@@ -29,8 +29,7 @@ constexpr std::uint64_t kSeed = 20261123;
 // "village 4 <ruleset> <actions> <fingerprint> <score,score,...>" for the
 // golden match of `game` with `players`.
 std::string PlayGolden(const engine::Game& game, int players) {
-  std::unique_ptr<engine::State> state =
-      *game.NewMatch({.num_players = players, .seed = kSeed});
+  std::unique_ptr<engine::State> state = *game.NewMatch({.num_players = players, .seed = kSeed});
   engine::Rng chooser(kSeed + static_cast<std::uint64_t>(players));
   std::vector<engine::Action> legal;
   int actions = 0;
@@ -40,14 +39,12 @@ std::string PlayGolden(const engine::Game& game, int players) {
     if (!state->Apply(seat, legal[chooser.Uniform(legal.size())]).ok()) return "refused";
     ++actions;
   }
-  return absl::StrCat(game.info().id, " ", players, " ", game.info().ruleset_version, " ",
-                      actions, " ", engine::TextFingerprint(*state), " ",
+  return absl::StrCat(game.info().id, " ", players, " ", game.info().ruleset_version, " ", actions,
+                      " ", engine::TextFingerprint(*state), " ",
                       absl::StrJoin(state->Scores(), ","));
 }
 
-std::string GoldenPath() {
-  return absl::StrCat(HOARD_SOURCE_DIR, "/tests/golden_matches.txt");
-}
+std::string GoldenPath() { return absl::StrCat(HOARD_SOURCE_DIR, "/tests/golden_matches.txt"); }
 
 TEST(GoldenTest, EveryGameEndsItsGoldenMatchAsRecorded) {
   std::vector<std::string> played;

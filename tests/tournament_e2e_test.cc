@@ -34,7 +34,11 @@ v1::TournamentSpec Spec(const std::string& text) {
 }
 
 constexpr char kLeague[] = R"pb(
-  name: "league" game: "village" players_per_match: 3 rounds: 5 seed: 11
+  name: "league"
+  game: "village"
+  players_per_match: 3
+  rounds: 5
+  seed: 11
   participants { name: "r1" builtin: "random" }
   participants { name: "r2" builtin: "random" }
   participants { name: "f1" builtin: "first" })pb";
@@ -47,8 +51,7 @@ class TournamentE2eTest : public ::testing::Test {
     server_ = *service::ArenaServer::Start(
         {.listen = "127.0.0.1:0", .db_path = db, .admin_tokens = {kAdmin}});
     stub_ = v1::Tournaments::NewStub(service::AuthorizedChannel(
-        absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials(),
-        kAdmin));
+        absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials(), kAdmin));
   }
 
   // Follows the tournament until its stream ends; returns every update.
@@ -114,8 +117,8 @@ TEST_F(TournamentE2eTest, ATournamentRunsIsWatchedAndItsResultsAreQueried) {
       EXPECT_EQ(row.rank(), i + 1);
       EXPECT_EQ(row.matches(), 15);
       // OpenSkill ranks by mu - 3 sigma; its interval is mu ± 1.96 sigma.
-      const double center = system == v1::RATING_SYSTEM_OPENSKILL ? row.openskill_mu()
-                                                                   : row.rating();
+      const double center =
+          system == v1::RATING_SYSTEM_OPENSKILL ? row.openskill_mu() : row.rating();
       EXPECT_LE(row.low(), center);
       EXPECT_GE(row.high(), center);
       if (i > 0) {
@@ -173,7 +176,8 @@ TEST_F(TournamentE2eTest, BadRequestsGetClearErrors) {
   grpc::Status status = Create(Spec(R"pb(game: "chess")pb"), &created);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("game: unknown game 'chess'"));
-  status = Create(Spec(R"pb(game: "village" players_per_match: 4
+  status = Create(Spec(R"pb(game: "village"
+                            players_per_match: 4
                             participants { name: "a" builtin: "random" }
                             participants { name: "b" builtin: "random" })pb"),
                   &created);
@@ -249,12 +253,11 @@ TEST_F(TournamentE2eTest, ATournamentThatFailedBecauseItsResultsCouldNotBeStored
   {
     std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(db);
     bool resumed = false;
-    id = *tournament::CreateOrResume(*store, *tournament::Normalize(Spec(kLeague)), true,
-                                     &resumed);
+    id = *tournament::CreateOrResume(*store, *tournament::Normalize(Spec(kLeague)), true, &resumed);
     ASSERT_TRUE(store
-                    ->SetTournamentStatus(id, v1::TOURNAMENT_STATUS_FAILED,
-                                          absl::StrCat(tournament::kCannotStoreResults,
-                                                       db, ": database is locked"))
+                    ->SetTournamentStatus(
+                        id, v1::TOURNAMENT_STATUS_FAILED,
+                        absl::StrCat(tournament::kCannotStoreResults, db, ": database is locked"))
                     .ok());
   }
   StartServer(db);

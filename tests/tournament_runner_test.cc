@@ -1,9 +1,7 @@
-#include "tournament/runner.h"
-
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -12,12 +10,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bots/client.h"
+#include "db/faulty_store.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "db/faulty_store.h"
 #include "service/arena_host.h"
 #include "service/balanced_channel.h"
 #include "service/client_auth.h"
@@ -25,15 +23,16 @@
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
 #include "tournament/manager.h"
+#include "tournament/runner.h"
 #include "tournament/spec.h"
 
 namespace hoard::tournament {
 namespace {
 
 using ::hoard::testing::IsOk;
-using ::testing::HasSubstr;
 using hoard::v1::Tournament;
 using hoard::v1::TournamentSpec;
+using ::testing::HasSubstr;
 
 TournamentSpec Spec(const std::string& text) {
   TournamentSpec spec;
@@ -86,7 +85,11 @@ TEST(RunnerTest, RunnersSharingATournamentPlayEachSlotOnceAndTakeOverADeadServer
   Local a(db);
   Local b(db);
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 2 rounds: 60 seed: 11 concurrency: 2
+    game: "village"
+    players_per_match: 2
+    rounds: 60
+    seed: 11
+    concurrency: 2
     participants { name: "r" builtin: "random" }
     participants { name: "f" builtin: "first" })pb");
   const std::int64_t id = Create(a.store(), spec);
@@ -128,11 +131,16 @@ TEST(RunnerTest, ASharedTournamentFollowsAnotherServersCancelAndOutlivesAServerG
   const std::string db = TempDb("runner_shared_cancel.db");
   Local a(db);
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 2 rounds: 500 seed: 12 concurrency: 1
+    game: "village"
+    players_per_match: 2
+    rounds: 500
+    seed: 12
+    concurrency: 1
     participants { name: "m" builtin: "mcts-50" }
     participants { name: "f" builtin: "first" })pb");
   const std::int64_t id = Create(a.store(), spec);
-  const RunnerOptions options{.lease_holder = "a", .lease_ttl = absl::Milliseconds(300),
+  const RunnerOptions options{.lease_holder = "a",
+                              .lease_ttl = absl::Milliseconds(300),
                               .share_poll = absl::Milliseconds(50)};
   {
     TournamentRunner going_down(&a.store(), a.host.get(), options);
@@ -170,7 +178,10 @@ TEST(RunnerTest, ASharedTournamentFollowsAnotherServersCancelAndOutlivesAServerG
 TEST(RunnerTest, ARoundRobinOfFourBuiltInBotsStoresEveryMatchAndRatesThem) {
   Local local(TempDb("runner_round_robin.db"));
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 4 rounds: 50 seed: 7
+    game: "village"
+    players_per_match: 4
+    rounds: 50
+    seed: 7
     participants { name: "r1" builtin: "random" }
     participants { name: "r2" builtin: "random" }
     participants { name: "f1" builtin: "first" }
@@ -178,10 +189,9 @@ TEST(RunnerTest, ARoundRobinOfFourBuiltInBotsStoresEveryMatchAndRatesThem) {
   const std::int64_t id = Create(local.store(), spec);
   std::vector<int> reported;  // finished matches in each progress report
   const absl::Time began = absl::Now();
-  TournamentRunner runner(&local.store(), local.host.get(),
-                          {.on_progress = [&](const Tournament& t) {
-                            reported.push_back(t.progress().finished());
-                          }});
+  TournamentRunner runner(
+      &local.store(), local.host.get(),
+      {.on_progress = [&](const Tournament& t) { reported.push_back(t.progress().finished()); }});
   absl::StatusOr<Tournament> done = runner.Run(id);
   const absl::Duration took = absl::Now() - began;
   ASSERT_THAT(done, IsOk());
@@ -227,7 +237,11 @@ TEST(RunnerTest, TheSameSpecRunTwiceGivesTheSameRatingsAndIntervals) {
   // matches in schedule order. Bit for bit.
   Local local(TempDb("runner_twice.db"));
   TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 3 rounds: 20 seed: 5 concurrency: 1
+    game: "village"
+    players_per_match: 3
+    rounds: 20
+    seed: 5
+    concurrency: 1
     format: FORMAT_DUPLICATE
     participants { name: "a" builtin: "random" }
     participants { name: "b" builtin: "random" }
@@ -241,18 +255,21 @@ TEST(RunnerTest, TheSameSpecRunTwiceGivesTheSameRatingsAndIntervals) {
     TournamentRunner runner(&local.store(), local.host.get());
     absl::StatusOr<Tournament> done = runner.Run(id);
     ASSERT_THAT(done, IsOk());
-    boards.push_back(RankBy(*CurrentRatings(local.store(), {.game = "village", .tournament_id = id}),
-                            hoard::v1::RATING_SYSTEM_ML));
+    boards.push_back(
+        RankBy(*CurrentRatings(local.store(), {.game = "village", .tournament_id = id}),
+               hoard::v1::RATING_SYSTEM_ML));
     // The standings, as the run ends and as read back, show the
     // leaderboard's Elo: one number per bot whatever order matches ended in.
     std::map<std::string, double> board_elo;
-    for (const hoard::v1::LeaderboardRow& row : boards.back().rows()) board_elo[row.bot()] = row.elo();
+    for (const hoard::v1::LeaderboardRow& row : boards.back().rows())
+      board_elo[row.bot()] = row.elo();
     absl::StatusOr<Tournament> loaded = LoadTournament(local.store(), id);
     ASSERT_THAT(loaded, IsOk());
     for (const Tournament* t : {&*done, &*loaded}) {
       ASSERT_EQ(t->progress().standings_size(), 4);
       for (const hoard::v1::Standing& row : t->progress().standings()) {
-        EXPECT_EQ(row.elo(), board_elo[row.bot()]) << row.bot() << " at concurrency " << concurrency;
+        EXPECT_EQ(row.elo(), board_elo[row.bot()])
+            << row.bot() << " at concurrency " << concurrency;
       }
     }
   }
@@ -302,7 +319,8 @@ TEST(StandingsTest, EloIsTheScheduleOrderReplayOfTheMatchesAddedSoFar) {
     std::map<Identity, double> expected;
     for (int s : added) AddToElo(slots[s], expected);
     for (const hoard::v1::Standing& row : standings.Sorted()) {
-      EXPECT_EQ(row.elo(), expected.at({row.bot(), false})) << row.bot() << " after " << added.size();
+      EXPECT_EQ(row.elo(), expected.at({row.bot(), false}))
+          << row.bot() << " after " << added.size();
     }
   }
   int seats = 0;
@@ -313,7 +331,11 @@ TEST(StandingsTest, EloIsTheScheduleOrderReplayOfTheMatchesAddedSoFar) {
 TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
   const std::string db = TempDb("runner_resume.db");
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 3 rounds: 10 seed: 3 concurrency: 4
+    game: "village"
+    players_per_match: 3
+    rounds: 10
+    seed: 3
+    concurrency: 4
     format: FORMAT_DUPLICATE
     participants { name: "a" builtin: "random" }
     participants { name: "b" builtin: "random" }
@@ -327,9 +349,10 @@ TEST(RunnerTest, AStoppedTournamentResumesWithoutLosingOrDoublingAMatch) {
     id = Create(local.store(), spec);
     TournamentRunner* self = nullptr;
     TournamentRunner runner(&local.store(), local.host.get(),
-                            {.on_progress = [&](const Tournament& t) {
-                              if (t.progress().finished() >= 30) self->Cancel();
-                            },
+                            {.on_progress =
+                                 [&](const Tournament& t) {
+                                   if (t.progress().finished() >= 30) self->Cancel();
+                                 },
                              .results_per_commit = 1,
                              .progress_every = absl::ZeroDuration()});
     self = &runner;
@@ -402,10 +425,9 @@ TEST(RunnerTest, ASwissOfSixtyFourBotsSeatsNoTwoTogetherTwice) {
   EXPECT_EQ(spec.rounds(), 6);  // log2(64)
   const std::int64_t id = Create(local.store(), spec);
   std::vector<int> rounds_seen;
-  TournamentRunner runner(&local.store(), local.host.get(),
-                          {.on_progress = [&](const Tournament& t) {
-                            rounds_seen.push_back(t.progress().round());
-                          }});
+  TournamentRunner runner(
+      &local.store(), local.host.get(),
+      {.on_progress = [&](const Tournament& t) { rounds_seen.push_back(t.progress().round()); }});
   absl::StatusOr<Tournament> done = runner.Run(id);
   ASSERT_THAT(done, IsOk());
   EXPECT_EQ(done->status(), hoard::v1::TOURNAMENT_STATUS_FINISHED) << done->error();
@@ -444,8 +466,7 @@ TEST(RunnerTest, ASwissOfSixtyFourBotsSeatsNoTwoTogetherTwice) {
   ASSERT_EQ(loaded.progress().standings_size(), 64);
   for (int i = 0; i < 64; ++i) {
     EXPECT_EQ(loaded.progress().standings(i).bot(), done->progress().standings(i).bot());
-    EXPECT_EQ(loaded.progress().standings(i).buchholz(),
-              done->progress().standings(i).buchholz());
+    EXPECT_EQ(loaded.progress().standings(i).buchholz(), done->progress().standings(i).buchholz());
   }
 }
 
@@ -470,9 +491,10 @@ TEST(RunnerTest, AStoppedSwissResumesWithTheSamePairings) {
     id = Create(local.store(), spec);
     TournamentRunner* self = nullptr;
     TournamentRunner runner(&local.store(), local.host.get(),
-                            {.on_progress = [&](const Tournament& t) {
-                              if (t.progress().finished() >= 7) self->Cancel();
-                            },
+                            {.on_progress =
+                                 [&](const Tournament& t) {
+                                   if (t.progress().finished() >= 7) self->Cancel();
+                                 },
                              .results_per_commit = 1,
                              .progress_every = absl::ZeroDuration()});
     self = &runner;
@@ -519,7 +541,11 @@ TEST(RunnerTest, ASwissRoundThatLosesAMatchStopsBeforeTheNextIsPaired) {
 
 TEST(RunnerTest, AStoreThatIsLockedForAWhilePausesTheTournamentAndItFinishes) {
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 2 rounds: 20 seed: 5 concurrency: 3
+    game: "village"
+    players_per_match: 2
+    rounds: 20
+    seed: 5
+    concurrency: 3
     participants { name: "a" builtin: "random" }
     participants { name: "b" builtin: "first" })pb");
   Local local(TempDb("runner_locked.db"));
@@ -529,30 +555,30 @@ TEST(RunnerTest, AStoreThatIsLockedForAWhilePausesTheTournamentAndItFinishes) {
   std::vector<Tournament> paused_views;
   std::atomic<bool> locked{false};
   std::thread unlocker;
-  TournamentRunner runner(
-      &local.store(), local.host.get(),
-      {.on_progress =
-           [&](const Tournament& t) {
-             // Locked once, after a few matches, for 300 ms.
-             if (t.progress().finished() >= 5 && !locked.exchange(true)) {
-               local.faults->SetFault(absl::UnavailableError("runner_locked.db: database is locked"));
-               unlocker = std::thread([&] {
-                 absl::SleepFor(absl::Milliseconds(300));
-                 local.faults->SetFault(absl::OkStatus());
-               });
-             }
-             if (absl::StrContains(t.error(), "paused")) {
-               absl::MutexLock lock(&mu);
-               paused_views.push_back(t);
-             }
-           },
-       .on_warning =
-           [&](const std::string& line) {
-             absl::MutexLock lock(&mu);
-             warnings.push_back(line);
-           },
-       .results_per_commit = 1,
-       .progress_every = absl::ZeroDuration()});
+  TournamentRunner runner(&local.store(), local.host.get(),
+                          {.on_progress =
+                               [&](const Tournament& t) {
+                                 // Locked once, after a few matches, for 300 ms.
+                                 if (t.progress().finished() >= 5 && !locked.exchange(true)) {
+                                   local.faults->SetFault(absl::UnavailableError(
+                                       "runner_locked.db: database is locked"));
+                                   unlocker = std::thread([&] {
+                                     absl::SleepFor(absl::Milliseconds(300));
+                                     local.faults->SetFault(absl::OkStatus());
+                                   });
+                                 }
+                                 if (absl::StrContains(t.error(), "paused")) {
+                                   absl::MutexLock lock(&mu);
+                                   paused_views.push_back(t);
+                                 }
+                               },
+                           .on_warning =
+                               [&](const std::string& line) {
+                                 absl::MutexLock lock(&mu);
+                                 warnings.push_back(line);
+                               },
+                           .results_per_commit = 1,
+                           .progress_every = absl::ZeroDuration()});
   absl::StatusOr<Tournament> done = runner.Run(id);
   if (unlocker.joinable()) unlocker.join();
   ASSERT_THAT(done, IsOk());
@@ -578,7 +604,8 @@ TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeou
   // The start timeout leaves a shell time to start and exit on a busy
   // machine, so 'gone' is seen exiting rather than not connecting.
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 2
+    game: "village"
+    players_per_match: 2
     participants { name: "quiet" command: "sleep 60" }
     participants { name: "gone" command: "echo leaving; exit 3" }
     participants { name: "r" builtin: "random" }
@@ -605,11 +632,11 @@ TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeou
 
 TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
   const std::string db = TempDb("runner_grpc.db");
-  std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
-      {.listen = "127.0.0.1:0",
-       .db_path = db,
-       .limits = {.open_registration = true},
-       .serve_tournaments = false});
+  std::unique_ptr<service::ArenaServer> server =
+      *service::ArenaServer::Start({.listen = "127.0.0.1:0",
+                                    .db_path = db,
+                                    .limits = {.open_registration = true},
+                                    .serve_tournaments = false});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
   std::unique_ptr<MatchHost> host = service::ArenaHost(&server->arena(), address);
   std::vector<std::unique_ptr<bots::BotClient>> clients;
@@ -622,7 +649,10 @@ TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
     threads.emplace_back([client = clients.back().get()] { client->Run().IgnoreError(); });
   }
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 3 rounds: 2 concurrency: 4
+    game: "village"
+    players_per_match: 3
+    rounds: 2
+    concurrency: 4
     participants { name: "ext-1" registered: true }
     participants { name: "ext-2" registered: true }
     participants { name: "house" builtin: "random" })pb");
@@ -650,11 +680,12 @@ TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
   std::shared_ptr<grpc::Channel> channel =
       service::AuthorizedChannel(address, grpc::InsecureChannelCredentials(), "runner-admin");
-  std::unique_ptr<MatchHost> host =
-      RemoteHost(channel, {{.address = address, .channel = channel}});
+  std::unique_ptr<MatchHost> host = RemoteHost(channel, {{.address = address, .channel = channel}});
   std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(TempDb("runner_remote.db"));
   const TournamentSpec spec = Spec(R"pb(
-    game: "village" players_per_match: 2 rounds: 3
+    game: "village"
+    players_per_match: 2
+    rounds: 3
     participants { name: "a" builtin: "random" }
     participants { name: "b" builtin: "first" })pb");
   const std::int64_t id = Create(*store, spec);
@@ -754,7 +785,10 @@ struct TwoServers {
 TEST(RunnerTest, ABalancedChannelSpreadsTheMatchesEvenlyOverTwoServers) {
   TwoServers servers("runner_balanced.db");
   const std::int64_t id = servers.Tournament(R"pb(
-    game: "village" players_per_match: 2 rounds: 10 concurrency: 2
+    game: "village"
+    players_per_match: 2
+    rounds: 10
+    concurrency: 2
     participants { name: "a" builtin: "random" }
     participants { name: "b" builtin: "first" })pb");
   TournamentRunner runner(servers.store.get(), servers.host.get());
@@ -774,7 +808,10 @@ TEST(RunnerTest, AServerThatStopsMidTournamentLeavesItsMatchesToTheOther) {
   // Searching 20 ms a decision, each match lasts a while: some are on
   // server b when it stops.
   const std::int64_t id = servers.Tournament(R"pb(
-    game: "village" players_per_match: 2 rounds: 8 concurrency: 4
+    game: "village"
+    players_per_match: 2
+    rounds: 8
+    concurrency: 4
     participants { name: "m" builtin: "mcts-20ms" }
     participants { name: "r" builtin: "random" })pb");
   std::vector<std::string> warnings;

@@ -15,9 +15,7 @@ namespace {
 class FirstError final : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, int column, const std::string& message) override {
-    if (text.empty())
-      text = absl::StrCat("line ", line + 1, " column ", column + 1, ": ",
-                          message);
+    if (text.empty()) text = absl::StrCat("line ", line + 1, " column ", column + 1, ": ", message);
   }
   std::string text;
 };
@@ -26,8 +24,7 @@ class FirstError final : public google::protobuf::io::ErrorCollector {
 
 absl::Status BotCatalogFile::Load(const std::string& path) {
   std::ifstream in(path);
-  if (!in)
-    return absl::NotFoundError(absl::StrCat("cannot read the catalog ", path));
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read the catalog ", path));
   std::stringstream text;
   text << in.rdbuf();
   hoard::v1::BotCatalog catalog;
@@ -35,16 +32,13 @@ absl::Status BotCatalogFile::Load(const std::string& path) {
   FirstError error;
   parser.RecordErrorsTo(&error);
   if (!parser.ParseFromString(text.str(), &catalog)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the catalog ", path, ": ", error.text));
+    return absl::InvalidArgumentError(absl::StrCat("the catalog ", path, ": ", error.text));
   }
   std::map<std::string, hoard::v1::CatalogBot> bots;
   for (int i = 0; i < catalog.bots_size(); ++i) {
     const hoard::v1::CatalogBot& bot = catalog.bots(i);
-    const std::string where =
-        absl::StrCat("the catalog ", path, ": bots[", i, "]");
-    if (bot.name().empty())
-      return absl::InvalidArgumentError(absl::StrCat(where, " has no name"));
+    const std::string where = absl::StrCat("the catalog ", path, ": bots[", i, "]");
+    if (bot.name().empty()) return absl::InvalidArgumentError(absl::StrCat(where, " has no name"));
     if (absl::StripAsciiWhitespace(bot.command()).empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, " ('", bot.name(), "') has no command"));
@@ -59,8 +53,7 @@ absl::Status BotCatalogFile::Load(const std::string& path) {
   return absl::OkStatus();
 }
 
-std::optional<hoard::v1::CatalogBot> BotCatalogFile::Find(
-    const std::string& name) const {
+std::optional<hoard::v1::CatalogBot> BotCatalogFile::Find(const std::string& name) const {
   absl::MutexLock lock(&mu_);
   auto it = bots_.find(name);
   if (it == bots_.end()) return std::nullopt;

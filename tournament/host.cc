@@ -47,8 +47,8 @@ class Remote final : public MatchHost {
       }
       if (status.error_code() != grpc::StatusCode::UNAVAILABLE || attempt == kPlayAttempts) {
         const std::string peer = context.peer();
-        return FromGrpc(status, absl::StrCat("playing a match on ",
-                                             peer.empty() ? Servers() : peer));
+        return FromGrpc(status,
+                        absl::StrCat("playing a match on ", peer.empty() ? Servers() : peer));
       }
       absl::SleepFor(pause);
       pause *= 2;
@@ -74,9 +74,9 @@ class Remote final : public MatchHost {
     for (std::size_t i = 0; i < servers_.size(); ++i) {
       grpc::ClientContext context;
       hoard::v1::AddBotResponse response;
-      RETURN_IF_ERROR(FromGrpc(stubs_[i]->AddBot(&context, request, &response),
-                               absl::StrCat("making the account of bot '", name, "' on ",
-                                            servers_[i].address)));
+      RETURN_IF_ERROR(FromGrpc(
+          stubs_[i]->AddBot(&context, request, &response),
+          absl::StrCat("making the account of bot '", name, "' on ", servers_[i].address)));
     }
     return absl::OkStatus();
   }

@@ -26,9 +26,9 @@ hoard::v1::ListBotsResponse List(const std::vector<hoard::v1::BotInfo>& bots) {
 }
 
 TEST(MergeBotListsTest, ABotIsConnectedOnlyWhenConnectedOnEveryServer) {
-  const hoard::v1::ListBotsResponse merged = MergeBotLists(
-      {List({Bot("both", true, 2), Bot("one", true, 1), Bot("down", false, 0)}),
-       List({Bot("both", true, 3), Bot("one", false, 0), Bot("down", true, 0)})});
+  const hoard::v1::ListBotsResponse merged =
+      MergeBotLists({List({Bot("both", true, 2), Bot("one", true, 1), Bot("down", false, 0)}),
+                     List({Bot("both", true, 3), Bot("one", false, 0), Bot("down", true, 0)})});
   std::vector<std::string> names, connected;
   for (const hoard::v1::BotInfo& bot : merged.bots()) {
     names.push_back(bot.name());

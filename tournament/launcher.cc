@@ -147,9 +147,9 @@ std::string ShellCommand(const std::string& command) {
     const std::size_t eq = word.find('=');
     const bool assignment =
         eq != std::string::npos && eq > 0 &&
-        std::all_of(word.begin(), word.begin() + eq, [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-        }) &&
+        std::all_of(
+            word.begin(), word.begin() + eq,
+            [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
         !std::isdigit(static_cast<unsigned char>(word[0]));
     if (!assignment) {
       return absl::StrCat(prefix, "exec ", command.substr(pos));

@@ -20,7 +20,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-
 #include "gtest/gtest.h"
 
 namespace hoard::tournament {
@@ -36,7 +35,8 @@ TEST(LauncherTest, SimpleCommandsReplaceTheShell) {
 TEST(LauncherTest, CompoundCommandsRunUnderAShellThatEndsThemWithTheRunner) {
   constexpr char kTrap[] = "trap 'trap \"\" TERM; kill -TERM 0; sleep 2; kill -KILL 0' HUP\n";
   EXPECT_EQ(ShellCommand("echo hi; exit 3"), absl::StrCat(kTrap, "{ echo hi; exit 3\n} & wait $!"));
-  EXPECT_EQ(ShellCommand("cd bots && ./bot"), absl::StrCat(kTrap, "{ cd bots && ./bot\n} & wait $!"));
+  EXPECT_EQ(ShellCommand("cd bots && ./bot"),
+            absl::StrCat(kTrap, "{ cd bots && ./bot\n} & wait $!"));
   EXPECT_EQ(ShellCommand("NAME='a b' ./bot # mine"),
             absl::StrCat(kTrap, "{ NAME='a b' ./bot # mine\n} & wait $!"));
   EXPECT_EQ(ShellCommand("X=1"), "X=1");
@@ -45,9 +45,8 @@ TEST(LauncherTest, CompoundCommandsRunUnderAShellThatEndsThemWithTheRunner) {
 TEST(LauncherTest, ABotGetsItsEnvironmentAndIsStopped) {
   const std::string log = ::testing::TempDir() + "/launcher_test.log";
   std::remove(log.c_str());
-  absl::StatusOr<std::unique_ptr<LaunchedBot>> bot =
-      LaunchedBot::Start("sh -c 'echo \"$HOARD_BOT_NAME\"; sleep 60'", {{"HOARD_BOT_NAME", "x@1"}},
-                         log);
+  absl::StatusOr<std::unique_ptr<LaunchedBot>> bot = LaunchedBot::Start(
+      "sh -c 'echo \"$HOARD_BOT_NAME\"; sleep 60'", {{"HOARD_BOT_NAME", "x@1"}}, log);
   ASSERT_TRUE(bot.ok()) << bot.status();
   for (int i = 0; i < 200; ++i) {
     std::ifstream in(log);

@@ -4,8 +4,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <set>
 #include <map>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -46,15 +46,14 @@ void AddToElo(const std::vector<db::RatedSeat>& seats, std::map<Identity, double
 }
 
 std::vector<db::RatedMatch> InScheduleOrder(std::vector<db::RatedMatch> stored) {
-  std::stable_sort(stored.begin(), stored.end(),
-                   [](const db::RatedMatch& x, const db::RatedMatch& y) {
-                     const auto key = [](const db::RatedMatch& m) {
-                       return std::make_tuple(m.tournament_id,
-                                              m.tournament_id != 0 ? m.schedule_index : 0,
-                                              m.sequence);
-                     };
-                     return key(x) < key(y);
-                   });
+  std::stable_sort(
+      stored.begin(), stored.end(), [](const db::RatedMatch& x, const db::RatedMatch& y) {
+        const auto key = [](const db::RatedMatch& m) {
+          return std::make_tuple(m.tournament_id, m.tournament_id != 0 ? m.schedule_index : 0,
+                                 m.sequence);
+        };
+        return key(x) < key(y);
+      });
   return stored;
 }
 
@@ -217,8 +216,8 @@ void FillHeadToHead(const db::RatingScope& scope, const std::vector<std::string>
 // double ("inf", "-inf" when unbounded).
 std::string Exact(double value) {
   std::array<char, 32> buffer;
-  const std::to_chars_result end = std::to_chars(buffer.data(), buffer.data() + buffer.size(),
-                                                 value);
+  const std::to_chars_result end =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
   return std::string(buffer.data(), end.ptr);
 }
 
@@ -234,8 +233,9 @@ std::string StructureText(const hoard::v1::Leaderboard& board) {
   }
   std::string out;
   if (board.disconnected()) {
-    out += "ML: groups never compared with each other (placed against each other by the "
-           "prior alone):";
+    out +=
+        "ML: groups never compared with each other (placed against each other by the "
+        "prior alone):";
     for (int group : groups) {
       std::vector<std::string> bots;
       for (const auto& [key, members] : sets) {
@@ -247,8 +247,9 @@ std::string StructureText(const hoard::v1::Leaderboard& board) {
     out += "\n";
   }
   if (board.separated()) {
-    out += "ML: separated tiers (a tier never lost a meeting to the tiers below it, so the "
-           "data bound the gap below only and the prior above):";
+    out +=
+        "ML: separated tiers (a tier never lost a meeting to the tiers below it, so the "
+        "data bound the gap below only and the prior above):";
     for (const auto& [key, members] : sets) {
       if (groups.size() > 1) absl::StrAppend(&out, " group ", key.first);
       absl::StrAppend(&out, " tier ", key.second, ": ", absl::StrJoin(members, ", "), ";");
@@ -266,8 +267,7 @@ using hoard::v1::LeaderboardRow;
 using hoard::v1::RatingSnapshot;
 using hoard::v1::RatingSystem;
 
-absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
-                                              const db::RatingScope& scope) {
+absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store, const db::RatingScope& scope) {
   absl::StatusOr<std::vector<db::RatedMatch>> stored = store.RatedMatches(scope);
   if (!stored.ok()) return stored.status();
   // `rated` points into `in_order`, which must outlive it.
@@ -280,9 +280,9 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
       MlRatings(n, rated.results, {.bootstrap_samples = kBootstrapSamples});
   const std::vector<OpenSkillRating> openskill = OpenSkillRatings(n, rated.results);
   const Tally tally = Count(rated.rated, n);
-  const std::vector<std::vector<double>> ranks =
-      n <= kRankProbabilityMaxBots ? RankProbabilities(n, rated.results)
-                                   : std::vector<std::vector<double>>();
+  const std::vector<std::vector<double>> ranks = n <= kRankProbabilityMaxBots
+                                                     ? RankProbabilities(n, rated.results)
+                                                     : std::vector<std::vector<double>>();
 
   RatingSnapshot snapshot;
   snapshot.set_method(kSnapshotMethod);
@@ -294,13 +294,13 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
   const std::string bootstrap =
       absl::StrFormat("percentile bootstrap over %s (%d resamples, seed 1)",
                       rated.blocks ? "duplicate blocks" : "matches", kBootstrapSamples);
-  board->set_interval_method(
-      n <= kMlProfileMaxBots
-          ? absl::StrCat("the wider of a ", bootstrap, " and the profile likelihood, with ",
-                         kMlPriorTies, " virtual ties per bot against an average player")
-          : absl::StrCat("a ", bootstrap, " (no profile likelihood above ", kMlProfileMaxBots,
-                         " bots), with ", kMlPriorTies,
-                         " virtual ties per bot against an average player"));
+  board->set_interval_method(n <= kMlProfileMaxBots
+                                 ? absl::StrCat("the wider of a ", bootstrap,
+                                                " and the profile likelihood, with ", kMlPriorTies,
+                                                " virtual ties per bot against an average player")
+                                 : absl::StrCat("a ", bootstrap, " (no profile likelihood above ",
+                                                kMlProfileMaxBots, " bots), with ", kMlPriorTies,
+                                                " virtual ties per bot against an average player"));
   board->set_separated(Separated(ml));
   board->set_disconnected(Disconnected(ml));
   board->set_computed_unix_ms(absl::ToUnixMillis(absl::Now()));
@@ -331,8 +331,7 @@ absl::StatusOr<RatingSnapshot> ComputeRatings(db::MatchStore& store,
   return snapshot;
 }
 
-absl::StatusOr<RatingSnapshot> CurrentRatings(db::MatchStore& store,
-                                              const db::RatingScope& scope) {
+absl::StatusOr<RatingSnapshot> CurrentRatings(db::MatchStore& store, const db::RatingScope& scope) {
   absl::StatusOr<std::int64_t> version = store.ScopeVersion(scope);
   if (!version.ok()) return version.status();
   auto latest = store.LatestRatingSnapshot(scope);
@@ -403,21 +402,20 @@ absl::StatusOr<RatingSystem> ParseRatingSystem(const std::string& name) {
 }
 
 std::string FormatLeaderboard(const Leaderboard& board, bool mark_provisional) {
-  std::string out = absl::StrFormat(
-      "%-4s %-20s %-22s %-8s %-22s %7s %6s %9s %9s %8s %9s\n", "rank", "bot",
-      "ML [95% interval]", "Elo", "OpenSkill mu-3s (mu±s)", "matches", "wins", "avg score",
-      "avg place", "forfeits", "time-outs");
+  std::string out =
+      absl::StrFormat("%-4s %-20s %-22s %-8s %-22s %7s %6s %9s %9s %8s %9s\n", "rank", "bot",
+                      "ML [95% interval]", "Elo", "OpenSkill mu-3s (mu±s)", "matches", "wins",
+                      "avg score", "avg place", "forfeits", "time-outs");
   int provisional = 0;
   for (const LeaderboardRow& row : board.rows()) {
-    const bool mark =
-        mark_provisional && Provisional(row.matches(), row.ml_low(), row.ml_high());
+    const bool mark = mark_provisional && Provisional(row.matches(), row.ml_low(), row.ml_high());
     provisional += mark ? 1 : 0;
-    const std::string ml = absl::StrCat(Signed(row.ml(), 0), mark ? "?" : "", " [",
-                                        Signed(row.ml_low(), 0), ", ", Signed(row.ml_high(), 0),
-                                        "]");
-    const std::string openskill = absl::StrFormat(
-        "%.2f (%.2f±%.2f)", row.openskill_mu() - 3 * row.openskill_sigma(), row.openskill_mu(),
-        row.openskill_sigma());
+    const std::string ml =
+        absl::StrCat(Signed(row.ml(), 0), mark ? "?" : "", " [", Signed(row.ml_low(), 0), ", ",
+                     Signed(row.ml_high(), 0), "]");
+    const std::string openskill =
+        absl::StrFormat("%.2f (%.2f±%.2f)", row.openskill_mu() - 3 * row.openskill_sigma(),
+                        row.openskill_mu(), row.openskill_sigma());
     absl::StrAppendFormat(&out, "%-4d %-20s %-22s %-8.0f %-22s %7d %6d %9.2f %9.2f %8d %9d\n",
                           row.rank(), row.bot(), ml, row.elo(), openskill, row.matches(),
                           row.wins(), row.average_score(), row.average_place(), row.forfeits(),
@@ -425,7 +423,7 @@ std::string FormatLeaderboard(const Leaderboard& board, bool mark_provisional) {
   }
   const char* system = board.system() == hoard::v1::RATING_SYSTEM_ELO         ? "Elo"
                        : board.system() == hoard::v1::RATING_SYSTEM_OPENSKILL ? "OpenSkill"
-                                                                               : "ML";
+                                                                              : "ML";
   absl::StrAppendFormat(&out,
                         "%d rated matches; ranked by %s. ML: Bradley-Terry maximum likelihood, "
                         "95%% intervals by %s.\nElo: incremental from 1500, K=32, and OpenSkill "
@@ -447,17 +445,33 @@ std::string LeaderboardCsv(const Leaderboard& board) {
       "openskill_mu,openskill_sigma,ml_group,ml_tier,forfeits,timeouts,disconnects,"
       "provisional,p_first\n";
   for (const LeaderboardRow& row : board.rows()) {
-    absl::StrAppend(&out, absl::StrJoin(
-        {absl::StrCat(row.rank()), CsvCell(row.bot()), Exact(row.rating()), Exact(row.low()),
-         Exact(row.high()), absl::StrCat(row.matches()), absl::StrCat(row.wins()),
-         Exact(row.average_score()), Exact(row.average_place()), Exact(row.elo()),
-         Exact(row.ml()), Exact(row.ml_low()), Exact(row.ml_high()), Exact(row.openskill_mu()),
-         Exact(row.openskill_sigma()), absl::StrCat(row.ml_group()),
-         absl::StrCat(row.ml_tier()), absl::StrCat(row.forfeits()),
-         absl::StrCat(row.timeouts()), absl::StrCat(row.disconnects()),
-         std::string(row.provisional() ? "true" : "false"),
-         row.rank_probabilities().empty() ? std::string() : Exact(row.rank_probabilities(0))},
-        ","), "\n");
+    absl::StrAppend(
+        &out,
+        absl::StrJoin(
+            {absl::StrCat(row.rank()),
+             CsvCell(row.bot()),
+             Exact(row.rating()),
+             Exact(row.low()),
+             Exact(row.high()),
+             absl::StrCat(row.matches()),
+             absl::StrCat(row.wins()),
+             Exact(row.average_score()),
+             Exact(row.average_place()),
+             Exact(row.elo()),
+             Exact(row.ml()),
+             Exact(row.ml_low()),
+             Exact(row.ml_high()),
+             Exact(row.openskill_mu()),
+             Exact(row.openskill_sigma()),
+             absl::StrCat(row.ml_group()),
+             absl::StrCat(row.ml_tier()),
+             absl::StrCat(row.forfeits()),
+             absl::StrCat(row.timeouts()),
+             absl::StrCat(row.disconnects()),
+             std::string(row.provisional() ? "true" : "false"),
+             row.rank_probabilities().empty() ? std::string() : Exact(row.rank_probabilities(0))},
+            ","),
+        "\n");
   }
   return out;
 }
@@ -490,8 +504,7 @@ std::string RankProbabilityText(const Leaderboard& board) {
 
 std::string HeadToHeadText(const hoard::v1::HeadToHeadTable& table) {
   std::string out = absl::StrFormat("%-20s %-20s %6s %6s %6s %7s %16s %7s\n", "bot", "opponent",
-                                    "wins", "losses", "draws", "score", "Elo difference",
-                                    "LOS");
+                                    "wins", "losses", "draws", "score", "Elo difference", "LOS");
   for (const hoard::v1::HeadToHead& pair : table.pairs()) {
     const std::string elo = pair.defined()
                                 ? absl::StrFormat("%s ± %.1f", Signed(pair.elo(), 1), pair.margin())

@@ -58,14 +58,12 @@ TEST(LeaderboardTest, ABotAccountAndABuiltInOfOneNameAreTwoRows) {
   Store(**store, 3, {"builtin:random", "bot:random"});
   Store(**store, 4, {"bot:random", "builtin:first"});
   Store(**store, 5, {"builtin:random", "builtin:first"});
-  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot =
-      ComputeRatings(**store, {.game = "village"});
+  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot = ComputeRatings(**store, {.game = "village"});
   ASSERT_THAT(snapshot, IsOk());
   const hoard::v1::Leaderboard board = RankBy(*snapshot, hoard::v1::RATING_SYSTEM_ML);
-  EXPECT_THAT(MatchesByRow(board),
-              UnorderedElementsAre(::testing::Pair("bot:random", 4),
-                                   ::testing::Pair("builtin:random", 4),
-                                   ::testing::Pair("first", 2)));
+  EXPECT_THAT(MatchesByRow(board), UnorderedElementsAre(::testing::Pair("bot:random", 4),
+                                                        ::testing::Pair("builtin:random", 4),
+                                                        ::testing::Pair("first", 2)));
   EXPECT_EQ(board.rows(0).bot(), "bot:random");  // 3 wins of 4
   // Every interval finite, though "bot:random" never lost to "first".
   for (const hoard::v1::LeaderboardRow& row : board.rows()) {
@@ -79,8 +77,7 @@ TEST(LeaderboardTest, ANameHeldByOneKindKeepsItsPlainName) {
   ASSERT_THAT(store, IsOk());
   Store(**store, 1, {"bot:alice", "builtin:random"});
   Store(**store, 2, {"builtin:random", "bot:alice"});
-  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot =
-      ComputeRatings(**store, {.game = "village"});
+  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot = ComputeRatings(**store, {.game = "village"});
   ASSERT_THAT(snapshot, IsOk());
   EXPECT_THAT(MatchesByRow(RankBy(*snapshot, hoard::v1::RATING_SYSTEM_ML)),
               UnorderedElementsAre(::testing::Pair("alice", 2), ::testing::Pair("random", 2)));
@@ -97,8 +94,7 @@ TEST(LeaderboardTest, ProvisionalRatingsRankBelowTheEstablishedAndAreMarked) {
                                                         {"bot:bob", "bot:alice", "bot:carol"}};
   for (int m = 1; m <= 60; ++m) Store(**store, m, orders[m % 3]);
   Store(**store, 61, {"bot:newcomer", "bot:alice"});
-  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot =
-      ComputeRatings(**store, {.game = "village"});
+  absl::StatusOr<hoard::v1::RatingSnapshot> snapshot = ComputeRatings(**store, {.game = "village"});
   ASSERT_THAT(snapshot, IsOk());
   const hoard::v1::Leaderboard by_rating = RankBy(*snapshot, hoard::v1::RATING_SYSTEM_ML);
   ASSERT_EQ(by_rating.rows_size(), 4);
@@ -113,7 +109,8 @@ TEST(LeaderboardTest, ProvisionalRatingsRankBelowTheEstablishedAndAreMarked) {
   EXPECT_EQ(board.rows(0).rank(), 1);
   const std::string table = FormatLeaderboard(board, /*mark_provisional=*/true);
   EXPECT_THAT(table, ::testing::ContainsRegex("\n4 +newcomer +\\+[0-9]+\\? \\["));
-  EXPECT_THAT(table, HasSubstr("?: provisional (fewer than 15 matches and an ML interval wider than 400"));
+  EXPECT_THAT(table,
+              HasSubstr("?: provisional (fewer than 15 matches and an ML interval wider than 400"));
   EXPECT_THAT(FormatLeaderboard(board), ::testing::Not(HasSubstr("?")));
 }
 
@@ -122,8 +119,9 @@ TEST(LeaderboardTest, EveryRowHasItsChanceOfEachPlace) {
   ASSERT_THAT(store, IsOk());
   // alice beats bob and carol every time; bob and carol split their meetings.
   for (int m = 1; m <= 30; ++m) {
-    Store(**store, m, m % 2 ? std::vector<std::string>{"bot:alice", "bot:bob", "bot:carol"}
-                            : std::vector<std::string>{"bot:alice", "bot:carol", "bot:bob"});
+    Store(**store, m,
+          m % 2 ? std::vector<std::string>{"bot:alice", "bot:bob", "bot:carol"}
+                : std::vector<std::string>{"bot:alice", "bot:carol", "bot:bob"});
   }
   const db::RatingScope scope{.game = "village"};
   // A snapshot an older build stored for the same results (no method, no

@@ -28,12 +28,11 @@ bool Over(const Tournament& tournament) {
 // no seed (nor the salt of its commitment) until it is over.
 Tournament Shown(Tournament tournament, bool admin) {
   if (admin) return tournament;
-  for (hoard::v1::Participant& participant :
-       *tournament.mutable_spec()->mutable_participants()) {
+  for (hoard::v1::Participant& participant : *tournament.mutable_spec()->mutable_participants()) {
     if (!participant.has_command()) continue;
     // Nor in what went wrong with it.
-    tournament.set_error(absl::StrReplaceAll(tournament.error(),
-                                             {{participant.command(), "(its command)"}}));
+    tournament.set_error(
+        absl::StrReplaceAll(tournament.error(), {{participant.command(), "(its command)"}}));
     participant.clear_command();
   }
   if (!Over(tournament)) {
@@ -62,8 +61,8 @@ class ShownWatcher final : public TournamentWatcher {
 
 }  // namespace
 
-TournamentManager::TournamentManager(db::MatchStore* store, MatchHost* host,
-                                     RunnerOptions defaults, ManagerPolicy policy)
+TournamentManager::TournamentManager(db::MatchStore* store, MatchHost* host, RunnerOptions defaults,
+                                     ManagerPolicy policy)
     : store_(store), host_(host), defaults_(std::move(defaults)), policy_(policy) {
   if (!defaults_.lease_holder.empty()) follower_ = std::thread([this] { FollowStore(); });
 }
@@ -96,11 +95,10 @@ absl::Status TournamentManager::ResumeUnfinished() {
   for (const db::StoredTournament& t : *all) {
     // One that failed because its results could not be stored failed for a
     // reason that passes (a lock, a full disk): it goes on too.
-    const bool unfinished =
-        t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
-        t.status == hoard::v1::TOURNAMENT_STATUS_STOPPED ||
-        (t.status == hoard::v1::TOURNAMENT_STATUS_FAILED &&
-         absl::StartsWith(t.error, kCannotStoreResults));
+    const bool unfinished = t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
+                            t.status == hoard::v1::TOURNAMENT_STATUS_STOPPED ||
+                            (t.status == hoard::v1::TOURNAMENT_STATUS_FAILED &&
+                             absl::StartsWith(t.error, kCannotStoreResults));
     if (unfinished && !running_.contains(t.id)) Start(t.id);
   }
   return absl::OkStatus();
@@ -227,9 +225,10 @@ absl::Status TournamentManager::CheckNetworkSpec(const hoard::v1::TournamentSpec
     const std::string field = absl::StrCat("participants[", i, "]");
     const std::string label = ParticipantLabel(p);
     if (p.has_command()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, ".command: a tournament created over the network cannot run a command; "
-                 "name a bot of the server's catalog (catalog: NAME)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(field,
+                       ".command: a tournament created over the network cannot run a command; "
+                       "name a bot of the server's catalog (catalog: NAME)"));
     }
     if (p.has_catalog()) {
       if (!defaults_.catalog || !defaults_.catalog(p.catalog())) {
@@ -244,10 +243,9 @@ absl::Status TournamentManager::CheckNetworkSpec(const hoard::v1::TournamentSpec
     }
     if (p.has_registered() && policy_.account_launched &&
         !policy_.account_launched(label).has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ": no bot account '",
-                                                     engine::Clip(label),
-                                                     "' (an admin adds it with 'hoard bots add ",
-                                                     engine::Clip(label), "')"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": no bot account '", engine::Clip(label),
+                       "' (an admin adds it with 'hoard bots add ", engine::Clip(label), "')"));
     }
   }
   return absl::OkStatus();
@@ -264,9 +262,9 @@ absl::StatusOr<Tournament> TournamentManager::Create(
   absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(*spec));
   if (!size.ok()) return size.status();
   if (*size > policy_.max_tournament_matches) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "the tournament would play ", *size, " matches; this server plays at most ",
-        policy_.max_tournament_matches, " in one (--max-tournament-matches)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the tournament would play ", *size, " matches; this server plays at most ",
+                     policy_.max_tournament_matches, " in one (--max-tournament-matches)"));
   }
   {
     absl::MutexLock lock(&mu_);
@@ -276,9 +274,9 @@ absl::StatusOr<Tournament> TournamentManager::Create(
       if (!running->done && !creator.empty() && running->creator == creator) ++mine;
     }
     if (!creator.empty() && mine >= policy_.max_tournaments_per_creator) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "this token already runs ", mine,
-          " tournaments, its limit (--max-tournaments-per-creator)"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("this token already runs ", mine,
+                       " tournaments, its limit (--max-tournaments-per-creator)"));
     }
   }
   bool resumed = false;
@@ -299,7 +297,7 @@ absl::StatusOr<Tournament> TournamentManager::Create(
 }
 
 absl::StatusOr<Tournament> TournamentManager::Get(const hoard::v1::GetTournamentRequest& request,
-                                                   bool admin) {
+                                                  bool admin) {
   {
     absl::MutexLock lock(&mu_);
     Reap();
@@ -410,8 +408,8 @@ absl::StatusOr<db::RatingScope> TournamentManager::ScopeOf(const std::string& ga
     if (!t.ok()) return t.status();
     if (!*t) return absl::NotFoundError(absl::StrCat("no tournament ", tournament_id));
     if (!game.empty() && game != (*t)->spec.game()) {
-      return absl::InvalidArgumentError(absl::StrCat("tournament ", tournament_id, " plays ",
-                                                     (*t)->spec.game(), ", not ", game));
+      return absl::InvalidArgumentError(
+          absl::StrCat("tournament ", tournament_id, " plays ", (*t)->spec.game(), ", not ", game));
     }
     scope.game = (*t)->spec.game();
   }
@@ -459,9 +457,8 @@ absl::StatusOr<hoard::v1::ListResultsResponse> TournamentManager::ListResults(
     return absl::InvalidArgumentError(
         absl::StrCat("page_token: '", request.page_token(), "' is not one this server gave"));
   }
-  db::MatchFilter filter{.game = request.game(),
-                         .tournament_id = request.tournament_id(),
-                         .rated_bot = request.bot()};
+  db::MatchFilter filter{
+      .game = request.game(), .tournament_id = request.tournament_id(), .rated_bot = request.bot()};
   absl::StatusOr<std::vector<db::StoredMatch>> page = store_->List(after, page_size + 1, filter);
   if (!page.ok()) return page.status();
   hoard::v1::ListResultsResponse response;

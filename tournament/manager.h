@@ -112,8 +112,7 @@ class TournamentManager {
     // Who created it (empty: resumed, or made in process).
     std::string creator;
   };
-  void Start(std::int64_t id, const std::string& creator = "")
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Start(std::int64_t id, const std::string& creator = "") ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Releases the runners of tournaments that have ended.
   void Reap() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The checks of Create that the spec alone cannot make.

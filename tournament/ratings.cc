@@ -89,9 +89,9 @@ struct PairwiseOutcomes {
     std::int32_t a_halves = 0;  // a's points against b, in halves
     std::int32_t meetings = 0;
   };
-  std::vector<Pair> pairs;                // sorted
-  std::vector<Tally> tallies;             // grouped by unit, units by id
-  std::vector<std::size_t> unit_begin;    // unit u: [unit_begin[u], unit_begin[u+1])
+  std::vector<Pair> pairs;              // sorted
+  std::vector<Tally> tallies;           // grouped by unit, units by id
+  std::vector<std::size_t> unit_begin;  // unit u: [unit_begin[u], unit_begin[u+1])
 };
 
 bool operator<(const PairwiseOutcomes::Tally& x, const PairwiseOutcomes::Tally& y) {
@@ -136,8 +136,8 @@ PairwiseOutcomes CollectOutcomes(int n, const std::vector<MatchResult>& results)
         const bool i_first = p[i].bot < p[j].bot;
         const Placing& a = i_first ? p[i] : p[j];
         const Placing& b = i_first ? p[j] : p[i];
-        outcomes.push_back({match.unit, std::int64_t{a.bot} * n + b.bot,
-                            HalfPoints(a.place, b.place)});
+        outcomes.push_back(
+            {match.unit, std::int64_t{a.bot} * n + b.bot, HalfPoints(a.place, b.place)});
       }
     }
   }
@@ -161,8 +161,8 @@ PairwiseOutcomes CollectOutcomes(int n, const std::vector<MatchResult>& results)
     const bool new_unit = k == 0 || o.unit != outcomes[k - 1].unit;
     if (new_unit) out.unit_begin.push_back(out.tallies.size());
     if (new_unit || o.pair_key != outcomes[k - 1].pair_key) {
-      const int pair = static_cast<int>(
-          std::lower_bound(keys.begin(), keys.end(), o.pair_key) - keys.begin());
+      const int pair =
+          static_cast<int>(std::lower_bound(keys.begin(), keys.end(), o.pair_key) - keys.begin());
       out.tallies.push_back({pair, 0, 0});
     }
     out.tallies.back().a_halves += o.a_halves;
@@ -200,7 +200,10 @@ class Likelihood {
   Likelihood(int n, const std::vector<PairwiseOutcomes::Pair>& pairs,
              const std::vector<std::int64_t>& a_halves, const std::vector<std::int64_t>& meetings,
              double prior_ties)
-      : n_(n), pairs_(pairs), prior_ties_(prior_ties), meetings_(meetings.size()),
+      : n_(n),
+        pairs_(pairs),
+        prior_ties_(prior_ties),
+        meetings_(meetings.size()),
         wins_(n, prior_ties / 2) {
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
       meetings_[p] = static_cast<double>(meetings[p]);
@@ -477,7 +480,7 @@ Structure FindStructure(int n, const PairwiseOutcomes& outcomes) {
   // Every bot reachable from `start` along `edges`, marked with `mark` in
   // `label` (those already marked are left alone).
   const auto flood = [](const std::vector<std::vector<int>>& edges, int start, int mark,
-                         std::vector<int>& label) {
+                        std::vector<int>& label) {
     std::vector<int> stack = {start};
     label[start] = mark;
     while (!stack.empty()) {
@@ -735,8 +738,7 @@ class MlFit {
 
 // ---- Elo --------------------------------------------------------------------
 
-std::vector<double> EloUpdate(const std::vector<double>& ratings,
-                              const std::vector<int>& places,
+std::vector<double> EloUpdate(const std::vector<double>& ratings, const std::vector<int>& places,
                               const EloOptions& options) {
   CheckMatch(ratings.size(), places);
   const std::size_t n = places.size();
@@ -751,8 +753,7 @@ std::vector<double> EloUpdate(const std::vector<double>& ratings,
       actual += 0.5 * HalfPoints(places[i], places[j]);
       expected += 1 / (1 + std::pow(10.0, (ratings[j] - ratings[i]) / options.d));
     }
-    updated[i] = ratings[i] + options.k * static_cast<double>(n - 1) *
-                                  (actual - expected) / pairs;
+    updated[i] = ratings[i] + options.k * static_cast<double>(n - 1) * (actual - expected) / pairs;
   }
   return updated;
 }
@@ -786,7 +787,10 @@ std::vector<MlRating> MlRatings(int n, const std::vector<MatchResult>& results,
     std::vector<double> contrast(n);
     for (int j = 0; j < n; ++j) contrast[j] = (j == i ? 1.0 : 0.0) - share[j];
     const auto [rating, low, high] = fit.Interval(contrast);
-    out[i] = {.rating = rating, .low = low, .high = high, .group = structure.group[i],
+    out[i] = {.rating = rating,
+              .low = low,
+              .high = high,
+              .group = structure.group[i],
               .tier = structure.tier[i]};
   }
   return out;
@@ -851,9 +855,7 @@ class NormalDraws {
   }
 
  private:
-  double Uniform() {
-    return (static_cast<double>(rng_.Next() >> 11) + 0.5) * 0x1.0p-53;
-  }
+  double Uniform() { return (static_cast<double>(rng_.Next() >> 11) + 0.5) * 0x1.0p-53; }
   engine::Rng rng_;
   bool spare_ = false;
   double second_ = 0;
@@ -866,8 +868,8 @@ std::vector<std::vector<double>> RankProbabilities(int n, const std::vector<Matc
   CheckResults(n, results);
   HOARD_CHECK(n <= kRankProbabilityMaxBots, "rank probabilities of too many bots");
   HOARD_CHECK(options.samples > 0, "rank probabilities need draws");
-  const MlOptions fit_options{.bootstrap_samples = 0, .profile_likelihood = false,
-                              .prior_ties = options.prior_ties};
+  const MlOptions fit_options{
+      .bootstrap_samples = 0, .profile_likelihood = false, .prior_ties = options.prior_ties};
   CheckMlOptions(fit_options);
   std::vector<std::vector<double>> out(n, std::vector<double>(n, 0.0));
   if (n == 0) return out;
@@ -902,8 +904,7 @@ bool Separated(const std::vector<MlRating>& ratings) {
 }
 
 bool Disconnected(const std::vector<MlRating>& ratings) {
-  return std::any_of(ratings.begin(), ratings.end(),
-                     [](const MlRating& r) { return r.group > 0; });
+  return std::any_of(ratings.begin(), ratings.end(), [](const MlRating& r) { return r.group > 0; });
 }
 
 // ---- OpenSkill --------------------------------------------------------------
@@ -954,11 +955,11 @@ std::vector<OpenSkillRating> OpenSkillUpdate(const std::vector<OpenSkillRating>&
 
 std::vector<OpenSkillRating> OpenSkillRatings(int n, const std::vector<MatchResult>& results,
                                               const OpenSkillOptions& options) {
-  return ReplayInOrder(n, results, OpenSkillRating{options.mu, options.sigma},
-                       [&](const std::vector<OpenSkillRating>& before,
-                           const std::vector<int>& places) {
-                         return OpenSkillUpdate(before, places, options);
-                       });
+  return ReplayInOrder(
+      n, results, OpenSkillRating{options.mu, options.sigma},
+      [&](const std::vector<OpenSkillRating>& before, const std::vector<int>& places) {
+        return OpenSkillUpdate(before, places, options);
+      });
 }
 
 // ---- Head to head -----------------------------------------------------------
@@ -982,8 +983,8 @@ HeadToHead HeadToHeadStats(int wins, int losses, int draws) {
   auto elo = [](double p) { return -400 * std::log10(1 / p - 1); };
   h.elo = elo(mu);
   const double high = mu + 1.95996 * sigma, low = mu - 1.95996 * sigma;
-  h.margin = high < 1 && low > 0 ? (elo(high) - elo(low)) / 2
-                                 : std::numeric_limits<double>::infinity();
+  h.margin =
+      high < 1 && low > 0 ? (elo(high) - elo(low)) / 2 : std::numeric_limits<double>::infinity();
   return h;
 }
 

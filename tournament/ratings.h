@@ -44,8 +44,7 @@ struct EloOptions {
 // One match: `ratings[i]` is the rating before the match of the player who
 // took `places[i]`; returns the ratings after it in the same order. All
 // players update from the ratings before the match.
-std::vector<double> EloUpdate(const std::vector<double>& ratings,
-                              const std::vector<int>& places,
+std::vector<double> EloUpdate(const std::vector<double>& ratings, const std::vector<int>& places,
                               const EloOptions& options = {});
 
 // Every match in order, from `initial` for each of n bots.
@@ -98,7 +97,7 @@ inline constexpr double kMlPriorTies = 2;
 struct MlOptions {
   int bootstrap_samples = 1000;  // 0: no bootstrap
   std::uint64_t seed = 1;
-  bool profile_likelihood = true;  // false: the bootstrap alone
+  bool profile_likelihood = true;    // false: the bootstrap alone
   double prior_ties = kMlPriorTies;  // > 0
 };
 
@@ -198,11 +197,11 @@ std::vector<OpenSkillRating> OpenSkillRatings(int n, const std::vector<MatchResu
 // ---- Head to head (two bots, as cutechess reports it) -----------------------
 struct HeadToHead {
   int wins = 0, losses = 0, draws = 0;
-  double score = 0;         // (W + D/2) / n
-  double elo = 0;           // the Elo difference the score implies
-  double margin = 0;        // half-width of its 95% interval
-  double los = 0;           // likelihood of superiority, 0..1 (0.5 if W+L = 0)
-  bool defined = false;     // false when n = 0 or the score is 0 or 1
+  double score = 0;      // (W + D/2) / n
+  double elo = 0;        // the Elo difference the score implies
+  double margin = 0;     // half-width of its 95% interval
+  double los = 0;        // likelihood of superiority, 0..1 (0.5 if W+L = 0)
+  bool defined = false;  // false when n = 0 or the score is 0 or 1
 };
 
 // Scores, Elo difference and margin as cutechess computes them. Without

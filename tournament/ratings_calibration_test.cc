@@ -39,8 +39,8 @@ std::vector<int> Draw(int n, int count, engine::Rng& rng) {
 // A match of `seats` (bots of true ratings `truth`, in points), placed by an
 // exponential race: Plackett–Luce, whose pairwise chances are
 // Bradley–Terry's.
-MatchResult Race(const std::vector<double>& truth, const std::vector<int>& seats,
-                 std::int64_t unit, engine::Rng& rng) {
+MatchResult Race(const std::vector<double>& truth, const std::vector<int>& seats, std::int64_t unit,
+                 engine::Rng& rng) {
   const std::size_t players = seats.size();
   std::vector<double> finish(players);
   for (std::size_t s = 0; s < players; ++s) {
@@ -73,8 +73,7 @@ struct Coverage {
 // Over `runs` tournaments drawn by `simulate`, how many 95% intervals of
 // the rating differences of every pair of bots hold the true difference.
 Coverage Measure(const std::vector<double>& truth,
-                 const std::function<std::vector<MatchResult>(engine::Rng&)>& simulate,
-                 int runs) {
+                 const std::function<std::vector<MatchResult>(engine::Rng&)>& simulate, int runs) {
   const int n = static_cast<int>(truth.size());
   std::vector<std::pair<int, int>> pairs;
   for (int a = 0; a < n; ++a) {
@@ -91,9 +90,8 @@ Coverage Measure(const std::vector<double>& truth,
       ++coverage.intervals;
     }
     coverage.separated +=
-        Separated(MlRatings(n, results, {.bootstrap_samples = 0, .profile_likelihood = false}))
-            ? 1
-            : 0;
+        Separated(MlRatings(n, results, {.bootstrap_samples = 0, .profile_likelihood = false})) ? 1
+                                                                                                : 0;
   }
   return coverage;
 }
@@ -110,9 +108,10 @@ void ExpectCalibrated(const std::string& scenario, const Coverage& c) {
 TEST(MlCalibrationTest, Balanced) {
   // Six bots 50 points apart, 120 four-player matches (the main job's size).
   const std::vector<double> truth = {-125, -75, -25, 25, 75, 125};
-  ExpectCalibrated("balanced", Measure(truth, [&](engine::Rng& rng) {
-    return Tournament(truth, 120, 4, rng);
-  }, CalibrationRuns()));
+  ExpectCalibrated("balanced",
+                   Measure(
+                       truth, [&](engine::Rng& rng) { return Tournament(truth, 120, 4, rng); },
+                       CalibrationRuns()));
 }
 
 TEST(MlCalibrationTest, Lopsided) {
@@ -120,9 +119,8 @@ TEST(MlCalibrationTest, Lopsided) {
   // the worst about once in a thousand meetings, and some runs are
   // separated.
   const std::vector<double> truth = {600, 200, -200, -600};
-  const Coverage c = Measure(truth, [&](engine::Rng& rng) {
-    return Tournament(truth, 40, 4, rng);
-  }, CalibrationRuns());
+  const Coverage c = Measure(
+      truth, [&](engine::Rng& rng) { return Tournament(truth, 40, 4, rng); }, CalibrationRuns());
   EXPECT_GT(c.separated, 0);
   ExpectCalibrated("lopsided", c);
 }
@@ -133,9 +131,8 @@ TEST(MlCalibrationTest, Sparse) {
   // carries much of every interval.
   std::vector<double> truth;
   for (int b = 0; b < 10; ++b) truth.push_back(100.0 * b - 450);
-  const Coverage c = Measure(truth, [&](engine::Rng& rng) {
-    return Tournament(truth, 25, 2, rng);
-  }, CalibrationRuns());
+  const Coverage c = Measure(
+      truth, [&](engine::Rng& rng) { return Tournament(truth, 25, 2, rng); }, CalibrationRuns());
   EXPECT_GT(c.separated, c.runs / 2);
   ExpectCalibrated("sparse", c);
 }
@@ -144,13 +141,17 @@ TEST(MlCalibrationTest, OneOffMatch) {
   // The balanced field, and a seventh bot, 150 points above the mean, that
   // plays one four-player match against three of them.
   const std::vector<double> truth = {-125, -75, -25, 25, 75, 125, 150};
-  ExpectCalibrated("one-off", Measure(truth, [&](engine::Rng& rng) {
-    std::vector<MatchResult> results = Tournament({-125, -75, -25, 25, 75, 125}, 120, 4, rng);
-    std::vector<int> seats = Draw(6, 3, rng);
-    seats.push_back(6);
-    results.push_back(Race(truth, seats, 120, rng));
-    return results;
-  }, CalibrationRuns()));
+  ExpectCalibrated("one-off", Measure(
+                                  truth,
+                                  [&](engine::Rng& rng) {
+                                    std::vector<MatchResult> results =
+                                        Tournament({-125, -75, -25, 25, 75, 125}, 120, 4, rng);
+                                    std::vector<int> seats = Draw(6, 3, rng);
+                                    seats.push_back(6);
+                                    results.push_back(Race(truth, seats, 120, rng));
+                                    return results;
+                                  },
+                                  CalibrationRuns()));
 }
 
 }  // namespace

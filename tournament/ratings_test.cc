@@ -12,10 +12,10 @@
 namespace hoard::tournament {
 namespace {
 
-using ::testing::DoubleNear;
-using ::testing::ElementsAre;
 using ::hoard::tournament::testing::RandomResults;
 using ::hoard::tournament::testing::ResultsOfStrengths;
+using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 
 // A two-player match that `winner` won against `loser`.
 MatchResult Win(int winner, int loser, std::int64_t unit) {
@@ -41,8 +41,7 @@ TEST(EloTest, TwoPlayerVector) {
 
 TEST(EloTest, EqualBotsMoveByHalfOfK) {
   EXPECT_THAT(EloRatings(2, {Win(1, 0, 0)}), ElementsAre(1484, 1516));
-  EXPECT_THAT(EloRatings(2, {Win(1, 0, 0)}, {.k = 16, .initial = 1000}),
-              ElementsAre(992, 1008));
+  EXPECT_THAT(EloRatings(2, {Win(1, 0, 0)}, {.k = 16, .initial = 1000}), ElementsAre(992, 1008));
 }
 
 TEST(EloTest, TiedPlayersGetEqualUpdates) {
@@ -51,8 +50,7 @@ TEST(EloTest, TiedPlayersGetEqualUpdates) {
   EXPECT_THAT(EloUpdate({1500, 1500, 1500}, {1, 1, 3}),
               ElementsAre(1500 + 32.0 / 3, 1500 + 32.0 / 3, 1500 - 64.0 / 3));
   // Only the order of the places counts.
-  EXPECT_EQ(EloUpdate({1600, 1500, 1400}, {1, 1, 2}),
-            EloUpdate({1600, 1500, 1400}, {1, 1, 3}));
+  EXPECT_EQ(EloUpdate({1600, 1500, 1400}, {1, 1, 2}), EloUpdate({1600, 1500, 1400}, {1, 1, 3}));
   // A drawn game between equals changes nothing; a draw with a stronger
   // player gains the weaker exactly what the stronger loses.
   EXPECT_THAT(EloUpdate({1500, 1500}, {1, 1}), ElementsAre(1500, 1500));
@@ -131,9 +129,8 @@ TEST(MlTest, Vector) {
   // solo); tests/ratings_ml_reference.py computes the same numbers
   // independently (docs/ratings.md, "Test vectors").
   const std::vector<MatchResult> results = {
-      {{{0, 1}, {1, 2}}, 1},         {{{1, 1}, {2, 2}}, 2},
-      {{{2, 1}, {0, 2}}, 3},         {{{0, 1}, {2, 2}}, 4},
-      {{{0, 1}, {1, 2}, {2, 3}}, 5}, {{{1, 1}, {0, 1}, {2, 3}}, 6},
+      {{{0, 1}, {1, 2}}, 1},        {{{1, 1}, {2, 2}}, 2},         {{{2, 1}, {0, 2}}, 3},
+      {{{0, 1}, {2, 2}}, 4},        {{{0, 1}, {1, 2}, {2, 3}}, 5}, {{{1, 1}, {0, 1}, {2, 3}}, 6},
       {{{3, 1}, {0, 2}, {1, 3}}, 7}};
   const std::vector<MlRating> ml = MlRatings(4, results, {.bootstrap_samples = 0});
   const double expected[4][3] = {{101.62, -48.00, 278.46},
@@ -145,10 +142,9 @@ TEST(MlTest, Vector) {
     EXPECT_NEAR(ml[bot].low, expected[bot][1], 0.005) << "bot " << bot;
     EXPECT_NEAR(ml[bot].high, expected[bot][2], 0.005) << "bot " << bot;
   }
-  EXPECT_THAT(ml, ElementsAre(::testing::Field(&MlRating::tier, 1),
-                              ::testing::Field(&MlRating::tier, 1),
-                              ::testing::Field(&MlRating::tier, 1),
-                              ::testing::Field(&MlRating::tier, 0)));
+  EXPECT_THAT(
+      ml, ElementsAre(::testing::Field(&MlRating::tier, 1), ::testing::Field(&MlRating::tier, 1),
+                      ::testing::Field(&MlRating::tier, 1), ::testing::Field(&MlRating::tier, 0)));
 }
 
 TEST(MlTest, RatingsSolveTheLikelihoodEquations) {
@@ -164,10 +160,9 @@ TEST(MlTest, LopsidedRatingsSolveTheLikelihoodEquations) {
   const std::vector<MatchResult> separated = ResultsOfStrengths({3, 3, 0, 0}, 10000, 4, 1);
   const std::vector<MlRating> ml = MlRatings(4, separated, {.bootstrap_samples = 0});
   ExpectSolvesTheLikelihoodEquations(separated, ml);
-  EXPECT_THAT(ml, ElementsAre(::testing::Field(&MlRating::tier, 0),
-                              ::testing::Field(&MlRating::tier, 0),
-                              ::testing::Field(&MlRating::tier, 1),
-                              ::testing::Field(&MlRating::tier, 1)));
+  EXPECT_THAT(
+      ml, ElementsAre(::testing::Field(&MlRating::tier, 0), ::testing::Field(&MlRating::tier, 0),
+                      ::testing::Field(&MlRating::tier, 1), ::testing::Field(&MlRating::tier, 1)));
   EXPECT_GT(ml[1].rating - ml[2].rating, 1500);
   EXPECT_NEAR(ml[0].rating, ml[1].rating, 20);
   const std::vector<MatchResult> near_miss = ResultsOfStrengths({2.6, 2.6, 0, 0}, 10000, 4, 1);
@@ -184,8 +179,7 @@ TEST(MlTest, ManyBotsSolveTheLikelihoodEquations) {
   for (int bot = 0; bot < 300; ++bot) tiers.push_back(3.0 * (bot / 75));
   for (const std::vector<MatchResult>& results :
        {RandomResults(300, 6000, 4, 7, 0.01), ResultsOfStrengths(tiers, 6000, 4, 7)}) {
-    ExpectSolvesTheLikelihoodEquations(results,
-                                       MlRatings(300, results, {.bootstrap_samples = 0}));
+    ExpectSolvesTheLikelihoodEquations(results, MlRatings(300, results, {.bootstrap_samples = 0}));
   }
 }
 
@@ -315,8 +309,7 @@ TEST(MlTest, AOneMatchBotKeepsEveryIntervalFinite) {
     EXPECT_GT(after[bot].high, after[bot].rating) << bot;
   }
   for (int bot = 0; bot < 4; ++bot) {
-    EXPECT_LT(after[bot].high - after[bot].low, 1.3 * (before[bot].high - before[bot].low))
-        << bot;
+    EXPECT_LT(after[bot].high - after[bot].low, 1.3 * (before[bot].high - before[bot].low)) << bot;
   }
   EXPECT_GT(after[4].high - after[4].low, 2 * (after[0].high - after[0].low));
 }
@@ -485,8 +478,7 @@ TEST(RankTest, AnUnbeatenBotIsLikelyFirstButNotSurelyAfterOneMatch) {
 }
 
 TEST(OpenSkillTest, ThreePlayerVector) {
-  const std::vector<OpenSkillRating> after =
-      OpenSkillUpdate({{}, {}, {}}, {1, 2, 3}, {.tau = 0});
+  const std::vector<OpenSkillRating> after = OpenSkillUpdate({{}, {}, {}}, {1, 2, 3}, {.tau = 0});
   ASSERT_EQ(after.size(), 3u);
   const double expected[3][2] = {{27.8689, 8.2048}, {25.7172, 8.0578}, {21.4139, 8.0578}};
   for (int i = 0; i < 3; ++i) {
@@ -497,8 +489,7 @@ TEST(OpenSkillTest, ThreePlayerVector) {
 }
 
 TEST(OpenSkillTest, TiedPlayersGetEqualUpdates) {
-  const std::vector<OpenSkillRating> after =
-      OpenSkillUpdate({{}, {}, {}}, {2, 1, 2}, {.tau = 0});
+  const std::vector<OpenSkillRating> after = OpenSkillUpdate({{}, {}, {}}, {2, 1, 2}, {.tau = 0});
   EXPECT_DOUBLE_EQ(after[0].mu, after[2].mu);
   EXPECT_DOUBLE_EQ(after[0].sigma, after[2].sigma);
   EXPECT_GT(after[1].mu, after[0].mu);

@@ -7,11 +7,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/match.h"
 
 namespace hoard::tournament {
 namespace {
@@ -20,8 +20,8 @@ constexpr absl::string_view kColumns[] = {"match_id", "bot", "place"};
 
 // What makes a spreadsheet read a cell as a formula (OWASP's list).
 bool StartsAsFormula(absl::string_view value) {
-  return !value.empty() && absl::string_view("=+-@\t\r").find(value.front()) !=
-                               absl::string_view::npos;
+  return !value.empty() &&
+         absl::string_view("=+-@\t\r").find(value.front()) != absl::string_view::npos;
 }
 
 // The cells of `line`, as CsvCell writes them: spaces around a cell
@@ -88,8 +88,8 @@ absl::StatusOr<ResultsTable> ParseResultsCsv(absl::string_view text) {
     const std::vector<std::string>& fields = *cells;
     if (!header_seen) {
       if (fields != std::vector<std::string>(std::begin(kColumns), std::end(kColumns))) {
-        return LineError(line_number, absl::StrCat("unknown header '", line,
-                                                   "' (expected match_id,bot,place)"));
+        return LineError(line_number,
+                         absl::StrCat("unknown header '", line, "' (expected match_id,bot,place)"));
       }
       header_seen = true;
       continue;
@@ -99,8 +99,8 @@ absl::StatusOr<ResultsTable> ParseResultsCsv(absl::string_view text) {
                                                  " (expected match_id,bot,place)"));
     }
     if (fields.size() > 3) {
-      return LineError(line_number, absl::StrCat(fields.size(),
-                                                 " columns, expected 3 (match_id,bot,place)"));
+      return LineError(line_number,
+                       absl::StrCat(fields.size(), " columns, expected 3 (match_id,bot,place)"));
     }
     for (int column : {0, 1}) {
       if (fields[column].empty()) {
@@ -138,8 +138,7 @@ absl::StatusOr<ResultsTable> ParseResultsCsv(absl::string_view text) {
   }
   for (std::size_t m = 0; m < table.matches.size(); ++m) {
     if (table.matches[m].placings.size() < 2) {
-      return LineError(rows[m][0], absl::StrCat("match '", match_ids[m],
-                                                "' has only one player"));
+      return LineError(rows[m][0], absl::StrCat("match '", match_ids[m], "' has only one player"));
     }
   }
   return table;
@@ -150,8 +149,7 @@ std::string CsvCell(absl::string_view value) {
   if (!formula && value.find_first_of(",\"\r\n") == absl::string_view::npos) {
     return std::string(value);
   }
-  return absl::StrCat("\"", formula ? "'" : "", absl::StrReplaceAll(value, {{"\"", "\"\""}}),
-                      "\"");
+  return absl::StrCat("\"", formula ? "'" : "", absl::StrReplaceAll(value, {{"\"", "\"\""}}), "\"");
 }
 
 absl::StatusOr<ResultsTable> ReadResultsCsvFile(const std::string& path) {
@@ -164,8 +162,7 @@ absl::StatusOr<ResultsTable> ReadResultsCsvFile(const std::string& path) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   absl::StatusOr<ResultsTable> table = ParseResultsCsv(text);
   if (!table.ok()) {
-    return absl::Status(table.status().code(),
-                        absl::StrCat(path, ": ", table.status().message()));
+    return absl::Status(table.status().code(), absl::StrCat(path, ": ", table.status().message()));
   }
   return table;
 }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -92,7 +91,7 @@ TEST(ResultsCsvTest, ACellASpreadsheetWouldTakeForAFormulaIsWrittenAsText) {
 }
 
 TEST(ResultsCsvTest, WhatCsvCellWritesReadsBackAsItWas) {
-  const std::vector<std::string> names = {"-minus", "=sum", "+plus", "@at", "'quote",
+  const std::vector<std::string> names = {"-minus", "=sum", "+plus",      "@at",  "'quote",
                                           "alpha",  "a,b",  "say \"hi\"", "\ttab"};
   std::string text = "match_id,bot,place\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -108,9 +107,9 @@ TEST(ResultsCsvTest, WhatCsvCellWritesReadsBackAsItWas) {
   EXPECT_THAT(ParseResultsCsv("match_id,bot,place\nm1,\"beta,1\n"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("line 2: a quoted cell is not closed")));
-  EXPECT_THAT(ParseResultsCsv("match_id,bot,place\nm1,\"beta\"x,1\n"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("line 2: text after a quoted cell")));
+  EXPECT_THAT(
+      ParseResultsCsv("match_id,bot,place\nm1,\"beta\"x,1\n"),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("line 2: text after a quoted cell")));
 }
 
 TEST(ResultsCsvTest, FilesAreReadAndTheirErrorsNamed) {

@@ -221,8 +221,8 @@ absl::StatusOr<Tournament> LoadTournament(db::MatchStore& store, std::int64_t id
     Swiss swiss(t.spec.participants_size(), t.spec.players_per_match());
     absl::StatusOr<int> round = ReplaySwiss(t.spec, *results, swiss, nullptr);
     if (!round.ok()) {
-      return absl::Status(round.status().code(), absl::StrCat("tournament ", id, ": ",
-                                                              round.status().message()));
+      return absl::Status(round.status().code(),
+                          absl::StrCat("tournament ", id, ": ", round.status().message()));
     }
     progress->set_round(std::min(*round + 1, t.spec.rounds()));
     for (hoard::v1::Standing& row : SwissStandings(swiss, t.spec, standings)) {
@@ -356,15 +356,14 @@ std::optional<hoard::v1::CatalogBot> TournamentRunner::LaunchOf(int p) {
 }
 
 void TournamentRunner::Launch(int p, const hoard::v1::CatalogBot& launch,
-                              const std::vector<std::string>& addresses,
-                              LaunchedBots& launched) {
+                              const std::vector<std::string>& addresses, LaunchedBots& launched) {
   const Participant& participant = spec_.participants(p);
   // A fresh key at every launch: the account is made for it, or re-keyed.
   const std::string key = RandomToken();
   if (absl::Status provisioned = host_->ProvisionBot(ParticipantLabel(participant), key);
       !provisioned.ok()) {
-    unavailable_[p] = absl::StrCat("participant '", participant.name(),
-                                   "': ", provisioned.message());
+    unavailable_[p] =
+        absl::StrCat("participant '", participant.name(), "': ", provisioned.message());
     return;
   }
   for (std::size_t i = 0; i < addresses.size(); ++i) {
@@ -433,9 +432,9 @@ void TournamentRunner::Supervise() {
       for (int i = 1; i < in_a_row && delay < kMaxRestartDelay; ++i) delay *= 2;
       delay = std::min(delay, kMaxRestartDelay);
       launched.restart_at = now + delay;
-      Warn(absl::StrCat(what, "; restarting it in ", absl::FormatDuration(delay), " (",
-                        in_a_row, " of at most ", options_.max_restarts,
-                        " restarts in a row; ", LaunchedAs(participant), output, ")"));
+      Warn(absl::StrCat(what, "; restarting it in ", absl::FormatDuration(delay), " (", in_a_row,
+                        " of at most ", options_.max_restarts, " restarts in a row; ",
+                        LaunchedAs(participant), output, ")"));
       continue;
     }
     if (now < launched.restart_at) continue;
@@ -479,10 +478,9 @@ void TournamentRunner::DropExited(const LaunchedBots& launched, std::set<int>& w
     }
     if (exit) {
       unavailable_[*it] = absl::StrCat(
-          "participant '", spec_.participants(*it).name(), "' ", *exit,
-          " before it connected", LastWords(*exited), " (", LaunchedAs(spec_.participants(*it)),
-          exited->log_path().empty() ? ")"
-                                     : absl::StrCat("; output: ", exited->log_path(), ")"));
+          "participant '", spec_.participants(*it).name(), "' ", *exit, " before it connected",
+          LastWords(*exited), " (", LaunchedAs(spec_.participants(*it)),
+          exited->log_path().empty() ? ")" : absl::StrCat("; output: ", exited->log_path(), ")"));
       it = waiting.erase(it);
     } else {
       ++it;
@@ -576,9 +574,8 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
   if (!loaded.ok()) return loaded.status();
   absl::StatusOr<TournamentSpec> spec = Normalize(loaded->spec());
   if (!spec.ok()) {
-    return absl::Status(spec.status().code(), absl::StrCat("tournament ", id,
-                                                           " cannot run: ",
-                                                           spec.status().message()));
+    return absl::Status(spec.status().code(),
+                        absl::StrCat("tournament ", id, " cannot run: ", spec.status().message()));
   }
   absl::StatusOr<std::vector<ScheduledMatch>> schedule = Schedule(ScheduleInputFor(*spec));
   if (!schedule.ok()) return schedule.status();
@@ -604,8 +601,8 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
     swiss = std::make_unique<Swiss>(spec->participants_size(), spec->players_per_match());
     absl::StatusOr<int> round = ReplaySwiss(*spec, *results, *swiss, &schedule_);
     if (!round.ok()) {
-      return absl::Status(round.status().code(), absl::StrCat("tournament ", id, ": ",
-                                                              round.status().message()));
+      return absl::Status(round.status().code(),
+                          absl::StrCat("tournament ", id, ": ", round.status().message()));
     }
     swiss_round = *round;
   }
@@ -658,9 +655,9 @@ void TournamentRunner::PlayPending() {
     absl::MutexLock lock(&mu_);
     // A Swiss queues its rounds one at a time: as many workers as a round
     // has tables.
-    workers = std::min<int>(spec_.concurrency(), swiss_ != nullptr
-                                                     ? swiss_->tables_per_round()
-                                                     : static_cast<int>(pending_.size()));
+    workers =
+        std::min<int>(spec_.concurrency(), swiss_ != nullptr ? swiss_->tables_per_round()
+                                                             : static_cast<int>(pending_.size()));
   }
   {
     absl::MutexLock lock(&queue_mu_);
@@ -830,8 +827,7 @@ absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
   }
   // Servers that share it find it running already: none stores it again.
   if (!shared || stored_status_ != hoard::v1::TOURNAMENT_STATUS_RUNNING) {
-    if (absl::Status s = SetStatusWithRetries(hoard::v1::TOURNAMENT_STATUS_RUNNING, "");
-        !s.ok()) {
+    if (absl::Status s = SetStatusWithRetries(hoard::v1::TOURNAMENT_STATUS_RUNNING, ""); !s.ok()) {
       return s;
     }
   }
@@ -931,9 +927,7 @@ void TournamentRunner::Work() {
   }
 }
 
-bool TournamentRunner::WorkOrDone() const {
-  return stop_ || !pending_.empty() || running_ == 0;
-}
+bool TournamentRunner::WorkOrDone() const { return stop_ || !pending_.empty() || running_ == 0; }
 
 void TournamentRunner::AfterMatch() {
   if (swiss_ == nullptr || !pending_.empty() || running_ > 0 || stop_) return;
@@ -959,12 +953,11 @@ void TournamentRunner::QueueSwissRound(const SwissRound& round) {
 }
 
 void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reason) {
-  const std::string line = absl::StrCat("match ", match.index, " of the schedule (",
-                                        absl::StrJoin(match.seats, ", ",
-                                                      [this](std::string* out, int p) {
-                                                        out->append(labels_[p]);
-                                                      }),
-                                        ") failed: ", reason);
+  const std::string line =
+      absl::StrCat("match ", match.index, " of the schedule (",
+                   absl::StrJoin(match.seats, ", ",
+                                 [this](std::string* out, int p) { out->append(labels_[p]); }),
+                   ") failed: ", reason);
   {
     absl::MutexLock lock(&mu_);
     --running_;
@@ -1109,7 +1102,8 @@ std::vector<absl::Status> TournamentRunner::SaveWithRetries(
       // Stopping with a store that keeps failing: each attempt could wait
       // for its busy timeout. The slots are played again on resumption.
       return std::vector<absl::Status>(
-          batch.size(), absl::UnavailableError("the store was failing when the tournament stopped"));
+          batch.size(),
+          absl::UnavailableError("the store was failing when the tournament stopped"));
     }
     std::vector<absl::Status> saved = store_->SaveFinishedBatch(batch);
     // A batch is stored whole, but for results stored before (kAlreadyExists),
@@ -1141,14 +1135,12 @@ std::vector<absl::Status> TournamentRunner::SaveWithRetries(
       paused = true;
       {
         absl::MutexLock lock(&mu_);
-        waiting_for_store_ = absl::StrCat("paused: cannot store results (retrying): ",
-                                          failure.message());
+        waiting_for_store_ =
+            absl::StrCat("paused: cannot store results (retrying): ", failure.message());
       }
       Warn(absl::StrCat("tournament ", id_, " paused: cannot store match ",
-                        batch[0]->slot ? batch[0]->slot->schedule_index : 0,
-                        " of the schedule", batch.size() > 1
-                            ? absl::StrCat(" and ", batch.size() - 1, " more")
-                            : "",
+                        batch[0]->slot ? batch[0]->slot->schedule_index : 0, " of the schedule",
+                        batch.size() > 1 ? absl::StrCat(" and ", batch.size() - 1, " more") : "",
                         " (retrying): ", failure.message()));
       Report();
     }
@@ -1180,7 +1172,8 @@ void TournamentRunner::Count(const Played& played, const absl::Status& saved) {
       // Its result, not this one, pairs the next round: start again from
       // what is stored.
       stop_ = true;
-      error_ = absl::StrCat("match ", match.index, " of this Swiss tournament was stored by "
+      error_ = absl::StrCat("match ", match.index,
+                            " of this Swiss tournament was stored by "
                             "another runner; run the tournament again to go on from what is "
                             "stored");
     }

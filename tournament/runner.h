@@ -255,8 +255,8 @@ class TournamentRunner {
   // reason in unavailable_) for a catalog entry the server does not have.
   std::optional<hoard::v1::CatalogBot> LaunchOf(int p);
   // Gives the bot's account a fresh key and starts it once per address.
-  void Launch(int p, const hoard::v1::CatalogBot& launch,
-              const std::vector<std::string>& addresses, LaunchedBots& launched);
+  void Launch(int p, const hoard::v1::CatalogBot& launch, const std::vector<std::string>& addresses,
+              LaunchedBots& launched);
   // Waits (within the start timeout) for every participant in `needed` that
   // is not built in to be connected; returns those that are not.
   std::set<int> AwaitConnected(const std::set<int>& needed, const LaunchedBots& launched);
@@ -279,7 +279,7 @@ class TournamentRunner {
   std::int64_t id_ = 0;
   hoard::v1::TournamentSpec spec_;
   std::vector<ScheduledMatch> schedule_;
-  std::vector<std::string> labels_;  // per participant
+  std::vector<std::string> labels_;         // per participant
   std::map<int, std::string> unavailable_;  // participant -> why
   // A bot launched for a participant, kept running while the tournament
   // plays (Supervise).

@@ -59,18 +59,15 @@ absl::Status Check(const ScheduleInput& in) {
         " cannot fill ", in.players_per_match, "-player matches"));
   }
   if (in.rounds < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rounds: must be 1 or more, not ", in.rounds));
+    return absl::InvalidArgumentError(absl::StrCat("rounds: must be 1 or more, not ", in.rounds));
   }
   if (in.format == Format::kSwiss && in.participants > kMaxSwissParticipants) {
-    return absl::InvalidArgumentError(absl::StrCat("participants: a Swiss takes at most ",
-                                                   kMaxSwissParticipants, ", not ",
-                                                   in.participants));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "participants: a Swiss takes at most ", kMaxSwissParticipants, ", not ", in.participants));
   }
   if (in.format != Format::kGauntlet) {
     if (!in.candidates.empty()) {
-      return absl::InvalidArgumentError(
-          "candidates: only the gauntlet format has candidates");
+      return absl::InvalidArgumentError("candidates: only the gauntlet format has candidates");
     }
     return absl::OkStatus();
   }
@@ -104,9 +101,9 @@ absl::StatusOr<std::int64_t> ScheduleSize(const ScheduleInput& in) {
   if (in.format == Format::kSwiss) {
     const std::int64_t size = static_cast<std::int64_t>(in.participants / k) * in.rounds;
     if (size > kMaxScheduledMatches) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the schedule would hold more than ", kMaxScheduledMatches,
-          " matches; use fewer participants or rounds"));
+      return absl::InvalidArgumentError(absl::StrCat("the schedule would hold more than ",
+                                                     kMaxScheduledMatches,
+                                                     " matches; use fewer participants or rounds"));
     }
     return size;
   }
@@ -119,9 +116,9 @@ absl::StatusOr<std::int64_t> ScheduleSize(const ScheduleInput& in) {
   }
   const std::int64_t limit = kMaxScheduledMatches;
   if (groups > limit || groups * k > limit || groups * k * in.rounds > limit) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the schedule would hold more than ", limit,
-        " matches; use fewer participants, players per match or rounds"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the schedule would hold more than ", limit,
+                     " matches; use fewer participants, players per match or rounds"));
   }
   return groups * k * in.rounds;
 }

@@ -30,12 +30,12 @@ enum class Format {
 };
 
 struct ScheduleInput {
-  int participants = 0;        // n, numbered 0..n-1
-  int players_per_match = 0;   // k
+  int participants = 0;       // n, numbered 0..n-1
+  int players_per_match = 0;  // k
   Format format = Format::kRoundRobin;
-  int rounds = 1;              // the schedule repeated with fresh deals; Swiss: its rounds
+  int rounds = 1;  // the schedule repeated with fresh deals; Swiss: its rounds
   std::uint64_t seed = 0;
-  std::vector<int> candidates; // gauntlet only: participant numbers
+  std::vector<int> candidates;  // gauntlet only: participant numbers
 };
 
 struct ScheduledMatch {

@@ -60,8 +60,8 @@ TEST(ScheduleTest, EveryParticipantPlaysEverySeatEquallyOften) {
         for (const auto& [participant, seats] : counts) {
           ASSERT_EQ(static_cast<int>(seats.size()), k) << "n=" << n << " k=" << k;
           for (const auto& [seat, count] : seats) {
-            EXPECT_EQ(count, expected) << "participant " << participant << " seat " << seat
-                                       << " n=" << n << " k=" << k;
+            EXPECT_EQ(count, expected)
+                << "participant " << participant << " seat " << seat << " n=" << n << " k=" << k;
           }
         }
       }
@@ -70,9 +70,11 @@ TEST(ScheduleTest, EveryParticipantPlaysEverySeatEquallyOften) {
 }
 
 TEST(ScheduleTest, DuplicateBlockCoversAllRotationsOfOneDeal) {
-  const std::vector<ScheduledMatch> schedule = MustSchedule(
-      {.participants = 4, .players_per_match = 4, .format = Format::kDuplicate, .rounds = 3,
-       .seed = 11});
+  const std::vector<ScheduledMatch> schedule = MustSchedule({.participants = 4,
+                                                             .players_per_match = 4,
+                                                             .format = Format::kDuplicate,
+                                                             .rounds = 3,
+                                                             .seed = 11});
   ASSERT_EQ(schedule.size(), 12u);
   std::map<std::int64_t, std::vector<ScheduledMatch>> blocks;
   for (const ScheduledMatch& match : schedule) blocks[match.block].push_back(match);
@@ -112,8 +114,8 @@ TEST(ScheduleTest, RoundRobinGivesEveryMatchItsOwnDealAndUnit) {
 }
 
 TEST(ScheduleTest, SameInputSameScheduleAndSeedChangesDeals) {
-  const ScheduleInput input = {.participants = 6, .players_per_match = 4,
-                               .format = Format::kDuplicate, .seed = 99};
+  const ScheduleInput input = {
+      .participants = 6, .players_per_match = 4, .format = Format::kDuplicate, .seed = 99};
   const std::vector<ScheduledMatch> a = MustSchedule(input);
   const std::vector<ScheduledMatch> b = MustSchedule(input);
   ASSERT_EQ(a.size(), b.size());
@@ -129,9 +131,10 @@ TEST(ScheduleTest, SameInputSameScheduleAndSeedChangesDeals) {
 }
 
 TEST(ScheduleTest, GauntletPutsOneCandidateInEveryMatch) {
-  const std::vector<ScheduledMatch> schedule = MustSchedule(
-      {.participants = 5, .players_per_match = 3, .format = Format::kGauntlet,
-       .candidates = {0, 4}});
+  const std::vector<ScheduledMatch> schedule = MustSchedule({.participants = 5,
+                                                             .players_per_match = 3,
+                                                             .format = Format::kGauntlet,
+                                                             .candidates = {0, 4}});
   // 2 candidates x C(3,2) field pairs x 3 rotations.
   ASSERT_EQ(schedule.size(), 18u);
   std::map<int, std::map<int, int>> candidate_seats;
@@ -159,22 +162,26 @@ TEST(ScheduleTest, RejectsImpossibleInputNamingTheField) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("players_per_match")));
   EXPECT_THAT(Schedule({.participants = 3, .players_per_match = 2, .rounds = 0}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("rounds")));
-  EXPECT_THAT(Schedule({.participants = 4, .players_per_match = 2,
-                        .format = Format::kGauntlet}),
+  EXPECT_THAT(Schedule({.participants = 4, .players_per_match = 2, .format = Format::kGauntlet}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("at least one candidate")));
-  EXPECT_THAT(Schedule({.participants = 4, .players_per_match = 4,
-                        .format = Format::kGauntlet, .candidates = {0, 1}}),
+  EXPECT_THAT(Schedule({.participants = 4,
+                        .players_per_match = 4,
+                        .format = Format::kGauntlet,
+                        .candidates = {0, 1}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("a field of 2")));
   EXPECT_THAT(Schedule({.participants = 4, .players_per_match = 2, .candidates = {0}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("only the gauntlet")));
   EXPECT_THAT(Schedule({.participants = 60, .players_per_match = 5, .rounds = 10}),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("the schedule would hold more than 1000000")));
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("the schedule would hold more than 1000000")));
 }
 
 TEST(ScheduleTest, ASwissHasItsRoundsOfTablesWithDealsAndNoSeatsYet) {
-  const std::vector<ScheduledMatch> schedule = MustSchedule(
-      {.participants = 17, .players_per_match = 3, .format = Format::kSwiss, .rounds = 4,
-       .seed = 9});
+  const std::vector<ScheduledMatch> schedule = MustSchedule({.participants = 17,
+                                                             .players_per_match = 3,
+                                                             .format = Format::kSwiss,
+                                                             .rounds = 4,
+                                                             .seed = 9});
   ASSERT_EQ(schedule.size(), 20u);  // 5 tables (2 byes) a round
   std::set<std::uint64_t> deals;
   for (const ScheduledMatch& match : schedule) {

@@ -130,9 +130,9 @@ absl::Status SetPlayersPerMatch(const engine::GameInfo& info, TournamentSpec& sp
                                       info.min_players, info.max_players, k));
   }
   if (n < k) {
-    return FieldError("participants",
-                      absl::StrFormat("%d participant%s cannot fill %d-player matches", n,
-                                      n == 1 ? "" : "s", k));
+    return FieldError(
+        "participants",
+        absl::StrFormat("%d participant%s cannot fill %d-player matches", n, n == 1 ? "" : "s", k));
   }
   return absl::OkStatus();
 }
@@ -163,8 +163,8 @@ absl::Status CheckParticipantPlayer(const Participant& p, const std::string& fie
       if (absl::StatusOr<std::unique_ptr<bots::Bot>> bot = bots::MakeBot(p.builtin(), game, 1);
           !bot.ok()) {
         return FieldError(absl::StrCat(field, ".builtin"),
-                          absl::StrCat("no built-in bot '", p.builtin(), "' for ",
-                                       game.info().id, " (built-in bots: ",
+                          absl::StrCat("no built-in bot '", p.builtin(), "' for ", game.info().id,
+                                       " (built-in bots: ",
                                        absl::StrJoin(bots::BuiltinBotNames(game), ", "), ")"));
       }
       return absl::OkStatus();
@@ -210,8 +210,7 @@ absl::StatusOr<std::map<std::string, int>> CheckParticipants(const TournamentSpe
 absl::Status CheckOptions(const TournamentSpec& spec, const engine::Game& game) {
   engine::MatchConfig config{.num_players = spec.players_per_match(), .seed = 1};
   config.options.insert(spec.options().begin(), spec.options().end());
-  if (absl::StatusOr<std::unique_ptr<engine::State>> start = game.NewMatch(config);
-      !start.ok()) {
+  if (absl::StatusOr<std::unique_ptr<engine::State>> start = game.NewMatch(config); !start.ok()) {
     return FieldError("options", start.status().message());
   }
   return absl::OkStatus();
@@ -289,22 +288,23 @@ absl::Status CheckSprt(TournamentSpec& spec, const std::map<std::string, int>& n
     return FieldError("sprt", "needs format FORMAT_DUPLICATE (its blocks are the test's unit)");
   }
   if (spec.participants_size() != spec.players_per_match()) {
-    return FieldError("sprt", absl::StrCat("needs as many participants as seats (",
-                                           spec.players_per_match(), "), so that every block "
-                                           "pits the candidate against the same opponents; got ",
-                                           spec.participants_size()));
+    return FieldError(
+        "sprt", absl::StrCat("needs as many participants as seats (", spec.players_per_match(),
+                             "), so that every block "
+                             "pits the candidate against the same opponents; got ",
+                             spec.participants_size()));
   }
   if (!(sprt->elo0() < sprt->elo1())) {
-    return FieldError("sprt.elo1", absl::StrCat("must be more than elo0 (", sprt->elo0(),
-                                                "), not ", sprt->elo1()));
+    return FieldError("sprt.elo1", absl::StrCat("must be more than elo0 (", sprt->elo0(), "), not ",
+                                                sprt->elo1()));
   }
   if (std::abs(sprt->elo0()) > 2000 || std::abs(sprt->elo1()) > 2000) {
     return FieldError("sprt", "elo0 and elo1 must be within ±2000");
   }
   if (sprt->alpha() == 0) sprt->set_alpha(0.05);
   if (sprt->beta() == 0) sprt->set_beta(0.05);
-  for (const auto& [field, value] : {std::pair{"sprt.alpha", sprt->alpha()},
-                                     std::pair{"sprt.beta", sprt->beta()}}) {
+  for (const auto& [field, value] :
+       {std::pair{"sprt.alpha", sprt->alpha()}, std::pair{"sprt.beta", sprt->beta()}}) {
     if (!(value > 0 && value < 0.5)) {
       return FieldError(field, absl::StrCat("must be above 0 and below 0.5, not ", value));
     }

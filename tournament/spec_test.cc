@@ -10,8 +10,8 @@ namespace {
 
 using ::hoard::testing::IsOk;
 using ::hoard::testing::StatusIs;
-using ::testing::HasSubstr;
 using hoard::v1::TournamentSpec;
+using ::testing::HasSubstr;
 
 TournamentSpec Parse(const std::string& text) {
   absl::StatusOr<TournamentSpec> spec = ParseSpec(text, "spec.txtpb");
@@ -83,17 +83,19 @@ TEST(SpecTest, JsonAndTextFormatReadTheSameSpec) {
                                                   "spec.json");
   ASSERT_THAT(json, IsOk());
   const TournamentSpec text = Parse(R"pb(
-    game: "village" players_per_match: 2 format: FORMAT_DUPLICATE
+    game: "village"
+    players_per_match: 2
+    format: FORMAT_DUPLICATE
     participants { name: "a" builtin: "random" }
     participants { name: "b" command: "hoard bot" })pb");
   EXPECT_EQ(json->SerializeAsString(), text.SerializeAsString());
 }
 
 TEST(SpecTest, UnreadableTextNamesTheFileLineAndField) {
-  EXPECT_THAT(ParseSpec("game: \"village\"\nplayers: 4\n", "my.txtpb"),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       ::testing::AllOf(HasSubstr("my.txtpb"), HasSubstr("line 2"),
-                                        HasSubstr("players"))));
+  EXPECT_THAT(
+      ParseSpec("game: \"village\"\nplayers: 4\n", "my.txtpb"),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               ::testing::AllOf(HasSubstr("my.txtpb"), HasSubstr("line 2"), HasSubstr("players"))));
   EXPECT_THAT(ParseSpec("{\"game\": 3}", "my.json"),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("my.json")));
   EXPECT_THAT(ReadSpecFile("/nonexistent/spec.txtpb"),
@@ -132,7 +134,9 @@ TEST(SpecTest, BadSpecsAreRejectedWithTheFieldAndTheReason) {
                       participants { name: "a" builtin: "random" }
                       participants {
                         name: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
-                        version: "vvvvvvvvvvvvvvvvvvvv" builtin: "random" })pb",
+                        version: "vvvvvvvvvvvvvvvvvvvv"
+                        builtin: "random"
+                      })pb",
                  "bot name has 65 characters, more than 64");
   ExpectRejected(std::string(kFourBots) +
                      "format: FORMAT_GAUNTLET players_per_match: 2 candidates: \"a\" "
@@ -161,7 +165,8 @@ TEST(SpecTest, ASequentialTestIsCheckedAndGetsItsDefaults) {
                  "sprt.candidate: no participant is named 'z'");
   ExpectRejected(std::string(kFourBots) + R"pb(sprt { candidate: "a" elo1: 5 })pb",
                  "sprt: needs format FORMAT_DUPLICATE");
-  ExpectRejected(duplicate + R"pb(players_per_match: 3 sprt { candidate: "a" elo1: 5 })pb",
+  ExpectRejected(duplicate + R"pb(players_per_match: 3
+                                  sprt { candidate: "a" elo1: 5 })pb",
                  "sprt: needs as many participants as seats (3)");
   ExpectRejected(duplicate + R"pb(sprt { candidate: "a" elo0: 5 elo1: 5 })pb",
                  "sprt.elo1: must be more than elo0 (5), not 5");
@@ -182,9 +187,9 @@ TEST(SpecTest, TheHashIdentifiesTheTournamentButNotHowItRuns) {
 }
 
 TEST(SpecTest, GauntletCandidatesBecomeParticipantNumbers) {
-  TournamentSpec spec = *Normalize(Parse(std::string(kFourBots) +
-                                         "format: FORMAT_GAUNTLET players_per_match: 2 "
-                                         "candidates: \"c\""));
+  TournamentSpec spec =
+      *Normalize(Parse(std::string(kFourBots) + "format: FORMAT_GAUNTLET players_per_match: 2 "
+                                                "candidates: \"c\""));
   const ScheduleInput input = ScheduleInputFor(spec);
   EXPECT_EQ(input.format, Format::kGauntlet);
   EXPECT_THAT(input.candidates, ::testing::ElementsAre(2));

@@ -41,8 +41,7 @@ TEST(SprtTest, TheBoundsAreWaldsAndTheRatioFollowsTheScores) {
   EXPECT_LT(Sprt(mixed, params, false).llr(), 0);  // 0.5 is H0's score
   EXPECT_EQ(Sprt(mixed, params, true).result(), hoard::v1::SprtState::RESULT_H0);
   // A couple of perfect blocks do not decide at once (the prior block).
-  EXPECT_EQ(Sprt({1.0, 1.0}, params, false).result(),
-            hoard::v1::SprtState::RESULT_UNSPECIFIED);
+  EXPECT_EQ(Sprt({1.0, 1.0}, params, false).result(), hoard::v1::SprtState::RESULT_UNSPECIFIED);
 }
 
 // One duplicate block of a k-player game between a candidate `elo` points

@@ -90,8 +90,8 @@ std::int64_t DiskBytesWritten() {
 void BM_ResultWrites(benchmark::State& bench) {
   const bool full_record = bench.range(0) == 1;
   const int per_commit = static_cast<int>(bench.range(1));
-  const std::string path = FreshPath(absl::StrCat("writes_", full_record ? "full" : "bare",
-                                                  "_", per_commit));
+  const std::string path =
+      FreshPath(absl::StrCat("writes_", full_record ? "full" : "bare", "_", per_commit));
   std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(path);
   hoard::v1::TournamentSpec spec;
   spec.set_game("village");
@@ -112,7 +112,8 @@ void BM_ResultWrites(benchmark::State& bench) {
       continue;
     }
     for (db::FinishedResult& result : batch) {
-      result.slot = db::TournamentSlot{.tournament_id = id, .schedule_index = index, .block = index};
+      result.slot =
+          db::TournamentSlot{.tournament_id = id, .schedule_index = index, .block = index};
       result.match = FourSeats(index++, rng, 8);
       result.record = record;
     }

@@ -48,7 +48,7 @@ struct SwissResult {
 struct SwissRound {
   std::vector<std::vector<int>> tables;  // the participants by seat; top table first
   std::vector<int> byes;                 // those who sit this round out
-  int repeats = 0;  // pairs seated together again
+  int repeats = 0;                       // pairs seated together again
 };
 
 // A participant's standing.
@@ -111,8 +111,8 @@ class Swiss {
   // results were added.
   std::vector<std::int64_t> points_;
   std::vector<int> wins_, matches_, byes_;
-  std::vector<int> seat_balance_;  // sum of 2 seat - (k - 1) over its matches
-  std::vector<std::uint16_t> met_;   // n x n, saturating
+  std::vector<int> seat_balance_;   // sum of 2 seat - (k - 1) over its matches
+  std::vector<std::uint16_t> met_;  // n x n, saturating
   // Per participant, the opponents of each match: for Buchholz.
   std::vector<std::vector<std::vector<int>>> opponents_;
 };

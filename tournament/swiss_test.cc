@@ -21,9 +21,9 @@ std::vector<int> PlayTable(const std::vector<int>& table, int n, std::mt19937_64
   for (int p : table) performance.push_back(n - p + noise(rng));
   std::vector<int> ranks;
   for (double mine : performance) {
-    ranks.push_back(1 + static_cast<int>(std::count_if(
-                            performance.begin(), performance.end(),
-                            [&](double other) { return other > mine; })));
+    ranks.push_back(1 +
+                    static_cast<int>(std::count_if(performance.begin(), performance.end(),
+                                                   [&](double other) { return other > mine; })));
   }
   return ranks;
 }

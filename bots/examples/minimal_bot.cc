@@ -13,8 +13,8 @@ int main(int argc, char** argv) {
     std::cerr << "usage: minimal_bot SERVER MATCH_ID SEAT_TOKEN\n";
     return 2;
   }
-  auto stub = hoard::v1::Arena::NewStub(
-      grpc::CreateChannel(argv[1], grpc::InsecureChannelCredentials()));
+  auto stub =
+      hoard::v1::Arena::NewStub(grpc::CreateChannel(argv[1], grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   auto stream = stub->Play(&context);
 

@@ -95,8 +95,12 @@ class Match {
   }
 
   Match(const Match& other)
-      : game_(other.game_), config_(other.config_), state_(other.state_->Clone()),
-        history_(other.history_), play_by_play_(other.play_by_play_), told_(other.told_),
+      : game_(other.game_),
+        config_(other.config_),
+        state_(other.state_->Clone()),
+        history_(other.history_),
+        play_by_play_(other.play_by_play_),
+        told_(other.told_),
         sampled_(other.sampled_) {}
 
   // A match made from a state (a sample): its history is unknown.
@@ -314,9 +318,8 @@ class Bot {
 // Plays `matches` matches of built-in bots without returning to Python:
 // bots[s] in seat s, a fresh bot per match, each match's seed and each bot's
 // drawn in turn from a generator seeded with `seed`.
-py::dict PlayMatches(const std::string& game_id, const std::vector<std::string>& names,
-                     int matches, std::uint64_t seed,
-                     const std::map<std::string, std::string>& options) {
+py::dict PlayMatches(const std::string& game_id, const std::vector<std::string>& names, int matches,
+                     std::uint64_t seed, const std::map<std::string, std::string>& options) {
   const engine::Game& game = GameOrRaise(game_id);
   const int players = static_cast<int>(names.size());
   if (matches < 0) Raise("matches must not be negative");
@@ -381,16 +384,22 @@ PYBIND11_MODULE(hoard_engine, m) {
   hoard::python::g_error = error.ptr();
 
   m.attr("SPECTATOR") = engine::kSpectator;
-  m.def("games", [] {
-    py::list out;
-    for (const engine::Game* game : engine::AllGames()) {
-      out.append(hoard::python::GameInfoDict(*game));
-    }
-    return out;
-  }, "Every game: id, name, player counts, ruleset version, options and built-in bots.");
-  m.def("game", [](const std::string& id) {
-    return hoard::python::GameInfoDict(hoard::python::GameOrRaise(id));
-  }, py::arg("id"), "One game's description, as games() gives it.");
+  m.def(
+      "games",
+      [] {
+        py::list out;
+        for (const engine::Game* game : engine::AllGames()) {
+          out.append(hoard::python::GameInfoDict(*game));
+        }
+        return out;
+      },
+      "Every game: id, name, player counts, ruleset version, options and built-in bots.");
+  m.def(
+      "game",
+      [](const std::string& id) {
+        return hoard::python::GameInfoDict(hoard::python::GameOrRaise(id));
+      },
+      py::arg("id"), "One game's description, as games() gives it.");
 
   py::class_<Match>(m, "Match", "One match of a game: whose turn, legal actions, views, apply.")
       .def(py::init<const std::string&, int, std::uint64_t,
@@ -398,9 +407,8 @@ PYBIND11_MODULE(hoard_engine, m) {
            py::arg("game"), py::arg("players"), py::arg("seed") = 0,
            py::arg("options") = std::map<std::string, std::string>())
       .def_property_readonly("game", [](const Match& match) { return match.game().info().id; })
-      .def_property_readonly("players", [](const Match& match) {
-        return match.state().num_players();
-      })
+      .def_property_readonly("players",
+                             [](const Match& match) { return match.state().num_players(); })
       .def_property_readonly("seed", [](const Match& match) { return match.config().seed; })
       .def_property_readonly("options", [](const Match& match) { return match.config().options; })
       .def_property_readonly("history", &Match::history,
@@ -413,14 +421,20 @@ PYBIND11_MODULE(hoard_engine, m) {
       .def("legal_actions", &Match::LegalActions, py::arg("seat"),
            "The seat's legal action codes, the default first (examples only where "
            "legal_actions_complete is False).")
-      .def("legal_actions_complete", [](const Match& match, int seat) {
-        match.CheckSeat(seat, false);
-        return match.state().LegalActionsComplete(seat);
-      }, py::arg("seat"))
-      .def("constraints", [](const Match& match, int seat) {
-        match.CheckSeat(seat, false);
-        return match.state().LegalActionsHint(seat);
-      }, py::arg("seat"), "What makes an action legal, where the list holds only examples.")
+      .def(
+          "legal_actions_complete",
+          [](const Match& match, int seat) {
+            match.CheckSeat(seat, false);
+            return match.state().LegalActionsComplete(seat);
+          },
+          py::arg("seat"))
+      .def(
+          "constraints",
+          [](const Match& match, int seat) {
+            match.CheckSeat(seat, false);
+            return match.state().LegalActionsHint(seat);
+          },
+          py::arg("seat"), "What makes an action legal, where the list holds only examples.")
       .def("apply", &Match::Apply, py::arg("seat"), py::arg("action"),
            "Plays the seat's action (a code); HoardError names the broken rule.")
       .def("action_text", &Match::ActionText, py::arg("seat"), py::arg("action"),
@@ -438,36 +452,47 @@ PYBIND11_MODULE(hoard_engine, m) {
            "The code of a serialized hoard.v1.Action in this position.")
       .def("action_message", &Match::ActionMessage, py::arg("action"),
            "An action code as a serialized hoard.v1.Action.")
-      .def("scores", [](const Match& match) {
-        match.CheckOver();
-        return match.state().Scores();
-      }, "Final scores by seat.")
-      .def("ranks", [](const Match& match) {
-        match.CheckOver();
-        return match.state().Ranks();
-      }, "Final ranks by seat, 1 best; ties share a rank.")
-      .def("fingerprint", [](const Match& match) {
-        return hoard::python::Hex(match.state().Fingerprint());
-      }, "The full state's fingerprint, 16 hex digits, as a record's state_after.")
-      .def("text", [](const Match& match) { return match.state().ToString(); },
-           "The full state in words: every hidden card. Never show it to a player.")
+      .def(
+          "scores",
+          [](const Match& match) {
+            match.CheckOver();
+            return match.state().Scores();
+          },
+          "Final scores by seat.")
+      .def(
+          "ranks",
+          [](const Match& match) {
+            match.CheckOver();
+            return match.state().Ranks();
+          },
+          "Final ranks by seat, 1 best; ties share a rank.")
+      .def(
+          "fingerprint",
+          [](const Match& match) { return hoard::python::Hex(match.state().Fingerprint()); },
+          "The full state's fingerprint, 16 hex digits, as a record's state_after.")
+      .def(
+          "text", [](const Match& match) { return match.state().ToString(); },
+          "The full state in words: every hidden card. Never show it to a player.")
       .def("clone", [](const Match& match) { return Match(match); })
       .def("__copy__", [](const Match& match) { return Match(match); })
-      .def("sample", [](const Match& match, int seat, std::uint64_t seed) {
-        match.CheckSeat(seat, false);
-        const engine::Sampler* deal = engine::DealFor(match.game());
-        engine::Rng rng(seed);
-        absl::StatusOr<std::unique_ptr<engine::State>> sampled =
-            deal->Sample(*match.state().ViewFor(seat), rng);
-        if (!sampled.ok()) hoard::python::Raise(sampled.status());
-        return Match(&match.game(), match.config(), *std::move(sampled));
-      }, py::arg("seat"), py::arg("seed"),
-         "A whole match the seat cannot tell from this one: its hidden cards and sealed "
-         "answers drawn at random (for search).")
+      .def(
+          "sample",
+          [](const Match& match, int seat, std::uint64_t seed) {
+            match.CheckSeat(seat, false);
+            const engine::Sampler* deal = engine::DealFor(match.game());
+            engine::Rng rng(seed);
+            absl::StatusOr<std::unique_ptr<engine::State>> sampled =
+                deal->Sample(*match.state().ViewFor(seat), rng);
+            if (!sampled.ok()) hoard::python::Raise(sampled.status());
+            return Match(&match.game(), match.config(), *std::move(sampled));
+          },
+          py::arg("seat"), py::arg("seed"),
+          "A whole match the seat cannot tell from this one: its hidden cards and sealed "
+          "answers drawn at random (for search).")
       .def("__repr__", [](const Match& match) {
         return absl::StrCat("<hoard_engine.Match ", match.game().info().id, " ",
-                            match.state().num_players(), " players, seed ",
-                            match.config().seed, ", ", match.history().size(), " actions",
+                            match.state().num_players(), " players, seed ", match.config().seed,
+                            ", ", match.history().size(), " actions",
                             match.state().IsOver() ? ", over" : "", ">");
       });
 

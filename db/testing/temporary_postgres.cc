@@ -70,9 +70,9 @@ absl::StatusOr<std::unique_ptr<TemporaryPostgres>> TemporaryPostgres::Start() {
     as_user = "runuser -u nobody -- ";
   }
   const std::string log = pattern + "/log";
-  const std::string initdb = absl::StrCat(
-      as_user, bin, "/initdb -D ", pattern, "/data -U hoard -A trust -E UTF8 --locale=C ",
-      "--no-sync >", log, " 2>&1");
+  const std::string initdb =
+      absl::StrCat(as_user, bin, "/initdb -D ", pattern,
+                   "/data -U hoard -A trust -E UTF8 --locale=C ", "--no-sync >", log, " 2>&1");
   if (std::system(initdb.c_str()) != 0) {
     return absl::InternalError(absl::StrCat("initdb failed:\n", LogTail(log)));
   }

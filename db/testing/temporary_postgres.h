@@ -33,9 +33,10 @@ class TemporaryPostgres {
   std::string Url(const std::string& database) const;
 
  private:
-  TemporaryPostgres(std::string bin, std::string dir) : bin_(std::move(bin)), dir_(std::move(dir)) {}
-  std::string bin_;  // initdb, pg_ctl
-  std::string dir_;  // the cluster (data/), its socket and its log
+  TemporaryPostgres(std::string bin, std::string dir)
+      : bin_(std::move(bin)), dir_(std::move(dir)) {}
+  std::string bin_;      // initdb, pg_ctl
+  std::string dir_;      // the cluster (data/), its socket and its log
   std::string as_user_;  // "runuser -u nobody -- " when run as root
   bool started_ = false;
 };

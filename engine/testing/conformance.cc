@@ -27,8 +27,7 @@ bool Contains(const std::vector<Action>& actions, Action action) {
 
 class Checker {
  public:
-  Checker(const Game& game, const Sampler& deal, int num_players,
-          const ConformanceOptions& options)
+  Checker(const Game& game, const Sampler& deal, int num_players, const ConformanceOptions& options)
       : game_(game),
         deal_(deal),
         num_players_(num_players),
@@ -39,11 +38,9 @@ class Checker {
     for (int match = 0; match < options_.matches; ++match) {
       MatchConfig config{.num_players = num_players_, .seed = rng_.Fork()};
       if (absl::Status status = PlayOne(config, match); !status.ok()) {
-        return absl::Status(
-            status.code(),
-            absl::StrCat(game_.info().id, ", ", num_players_,
-                         " players, match seed ", config.seed, ", step ",
-                         step_, ": ", status.message()));
+        return absl::Status(status.code(), absl::StrCat(game_.info().id, ", ", num_players_,
+                                                        " players, match seed ", config.seed,
+                                                        ", step ", step_, ": ", status.message()));
       }
       ++report_.matches;
     }
@@ -53,9 +50,7 @@ class Checker {
   const ConformanceReport& report() const { return report_; }
 
  private:
-  absl::Status Fail(std::string message) {
-    return absl::InternalError(std::move(message));
-  }
+  absl::Status Fail(std::string message) { return absl::InternalError(std::move(message)); }
 
   absl::Status PlayOne(const MatchConfig& config, int match) {
     absl::StatusOr<std::unique_ptr<State>> started = game_.NewMatch(config);
@@ -72,8 +67,8 @@ class Checker {
       }
       if (state->IsOver()) break;
       if (step_ >= game_.info().max_actions) {
-        return Fail(absl::StrCat("not over after max_actions = ",
-                                 game_.info().max_actions, " actions"));
+        return Fail(
+            absl::StrCat("not over after max_actions = ", game_.info().max_actions, " actions"));
       }
       const Seats seats = state->SeatsToAct();
       const Seat seat = seats[rng_.Uniform(seats.size())];
@@ -87,8 +82,7 @@ class Checker {
       }
       told.Tell(*state, seat, action, state->ActionToString(seat, action), false);
       if (absl::Status status = state->Apply(seat, action); !status.ok()) {
-        return Fail(absl::StrCat("legal action '",
-                                 state->ActionToString(seat, action),
+        return Fail(absl::StrCat("legal action '", state->ActionToString(seat, action),
                                  "' was refused: ", status.message()));
       }
       trace.emplace_back(seat, action);
@@ -122,8 +116,8 @@ class Checker {
         return Fail(absl::StrCat("seat ", seat, " must act but has no legal action"));
       }
       if (!acts && !legal[seat].empty()) {
-        return Fail(absl::StrCat("seat ", seat, " may not act but has ",
-                                 legal[seat].size(), " legal actions"));
+        return Fail(absl::StrCat("seat ", seat, " may not act but has ", legal[seat].size(),
+                                 " legal actions"));
       }
       const bool complete = state.LegalActionsComplete(seat);
       const std::string hint = state.LegalActionsHint(seat);
@@ -138,8 +132,7 @@ class Checker {
                                  "no hint of the constraints"));
       }
       if (complete && !hint.empty()) {
-        return Fail(absl::StrCat("seat ", seat,
-                                 "'s legal actions are complete, ",
+        return Fail(absl::StrCat("seat ", seat, "'s legal actions are complete, ",
                                  "yet have the hint '", hint, "'"));
       }
       if (acts && !complete) ++report_.incomplete_lists;
@@ -154,8 +147,7 @@ class Checker {
         return Fail(absl::StrCat("seat ", outside, " has legal actions"));
       }
       if (!state.LegalActionsComplete(outside)) {
-        return Fail(absl::StrCat("seat ", outside,
-                                 "'s legal actions are said to be incomplete"));
+        return Fail(absl::StrCat("seat ", outside, "'s legal actions are said to be incomplete"));
       }
     }
 
@@ -169,12 +161,10 @@ class Checker {
     }
 
     if (!state.IsOver()) {
-      if (absl::Status status = CheckLegalApply(state, seats, legal, match);
-          !status.ok()) {
+      if (absl::Status status = CheckLegalApply(state, seats, legal, match); !status.ok()) {
         return status;
       }
-      if (absl::Status status = CheckRefusals(state, seats, legal);
-          !status.ok()) {
+      if (absl::Status status = CheckRefusals(state, seats, legal); !status.ok()) {
         return status;
       }
     }
@@ -206,8 +196,8 @@ class Checker {
           return Fail(absl::StrCat("the deal refused seat ", observer, "'s view: ",
                                    dealt.status().message(), "\nview:\n", view->ToString()));
         }
-        if (absl::Status status = CheckDeal(state, full, observer, *view, *spectator,
-                                            seats, legal[observer], **dealt);
+        if (absl::Status status = CheckDeal(state, full, observer, *view, *spectator, seats,
+                                            legal[observer], **dealt);
             !status.ok()) {
           return status;
         }
@@ -217,21 +207,19 @@ class Checker {
   }
 
   absl::Status CheckDeal(const State& state, const std::string& full, Seat observer,
-                         const View& view,
-                         const View& spectator, const Seats& seats,
+                         const View& view, const View& spectator, const Seats& seats,
                          const std::vector<Action>& legal, const State& sample) {
     ++report_.views_compared;
     if (!sample.ViewFor(observer)->Equals(view)) {
-      return Fail(absl::StrCat(
-          "view invariance: seat ", observer,
-          " sees a difference in a state dealt from its view.\nview:\n",
-          view.ToString(), "dealt view:\n", sample.ViewFor(observer)->ToString()));
+      return Fail(absl::StrCat("view invariance: seat ", observer,
+                               " sees a difference in a state dealt from its view.\nview:\n",
+                               view.ToString(), "dealt view:\n",
+                               sample.ViewFor(observer)->ToString()));
     }
     const Seats dealt_seats = sample.SeatsToAct();
     const bool acts = std::find(seats.begin(), seats.end(), observer) != seats.end();
-    if (sample.IsOver() != state.IsOver() ||
-        (std::find(dealt_seats.begin(), dealt_seats.end(), observer) !=
-         dealt_seats.end()) != acts) {
+    if (sample.IsOver() != state.IsOver() || (std::find(dealt_seats.begin(), dealt_seats.end(),
+                                                        observer) != dealt_seats.end()) != acts) {
       return Fail(absl::StrCat("view invariance: a state dealt from seat ", observer,
                                "'s view changed whether it acts or the match is over"));
     }
@@ -241,15 +229,15 @@ class Checker {
     }
     if (sample.LegalActionsComplete(observer) != state.LegalActionsComplete(observer) ||
         sample.LegalActionsHint(observer) != state.LegalActionsHint(observer)) {
-      return Fail(absl::StrCat(
-          "view invariance: a state dealt from seat ", observer,
-          "'s view changed whether its legal actions are complete, or their hint"));
+      return Fail(
+          absl::StrCat("view invariance: a state dealt from seat ", observer,
+                       "'s view changed whether its legal actions are complete, or their hint"));
     }
     if (!sample.ViewFor(kSpectator)->Equals(spectator)) {
       return Fail(absl::StrCat(
-          "view invariance: the spectator sees a difference in a state dealt from seat ",
-          observer, "'s view (a spectator may see only what every seat sees).\nview:\n",
-          spectator.ToString(), "dealt view:\n", sample.ViewFor(kSpectator)->ToString()));
+          "view invariance: the spectator sees a difference in a state dealt from seat ", observer,
+          "'s view (a spectator may see only what every seat sees).\nview:\n", spectator.ToString(),
+          "dealt view:\n", sample.ViewFor(kSpectator)->ToString()));
     }
     if (options_.codec != nullptr && Telling(match_)) {
       ++report_.view_bytes_compared;
@@ -287,11 +275,10 @@ class Checker {
         const std::vector<ToldAction> heard =
             there.Tell(**dealt, seat, action, (*dealt)->ActionToString(seat, action), false);
         if (heard != expected) {
-          return Fail(absl::StrCat(
-              "information set: seat ", observer, " would be told of seat ", seat,
-              "'s action differently in a state dealt from its view: '",
-              expected.empty() ? "" : expected.front().text, "' against '",
-              heard.empty() ? "" : heard.front().text, "'"));
+          return Fail(absl::StrCat("information set: seat ", observer, " would be told of seat ",
+                                   seat, "'s action differently in a state dealt from its view: '",
+                                   expected.empty() ? "" : expected.front().text, "' against '",
+                                   heard.empty() ? "" : heard.front().text, "'"));
         }
         ++report_.told_alike;
         if (observer != seat) ++report_.told_alike_others;
@@ -321,8 +308,7 @@ class Checker {
   }
 
   absl::Status CheckLegalApply(const State& state, const Seats& seats,
-                               const std::vector<std::vector<Action>>& legal,
-                               int match) {
+                               const std::vector<std::vector<Action>>& legal, int match) {
     for (Seat seat : seats) {
       std::vector<Action> to_try = legal[seat];
       if (match >= options_.exhaustive_matches) {
@@ -345,8 +331,7 @@ class Checker {
 
   // Applies an action that must be refused (or, when `may_be_legal`, may
   // be); a refusal must say why and leave the state unchanged.
-  absl::Status ExpectRefused(const State& state, Seat seat, Action action,
-                             const std::string& why,
+  absl::Status ExpectRefused(const State& state, Seat seat, Action action, const std::string& why,
                              bool may_be_legal = false) {
     std::unique_ptr<State> copy = state.Clone();
     const absl::Status status = copy->Apply(seat, action);
@@ -362,8 +347,7 @@ class Checker {
       return Fail(absl::StrCat("refused ", why, " without saying why"));
     }
     if (copy->ToString() != state.ToString()) {
-      return Fail(absl::StrCat("refusing ", why, " ('", status.message(),
-                               "') changed the state"));
+      return Fail(absl::StrCat("refusing ", why, " ('", status.message(), "') changed the state"));
     }
     ++report_.illegal_refused;
     return absl::OkStatus();
@@ -378,9 +362,9 @@ class Checker {
     for (int i = 0; i < options_.illegal_probes && !pool_.empty(); ++i) {
       const Action action = pool_[rng_.Uniform(pool_.size())];
       if (Contains(legal[seat], action)) continue;
-      if (absl::Status status = ExpectRefused(state, seat, action,
-                                              "an action not in the legal list",
-                                              /*may_be_legal=*/!complete);
+      if (absl::Status status =
+              ExpectRefused(state, seat, action, "an action not in the legal list",
+                            /*may_be_legal=*/!complete);
           !status.ok()) {
         return status;
       }
@@ -388,8 +372,7 @@ class Checker {
     const Action some_legal = legal[seat][rng_.Uniform(legal[seat].size())];
     for (Seat other = 0; other < num_players_; ++other) {
       if (std::find(seats.begin(), seats.end(), other) != seats.end()) continue;
-      if (absl::Status status = ExpectRefused(state, other, some_legal,
-                                              "an action out of turn");
+      if (absl::Status status = ExpectRefused(state, other, some_legal, "an action out of turn");
           !status.ok()) {
         return status;
       }
@@ -416,12 +399,11 @@ class Checker {
       int better = 0;
       for (int j = 0; j < num_players_; ++j) {
         if (scores[j] > scores[i] && ranks[j] >= ranks[i]) {
-          return Fail(absl::StrCat("seat ", j, " scored more than seat ", i,
-                                   " but does not rank better"));
+          return Fail(
+              absl::StrCat("seat ", j, " scored more than seat ", i, " but does not rank better"));
         }
         if (ranks[j] == ranks[i] && scores[j] != scores[i]) {
-          return Fail(absl::StrCat("seats ", i, " and ", j,
-                                   " share a rank with different scores"));
+          return Fail(absl::StrCat("seats ", i, " and ", j, " share a rank with different scores"));
         }
         if (ranks[j] < ranks[i]) ++better;
       }
@@ -466,9 +448,9 @@ class Checker {
 
 }  // namespace
 
-absl::StatusOr<ConformanceReport> CheckConformance(
-    const Game& game, const Sampler& deal, int num_players,
-    const ConformanceOptions& options) {
+absl::StatusOr<ConformanceReport> CheckConformance(const Game& game, const Sampler& deal,
+                                                   int num_players,
+                                                   const ConformanceOptions& options) {
   Checker checker(game, deal, num_players, options);
   if (absl::Status status = checker.Run(); !status.ok()) return status;
   return checker.report();

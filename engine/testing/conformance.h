@@ -98,9 +98,9 @@ struct ConformanceReport {
 };
 
 // Checks `game`, with `deal` its deal, for `num_players` seats.
-absl::StatusOr<ConformanceReport> CheckConformance(
-    const Game& game, const Sampler& deal, int num_players,
-    const ConformanceOptions& options);
+absl::StatusOr<ConformanceReport> CheckConformance(const Game& game, const Sampler& deal,
+                                                   int num_players,
+                                                   const ConformanceOptions& options);
 
 }  // namespace hoard::engine::testing
 

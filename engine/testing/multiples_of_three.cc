@@ -36,13 +36,10 @@ class MultiplesOfThreeState final : public State {
     if (IsOver() || seat != current()) return;
     // The second example changes from turn to turn, so that a test holds
     // actions that are legal now but not listed.
-    const std::uint64_t second =
-        options_.bad_example ? 4 : 3 * (named_.size() + 1);
+    const std::uint64_t second = options_.bad_example ? 4 : 3 * (named_.size() + 1);
     *out = {Action(0), Action(second), Action(options_.largest)};
   }
-  bool LegalActionsComplete(Seat seat) const override {
-    return IsOver() || seat != current();
-  }
+  bool LegalActionsComplete(Seat seat) const override { return IsOver() || seat != current(); }
   std::string LegalActionsHint(Seat seat) const override {
     if (LegalActionsComplete(seat) || options_.no_hint) return "";
     return absl::StrCat("name any multiple of 3 from 0 to ", options_.largest);
@@ -53,8 +50,7 @@ class MultiplesOfThreeState final : public State {
     }
     if (action.code() % 3 != 0 || action.code() > options_.largest) {
       return absl::InvalidArgumentError(
-          absl::StrCat(action.code(), " is not a multiple of 3 from 0 to ",
-                       options_.largest));
+          absl::StrCat(action.code(), " is not a multiple of 3 from 0 to ", options_.largest));
     }
     named_.push_back(action.code());
     return absl::OkStatus();
@@ -117,8 +113,7 @@ std::unique_ptr<Sampler> MultiplesOfThree::Deal() const {
   return std::make_unique<MultiplesOfThreeDeal>(options_);
 }
 
-MultiplesOfThree::MultiplesOfThree(MultiplesOfThreeOptions options)
-    : options_(options) {
+MultiplesOfThree::MultiplesOfThree(MultiplesOfThreeOptions options) : options_(options) {
   HOARD_CHECK(options_.largest % 3 == 0, "the largest name is a multiple of 3");
   info_ = {.id = "multiples_of_three",
            .name = "Multiples of three",
@@ -128,8 +123,7 @@ MultiplesOfThree::MultiplesOfThree(MultiplesOfThreeOptions options)
            .max_actions = 4};
 }
 
-absl::StatusOr<std::unique_ptr<State>> MultiplesOfThree::NewMatch(
-    const MatchConfig& config) const {
+absl::StatusOr<std::unique_ptr<State>> MultiplesOfThree::NewMatch(const MatchConfig& config) const {
   if (absl::Status status = ValidateConfig(info_, config); !status.ok()) {
     return status;
   }

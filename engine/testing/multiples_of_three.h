@@ -33,8 +33,7 @@ class MultiplesOfThree final : public Game {
   explicit MultiplesOfThree(MultiplesOfThreeOptions options = {});
   const GameInfo& info() const override { return info_; }
   // 2 to 4 players; no options.
-  absl::StatusOr<std::unique_ptr<State>> NewMatch(
-      const MatchConfig& config) const override;
+  absl::StatusOr<std::unique_ptr<State>> NewMatch(const MatchConfig& config) const override;
   // Its deal (engine/sampler.h), with the same options.
   std::unique_ptr<Sampler> Deal() const;
 

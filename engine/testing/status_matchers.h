@@ -33,8 +33,7 @@ MATCHER_P2(StatusIs, code, message_matcher,
   const absl::Status& status = GetStatus(arg);
   *result_listener << "status is " << status;
   return status.code() == code &&
-         ::testing::ExplainMatchResult(message_matcher,
-                                       std::string(status.message()),
+         ::testing::ExplainMatchResult(message_matcher, std::string(status.message()),
                                        result_listener);
 }
 

@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <fstream>
 #include <functional>
@@ -20,9 +20,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
-#include "google/protobuf/arena.h"
 #include "engine/rng.h"
 #include "engine/status_macros.h"
+#include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/bench.grpc.pb.h"
@@ -36,9 +36,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double Micros(Clock::duration d) {
-  return std::chrono::duration<double, std::micro>(d).count();
-}
+double Micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 
 std::int64_t UnixMillisNow() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -294,9 +292,9 @@ class BenchBot {
       if (reading_done_) return;
       const auto [due, deadline_unix_ms, answer] = thinking_.front();
       if (Clock::now() < due) {
-        think_mu_.AwaitWithTimeout(
-            absl::Condition(+[](bool* done) { return *done; }, &reading_done_),
-            absl::FromChrono(due - Clock::now()));
+        think_mu_.AwaitWithTimeout(absl::Condition(
+                                       +[](bool* done) { return *done; }, &reading_done_),
+                                   absl::FromChrono(due - Clock::now()));
         continue;
       }
       thinking_.pop_front();
@@ -384,8 +382,8 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
 // A village match of `players` seats, every seat open or held by one of
 // `bots` bench bots (by the seed).
 hoard::v1::CreateMatchRequest CreateMatchRequest(int players, int bots, bool open_seats,
-                                               int decision_ms, int bank_ms, int max_strikes,
-                                               std::uint64_t seed) {
+                                                 int decision_ms, int bank_ms, int max_strikes,
+                                                 std::uint64_t seed) {
   const std::string bot = absl::StrCat("bench-", seed % static_cast<std::uint64_t>(bots));
   hoard::v1::CreateMatchRequest request;
   request.set_game("village");
@@ -447,7 +445,8 @@ absl::Status CreateMatches(const Rig& rig, int players, int bots, int decision_m
                                    });
   }
   absl::MutexLock lock(&mu);
-  mu.Await(absl::Condition(+[](int* left) { return *left == 0; }, &pending));
+  mu.Await(absl::Condition(
+      +[](int* left) { return *left == 0; }, &pending));
   for (const std::unique_ptr<Call>& call : calls) {
     if (!call->status.ok()) return CreateMatchError(call->status);
     ids.push_back(call->response.match_id());
@@ -467,9 +466,9 @@ struct ActiveMatches {
 // once; `active` (if any) is told how many were at work meanwhile. Returns
 // the ids of every match created.
 absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
-    const Rig& rig, Board* board, int players, int bots, int count, double seconds,
-    int decision_ms, int bank_ms, int max_strikes,
-    const std::function<absl::Status()>& started = nullptr, ActiveMatches* active = nullptr) {
+    const Rig& rig, Board* board, int players, int bots, int count, double seconds, int decision_ms,
+    int bank_ms, int max_strikes, const std::function<absl::Status()>& started = nullptr,
+    ActiveMatches* active = nullptr) {
   std::vector<std::string> ids;
   std::uint64_t seed = 1;
   // Created a few hundred at a time, so that they start close together.
@@ -493,8 +492,8 @@ absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
     {
       absl::MutexLock lock(&board->mu);
       board->mu.AwaitWithTimeout(
-          absl::Condition(+[](std::deque<std::string>* q) { return !q->empty(); },
-                          &board->finished),
+          absl::Condition(
+              +[](std::deque<std::string>* q) { return !q->empty(); }, &board->finished),
           absl::Milliseconds(20));
       to_replace = static_cast<int>(board->finished.size());
       board->finished.clear();
@@ -504,11 +503,12 @@ absl::StatusOr<std::vector<std::string>> KeepMatchesRunning(
     const Clock::time_point now = Clock::now();
     match_seconds += (count - to_replace / 2.0) * std::chrono::duration<double>(now - last).count();
     least = std::min(least, count - to_replace);
-    RETURN_IF_ERROR(CreateMatches(rig, players, bots, decision_ms, bank_ms, max_strikes,
-                                  to_replace, seed, ids));
+    RETURN_IF_ERROR(CreateMatches(rig, players, bots, decision_ms, bank_ms, max_strikes, to_replace,
+                                  seed, ids));
     // Replacing them takes a while, during which they are not at work.
     const Clock::time_point replaced = Clock::now();
-    match_seconds += (count - to_replace / 2.0) * std::chrono::duration<double>(replaced - now).count();
+    match_seconds +=
+        (count - to_replace / 2.0) * std::chrono::duration<double>(replaced - now).count();
     last = replaced;
   }
   board->measuring = false;
@@ -570,8 +570,8 @@ absl::Status RunDecisionPhases(const ArenaBenchOptions& options, int streams, in
   absl::StatusOr<Rig> rig = StartRig(&echo);
   if (!rig.ok()) return rig.status();
   Board board;
-  Say(options, absl::StrFormat("decisions: %d matches of %d bots over %d streams for %g s",
-                               matches, options.players, streams, options.seconds));
+  Say(options, absl::StrFormat("decisions: %d matches of %d bots over %d streams for %g s", matches,
+                               options.players, streams, options.seconds));
   {
     std::vector<std::unique_ptr<BenchBot>> bots;
     for (int i = 0; i < streams; ++i) {
@@ -597,8 +597,7 @@ absl::Status RunDecisionPhases(const ArenaBenchOptions& options, int streams, in
     report.mean_request_bytes = mean_bytes;
     report.floor_reply_bytes = static_cast<double>(example.ByteSizeLong());
   }
-  *floor = RunFloor([&] { return rig->BotChannel(); }, streams, matches, example,
-                    options.seconds);
+  *floor = RunFloor([&] { return rig->BotChannel(); }, streams, matches, example, options.seconds);
   return absl::OkStatus();
 }
 
@@ -616,9 +615,9 @@ absl::StatusOr<std::vector<std::string>> StartThinkingMatches(const Rig& rig,
     grpc::ClientContext context;
     const auto started = std::chrono::steady_clock::now();
     const grpc::Status status = rig.stub->CreateMatch(&context, request, &response);
-    const double ms = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - started)
-                          .count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     if (!status.ok()) {
       return absl::UnavailableError(
           absl::StrCat("creating a thinking match: ", status.error_message()));
@@ -674,24 +673,23 @@ absl::Status RunTimeoutPhase(const ArenaBenchOptions& options, ArenaBenchReport&
   if (!rig.ok()) return rig.status();
   Board board;
   const int think_ms = options.timeout_decision_ms * options.think_percent / 100;
-  Say(options, absl::StrFormat(
-      "time-outs: %d matches with %d ms decisions, bots thinking %d ms, for %g s",
-      options.timeout_matches, options.timeout_decision_ms, think_ms,
-      options.timeout_seconds));
+  Say(options,
+      absl::StrFormat("time-outs: %d matches with %d ms decisions, bots thinking %d ms, for %g s",
+                      options.timeout_matches, options.timeout_decision_ms, think_ms,
+                      options.timeout_seconds));
   std::vector<std::unique_ptr<BenchBot>> bots;
   for (int i = 0; i < options.players; ++i) {
-    bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
-                                              &board, options.events,
-                                              static_cast<std::uint64_t>(i + 1), think_ms));
+    bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i), &board,
+                                              options.events, static_cast<std::uint64_t>(i + 1),
+                                              think_ms));
   }
   AwaitRegistered(&board, options.players);
   // Built-in bots thinking as hard as they may, on the same server.
   absl::StatusOr<std::vector<std::string>> thinking = StartThinkingMatches(*rig, options, report);
   if (!thinking.ok()) return thinking.status();
-  absl::StatusOr<std::vector<std::string>> ids = KeepMatchesRunning(
-      *rig, &board, options.players, options.players, options.timeout_matches,
-      options.timeout_seconds,
-      options.timeout_decision_ms, 0, 0);
+  absl::StatusOr<std::vector<std::string>> ids =
+      KeepMatchesRunning(*rig, &board, options.players, options.players, options.timeout_matches,
+                         options.timeout_seconds, options.timeout_decision_ms, 0, 0);
   if (!ids.ok()) return ids.status();
   report.thinking_actions = CountActions(*rig, *thinking);
   report.timeout_phase_late_answers = board.late_answers;
@@ -713,9 +711,8 @@ absl::StatusOr<LoadFigures> RunLoadPhase(const ArenaBenchOptions& options, int m
                                matches, options.load_decision_ms, options.load_seconds));
   std::vector<std::unique_ptr<BenchBot>> bots;
   for (int i = 0; i < options.players; ++i) {
-    bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i),
-                                              &board, options.events,
-                                              static_cast<std::uint64_t>(i + 1)));
+    bots.push_back(std::make_unique<BenchBot>(rig->BotChannel(), absl::StrCat("bench-", i), &board,
+                                              options.events, static_cast<std::uint64_t>(i + 1)));
   }
   AwaitRegistered(&board, options.players);
   // Measured once every match is created: the decisions and time-outs of
@@ -754,21 +751,21 @@ absl::Status RunMemoryPhase(const ArenaBenchOptions& options, ArenaBenchReport& 
   if (!rig.ok()) return rig.status();
   Say(options, absl::StrFormat("memory: %d idle matches", options.idle_matches));
   // One match first, so one-time allocations are not counted.
-  if (absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, options.players, true, 600000, 0, 0, 1);
+  if (absl::StatusOr<std::string> id =
+          CreateMatch(*rig, options.players, options.players, true, 600000, 0, 0, 1);
       !id.ok()) {
     return id.status();
   }
   const std::size_t heap_before = HeapInUse();
   const std::size_t rss_before = ResidentBytes();
   for (int i = 0; i < options.idle_matches; ++i) {
-    absl::StatusOr<std::string> id =
-        CreateMatch(*rig, options.players, options.players, true, 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
+    absl::StatusOr<std::string> id = CreateMatch(*rig, options.players, options.players, true,
+                                                 600000, 0, 0, static_cast<std::uint64_t>(i + 2));
     if (!id.ok()) return id.status();
   }
   report.idle_matches = options.idle_matches;
   report.idle_heap_bytes_per_match =
-      (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) /
-      options.idle_matches;
+      (static_cast<double>(HeapInUse()) - static_cast<double>(heap_before)) / options.idle_matches;
   report.idle_rss_bytes_per_match =
       (static_cast<double>(ResidentBytes()) - static_cast<double>(rss_before)) /
       options.idle_matches;
@@ -783,8 +780,8 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
                                     &report.floor, report));
   RETURN_IF_ERROR(RunTimeoutPhase(options, report));
   if (options.single_stream) {
-    RETURN_IF_ERROR(RunDecisionPhases(options, 1, 1, &report.single_arena,
-                                      &report.single_floor, report));
+    RETURN_IF_ERROR(
+        RunDecisionPhases(options, 1, 1, &report.single_arena, &report.single_floor, report));
   }
   for (int matches : options.load_matches) {
     absl::StatusOr<LoadFigures> load = RunLoadPhase(options, matches);

@@ -10,11 +10,11 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -51,7 +51,7 @@ struct Conduct {
   int illegal = 0;
   int default_answers = 0;
   int forfeits = 0;
-  double round_trip_us_sum = 0;  // answers × mean round trip, summed
+  double round_trip_us_sum = 0;        // answers × mean round trip, summed
   std::vector<std::string> timed_out;  // "m3 (2)": the matches with time-outs
   std::vector<std::string> forfeited;  // their ids
   // Every decision the bot was asked for: answered, or timed out.
@@ -138,7 +138,8 @@ absl::Status Checker::Validate() {
     return absl::InvalidArgumentError("give the bot's command to launch, or its name");
   }
   if (options_.decision_ms <= 0 || options_.bank_ms < 0) {
-    return absl::InvalidArgumentError("the decision time must be positive and the bank not negative");
+    return absl::InvalidArgumentError(
+        "the decision time must be positive and the bank not negative");
   }
   if (options_.concurrent_matches < 2) {
     return absl::InvalidArgumentError("offer at least 2 matches at once");
@@ -221,9 +222,7 @@ absl::StatusOr<std::string> Checker::StartMatch(const std::string& game, int ind
     finished_[std::move(id)] = std::move(match);
   };
   hooks.on_flawed_answer = [this](const hoard::v1::Answer& answer,
-                                  const hoard::v1::AnswerResult& result) {
-    Note(answer, result);
-  };
+                                  const hoard::v1::AnswerResult& result) { Note(answer, result); };
   ASSIGN_OR_RETURN(hoard::v1::CreateMatchResponse created,
                    server_->arena().CreateMatch(request, std::move(hooks)));
   return created.match_id();
@@ -307,9 +306,7 @@ std::string Faults(const SeatInfo& seat) {
 }
 
 // Whether `faults` of `decisions` is more than a bot may get wrong.
-bool TooMany(int faults, int decisions) {
-  return faults > kMostFaultShare * decisions;
-}
+bool TooMany(int faults, int decisions) { return faults > kMostFaultShare * decisions; }
 
 // "3 of 94" with the share, as the checks report a count.
 std::string OfDecisions(int count, int decisions) {
@@ -367,8 +364,9 @@ void Checker::CheckSeveralAtOnce() {
     }
   }
   if (!problems.empty()) return Report(name, false, absl::StrJoin(problems, "; "));
-  Report(name, true, absl::StrCat(ids.size(), " matches of ", game,
-                                  " at once, all finished without time-outs"));
+  Report(
+      name, true,
+      absl::StrCat(ids.size(), " matches of ", game, " at once, all finished without time-outs"));
 }
 
 void Checker::CheckReconnect() {
@@ -421,8 +419,9 @@ void Checker::CheckReconnect() {
   if (!match) return Report(name, false, absl::StrCat("match ", *id, " did not end in time"));
   const SeatInfo& seat = Count(*match);
   if (seat.forfeited()) {
-    return Report(name, false, absl::StrCat("connected again but forfeited match ", *id, " (",
-                                            Faults(seat), ")"));
+    return Report(
+        name, false,
+        absl::StrCat("connected again but forfeited match ", *id, " (", Faults(seat), ")"));
   }
   Report(name, true,
          absl::StrFormat("connection cut in the middle of match %s; back in %.0f ms, and the "
@@ -446,9 +445,9 @@ void Checker::CheckConduct() {
   const int decisions = c.decisions();
   const std::string allowed = absl::StrFormat("at most %.0f%% may be", 100 * kMostFaultShare);
   const std::string round_trip =
-      c.answers == 0 ? "no answer accepted"
-                     : absl::StrFormat("mean round trip %.1f ms",
-                                       c.round_trip_us_sum / c.answers / 1000.0);
+      c.answers == 0
+          ? "no answer accepted"
+          : absl::StrFormat("mean round trip %.1f ms", c.round_trip_us_sum / c.answers / 1000.0);
   auto example = [&flaws](DefaultReason reason) {
     return flaws.default_example.contains(reason)
                ? absl::StrCat(" (e.g. ", flaws.default_example[reason], ")")
@@ -462,10 +461,10 @@ void Checker::CheckConduct() {
   const int late_defaults = flaws.defaults[hoard::v1::DEFAULT_REASON_LATE];
   const int late = c.timeouts + late_defaults;
   if (late == 0 && c.forfeits == 0) {
-    Report("answers in time", true,
-           absl::StrCat(decisions, " decisions in ", c.matches,
-                        c.matches == 1 ? " match" : " matches", ", none late (", limit, "); ",
-                        round_trip));
+    Report(
+        "answers in time", true,
+        absl::StrCat(decisions, " decisions in ", c.matches, c.matches == 1 ? " match" : " matches",
+                     ", none late (", limit, "); ", round_trip));
   } else if (!TooMany(late, decisions) && c.forfeits == 0) {
     Report("answers in time", true,
            absl::StrCat(OfDecisions(late, decisions), " late, ", allowed, " (", limit, "); ",
@@ -542,8 +541,8 @@ void Checker::CheckConduct() {
 // none can be made (its output is then lost).
 std::string MakeOwnLog() {
   const char* dir = getenv("TMPDIR");
-  std::string path = absl::StrCat(dir != nullptr && *dir != '\0' ? dir : "/tmp",
-                                  "/hoard-check-bot-XXXXXX");
+  std::string path =
+      absl::StrCat(dir != nullptr && *dir != '\0' ? dir : "/tmp", "/hoard-check-bot-XXXXXX");
   const int fd = mkstemp(path.data());
   if (fd < 0) return "";
   close(fd);
@@ -586,8 +585,9 @@ absl::StatusOr<CheckReport> Checker::Run() {
                                           " within ", options_.connect_timeout_ms, " ms"));
     return report_;
   }
-  Report("registers", true,
-         absl::StrFormat("registered as '%s' in %.0f ms", name_, absl::ToDoubleMilliseconds(*took)));
+  Report(
+      "registers", true,
+      absl::StrFormat("registered as '%s' in %.0f ms", name_, absl::ToDoubleMilliseconds(*took)));
 
   for (int i = 0; i < static_cast<int>(options_.games.size()); ++i) {
     if (!Gone(absl::StrCat("plays ", options_.games[i]))) CheckGame(options_.games[i], i);

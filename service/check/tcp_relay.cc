@@ -55,8 +55,7 @@ absl::StatusOr<std::unique_ptr<TcpRelay>> TcpRelay::Start(int upstream_port) {
   sockaddr_in address = Loopback(0);
   socklen_t length = sizeof(address);
   if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
-      listen(fd, 16) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      listen(fd, 16) != 0 || getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     const std::string error = std::strerror(errno);
     close(fd);
     return absl::UnavailableError(absl::StrCat("cannot listen on 127.0.0.1: ", error));

@@ -23,11 +23,14 @@ const std::vector<FlagSpec>& BenchFlags() {
       {"timeout-matches", "N", "concurrent matches in the time-out phase (default 1000)"},
       {"timeout-decision-ms", "MS", "decision time in the time-out phase (default 100)"},
       {"timeout-seconds", "S", "length of the time-out phase (default 10)"},
-      {"think-percent", "P", "time-out phase: bots answer after P% of the decision time (default 80)"},
+      {"think-percent", "P",
+       "time-out phase: bots answer after P% of the decision time (default 80)"},
       {"thinking-matches", "N",
        "time-out phase: all-built-in MCTS Dragon's Gold matches thinking meanwhile (default 4)"},
-      {"single-stream", "yes|no", "also measure one stream and one match against one ping-pong chain (default yes)"},
-      {"load-matches", "N,N,...", "load phases: concurrent matches whose bots answer at once (default 1000,5000; none: skip)"},
+      {"single-stream", "yes|no",
+       "also measure one stream and one match against one ping-pong chain (default yes)"},
+      {"load-matches", "N,N,...",
+       "load phases: concurrent matches whose bots answer at once (default 1000,5000; none: skip)"},
       {"load-decision-ms", "MS", "decision time in the load phases (default 100)"},
       {"load-seconds", "S", "length of each load phase (default 10)"},
       {"events", "HOW",
@@ -55,8 +58,7 @@ int RunBench(const std::vector<std::string>& args) {
                 SubcommandError("bench", *parsed, {"arena"}, "usage: hoard bench arena [flags]"));
   }
   service::ArenaBenchOptions options;
-  for (const auto& [flag, target, low, high] :
-       std::vector<std::tuple<std::string, int*, int, int>>{
+  for (const auto& [flag, target, low, high] : std::vector<std::tuple<std::string, int*, int, int>>{
            {"matches", &options.matches, 1, 100000},
            {"players", &options.players, 2, 5},
            {"idle-matches", &options.idle_matches, 1, 1000000},
@@ -69,10 +71,10 @@ int RunBench(const std::vector<std::string>& args) {
       return Fail(kExitUsage, std::string(status.message()));
     }
   }
-  for (const auto& [flag, target] : std::vector<std::pair<std::string, double*>>{
-           {"seconds", &options.seconds},
-           {"timeout-seconds", &options.timeout_seconds},
-           {"load-seconds", &options.load_seconds}}) {
+  for (const auto& [flag, target] :
+       std::vector<std::pair<std::string, double*>>{{"seconds", &options.seconds},
+                                                    {"timeout-seconds", &options.timeout_seconds},
+                                                    {"load-seconds", &options.load_seconds}}) {
     if (!parsed->Has(flag)) continue;
     if (!absl::SimpleAtod(parsed->Get(flag, ""), target) || *target <= 0 || *target > 3600) {
       return Fail(kExitUsage, absl::StrCat("--", flag, " needs seconds from 0 to 3600"));
@@ -118,8 +120,8 @@ int RunBench(const std::vector<std::string>& args) {
   absl::StatusOr<service::ArenaBenchReport> report = service::RunArenaBench(options);
   if (!report.ok()) return Fail(kExitFailure, std::string(report.status().message()));
   const auto& r = *report;
-  std::cout << absl::StrFormat(
-      "%-34s %10s %12s %10s %10s\n", "phase", "round trips", "per second", "p50 us", "p99 us");
+  std::cout << absl::StrFormat("%-34s %10s %12s %10s %10s\n", "phase", "round trips", "per second",
+                               "p50 us", "p99 us");
   std::cout << absl::StrFormat("%-34s %10d %12.0f %10.0f %10.0f\n",
                                absl::StrCat("arena decisions, ", options.matches, " matches"),
                                r.arena.round_trips, r.arena.per_second, r.arena.p50_us,

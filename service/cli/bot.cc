@@ -134,9 +134,9 @@ int RunBot(const std::vector<std::string>& args) {
   }
   const bots::ClientStats stats = client.stats();
   if (!parsed->Has("quiet")) {
-    std::cout << "hoard bot: " << stats.matches_finished << " match(es) played, "
-              << stats.decisions << " decisions, " << stats.refused_answers
-              << " refused answers, " << stats.reconnects << " reconnects" << std::endl;
+    std::cout << "hoard bot: " << stats.matches_finished << " match(es) played, " << stats.decisions
+              << " decisions, " << stats.refused_answers << " refused answers, " << stats.reconnects
+              << " reconnects" << std::endl;
   }
   return kExitOk;
 }

@@ -23,8 +23,7 @@ const std::vector<FlagSpec>& BotsFlags() {
       {"key", "KEY", "add: the account's key (default: the server makes one)"},
       {"key-file", "FILE",
        "add: read the account's key from FILE (its first line), kept off the command line"},
-      {"replace", "",
-       "add: give an existing account a new key (its streams are closed)"},
+      {"replace", "", "add: give an existing account a new key (its streams are closed)"},
       {"help", "", "show this help"},
   };
   return *specs;
@@ -34,8 +33,7 @@ const std::vector<FlagSpec>& BotsFlags() {
 
 int RunBots(const std::vector<std::string>& args) {
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BotsFlags());
-  if (!parsed.ok())
-    return Fail(kExitUsage, std::string(parsed.status().message()));
+  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
     std::cout << "usage: hoard bots add NAME [--key KEY | --key-file FILE] [--replace]\n"
                  "       hoard bots list\n"
@@ -53,8 +51,7 @@ int RunBots(const std::vector<std::string>& args) {
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
       words.size() == 1 && words[0] == "list" ? ReadChannel(server, parsed->Get("token-file", ""))
                                               : AdminChannel(server, parsed->Get("token-file", ""));
-  if (!channel.ok())
-    return Fail(kExitUsage, std::string(channel.status().message()));
+  if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   auto stub = hoard::v1::Arena::NewStub(*channel);
   grpc::ClientContext context;
   if (words.size() == 2 && words[0] == "add") {
@@ -80,10 +77,9 @@ int RunBots(const std::vector<std::string>& args) {
     const grpc::Status status = stub->ListBots(&context, {}, &response);
     if (!status.ok()) return FailWith(status, server, **channel);
     for (const hoard::v1::BotInfo& bot : response.bots()) {
-      std::cout << absl::StrFormat(
-          "%-24s %-12s %d running, at most %d\n", bot.name(),
-          bot.connected() ? "connected" : "disconnected", bot.running_matches(),
-          bot.max_matches());
+      std::cout << absl::StrFormat("%-24s %-12s %d running, at most %d\n", bot.name(),
+                                   bot.connected() ? "connected" : "disconnected",
+                                   bot.running_matches(), bot.max_matches());
     }
     return kExitOk;
   }
@@ -93,8 +89,7 @@ int RunBots(const std::vector<std::string>& args) {
     hoard::v1::RevokeBotResponse response;
     const grpc::Status status = stub->RevokeBot(&context, request, &response);
     if (!status.ok()) return FailWith(status, server, **channel);
-    std::cout << "bot " << response.name() << " revoked ("
-              << response.streams_closed() << " stream"
+    std::cout << "bot " << response.name() << " revoked (" << response.streams_closed() << " stream"
               << (response.streams_closed() == 1 ? "" : "s") << " closed)\n";
     return kExitOk;
   }

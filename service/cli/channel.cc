@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "grpcpp/grpcpp.h"
-#include "service/cli/commands.h"
 #include "service/balanced_channel.h"
+#include "service/cli/commands.h"
 #include "service/client_auth.h"
 
 namespace hoard::cli {
@@ -101,7 +101,8 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
       if (HostOf(address) != host) {
         return absl::InvalidArgumentError(absl::StrCat(
             "with HOARD_TLS_CA, several servers must share one host name (the one their "
-            "certificates name), but ", addresses.front(), " and ", address,
+            "certificates name), but ",
+            addresses.front(), " and ", address,
             " differ: give one DNS name with several addresses instead"));
       }
     }
@@ -126,9 +127,9 @@ bool NoServerAnswers(int code, absl::string_view message, grpc::Channel& channel
   // The reasons gRPC gives for a connection that was never made. Others (a
   // socket the peer closed, as a TLS server does to a plaintext client) mean
   // something answered.
-  for (absl::string_view reason : {"Connection refused", "DNS resolution failed",
-                                   "Network is unreachable", "No route to host",
-                                   "Connection timed out", "Deadline Exceeded"}) {
+  for (absl::string_view reason :
+       {"Connection refused", "DNS resolution failed", "Network is unreachable", "No route to host",
+        "Connection timed out", "Deadline Exceeded"}) {
     if (absl::StrContains(message, reason)) return true;
   }
   return false;

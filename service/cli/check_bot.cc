@@ -14,16 +14,18 @@ namespace {
 
 const std::vector<FlagSpec>& CheckBotFlags() {
   static const auto* specs = new std::vector<FlagSpec>{
-      {"command", "CMD", "launch the bot with this shell command (it reads HOARD_SERVER, "
-                         "HOARD_BOT_NAME, HOARD_BOT_KEY, HOARD_MAX_MATCHES)..."},
+      {"command", "CMD",
+       "launch the bot with this shell command (it reads HOARD_SERVER, "
+       "HOARD_BOT_NAME, HOARD_BOT_KEY, HOARD_MAX_MATCHES)..."},
       {"bot", "NAME", "...or wait for a bot you start yourself to register under NAME"},
       {"game", "ID", "a game the bot claims to play (repeatable; default village)", true},
       {"decision-ms", "MS", "time per decision in the test matches (default 1000)"},
       {"bank-ms", "MS", "time bank per seat in the test matches (default 2000)"},
       {"matches-at-once", "N", "matches offered at once (HOARD_MAX_MATCHES; default 3)"},
       {"connect-timeout-ms", "MS", "time to register, and to reconnect (default 15000)"},
-      {"bot-log", "FILE", "where a launched bot's output goes (default: a temporary file; "
-                          "the report shows its last lines if the bot dies)"},
+      {"bot-log", "FILE",
+       "where a launched bot's output goes (default: a temporary file; "
+       "the report shows its last lines if the bot dies)"},
       {"seed", "N", "seed of the test matches (default 1)"},
       {"help", "", "show this help"},
   };
@@ -36,19 +38,20 @@ int RunCheckBot(const std::vector<std::string>& args) {
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, CheckBotFlags());
   if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
-    std::cout << "usage: hoard check-bot --command CMD [flags]\n"
-                 "       hoard check-bot --bot NAME [flags]\n\n"
-                 "Checks that a bot keeps the protocol: it registers, plays each game it\n"
-                 "claims to the end, plays several matches at once, survives its connection\n"
-                 "being cut, and decides for itself: at most 2% of its decisions may be late,\n"
-                 "refused as illegal, or failed (counting the default actions an SDK sends\n"
-                 "for it). The test matches are played on a server of the checker's own,\n"
-                 "against built-in bots. As in every match, the bot is told when seated the\n"
-                 "match's commitment to its deal (Seated.seed_commitment; decision.seed_commitment\n"
-                 "in the Python SDK, decision.seedCommitment in Node's), which the record's seed\n"
-                 "and seed_salt hash to once the match is over (docs/records.md).\n"
-                 "Exit status 0 when every check passes, 1 otherwise.\n\n"
-              << FlagsHelp(CheckBotFlags());
+    std::cout
+        << "usage: hoard check-bot --command CMD [flags]\n"
+           "       hoard check-bot --bot NAME [flags]\n\n"
+           "Checks that a bot keeps the protocol: it registers, plays each game it\n"
+           "claims to the end, plays several matches at once, survives its connection\n"
+           "being cut, and decides for itself: at most 2% of its decisions may be late,\n"
+           "refused as illegal, or failed (counting the default actions an SDK sends\n"
+           "for it). The test matches are played on a server of the checker's own,\n"
+           "against built-in bots. As in every match, the bot is told when seated the\n"
+           "match's commitment to its deal (Seated.seed_commitment; decision.seed_commitment\n"
+           "in the Python SDK, decision.seedCommitment in Node's), which the record's seed\n"
+           "and seed_salt hash to once the match is over (docs/records.md).\n"
+           "Exit status 0 when every check passes, 1 otherwise.\n\n"
+        << FlagsHelp(CheckBotFlags());
     return kExitOk;
   }
   if (!parsed->positionals.empty()) {
@@ -85,7 +88,8 @@ int RunCheckBot(const std::vector<std::string>& args) {
                 << address << std::endl;
     } else {
       std::cout << "check-bot: launching `" << options.command << "` against " << address
-                << (options.log_path.empty() ? "" : absl::StrCat(" (output: ", options.log_path, ")"))
+                << (options.log_path.empty() ? ""
+                                             : absl::StrCat(" (output: ", options.log_path, ")"))
                 << std::endl;
     }
   };

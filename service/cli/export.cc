@@ -66,8 +66,8 @@ int RunExport(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "export takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
+    return Fail(kExitUsage,
+                "export takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
   }
   if (parsed->Has("tournament") == parsed->Has("game")) {
     return Fail(kExitUsage, "export needs --tournament ID or --game ID (one of them)");
@@ -93,7 +93,7 @@ int RunExport(const std::vector<std::string>& args) {
     if (!t.ok()) return Fail(kExitFailure, std::string(t.status().message()));
     if (!t->has_value()) {
       return Fail(kExitUsage, absl::StrCat("no tournament ", filter.tournament_id, " in ",
-                                            db::StoreDisplayName(path)));
+                                           db::StoreDisplayName(path)));
     }
     scope.game = (*t)->spec.game();
   }
@@ -150,8 +150,7 @@ int RunExport(const std::vector<std::string>& args) {
     out << "match_id,bot,place\n";
     for (const db::RatedMatch& match : *rated) {
       auto id = ids.find(match.sequence);
-      const std::string match_id =
-          id == ids.end() ? absl::StrCat("m", match.sequence) : id->second;
+      const std::string match_id = id == ids.end() ? absl::StrCat("m", match.sequence) : id->second;
       for (const db::RatedSeat& seat : match.seats) {
         out << tournament::CsvCell(match_id) << "," << tournament::CsvCell(seat.bot) << ","
             << seat.rank << "\n";
@@ -164,9 +163,9 @@ int RunExport(const std::vector<std::string>& args) {
     if (!o->stream()) return Fail(kExitFailure, "cannot finish writing the export");
   }
   std::cerr << "hoard: exported " << written_results << " results and " << written_records
-            << " records of " << (filter.tournament_id != 0
-                                      ? absl::StrCat("tournament ", filter.tournament_id)
-                                      : absl::StrCat("game ", scope.game))
+            << " records of "
+            << (filter.tournament_id != 0 ? absl::StrCat("tournament ", filter.tournament_id)
+                                          : absl::StrCat("game ", scope.game))
             << " from " << path << "\n";
   return kExitOk;
 }

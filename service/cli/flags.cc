@@ -4,16 +4,15 @@
 #include <cstdlib>
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "db/store.h"
 
 namespace hoard::cli {
 
-std::string ParsedArgs::Get(const std::string& name,
-                            const std::string& fallback) const {
+std::string ParsedArgs::Get(const std::string& name, const std::string& fallback) const {
   auto it = flags.find(name);
   return it == flags.end() ? fallback : it->second.back();
 }
@@ -41,13 +40,13 @@ absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
       std::vector<std::string> known;
       for (const FlagSpec& candidate : specs) known.push_back(candidate.name);
       const std::string likely = DidYouMean(name, known);
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown flag --", name, likely.empty() ? "" : absl::StrCat(" (did you mean --", likely, "?)")));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown flag --", name,
+                       likely.empty() ? "" : absl::StrCat(" (did you mean --", likely, "?)")));
     }
     if (spec->value_name.empty()) {
       if (value) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--", name, " takes no value"));
+        return absl::InvalidArgumentError(absl::StrCat("--", name, " takes no value"));
       }
       value = "true";
     } else if (!value) {
@@ -65,8 +64,7 @@ absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
     }
     std::vector<std::string>& values = parsed.flags[name];
     if (!values.empty() && !spec->repeated) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--", name, " is given more than once"));
+      return absl::InvalidArgumentError(absl::StrCat("--", name, " is given more than once"));
     }
     values.push_back(*value);
   }
@@ -121,8 +119,7 @@ std::string SubcommandError(const std::string& command, const ParsedArgs& args,
   if (std::find(known.begin(), known.end(), word) != known.end()) return usage;
   const std::string likely = DidYouMean(word, known);
   if (likely.empty()) return usage;
-  return absl::StrCat("unknown ", command, " command '", word, "' (did you mean '", likely,
-                      "'?)");
+  return absl::StrCat("unknown ", command, " command '", word, "' (did you mean '", likely, "'?)");
 }
 
 absl::Status ReadOptionFlags(const ParsedArgs& args, std::map<std::string, std::string>* options) {
@@ -152,15 +149,13 @@ std::string FlagsHelp(const std::vector<FlagSpec>& specs) {
   std::string out;
   for (const FlagSpec& spec : specs) {
     const std::string left =
-        absl::StrCat("--", spec.name,
-                     spec.value_name.empty() ? "" : " " + spec.value_name);
+        absl::StrCat("--", spec.name, spec.value_name.empty() ? "" : " " + spec.value_name);
     absl::StrAppend(&out, absl::StrFormat("  %-24s %s\n", left, spec.help));
   }
   return out;
 }
 
-absl::StatusOr<long long> ParseInt(absl::string_view flag,
-                                   absl::string_view value) {
+absl::StatusOr<long long> ParseInt(absl::string_view flag, absl::string_view value) {
   long long parsed = 0;
   if (!absl::SimpleAtoi(value, &parsed)) {
     return absl::InvalidArgumentError(
@@ -169,8 +164,8 @@ absl::StatusOr<long long> ParseInt(absl::string_view flag,
   return parsed;
 }
 
-absl::Status ReadIntFlag(const ParsedArgs& args, const std::string& flag, int low,
-                         int high, int* out) {
+absl::Status ReadIntFlag(const ParsedArgs& args, const std::string& flag, int low, int high,
+                         int* out) {
   if (!args.Has(flag)) return absl::OkStatus();
   absl::StatusOr<long long> value = ParseInt(flag, args.Get(flag, ""));
   if (!value.ok() || *value < low || *value > high) {

@@ -7,16 +7,16 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace hoard::cli {
 
 struct FlagSpec {
-  std::string name;       // without the leading "--"
-  std::string value_name; // "" for a boolean flag
+  std::string name;        // without the leading "--"
+  std::string value_name;  // "" for a boolean flag
   std::string help;
   bool repeated = false;
 };
@@ -73,8 +73,8 @@ absl::StatusOr<long long> ParseInt(absl::string_view flag, absl::string_view val
 
 // If --flag was given, stores its value in *out; kInvalidArgument ("--flag
 // needs a number from LOW to HIGH") if it is no number in that range.
-absl::Status ReadIntFlag(const ParsedArgs& args, const std::string& flag, int low,
-                         int high, int* out);
+absl::Status ReadIntFlag(const ParsedArgs& args, const std::string& flag, int low, int high,
+                         int* out);
 
 }  // namespace hoard::cli
 

@@ -20,8 +20,7 @@ const std::vector<FlagSpec> kSpecs = {
 
 TEST(FlagsTest, ParsesBothFormsBooleansRepeatsAndPositionals) {
   absl::StatusOr<ParsedArgs> args = ParseArgs(
-      {"verify", "--game", "village", "--option=a=1", "--option", "b=2",
-       "--quiet", "file.json"},
+      {"verify", "--game", "village", "--option=a=1", "--option", "b=2", "--quiet", "file.json"},
       kSpecs);
   ASSERT_THAT(args, IsOk());
   EXPECT_EQ(args->Get("game", ""), "village");
@@ -33,14 +32,11 @@ TEST(FlagsTest, ParsesBothFormsBooleansRepeatsAndPositionals) {
 
 TEST(FlagsTest, MistakesAreNamed) {
   EXPECT_THAT(ParseArgs({"--players", "3"}, kSpecs),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("unknown flag --players")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unknown flag --players")));
   EXPECT_THAT(ParseArgs({"--game"}, kSpecs),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("--game needs a value (ID)")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--game needs a value (ID)")));
   EXPECT_THAT(ParseArgs({"--game", "a", "--game", "b"}, kSpecs),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("more than once")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("more than once")));
   EXPECT_THAT(ParseArgs({"--quiet=yes"}, kSpecs),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("takes no value")));
   EXPECT_THAT(ParseInt("players", "four"),
@@ -82,8 +78,8 @@ TEST(FlagsTest, EditDistanceCountsInsertionsDeletionsAndSubstitutions) {
 }
 
 TEST(FlagsTest, DidYouMeanSuggestsOnlyNearMisses) {
-  const std::vector<std::string> commands = {"play", "bot", "bots", "match", "leaderboard",
-                                             "tournament", "health"};
+  const std::vector<std::string> commands = {"play",        "bot",        "bots",  "match",
+                                             "leaderboard", "tournament", "health"};
   EXPECT_EQ(DidYouMean("mach", commands), "match");
   EXPECT_EQ(DidYouMean("helth", commands), "health");
   EXPECT_EQ(DidYouMean("lederbord", commands), "leaderboard");

@@ -16,18 +16,17 @@ void PrintMarkdown() {
   std::cout << "| id | game | players |\n|---|---|---|\n";
   for (const engine::Game* game : engine::AllGames()) {
     const engine::GameInfo& info = game->info();
-    std::cout << absl::StrFormat("| `%s` | %s | %d–%d |\n", info.id, info.name,
-                                 info.min_players, info.max_players);
+    std::cout << absl::StrFormat("| `%s` | %s | %d–%d |\n", info.id, info.name, info.min_players,
+                                 info.max_players);
   }
 }
 
 void PrintGames() {
   for (const engine::Game* game : engine::AllGames()) {
     const engine::GameInfo& info = game->info();
-    std::cout << absl::StrFormat("%s — %s\n  players %d-%d, ruleset %s, bots: %s\n",
-                                 info.id, info.name, info.min_players,
-                                 info.max_players, info.ruleset_version,
-                                 absl::StrJoin(bots::BuiltinBotNames(*game), ", "));
+    std::cout << absl::StrFormat(
+        "%s — %s\n  players %d-%d, ruleset %s, bots: %s\n", info.id, info.name, info.min_players,
+        info.max_players, info.ruleset_version, absl::StrJoin(bots::BuiltinBotNames(*game), ", "));
     for (const engine::GameOption& option : info.options) {
       std::cout << absl::StrFormat("  option %s (default %s): %s\n", option.name,
                                    option.default_value, option.description);

@@ -33,7 +33,7 @@ std::string EncodeRequest(const std::string& service) {
   std::string bytes;
   if (service.empty()) return bytes;
   bytes.push_back('\x0a');
-  for (std::size_t n = service.size(); ; n >>= 7) {  // the length, a varint
+  for (std::size_t n = service.size();; n >>= 7) {  // the length, a varint
     if (n < 0x80) {
       bytes.push_back(static_cast<char>(n));
       break;
@@ -80,8 +80,8 @@ int RunHealth(const std::vector<std::string>& args) {
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
   std::promise<grpc::Status> done;
-  stub.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request,
-                 &response, [&done](grpc::Status status) { done.set_value(status); });
+  stub.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request, &response,
+                 [&done](grpc::Status status) { done.set_value(status); });
   const grpc::Status status = done.get_future().get();
   if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
     return Fail(kExitFailure, absl::StrCat(server, " has no service '", service,
@@ -91,7 +91,8 @@ int RunHealth(const std::vector<std::string>& args) {
   std::vector<grpc::Slice> slices;
   std::string bytes;
   if (response.Dump(&slices).ok()) {
-    for (const grpc::Slice& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    for (const grpc::Slice& s : slices)
+      bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
   }
   const int serving = DecodeStatus(bytes);
   const std::string what = service.empty() ? server : absl::StrCat(service, " on ", server);

@@ -1,5 +1,7 @@
 // hoard leaderboard: ratings from a database, or from a server over gRPC.
 
+#include "tournament/leaderboard.h"
+
 #include <iostream>
 #include <memory>
 
@@ -11,7 +13,6 @@
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "service/cli/json.h"
-#include "tournament/leaderboard.h"
 #include "tournament/manager.h"
 
 namespace hoard::cli {
@@ -25,8 +26,7 @@ const std::vector<FlagSpec>& LeaderboardFlags() {
       {"db", "FILE|URL", "read this database: a SQLite file (default hoard.db) or postgresql://…"},
       {"server", "HOST:PORT", "ask this server instead of reading a database"},
       {"remote", "", "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead"},
-      {"token-file", "FILE",
-       "the token to send (default $HOARD_TOKEN)"},
+      {"token-file", "FILE", "the token to send (default $HOARD_TOKEN)"},
       {"head-to-head", "", "print the head-to-head table too"},
       {"ranks", "", "print each bot's probability of each place too"},
       {"all", "", "rank every bot together (default: provisional ratings below)"},
@@ -120,15 +120,15 @@ int RunLeaderboard(const std::vector<std::string>& args) {
     hoard::v1::Leaderboard response;
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-    absl::Status status = FromGrpc(stub->GetLeaderboard(&context, request, &response), server,
-                                   **channel);
+    absl::Status status =
+        FromGrpc(stub->GetLeaderboard(&context, request, &response), server, **channel);
     board = status.ok() ? absl::StatusOr<hoard::v1::Leaderboard>(response) : status;
     if (board.ok() && head_to_head) {
       grpc::ClientContext h2h_context;
       h2h_context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
       hoard::v1::HeadToHeadTable h2h;
-      absl::Status s = FromGrpc(stub->GetHeadToHead(&h2h_context, h2h_request, &h2h), server,
-                                **channel);
+      absl::Status s =
+          FromGrpc(stub->GetHeadToHead(&h2h_context, h2h_request, &h2h), server, **channel);
       table = s.ok() ? absl::StatusOr<hoard::v1::HeadToHeadTable>(h2h) : s;
     }
   } else {

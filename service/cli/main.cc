@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
   // Abseil's lock-order checks are a debugging aid; the tests keep them.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help" ||
-      args[0] == "-h") {
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? hoard::cli::kExitUsage : hoard::cli::kExitOk;
   }
@@ -64,13 +63,14 @@ int main(int argc, char** argv) {
   if (command == "check-bot") return hoard::cli::RunCheckBot(args);
   if (command == "stats") return hoard::cli::RunStats(args);
   if (command == "export") return hoard::cli::RunExport(args);
-  const std::string likely = hoard::cli::DidYouMean(
-      command, {"play", "replay", "games", "serve", "health", "backup", "bot", "bots", "match",
-                "tournament", "leaderboard", "ratings", "check-bot", "stats", "export", "bench", "help"});
+  const std::string likely =
+      hoard::cli::DidYouMean(command, {"play", "replay", "games", "serve", "health", "backup",
+                                       "bot", "bots", "match", "tournament", "leaderboard",
+                                       "ratings", "check-bot", "stats", "export", "bench", "help"});
   if (!likely.empty()) {
-    return hoard::cli::Fail(hoard::cli::kExitUsage, "unknown command '" + command +
-                                                         "' (did you mean '" + likely +
-                                                         "'? see 'hoard help')");
+    return hoard::cli::Fail(
+        hoard::cli::kExitUsage,
+        "unknown command '" + command + "' (did you mean '" + likely + "'? see 'hoard help')");
   }
   return hoard::cli::Fail(hoard::cli::kExitUsage,
                           "unknown command '" + command +

@@ -2,13 +2,13 @@
 
 #include <iostream>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "engine/player_id.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
@@ -69,16 +69,16 @@ void PrintEvent(const hoard::v1::MatchEvent& event) {
       break;
     case hoard::v1::MatchEvent::kActionTaken: {
       const hoard::v1::ActionTaken& taken = event.action_taken();
-      std::cout << absl::StrFormat("%4d. seat %d: %s%s\n", event.step(), taken.seat(),
-                                   taken.text(), taken.by_default() ? " (played for it)" : "");
+      std::cout << absl::StrFormat("%4d. seat %d: %s%s\n", event.step(), taken.seat(), taken.text(),
+                                   taken.by_default() ? " (played for it)" : "");
       break;
     }
     case hoard::v1::MatchEvent::kFault: {
       std::string kind = hoard::v1::SeatFault::Kind_Name(event.fault().kind());
       absl::AsciiStrToLower(&kind);
-      std::cout << absl::StrFormat("      seat %d: %s\n", event.fault().seat(),
-                                   absl::StrReplaceAll(absl::StripPrefix(kind, "kind_"),
-                                                       {{"_", " "}}));
+      std::cout << absl::StrFormat(
+          "      seat %d: %s\n", event.fault().seat(),
+          absl::StrReplaceAll(absl::StripPrefix(kind, "kind_"), {{"_", " "}}));
       break;
     }
     case hoard::v1::MatchEvent::kFinished:
@@ -130,8 +130,8 @@ int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::stri
     }
     absl::StatusOr<engine::PlayerId> player = engine::PlayerId::Parse(seat);
     if (!player.ok()) {
-      return Fail(kExitUsage, absl::StrCat("a seat is open, builtin:NAME or bot:NAME, not '",
-                                           seat, "'"));
+      return Fail(kExitUsage,
+                  absl::StrCat("a seat is open, builtin:NAME or bot:NAME, not '", seat, "'"));
     }
     if (player->is_builtin()) {
       spec->set_builtin(player->name());
@@ -231,9 +231,10 @@ int RunMatch(const std::vector<std::string>& args) {
   if (words.size() == 2 && words[0] == "watch") {
     return Watch(*parsed, words[1], *stub, server, **channel);
   }
-  return Fail(kExitUsage,
-              SubcommandError("match", *parsed, {"create", "get", "list", "watch"},
-                              "usage: hoard match create|get ID|list|watch ID [flags] (see --help)"));
+  return Fail(
+      kExitUsage,
+      SubcommandError("match", *parsed, {"create", "get", "list", "watch"},
+                      "usage: hoard match create|get ID|list|watch ID [flags] (see --help)"));
 }
 
 }  // namespace hoard::cli

@@ -34,18 +34,16 @@ const std::vector<FlagSpec>& PlayFlags() {
   return *specs;
 }
 
-void PrintTable(const engine::State& state,
-                const std::vector<std::string>& names) {
+void PrintTable(const engine::State& state, const std::vector<std::string>& names) {
   const std::vector<double> scores = state.Scores();
   const std::vector<int> ranks = state.Ranks();
   std::vector<int> order(names.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return ranks[a] < ranks[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ranks[a] < ranks[b]; });
   std::cout << "\nrank  seat  bot           score\n";
   for (int seat : order) {
-    std::cout << absl::StrFormat("%4d  %4d  %-12s %6g\n", ranks[seat], seat,
-                                 names[seat], scores[seat]);
+    std::cout << absl::StrFormat("%4d  %4d  %-12s %6g\n", ranks[seat], seat, names[seat],
+                                 scores[seat]);
   }
 }
 
@@ -61,11 +59,10 @@ int RunPlay(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "play takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
+    return Fail(kExitUsage,
+                "play takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
   }
-  absl::StatusOr<const engine::Game*> game =
-      engine::FindGame(parsed->Get("game", "village"));
+  absl::StatusOr<const engine::Game*> game = engine::FindGame(parsed->Get("game", "village"));
   if (!game.ok()) return Fail(kExitUsage, std::string(game.status().message()));
   const engine::GameInfo& info = (*game)->info();
 
@@ -73,9 +70,8 @@ int RunPlay(const std::vector<std::string>& args) {
   absl::StatusOr<long long> players = ParseInt("players", parsed->Get("players", "4"));
   if (!players.ok()) return Fail(kExitUsage, std::string(players.status().message()));
   if (*players < info.min_players || *players > info.max_players) {
-    return Fail(kExitUsage,
-                absl::StrCat(info.id, " is played by ", info.min_players, " to ",
-                             info.max_players, " players, not ", *players));
+    return Fail(kExitUsage, absl::StrCat(info.id, " is played by ", info.min_players, " to ",
+                                         info.max_players, " players, not ", *players));
   }
   config.num_players = static_cast<int>(*players);
   absl::StatusOr<std::uint64_t> seed = ReadSeedFlag(*parsed, 1);
@@ -86,20 +82,17 @@ int RunPlay(const std::vector<std::string>& args) {
   }
 
   std::vector<std::string> names =
-      parsed->Has("bots")
-          ? std::vector<std::string>(absl::StrSplit(parsed->Get("bots", ""), ','))
-          : std::vector<std::string>(config.num_players, "random");
+      parsed->Has("bots") ? std::vector<std::string>(absl::StrSplit(parsed->Get("bots", ""), ','))
+                          : std::vector<std::string>(config.num_players, "random");
   if (static_cast<int>(names.size()) != config.num_players) {
-    return Fail(kExitUsage,
-                absl::StrCat("--bots names ", names.size(), " bot(s) for ",
-                             config.num_players, " players"));
+    return Fail(kExitUsage, absl::StrCat("--bots names ", names.size(), " bot(s) for ",
+                                         config.num_players, " players"));
   }
   engine::Rng bot_seeds(config.seed ^ 0x5eed5eed5eed5eedULL);
   std::vector<std::unique_ptr<bots::Bot>> owned;
   std::vector<bots::Bot*> seats;
   for (const std::string& name : names) {
-    absl::StatusOr<std::unique_ptr<bots::Bot>> bot =
-        bots::MakeBot(name, **game, bot_seeds.Fork());
+    absl::StatusOr<std::unique_ptr<bots::Bot>> bot = bots::MakeBot(name, **game, bot_seeds.Fork());
     if (!bot.ok()) return Fail(kExitUsage, std::string(bot.status().message()));
     seats.push_back(bot->get());
     owned.push_back(*std::move(bot));
@@ -114,9 +107,9 @@ int RunPlay(const std::vector<std::string>& args) {
   for (std::size_t s = 0; s < names.size(); ++s) {
     labels.push_back(absl::StrCat("seat ", s, ": ", names[s]));
   }
-  std::cout << info.name << " (" << info.id << ", ruleset " << info.ruleset_version
-            << "), " << config.num_players << " players, seed " << config.seed
-            << "\n" << absl::StrJoin(labels, ", ") << "\n";
+  std::cout << info.name << " (" << info.id << ", ruleset " << info.ruleset_version << "), "
+            << config.num_players << " players, seed " << config.seed << "\n"
+            << absl::StrJoin(labels, ", ") << "\n";
   // A recorded match commits to its deal before the first move; its record
   // carries the salt (a fresh one each time, so only then).
   const bool recorded = parsed->Has("record");
@@ -124,21 +117,19 @@ int RunPlay(const std::vector<std::string>& args) {
   const std::string commitment = recorded ? engine::SeedCommitment(config.seed, salt) : "";
   if (recorded) std::cout << "deal commitment " << commitment << "\n";
   if (!quiet) {
-    std::cout << "start: " << (*start)->ViewFor(engine::kSpectator)->Summary()
-              << "\n";
+    std::cout << "start: " << (*start)->ViewFor(engine::kSpectator)->Summary() << "\n";
   }
   auto on_step = [&](const bots::Step& step) {
     if (quiet) return;
-    std::cout << absl::StrFormat("%4d. seat %d (%s): %s\n      %s\n", step.number,
-                                 step.seat, names[step.seat], step.text,
+    std::cout << absl::StrFormat("%4d. seat %d (%s): %s\n      %s\n", step.number, step.seat,
+                                 names[step.seat], step.text,
                                  step.after->ViewFor(engine::kSpectator)->Summary());
   };
   absl::StatusOr<bots::PlayedMatch> played =
       bots::PlayLocalMatch(**game, config, seats, names, on_step);
   if (!played.ok()) return Fail(kExitFailure, std::string(played.status().message()));
   const engine::State& final_state = *played->final_state;
-  std::cout << "\nmatch over after " << played->record.actions.size()
-            << " actions\n"
+  std::cout << "\nmatch over after " << played->record.actions.size() << " actions\n"
             << final_state.ViewFor(engine::kSpectator)->ToString();
   PrintTable(final_state, names);
 

@@ -1,5 +1,7 @@
 // hoard ratings: ratings of bots from a file of match results.
 
+#include "tournament/ratings.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -13,7 +15,6 @@
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "tournament/leaderboard.h"
-#include "tournament/ratings.h"
 #include "tournament/results_csv.h"
 
 namespace hoard::cli {
@@ -150,8 +151,8 @@ void PrintTable(Report report, bool established_first) {
                              Tidy(row.rating, 2), row.provisional ? "?" : " ",
                              Tidy(row.extra[0], 2), Tidy(row.extra[1], 2));
     } else {
-      line = absl::StrFormat("%4d  %-*s  %8.1f%s", RankOf(report.rows, i, established_first),
-                             width, row.bot, Tidy(row.rating, 1), row.provisional ? "?" : " ");
+      line = absl::StrFormat("%4d  %-*s  %8.1f%s", RankOf(report.rows, i, established_first), width,
+                             row.bot, Tidy(row.rating, 1), row.provisional ? "?" : " ");
       if (!row.extra.empty()) {
         absl::StrAppend(&line, absl::StrFormat("  [%7.1f, %7.1f]", Tidy(row.extra[0], 1),
                                                Tidy(row.extra[1], 1)));
@@ -165,10 +166,9 @@ void PrintTable(Report report, bool established_first) {
                   [](const Row& row) { return row.provisional; })) {
     std::cout << absl::StrFormat(
         "?: provisional (fewer than %d matches%s).\n", tournament::kProvisionalMatches,
-        report.system == "ml"
-            ? absl::StrFormat(" and an interval wider than %.0f points",
-                              tournament::kProvisionalWidth)
-            : "");
+        report.system == "ml" ? absl::StrFormat(" and an interval wider than %.0f points",
+                                                tournament::kProvisionalWidth)
+                              : "");
   }
 }
 
@@ -198,8 +198,7 @@ void PrintJson(const Report& report) {
     std::cout << (i == 0 ? "\n" : ",\n") << "    {\"rank\": " << RankOf(report.rows, i)
               << ", \"bot\": " << JsonString(row.bot) << ", \"rating\": " << Number(row.rating);
     for (std::size_t c = 0; c < row.extra.size(); ++c) {
-      std::cout << ", " << JsonString(report.extra_columns[c]) << ": "
-                << JsonNumber(row.extra[c]);
+      std::cout << ", " << JsonString(report.extra_columns[c]) << ": " << JsonNumber(row.extra[c]);
     }
     std::cout << ", \"matches\": " << row.matches;
     if (report.structure) std::cout << ", \"group\": " << row.group << ", \"tier\": " << row.tier;
@@ -231,10 +230,10 @@ Report EloReport(const tournament::ResultsTable& table, const tournament::EloOpt
   report.settings.push_back({"k", Number(elo.k)});
   report.settings.push_back({"initial", Number(elo.initial)});
   report.settings.push_back({"order_dependent", "true"});
-  report.notes.push_back(absl::StrCat(
-      "Incremental Elo over ", Matches(table.matches.size()), ", K=", Number(elo.k),
-      ", every bot from ", Number(elo.initial),
-      ": it depends on the order of the matches in the file."));
+  report.notes.push_back(absl::StrCat("Incremental Elo over ", Matches(table.matches.size()),
+                                      ", K=", Number(elo.k), ", every bot from ",
+                                      Number(elo.initial),
+                                      ": it depends on the order of the matches in the file."));
   return report;
 }
 
@@ -296,9 +295,8 @@ Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptio
   if (!ranks.empty()) report.extra_columns.push_back("p_first");
   const bool bootstrap = ml.bootstrap_samples > 0;
   const bool profile = n <= tournament::kMlProfileMaxBots;
-  const std::string bootstrap_text =
-      absl::StrCat("percentile bootstrap over matches (", ml.bootstrap_samples, " samples, seed ",
-                   ml.seed, ")");
+  const std::string bootstrap_text = absl::StrCat(
+      "percentile bootstrap over matches (", ml.bootstrap_samples, " samples, seed ", ml.seed, ")");
   const std::string method =
       bootstrap && profile ? absl::StrCat("the wider of a ", bootstrap_text,
                                           " and the profile likelihood with the prior")
@@ -314,12 +312,13 @@ Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptio
   const bool disconnected = tournament::Disconnected(ratings);
   report.settings.push_back({"separated", separated ? "true" : "false"});
   report.settings.push_back({"disconnected", disconnected ? "true" : "false"});
-  report.notes.push_back(absl::StrCat(
-      "Bradley-Terry maximum likelihood over ", Matches(table.matches.size()), " with ",
-      Number(ml.prior_ties), " virtual ties per bot against an average player, mean 0 over "
-      "meetings: the same in any order of the matches."));
-  report.notes.push_back(absl::StrCat("95% intervals: ", method,
-                                      "; the same in any order of the rows."));
+  report.notes.push_back(
+      absl::StrCat("Bradley-Terry maximum likelihood over ", Matches(table.matches.size()),
+                   " with ", Number(ml.prior_ties),
+                   " virtual ties per bot against an average player, mean 0 over "
+                   "meetings: the same in any order of the matches."));
+  report.notes.push_back(
+      absl::StrCat("95% intervals: ", method, "; the same in any order of the rows."));
   // The rows are sorted best first only before printing.
   std::vector<Row> ranked = report.rows;
   std::stable_sort(ranked.begin(), ranked.end(),
@@ -328,13 +327,17 @@ Report MlReport(const tournament::ResultsTable& table, const tournament::MlOptio
     report.notes.push_back(absl::StrCat(
         "Disconnected: these groups never met, directly or through others, and only the "
         "prior places them against each other: ",
-        SetsOf(ranked, [](const Row& r) { return r.group; }, ""), "."));
+        SetsOf(
+            ranked, [](const Row& r) { return r.group; }, ""),
+        "."));
   }
   if (separated) {
     report.notes.push_back(absl::StrCat(
         "Separated: each tier never lost a meeting to the tiers below it, so the data bound "
         "the gap below only and the prior bounds it above: ",
-        SetsOf(ranked, [](const Row& r) { return r.tier; }, "tier"), "."));
+        SetsOf(
+            ranked, [](const Row& r) { return r.tier; }, "tier"),
+        "."));
   }
   return report;
 }
@@ -367,9 +370,9 @@ absl::Status ReadNumberFlag(const ParsedArgs& args, const std::string& flag, dou
   double value = 0;
   if (!absl::SimpleAtod(args.Get(flag, ""), &value) || !std::isfinite(value) || value < low ||
       (strict && value == low)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", flag, " needs a number ", strict ? "above " : "of at least ", low,
-                     ", not '", args.Get(flag, ""), "'"));
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs a number ",
+                                                   strict ? "above " : "of at least ", low,
+                                                   ", not '", args.Get(flag, ""), "'"));
   }
   *out = value;
   return absl::OkStatus();
@@ -385,8 +388,8 @@ int RunRatings(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "ratings takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
+    return Fail(kExitUsage,
+                "ratings takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
   }
   if (!parsed->Has("input")) return Fail(kExitUsage, "ratings needs --input FILE");
   const std::string system = parsed->Get("system", "");
@@ -398,9 +401,12 @@ int RunRatings(const std::vector<std::string>& args) {
   if (parsed->Has("json") && parsed->Has("csv")) {
     return Fail(kExitUsage, "give --json or --csv, not both");
   }
-  for (const auto& [flag, owner] : std::vector<std::pair<std::string, std::string>>{
-           {"k", "elo"}, {"bootstrap", "ml"}, {"seed", "ml"}, {"prior", "ml"},
-           {"tau", "openskill"}}) {
+  for (const auto& [flag, owner] :
+       std::vector<std::pair<std::string, std::string>>{{"k", "elo"},
+                                                        {"bootstrap", "ml"},
+                                                        {"seed", "ml"},
+                                                        {"prior", "ml"},
+                                                        {"tau", "openskill"}}) {
     if (parsed->Has(flag) && system != owner) {
       return Fail(kExitUsage, absl::StrCat("--", flag, " applies to --system ", owner, " only"));
     }
@@ -425,7 +431,7 @@ int RunRatings(const std::vector<std::string>& args) {
   if (!table.ok()) return Fail(kExitFailure, std::string(table.status().message()));
   if (table->matches.empty()) return Fail(kExitFailure, path + ": no matches");
 
-  Report report = system == "elo" ? EloReport(*table, elo)
+  Report report = system == "elo"  ? EloReport(*table, elo)
                   : system == "ml" ? MlReport(*table, ml)
                                    : OpenSkillReport(*table, openskill);
   std::stable_sort(report.rows.begin(), report.rows.end(),

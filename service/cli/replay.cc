@@ -28,8 +28,7 @@ const char* Asset(const std::string& path) {
 
 // The page: the web app's style and script, and every perspective's
 // replay, so that it opens with no server and no network.
-absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record,
-                                       const std::string& name) {
+absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record, const std::string& name) {
   std::string replays;
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
@@ -59,10 +58,11 @@ absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record,
   return absl::StrCat(
       "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>Hoard replay: ", record.game, "</title>\n<style>\n", Asset("/app.css"),
+      "<title>Hoard replay: ",
+      record.game, "</title>\n<style>\n", Asset("/app.css"),
       "</style>\n</head>\n<body>\n<header><span class=\"brand\">Hoard</span></header>\n"
-      "<main id=\"main\" aria-live=\"polite\"></main>\n<script>window.HOARD_REPLAY = ", data,
-      ";</script>\n<script>\n", Asset("/app.js"), "</script>\n</body>\n</html>\n");
+      "<main id=\"main\" aria-live=\"polite\"></main>\n<script>window.HOARD_REPLAY = ",
+      data, ";</script>\n<script>\n", Asset("/app.js"), "</script>\n</body>\n</html>\n");
 }
 
 }  // namespace
@@ -72,7 +72,8 @@ int RunReplay(const std::vector<std::string>& args) {
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, kFlags);
   if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
-    std::cout << kUsage << "\n\n"
+    std::cout << kUsage
+              << "\n\n"
                  "verify re-simulates the match record FILE (as written by 'hoard play\n"
                  "--record' or 'hoard match get ID --record') from its seed and actions,\n"
                  "and says whether it matches or where it first differs. A record that\n"
@@ -92,8 +93,7 @@ int RunReplay(const std::vector<std::string>& args) {
   absl::StatusOr<engine::MatchRecord> record = engine::ReadRecordFile(path);
   if (!record.ok()) return Fail(kExitFailure, std::string(record.status().message()));
   if (absl::Status status = engine::VerifyRecord(*record); !status.ok()) {
-    return Fail(kExitFailure,
-                absl::StrCat(path, " does not match: ", status.message()));
+    return Fail(kExitFailure, absl::StrCat(path, " does not match: ", status.message()));
   }
   if (parsed->positionals[0] == "html") {
     const std::size_t slash = path.find_last_of('/');
@@ -103,10 +103,9 @@ int RunReplay(const std::vector<std::string>& args) {
     std::cout << *html;
     return kExitOk;
   }
-  std::cout << path << ": matches (" << record->game << " ruleset "
-            << record->ruleset_version << ", seed " << record->seed << ", "
-            << record->seats.size() << " seats, " << record->actions.size()
-            << " actions)\n"
+  std::cout << path << ": matches (" << record->game << " ruleset " << record->ruleset_version
+            << ", seed " << record->seed << ", " << record->seats.size() << " seats, "
+            << record->actions.size() << " actions)\n"
             << (record->seed_commitment.empty()
                     ? "the deal carries no commitment: nothing shows it was fixed before play\n"
                     : absl::StrCat("the seed and salt hash to the deal's commitment ",

@@ -14,9 +14,9 @@
 #include "db/store.h"
 #include "engine/status_macros.h"
 #include "service/auth.h"
-#include "service/event_log.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
+#include "service/event_log.h"
 #include "service/grpc_server.h"
 #include "service/web/web_server.h"
 
@@ -109,8 +109,8 @@ absl::Status CheckListenAddress(const std::string& listen) {
   if (colon == std::string::npos || colon == 0 ||
       !absl::SimpleAtoi(listen.substr(colon + 1), &port) || port < 0 || port > 65535 ||
       listen.substr(colon + 1).find_first_not_of("0123456789") != std::string::npos) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--listen needs HOST:PORT with a port from 0 to 65535, not '", listen, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--listen needs HOST:PORT with a port from 0 to 65535, not '", listen, "'"));
   }
   return absl::OkStatus();
 }
@@ -185,12 +185,10 @@ absl::Status OptionsFromFlags(const ParsedArgs& parsed, service::EventLog& log,
   options.tournament_runner.on_warning = [&log](const std::string& line) {
     log.Write("tournament_warning", {{"message", line}});
   };
-  for (const auto& [flag, target] :
-       std::vector<std::pair<std::string, int*>>{
+  for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
            {"max-matches", &options.limits.max_running_matches},
            {"max-matches-per-creator", &options.limits.max_matches_per_creator},
-           {"max-tournaments-per-creator",
-            &options.tournament_policy.max_tournaments_per_creator},
+           {"max-tournaments-per-creator", &options.tournament_policy.max_tournaments_per_creator},
            {"max-tournament-matches", &options.tournament_policy.max_tournament_matches},
            {"max-matches-per-bot", &options.limits.max_matches_per_bot},
            {"max-bot-accounts", &options.limits.max_bot_accounts},
@@ -288,10 +286,9 @@ void HandleSignals(sigset_t signals, service::ArenaServer& server, const TokenFi
       log.Write("reload_failed", {{"error", std::string(catalog.message())}});
     }
   }
-  log.Write("server_stopping",
-            {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"},
-             {"running_matches", absl::StrCat(server.arena().running_matches())},
-             {"grace_ms", absl::StrCat(grace_ms)}});
+  log.Write("server_stopping", {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"},
+                                {"running_matches", absl::StrCat(server.arena().running_matches())},
+                                {"grace_ms", absl::StrCat(grace_ms)}});
   const service::ArenaServer::StopReport report = server.Stop(absl::Milliseconds(grace_ms));
   log.Write("server_stopped",
             {{"finished_in_grace", absl::StrCat(report.running_at_stop - report.aborted)},
@@ -309,8 +306,8 @@ int RunServe(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "serve takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
+    return Fail(kExitUsage,
+                "serve takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
   }
   if (absl::Status s = FlagsFromEnvironment(*parsed); !s.ok()) {
     return Fail(kExitUsage, std::string(s.message()));
@@ -354,15 +351,15 @@ int RunServe(const std::vector<std::string>& args) {
   const std::string host = options.listen.substr(0, options.listen.rfind(':'));
   const std::string address = absl::StrCat(host, ":", (*server)->port());
   std::cout << "hoard: serving on " << address << std::endl;
-  log.Write("server_started", {{"listen", address},
-                               {"db", options.db_path.empty() ? "none" : db::StoreDisplayName(options.db_path)}});
+  log.Write("server_started",
+            {{"listen", address},
+             {"db", options.db_path.empty() ? "none" : db::StoreDisplayName(options.db_path)}});
   if (const db::StoreWriter* writer = (*server)->arena().store_writer();
       writer != nullptr && writer->counts().recovered > 0) {
-    log.Write("results_recovered",
-              {{"matches", absl::StrCat(writer->counts().recovered)},
-               {"from", options.store_writer.spill_path.empty()
-                                   ? db::SpillPathFor(options.db_path)
-                                   : options.store_writer.spill_path}});
+    log.Write("results_recovered", {{"matches", absl::StrCat(writer->counts().recovered)},
+                                    {"from", options.store_writer.spill_path.empty()
+                                                 ? db::SpillPathFor(options.db_path)
+                                                 : options.store_writer.spill_path}});
   }
   for (const std::string& name : made) {
     // Where the token is, never the token.
@@ -380,13 +377,11 @@ int RunServe(const std::vector<std::string>& args) {
     }
     web = *std::move(started);
     const std::string http = parsed->Get("http", "");
-    const std::string web_address =
-        absl::StrCat(http.substr(0, http.rfind(':')), ":", web->port());
+    const std::string web_address = absl::StrCat(http.substr(0, http.rfind(':')), ":", web->port());
     std::cout << "hoard: web on http://" << web_address << std::endl;
     log.Write("web_started", {{"listen", web_address}});
   }
-  std::thread stopper(
-      [&] { HandleSignals(signals, **server, files, options, log, grace_ms); });
+  std::thread stopper([&] { HandleSignals(signals, **server, files, options, log, grace_ms); });
   (*server)->Wait();
   stopper.join();
   if (web) web->Stop();

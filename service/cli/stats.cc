@@ -51,8 +51,8 @@ std::string Percent(double part, int whole) {
 }
 
 std::string Line(const bots::Summary& s) {
-  return absl::StrFormat("mean %.1f  min %g  median %g  p90 %g  max %g", s.mean, s.min,
-                         s.median, s.p90, s.max);
+  return absl::StrFormat("mean %.1f  min %g  median %g  p90 %g  max %g", s.mean, s.min, s.median,
+                         s.p90, s.max);
 }
 
 void Print(const engine::GameInfo& info, const bots::StatsConfig& config,
@@ -60,11 +60,12 @@ void Print(const engine::GameInfo& info, const bots::StatsConfig& config,
   const int n = config.match.num_players;
   std::vector<std::string> options;
   for (const auto& [name, value] : config.match.options) options.push_back(name + "=" + value);
-  std::cout << info.name << " (" << info.id << ", ruleset " << info.ruleset_version << "), "
-            << n << " players, " << report.matches << " matches, seed " << config.match.seed
+  std::cout << info.name << " (" << info.id << ", ruleset " << info.ruleset_version << "), " << n
+            << " players, " << report.matches << " matches, seed " << config.match.seed
             << "\nbots: " << absl::StrJoin(config.bots, ", ")
-            << (config.bots.size() > 1 ? " (rotated one seat each match)" : "") << "\noptions: "
-            << (options.empty() ? "the defaults" : absl::StrJoin(options, ", ")) << "\n\n";
+            << (config.bots.size() > 1 ? " (rotated one seat each match)" : "")
+            << "\noptions: " << (options.empty() ? "the defaults" : absl::StrJoin(options, ", "))
+            << "\n\n";
   std::cout << "length (actions)   " << Line(report.actions) << "\n\n";
   std::cout << absl::StrFormat("win rate by seat (fair %.1f%%; ±: 95%% interval)\n", 100.0 / n);
   double worst = 0;
@@ -85,8 +86,7 @@ void Print(const engine::GameInfo& info, const bots::StatsConfig& config,
     std::cout << "\nwin rate by bot (of the seats it played)\n";
     for (const auto& [bot, wins_seats] : report.bot_wins) {
       std::cout << absl::StrFormat("  %-14s %s   (%d seats)\n", bot,
-                                   Percent(wins_seats.first, wins_seats.second),
-                                   wins_seats.second);
+                                   Percent(wins_seats.first, wins_seats.second), wins_seats.second);
     }
   }
   std::cout << "\nshared ranks       " << Percent(report.shared_rank, report.matches)
@@ -110,8 +110,7 @@ void Print(const engine::GameInfo& info, const bots::StatsConfig& config,
     if (this_group != group) {
       group = this_group;
       std::cout << absl::StrFormat("\n%-*s      total   per match   in matches\n",
-                                   static_cast<int>(width + 2),
-                                   group.empty() ? "counters" : group);
+                                   static_cast<int>(width + 2), group.empty() ? "counters" : group);
     }
     std::cout << absl::StrFormat("  %-*s %10g   %9.2f   %s\n", static_cast<int>(width), item,
                                  total.total, total.total / report.matches,
@@ -132,15 +131,16 @@ int RunStats(const std::vector<std::string>& args) {
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, StatsFlags());
   if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
   if (parsed->Has("help")) {
-    std::cout << "usage: hoard stats --game ID [flags]\n\n" << kAbout << "\n"
+    std::cout << "usage: hoard stats --game ID [flags]\n\n"
+              << kAbout << "\n"
               << FlagsHelp(StatsFlags())
               << "\nexample: hoard stats --game frost_dragon --players 4 --bots heuristic "
                  "--matches 2000\n";
     return kExitOk;
   }
   if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "stats takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
+    return Fail(kExitUsage,
+                "stats takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
   }
   if (!parsed->Has("game")) return Fail(kExitUsage, "stats needs --game (see 'hoard games')");
   absl::StatusOr<const engine::Game*> game = engine::FindGame(parsed->Get("game", ""));
@@ -190,8 +190,8 @@ int RunStats(const std::vector<std::string>& args) {
   }
   absl::StatusOr<bots::StatsReport> report = bots::CollectStats(config);
   if (!report.ok()) {
-    const bool usage = absl::IsInvalidArgument(report.status()) ||
-                       absl::IsNotFound(report.status());
+    const bool usage =
+        absl::IsInvalidArgument(report.status()) || absl::IsNotFound(report.status());
     return Fail(usage ? kExitUsage : kExitFailure, std::string(report.status().message()));
   }
   Print(info, config, *report);

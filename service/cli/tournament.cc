@@ -23,12 +23,12 @@
 #include "hoard/v1/arena.grpc.pb.h"
 #include "service/arena.h"
 #include "service/arena_host.h"
+#include "service/balanced_channel.h"
 #include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 #include "service/cli/json.h"
 #include "service/cli/tournament_cli.h"
-#include "service/balanced_channel.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
@@ -135,9 +135,9 @@ absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participan
   } else if (kind.rfind("command:", 0) == 0) {
     p->set_command(kind.substr(8));
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--participant ", name, ": '", kind,
-        "' is no kind of participant (builtin:BOT, registered or command:CMD)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--participant ", name, ": '", kind,
+                     "' is no kind of participant (builtin:BOT, registered or command:CMD)"));
   }
   return absl::OkStatus();
 }
@@ -147,8 +147,8 @@ absl::StatusOr<hoard::v1::Format> FormatFromFlag(const std::string& format) {
   if (format == "duplicate") return hoard::v1::FORMAT_DUPLICATE;
   if (format == "gauntlet") return hoard::v1::FORMAT_GAUNTLET;
   if (format == "swiss") return hoard::v1::FORMAT_SWISS;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--format: '", format, "' is none of round-robin, duplicate, gauntlet, swiss"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--format: '", format, "' is none of round-robin, duplicate, gauntlet, swiss"));
 }
 
 absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
@@ -199,8 +199,7 @@ absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
   std::map<std::string, std::string> options;
   RETURN_IF_ERROR(ReadOptionFlags(args, &options));
   for (const auto& [name, value] : options) (*spec->mutable_options())[name] = value;
-  for (const auto& [flag, setter] :
-       std::vector<std::pair<std::string, std::function<void(int)>>>{
+  for (const auto& [flag, setter] : std::vector<std::pair<std::string, std::function<void(int)>>>{
            {"rounds", [&](int v) { spec->set_rounds(v); }},
            {"concurrency", [&](int v) { spec->set_concurrency(v); }},
            {"start-timeout-ms",
@@ -255,17 +254,15 @@ std::string StandingLines(const Tournament& t, int most) {
       break;
     }
     if (swiss) {
-      absl::StrAppendFormat(&text,
-                            "  %d. %-20s %5.2f points  Buchholz %6.2f  %3d matches  %3d wins"
-                            "%s  Elo %5.0f\n",
-                            shown, s.bot(), s.points(), s.buchholz(), s.matches(), s.wins(),
-                            s.byes() > 0 ? absl::StrFormat("  %d bye%s", s.byes(),
-                                                           s.byes() == 1 ? "" : "s")
-                                         : "",
-                            s.elo());
+      absl::StrAppendFormat(
+          &text,
+          "  %d. %-20s %5.2f points  Buchholz %6.2f  %3d matches  %3d wins"
+          "%s  Elo %5.0f\n",
+          shown, s.bot(), s.points(), s.buchholz(), s.matches(), s.wins(),
+          s.byes() > 0 ? absl::StrFormat("  %d bye%s", s.byes(), s.byes() == 1 ? "" : "s") : "",
+          s.elo());
     } else {
-      absl::StrAppendFormat(&text,
-                            "  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
+      absl::StrAppendFormat(&text, "  %d. %-20s Elo %5.0f  %4d matches  %4d wins  avg place %.2f\n",
                             shown, s.bot(), s.elo(), s.matches(), s.wins(), s.average_place());
     }
   }
@@ -287,8 +284,7 @@ std::string Clock(std::int64_t ms) {
   return absl::StrFormat("%d:%02d", s / 60, s % 60);
 }
 
-ProgressDisplay::ProgressDisplay(bool quiet)
-    : quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {}
+ProgressDisplay::ProgressDisplay(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO) == 1) {}
 
 void ProgressDisplay::Warn(const std::string& line) {
   absl::MutexLock lock(&mu_);
@@ -316,11 +312,11 @@ void ProgressDisplay::Update(const Tournament& t, bool last) {
   const int width = 30;
   const int filled = static_cast<int>(fraction * width);
   const double rate = p.matches_per_second();
-  std::string text = absl::StrFormat(
-      "tournament %d: %d/%d matches [%s%s] %3.0f%%  %.1f/s  elapsed %s  ETA %s", t.id(),
-      p.finished(), p.scheduled(), std::string(filled, '#'), std::string(width - filled, '.'),
-      100 * fraction, rate, Clock(p.elapsed_ms()),
-      p.finished() < p.scheduled() && p.eta_ms() > 0 ? Clock(p.eta_ms()) : "-");
+  std::string text =
+      absl::StrFormat("tournament %d: %d/%d matches [%s%s] %3.0f%%  %.1f/s  elapsed %s  ETA %s",
+                      t.id(), p.finished(), p.scheduled(), std::string(filled, '#'),
+                      std::string(width - filled, '.'), 100 * fraction, rate, Clock(p.elapsed_ms()),
+                      p.finished() < p.scheduled() && p.eta_ms() > 0 ? Clock(p.eta_ms()) : "-");
   if (p.failed() > 0) absl::StrAppend(&text, "  failed ", p.failed());
   text += "\n";
   if (t.spec().has_sprt()) absl::StrAppend(&text, "  ", SprtLine(t), "\n");
@@ -499,19 +495,16 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
   if (args.Has("json")) {
     std::cout << ToJson(board);
   } else if (board.matches() == 0) {
-    std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", id,
-                                 title,
+    std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", id, title,
                                  hoard::v1::TournamentStatus_Name(final_state.status()).substr(18));
   } else {
     const hoard::v1::TournamentProgress& p = final_state.progress();
     std::cout << absl::StrFormat(
                      "Tournament %d (%s): %s, %d of %d matches stored in %s (this run: %.0f "
                      "matches/s over %.1f s)\n\n",
-                     id, title,
-                     hoard::v1::TournamentStatus_Name(final_state.status()).substr(18),
+                     id, title, hoard::v1::TournamentStatus_Name(final_state.status()).substr(18),
                      p.finished(), p.scheduled(), db::StoreDisplayName(db_path),
-                     p.matches_per_second(),
-                     p.elapsed_ms() / 1000.0)
+                     p.matches_per_second(), p.elapsed_ms() / 1000.0)
               << SwissTable(final_state)
               << tournament::FormatLeaderboard(board, /*mark_provisional=*/true);
     if (final_state.spec().has_sprt()) std::cout << SprtLine(final_state) << "\n";

@@ -62,8 +62,8 @@ void PrintTournament(const Tournament& t) {
 absl::StatusOr<std::int64_t> TournamentId(const ParsedArgs& args) {
   std::int64_t id = 0;
   if (args.positionals.size() != 2 || !absl::SimpleAtoi(args.positionals[1], &id) || id < 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tournament ", args.positionals[0], " needs the tournament's id (a number from 1)"));
+    return absl::InvalidArgumentError(absl::StrCat("tournament ", args.positionals[0],
+                                                   " needs the tournament's id (a number from 1)"));
   }
   return id;
 }
@@ -145,7 +145,8 @@ class Client {
     hoard::v1::WatchTournamentRequest request;
     request.set_id(id);
     grpc::ClientContext context;
-    std::unique_ptr<grpc::ClientReader<Tournament>> reader = stub_->WatchTournament(&context, request);
+    std::unique_ptr<grpc::ClientReader<Tournament>> reader =
+        stub_->WatchTournament(&context, request);
     ProgressDisplay display(args_.Has("quiet"));
     Tournament t;
     Tournament last;
@@ -165,9 +166,9 @@ class Client {
       case hoard::v1::TOURNAMENT_STATUS_CANCELLED:
         return Fail(kExitFailure, absl::StrCat("tournament ", id, " was cancelled"));
       default:
-        return Fail(kExitFailure, absl::StrCat("tournament ", id, " ended ",
-                                               StatusName(last.status()),
-                                               last.error().empty() ? "" : ": ", last.error()));
+        return Fail(kExitFailure,
+                    absl::StrCat("tournament ", id, " ended ", StatusName(last.status()),
+                                 last.error().empty() ? "" : ": ", last.error()));
     }
   }
 

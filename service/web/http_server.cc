@@ -1,21 +1,20 @@
 #include "service/web/http_server.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <boost/asio.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
 #include <cstdint>
 #include <future>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
-
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-
-#include <boost/asio.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http.hpp>
 
 #include "absl/strings/str_cat.h"
 
@@ -48,21 +47,36 @@ std::string ClientOf(const tcp::endpoint& peer) {
 
 const char* Reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 413: return "Payload Too Large";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 501: return "Not Implemented";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return status < 500 ? "Client Error" : "Server Error";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Payload Too Large";
+    case 429:
+      return "Too Many Requests";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 501:
+      return "Not Implemented";
+    case 503:
+      return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
+    default:
+      return status < 500 ? "Client Error" : "Server Error";
   }
 }
 
@@ -79,8 +93,8 @@ class Occupancy {
   explicit Occupancy(const HttpLimits& limits) : limits_(limits) {}
 
   absl::Status TakeConnection(const std::string& client) {
-    return Take(client, "connections", limits_.max_connections,
-                limits_.max_connections_per_address, connections_, total_connections_);
+    return Take(client, "connections", limits_.max_connections, limits_.max_connections_per_address,
+                connections_, total_connections_);
   }
   void ReleaseConnection(const std::string& client) {
     Release(client, connections_, total_connections_);
@@ -101,15 +115,14 @@ class Occupancy {
                     std::map<std::string, int>& each, int& total) {
     std::lock_guard<std::mutex> lock(mu_);
     if (total >= max_total) {
-      return absl::ResourceExhaustedError(absl::StrCat("too many ", what,
-                                                       " open on this server (at most ",
-                                                       max_total, "); try again later"));
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "too many ", what, " open on this server (at most ", max_total, "); try again later"));
     }
     int& mine = each[client];
     if (mine >= max_each) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "too many ", what, " from your address ", client, " (at most ", max_each,
-          "); close one first"));
+      return absl::ResourceExhaustedError(absl::StrCat("too many ", what, " from your address ",
+                                                       client, " (at most ", max_each,
+                                                       "); close one first"));
     }
     ++mine;
     ++total;
@@ -262,15 +275,13 @@ class HttpServer::Impl::Session final : public HttpExchange,
       error_code ignored;
       self->socket_.set_option(
           asio::socket_base::send_buffer_size(self->limits_.max_stream_buffer_bytes), ignored);
-      self->socket_.set_option(
-          asio::detail::socket_option::integer<IPPROTO_TCP, TCP_USER_TIMEOUT>(
-              self->limits_.write_timeout_ms),
-          ignored);
+      self->socket_.set_option(asio::detail::socket_option::integer<IPPROTO_TCP, TCP_USER_TIMEOUT>(
+                                   self->limits_.write_timeout_ms),
+                               ignored);
       self->pending_ =
-          absl::StrCat(self->server_->Head(200, content_type,
-                                           {{"Cache-Control", "no-cache"},
-                                            {"Transfer-Encoding", "chunked"}},
-                                           true),
+          absl::StrCat(self->server_->Head(
+                           200, content_type,
+                           {{"Cache-Control", "no-cache"}, {"Transfer-Encoding", "chunked"}}, true),
                        "\r\n");
       self->WatchPeer();
       self->Heartbeat();
@@ -281,7 +292,8 @@ class HttpServer::Impl::Session final : public HttpExchange,
   bool Send(std::string bytes) override {
     if (closed_.load()) return false;
     const std::size_t size = bytes.size();
-    if (queued_.fetch_add(size) + size > static_cast<std::size_t>(limits_.max_stream_buffer_bytes)) {
+    if (queued_.fetch_add(size) + size >
+        static_cast<std::size_t>(limits_.max_stream_buffer_bytes)) {
       asio::post(server_->loop(), [self = shared_from_this()] { self->Close(); });
       closed_.store(true);
       return false;
@@ -345,10 +357,9 @@ class HttpServer::Impl::Session final : public HttpExchange,
     parser_->header_limit(limits_.max_header_bytes);
     parser_->body_limit(limits_.max_body_bytes);
     SetDeadline(limits_.request_timeout_ms, &Session::RequestLate);
-    http::async_read(socket_, buffer_, *parser_,
-                     [self = shared_from_this()](error_code ec, std::size_t) {
-                       self->OnRequest(ec);
-                     });
+    http::async_read(
+        socket_, buffer_, *parser_,
+        [self = shared_from_this()](error_code ec, std::size_t) { self->OnRequest(ec); });
   }
 
   void RequestLate() {
@@ -361,9 +372,9 @@ class HttpServer::Impl::Session final : public HttpExchange,
     if (phase_ != Phase::kReading) return;
     ClearDeadline();
     if (timed_out_) {
-      return Refuse(408, absl::DeadlineExceededError(absl::StrCat(
-                             "the request did not arrive whole within ",
-                             Seconds(limits_.request_timeout_ms))));
+      return Refuse(
+          408, absl::DeadlineExceededError(absl::StrCat("the request did not arrive whole within ",
+                                                        Seconds(limits_.request_timeout_ms))));
     }
     if (ec == http::error::header_limit) {
       return Refuse(431, absl::ResourceExhaustedError(absl::StrCat(
@@ -379,8 +390,8 @@ class HttpServer::Impl::Session final : public HttpExchange,
       return Close();
     }
     if (ec) {
-      return Refuse(400, absl::InvalidArgumentError(
-                             absl::StrCat("malformed HTTP request: ", ec.message())));
+      return Refuse(
+          400, absl::InvalidArgumentError(absl::StrCat("malformed HTTP request: ", ec.message())));
     }
     const auto& message = parser_->get();
     HttpRequest request;
@@ -410,13 +421,12 @@ class HttpServer::Impl::Session final : public HttpExchange,
                      const HttpHeaders& headers) {
     if (phase_ != Phase::kHandling) return;
     if (std::exchange(stream_place_, false)) server_->occupancy().ReleaseStream(client_);
-    std::string response =
-        absl::StrCat(server_->Head(status, content_type, headers, !keep_alive_),
-                     "Content-Length: ", body.size(), "\r\n");
+    std::string response = absl::StrCat(server_->Head(status, content_type, headers, !keep_alive_),
+                                        "Content-Length: ", body.size(), "\r\n");
     if (keep_alive_) {
       // So that the client does not send on a connection as it is closed.
-      absl::StrAppend(&response, "Keep-Alive: timeout=", std::max(1, limits_.idle_timeout_ms / 1000),
-                      "\r\n");
+      absl::StrAppend(&response,
+                      "Keep-Alive: timeout=", std::max(1, limits_.idle_timeout_ms / 1000), "\r\n");
     }
     response += "\r\n";
     if (!head_) response += body;
@@ -534,8 +544,8 @@ absl::Status HttpServer::Impl::Listen() {
   if (!ec) acceptor_.bind(endpoint, ec);
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", options_.host, ":",
-                                               options_.port, ": ", ec.message()));
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options_.host, ":", options_.port, ": ", ec.message()));
   }
   port_ = acceptor_.local_endpoint(ec).port();
   return absl::OkStatus();
@@ -588,8 +598,8 @@ void HttpServer::Impl::Refuse(tcp::socket socket, const absl::Status& why) {
     std::string response;
     std::array<char, 4096> scratch;
   };
-  auto refusal = std::make_shared<Refusal>(Refusal{
-      std::move(socket), asio::steady_timer(loop_), ErrorResponse(503, why), {}});
+  auto refusal = std::make_shared<Refusal>(
+      Refusal{std::move(socket), asio::steady_timer(loop_), ErrorResponse(503, why), {}});
   auto answer = [this, refusal] {
     if (!refusal->socket.is_open()) return;
     error_code ignored;

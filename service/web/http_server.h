@@ -55,12 +55,12 @@ struct HttpLimits {
 };
 
 struct HttpRequest {
-  std::string method;  // as sent: "GET", "HEAD", "BREW"
-  std::string target;  // path and query, as sent
-  std::string path;    // the target up to '?'
-  std::string query;   // after '?', undecoded
+  std::string method;         // as sent: "GET", "HEAD", "BREW"
+  std::string target;         // path and query, as sent
+  std::string path;           // the target up to '?'
+  std::string query;          // after '?', undecoded
   std::string authorization;  // the Authorization header, or ""
-  std::string client;  // the client address, as counted
+  std::string client;         // the client address, as counted
 };
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
@@ -83,8 +83,7 @@ class HttpExchange {
   // starts a chunked body; `on_close` runs once, on the loop's thread, when
   // the stream ends for any reason but Finish: the client left (its read
   // ended), fell behind by max_stream_buffer_bytes, or the server stopped.
-  virtual void StartStream(const std::string& content_type,
-                           std::function<void()> on_close) = 0;
+  virtual void StartStream(const std::string& content_type, std::function<void()> on_close) = 0;
   // Queues `bytes` on the stream; false if it has ended (or ends now, its
   // client too far behind): then nothing more need be sent.
   virtual bool Send(std::string bytes) = 0;
@@ -92,8 +91,7 @@ class HttpExchange {
   virtual void Finish(std::string last) = 0;
 };
 
-using HttpHandler =
-    std::function<void(const HttpRequest&, const std::shared_ptr<HttpExchange>&)>;
+using HttpHandler = std::function<void(const HttpRequest&, const std::shared_ptr<HttpExchange>&)>;
 
 struct HttpServerOptions {
   std::string host;  // an address; "" or "0.0.0.0" for all IPv4 ones

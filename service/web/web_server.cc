@@ -67,21 +67,36 @@ int HttpStatusOf(grpc::StatusCode code) {
 
 const char* CodeName(grpc::StatusCode code) {
   switch (code) {
-    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case grpc::StatusCode::OUT_OF_RANGE: return "OUT_OF_RANGE";
-    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-    case grpc::StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
-    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
-    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
-    case grpc::StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
-    case grpc::StatusCode::ABORTED: return "ABORTED";
-    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
-    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
-    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
-    case grpc::StatusCode::CANCELLED: return "CANCELLED";
-    case grpc::StatusCode::DATA_LOSS: return "DATA_LOSS";
-    default: return "INTERNAL";
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case grpc::StatusCode::OUT_OF_RANGE:
+      return "OUT_OF_RANGE";
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case grpc::StatusCode::UNAUTHENTICATED:
+      return "UNAUTHENTICATED";
+    case grpc::StatusCode::PERMISSION_DENIED:
+      return "PERMISSION_DENIED";
+    case grpc::StatusCode::NOT_FOUND:
+      return "NOT_FOUND";
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return "ALREADY_EXISTS";
+    case grpc::StatusCode::ABORTED:
+      return "ABORTED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::UNIMPLEMENTED:
+      return "UNIMPLEMENTED";
+    case grpc::StatusCode::UNAVAILABLE:
+      return "UNAVAILABLE";
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::CANCELLED:
+      return "CANCELLED";
+    case grpc::StatusCode::DATA_LOSS:
+      return "DATA_LOSS";
+    default:
+      return "INTERNAL";
   }
 }
 
@@ -93,7 +108,6 @@ std::string ErrorJson(grpc::StatusCode code, const std::string& message) {
   (*error.mutable_fields())["message"].set_string_value(message);
   return Json(error);
 }
-
 
 // What every answer carries: the app's pages may run only the app's own
 // script and style and talk only to this server, and no page may be framed.
@@ -343,8 +357,7 @@ bool IsMatchId(const std::string& id) {
 }
 
 bool IsTournamentId(const std::string& id) {
-  return !id.empty() && id.size() <= 18 &&
-         id.find_first_not_of("0123456789") == std::string::npos;
+  return !id.empty() && id.size() <= 18 && id.find_first_not_of("0123456789") == std::string::npos;
 }
 
 }  // namespace
@@ -362,8 +375,8 @@ struct WebServer::Impl {
   // caller's credentials passed on; `done(status, response)` runs on a gRPC
   // thread when it ends.
   template <typename Request, typename Response, typename Invoke, typename Done>
-  void Rpc(const HttpRequest& http_request, HttpExchange& exchange, Request request,
-           Invoke invoke, Done done) {
+  void Rpc(const HttpRequest& http_request, HttpExchange& exchange, Request request, Invoke invoke,
+           Done done) {
     struct Unary : Call {
       Request request;
       Response response;
@@ -404,11 +417,11 @@ struct WebServer::Impl {
 
   // An event stream after a read that says whether it may be watched (a
   // missing match is an HTTP error, not a stream that ends at once).
-  template <typename Message, typename CheckRequest, typename CheckResponse,
-            typename WatchRequest, typename Check, typename Open>
+  template <typename Message, typename CheckRequest, typename CheckResponse, typename WatchRequest,
+            typename Check, typename Open>
   void Events(const HttpRequest& http_request, const std::shared_ptr<HttpExchange>& exchange,
-              const std::string& kind, CheckRequest check_request, Check check,
-              WatchRequest watch, Open open) {
+              const std::string& kind, CheckRequest check_request, Check check, WatchRequest watch,
+              Open open) {
     const bool head = http_request.method == "HEAD";
     if (!head) {
       if (absl::Status reserved = exchange->ReserveStream(); !reserved.ok()) {
@@ -438,38 +451,31 @@ bool WebServer::Impl::HandleApi(const HttpRequest& request,
   using namespace hoard::v1;  // NOLINT: the messages of the API
   const std::string& path = request.path;
   if (path == "/api/v1/games") {
-    Unary<ListGamesRequest, ListGamesResponse>(request, exchange, {}, [this](auto... a) {
-      arena->async()->ListGames(a...);
-    });
+    Unary<ListGamesRequest, ListGamesResponse>(
+        request, exchange, {}, [this](auto... a) { arena->async()->ListGames(a...); });
   } else if (path == "/api/v1/bots") {
-    Unary<ListBotsRequest, ListBotsResponse>(request, exchange, {}, [this](auto... a) {
-      arena->async()->ListBots(a...);
-    });
+    Unary<ListBotsRequest, ListBotsResponse>(request, exchange, {},
+                                             [this](auto... a) { arena->async()->ListBots(a...); });
   } else if (path == "/api/v1/matches") {
-    Unary<ListMatchesRequest, ListMatchesResponse>(request, exchange, {}, [this](auto... a) {
-      arena->async()->ListMatches(a...);
-    });
+    Unary<ListMatchesRequest, ListMatchesResponse>(
+        request, exchange, {}, [this](auto... a) { arena->async()->ListMatches(a...); });
   } else if (std::vector<std::string> match = Segments(path, "/api/v1/matches/");
              !match.empty() && match.size() <= 2 && IsMatchId(match[0])) {
     const PathFields fields = {{"match_id", match[0]}};
     if (match.size() == 1) {
-      Unary<GetMatchRequest, GetMatchResponse>(request, exchange, fields, [this](auto... a) {
-        arena->async()->GetMatch(a...);
-      });
+      Unary<GetMatchRequest, GetMatchResponse>(
+          request, exchange, fields, [this](auto... a) { arena->async()->GetMatch(a...); });
     } else if (match[1] == "replay") {
-      Unary<ReplayMatchRequest, ReplayMatchResponse>(request, exchange, fields,
-                                                     [this](auto... a) {
-                                                       arena->async()->ReplayMatch(a...);
-                                                     });
+      Unary<ReplayMatchRequest, ReplayMatchResponse>(
+          request, exchange, fields, [this](auto... a) { arena->async()->ReplayMatch(a...); });
     } else if (match[1] == "events") {
       GetMatchRequest get;
       get.set_match_id(match[0]);
       WatchMatchRequest watch;
       watch.set_match_id(match[0]);
       Events<MatchEvent, GetMatchRequest, GetMatchResponse>(
-          request, exchange, "match", get,
-          [this](auto... a) { arena->async()->GetMatch(a...); }, watch,
-          [this](auto... a) { arena->async()->WatchMatch(a...); });
+          request, exchange, "match", get, [this](auto... a) { arena->async()->GetMatch(a...); },
+          watch, [this](auto... a) { arena->async()->WatchMatch(a...); });
     } else {
       return false;
     }
@@ -497,17 +503,14 @@ bool WebServer::Impl::HandleApi(const HttpRequest& request,
       return false;
     }
   } else if (path == "/api/v1/leaderboard") {
-    Unary<GetLeaderboardRequest, Leaderboard>(request, exchange, {}, [this](auto... a) {
-      tournaments->async()->GetLeaderboard(a...);
-    });
+    Unary<GetLeaderboardRequest, Leaderboard>(
+        request, exchange, {}, [this](auto... a) { tournaments->async()->GetLeaderboard(a...); });
   } else if (path == "/api/v1/head-to-head") {
-    Unary<GetHeadToHeadRequest, HeadToHeadTable>(request, exchange, {}, [this](auto... a) {
-      tournaments->async()->GetHeadToHead(a...);
-    });
+    Unary<GetHeadToHeadRequest, HeadToHeadTable>(
+        request, exchange, {}, [this](auto... a) { tournaments->async()->GetHeadToHead(a...); });
   } else if (path == "/api/v1/results") {
-    Unary<ListResultsRequest, ListResultsResponse>(request, exchange, {}, [this](auto... a) {
-      tournaments->async()->ListResults(a...);
-    });
+    Unary<ListResultsRequest, ListResultsResponse>(
+        request, exchange, {}, [this](auto... a) { tournaments->async()->ListResults(a...); });
   } else {
     return false;
   }
@@ -549,18 +552,18 @@ void WebServer::Impl::Handle(const HttpRequest& request,
           exchange->Respond(200, "text/plain; version=0.0.4; charset=utf-8", metrics());
         });
   }
-  RespondError(*exchange, grpc::StatusCode::NOT_FOUND,
-               absl::StrCat("no page ", request.path,
-                            " (the API is under /api/v1; see /openapi.json)"));
+  RespondError(
+      *exchange, grpc::StatusCode::NOT_FOUND,
+      absl::StrCat("no page ", request.path, " (the API is under /api/v1; see /openapi.json)"));
 }
 
-absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
-    const WebOptions& options, std::shared_ptr<grpc::Channel> api,
-    std::function<std::string()> metrics) {
+absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& options,
+                                                            std::shared_ptr<grpc::Channel> api,
+                                                            std::function<std::string()> metrics) {
   const std::size_t colon = options.listen.rfind(':');
   int port = -1;
-  if (colon == std::string::npos ||
-      !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) || port < 0 || port > 65535) {
+  if (colon == std::string::npos || !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) ||
+      port < 0 || port > 65535) {
     return absl::InvalidArgumentError(
         absl::StrCat("--http: '", options.listen, "' is not HOST:PORT"));
   }
@@ -578,8 +581,7 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(
   http.host = host;
   http.port = port;
   http.limits = options.limits;
-  http.handler = [raw](const HttpRequest& request,
-                       const std::shared_ptr<HttpExchange>& exchange) {
+  http.handler = [raw](const HttpRequest& request, const std::shared_ptr<HttpExchange>& exchange) {
     raw->Handle(request, exchange);
   };
   http.headers = SecurityHeaders();

@@ -19,8 +19,7 @@ namespace hoard::tournament::testing {
 // the weaker; a gap g < 3 leaves the weaker a chance (3 − g)²/18 per meeting.
 // REQUIRES: 2 <= players <= n.
 inline std::vector<MatchResult> ResultsOfStrengths(const std::vector<double>& strengths,
-                                                   int matches, int players,
-                                                   std::uint64_t seed) {
+                                                   int matches, int players, std::uint64_t seed) {
   const int bots = static_cast<int>(strengths.size());
   engine::Rng rng(seed);
   std::vector<MatchResult> results;

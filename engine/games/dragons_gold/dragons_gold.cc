@@ -28,8 +28,8 @@ std::string CountsText(const TokenCounts& counts) {
   std::vector<std::string> parts;
   for (int kind = 0; kind < kNumTokenKinds; ++kind) {
     if (counts[kind] > 0) {
-      parts.push_back(absl::StrCat(counts[kind], " ", counts[kind] == 1 ? TokenName(kind)
-                                                                        : TokenNamePlural(kind)));
+      parts.push_back(absl::StrCat(counts[kind], " ",
+                                   counts[kind] == 1 ? TokenName(kind) : TokenNamePlural(kind)));
     }
   }
   return parts.empty() ? "nothing" : absl::StrJoin(parts, ", ");
@@ -92,21 +92,21 @@ absl::Status WrongMove(absl::string_view expected) {
 
 absl::string_view TokenName(int token) {
   static constexpr std::array<absl::string_view, kNumTokenKinds> kNames = {
-      "silver", "gold", "red", "blue", "green", "purple", "yellow", "white diamond",
-      "black diamond"};
+      "silver", "gold",   "red",           "blue",         "green",
+      "purple", "yellow", "white diamond", "black diamond"};
   return kNames[token];
 }
 
 absl::string_view TokenNamePlural(int token) {
   static constexpr std::array<absl::string_view, kNumTokenKinds> kNames = {
-      "silver", "gold", "red", "blue", "green", "purple", "yellow", "white diamonds",
-      "black diamonds"};
+      "silver", "gold",           "red",           "blue", "green", "purple",
+      "yellow", "white diamonds", "black diamonds"};
   return kNames[token];
 }
 
 absl::string_view AdventurerName(int adventurer) {
-  static constexpr std::array<absl::string_view, kNumAdventurers> kNames = {
-      "knight 4", "knight 3", "thief", "wizard"};
+  static constexpr std::array<absl::string_view, kNumAdventurers> kNames = {"knight 4", "knight 3",
+                                                                            "thief", "wizard"};
   return kNames[adventurer];
 }
 
@@ -156,8 +156,8 @@ Action Move::Encode() const {
     case Kind::kMarketOffer:
       Put(code, 4, 3, target);
       for (int kind = 0; kind < kNumTokenKinds; ++kind) {
-        HOARD_CHECK(give[kind] >= 0 && give[kind] <= kMaxMarketTokensOfAKind &&
-                        get[kind] >= 0 && get[kind] <= kMaxMarketTokensOfAKind,
+        HOARD_CHECK(give[kind] >= 0 && give[kind] <= kMaxMarketTokensOfAKind && get[kind] >= 0 &&
+                        get[kind] <= kMaxMarketTokensOfAKind,
                     "a market offer holds 0 to 7 tokens of a kind each way");
         Put(code, 7 + 3 * kind, 3, give[kind]);
         Put(code, 7 + 3 * kNumTokenKinds + 3 * kind, 3, get[kind]);
@@ -192,7 +192,8 @@ std::optional<Move> Move::Decode(Action action) {
       used = (std::uint64_t{1} << 24) - 1;
       break;
     case Kind::kPropose:
-      for (int i = 0; i < kMaxTokensOnDragon; ++i) move.assignment.push_back(Get(code, 4 + 3 * i, 3));
+      for (int i = 0; i < kMaxTokensOnDragon; ++i)
+        move.assignment.push_back(Get(code, 4 + 3 * i, 3));
       while (!move.assignment.empty() && move.assignment.back() == 0) move.assignment.pop_back();
       used = ~std::uint64_t{0};
       break;
@@ -336,7 +337,8 @@ void DragonsGoldState::AddTurnActions(Seat seat, std::vector<Action>* out) const
       if (p.objects[seat][kSecondStrike] == 0) continue;
       for (int second = adv + 1; second < kNumAdventurers; ++second) {
         if (p.adventurers[seat][second] == AdventurerState::kReady) {
-          AddOnce({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv, .second = second}, out);
+          AddOnce({.kind = Move::Kind::kAttack, .slot = slot, .adventurer = adv, .second = second},
+                  out);
         }
       }
     }
@@ -345,10 +347,10 @@ void DragonsGoldState::AddTurnActions(Seat seat, std::vector<Action>* out) const
     if (p.objects[seat][kind] == 0) continue;
     // The parameters each object takes: two slots, one slot, an
     // adventurer, a player, or none.
-    const int first = kind == kInvisibleHand                            ? num_players()
-                      : kind == kRetreat                                ? kNumAdventurers
+    const int first = kind == kInvisibleHand                           ? num_players()
+                      : kind == kRetreat                               ? kNumAdventurers
                       : kind == kDragonSwap || kind == kSleepingPotion ? kFaceUpDragons
-                                                                        : 1;
+                                                                       : 1;
     const int second = kind == kDragonSwap ? kFaceUpDragons : 1;
     for (int a = 0; a < first; ++a) {
       for (int b = 0; b < second; ++b) {
@@ -366,8 +368,8 @@ void DragonsGoldState::AddProposalExamples(Seat seat, std::vector<Action>* out) 
   // contributor in turn, the proposer first.
   const Negotiation& n = p.negotiation;
   const int k = static_cast<int>(n.contributors.size());
-  const int me = static_cast<int>(
-      std::find(n.contributors.begin(), n.contributors.end(), seat) - n.contributors.begin());
+  const int me = static_cast<int>(std::find(n.contributors.begin(), n.contributors.end(), seat) -
+                                  n.contributors.begin());
   std::vector<TokenCounts> even(k, TokenCounts{});
   int next = me;
   for (int kind = 0; kind < kNumTokenKinds; ++kind) {
@@ -404,19 +406,19 @@ bool DragonsGoldState::LegalActionsComplete(Seat seat) const {
   const Position& p = position_;
   if (p.phase == Phase::kPropose) return seat != p.negotiation.proposer;
   // Bundles are too many to list: the swaps of one token each are examples.
-  if (p.phase == Phase::kMarketOffer) return seat != p.market_offerer || Total(p.holdings[seat]) == 0;
+  if (p.phase == Phase::kMarketOffer)
+    return seat != p.market_offerer || Total(p.holdings[seat]) == 0;
   return true;
 }
 
 std::string DragonsGoldState::LegalActionsHint(Seat seat) const {
   if (LegalActionsComplete(seat)) return "";
   if (position_.phase == Phase::kMarketOffer) {
-    return absl::StrCat("offer another player any bundle of your tokens (",
-                        CountsText(position_.holdings[seat]),
-                        ") for any bundle of tokens of other kinds, at least one token and at "
-                        "most ",
-                        kMaxMarketTokensOfAKind,
-                        " of a kind each way, or pass; the examples are a few of them");
+    return absl::StrCat(
+        "offer another player any bundle of your tokens (", CountsText(position_.holdings[seat]),
+        ") for any bundle of tokens of other kinds, at least one token and at "
+        "most ",
+        kMaxMarketTokensOfAKind, " of a kind each way, or pass; the examples are a few of them");
   }
   const Negotiation& n = position_.negotiation;
   std::vector<std::string> who;
@@ -530,8 +532,8 @@ absl::Status DragonsGoldState::CheckProposal(const Move& move) const {
     for (int i = 0; i < n.tokens[kind]; ++i, ++index) {
       const int who = index < static_cast<int>(move.assignment.size()) ? move.assignment[index] : 0;
       if (who >= k) {
-        return Illegal(absl::StrCat("token ", index, " goes to contributor ", who, ", but only ",
-                                    k, " took part"));
+        return Illegal(absl::StrCat("token ", index, " goes to contributor ", who, ", but only ", k,
+                                    " took part"));
       }
       if (who < previous) {
         return Illegal("the tokens of one kind must be assigned in contributor order");
@@ -633,8 +635,8 @@ absl::Status DragonsGoldState::ApplyThiefChoice(const Move& move) {
   const Steal steal = p.steals.front();
   const bool held = StealPool(steal.victim)[move.token] > 0;
   if (rules_.thieves_steal_from_share && !held) {
-    return Illegal(absl::StrCat("seat ", steal.victim, "'s share holds no ",
-                                TokenNamePlural(move.token)));
+    return Illegal(
+        absl::StrCat("seat ", steal.victim, "'s share holds no ", TokenNamePlural(move.token)));
   }
   p.steals.erase(p.steals.begin());
   // From a screen, a kind the victim does not hold: the thief takes at
@@ -654,9 +656,9 @@ absl::Status DragonsGoldState::ApplyDecoy(Seat seat, const Move& move) {
   if (move.kind == Move::Kind::kDecoyGive) {
     if (p.objects[seat][kDecoyPurse] == 0) return Illegal("you hold no Decoy Purse");
     if (StealPool(seat)[move.token] == 0) {
-      return Illegal(absl::StrCat(rules_.thieves_steal_from_share ? "your share holds no "
-                                                                  : "you hold no ",
-                                  TokenName(move.token)));
+      return Illegal(
+          absl::StrCat(rules_.thieves_steal_from_share ? "your share holds no " : "you hold no ",
+                       TokenName(move.token)));
     }
     p.steals.erase(p.steals.begin());
     --p.objects[seat][kDecoyPurse];
@@ -682,7 +684,8 @@ absl::Status DragonsGoldState::ApplyMarketOffer(Seat seat, const Move& move) {
     NextMarketOffer(seat);
     return absl::OkStatus();
   }
-  if (move.kind != Move::Kind::kMarketOffer) return WrongMove("offer a swap at the market, or pass");
+  if (move.kind != Move::Kind::kMarketOffer)
+    return WrongMove("offer a swap at the market, or pass");
   if (move.target == seat || move.target >= num_players()) {
     return Illegal("a swap is offered to another player");
   }
@@ -691,8 +694,7 @@ absl::Status DragonsGoldState::ApplyMarketOffer(Seat seat, const Move& move) {
   }
   for (int kind = 0; kind < kNumTokenKinds; ++kind) {
     if (move.give[kind] > 0 && move.get[kind] > 0) {
-      return Illegal(absl::StrCat("a swap does not both give and ask for ",
-                                  TokenNamePlural(kind)));
+      return Illegal(absl::StrCat("a swap does not both give and ask for ", TokenNamePlural(kind)));
     }
   }
   if (!Holds(p.holdings[seat], move.give)) {
@@ -863,8 +865,7 @@ void DragonsGoldState::Settle(Slaying::Outcome outcome, const std::vector<TokenC
     record_.push_back(Slaying{.card = dragon.card,
                               .slot = n.slot,
                               .slayer = n.slayer,
-                              .attackers = {dragon.attackers.begin(),
-                                            dragon.attackers.end()},
+                              .attackers = {dragon.attackers.begin(), dragon.attackers.end()},
                               .treasure = n.tokens});
     slaying = &std::get<Slaying>(record_.back());
   }
@@ -1172,9 +1173,8 @@ namespace {
 // random pick from a share is public: the table watches it leave the share.
 RecordEntry SeenBy(RecordEntry entry, Seat observer, const Rules& rules) {
   if (auto* theft = std::get_if<Theft>(&entry)) {
-    const bool by_chance =
-        (theft->how == TheftKind::kRandom && !rules.thieves_steal_from_share) ||
-        theft->how == TheftKind::kInvisibleHand;
+    const bool by_chance = (theft->how == TheftKind::kRandom && !rules.thieves_steal_from_share) ||
+                           theft->how == TheftKind::kInvisibleHand;
     if (by_chance && observer != theft->thief_owner && observer != theft->victim) {
       theft->token = kHiddenToken;
     }
@@ -1281,14 +1281,22 @@ namespace {
 
 std::string PhaseName(Phase phase) {
   switch (phase) {
-    case Phase::kTurn: return "turn";
-    case Phase::kPropose: return "proposal";
-    case Phase::kVote: return "vote";
-    case Phase::kThiefChoice: return "thief's choice";
-    case Phase::kDecoy: return "decoy purse";
-    case Phase::kMarketOffer: return "market offer";
-    case Phase::kMarketReply: return "market reply";
-    case Phase::kOver: return "over";
+    case Phase::kTurn:
+      return "turn";
+    case Phase::kPropose:
+      return "proposal";
+    case Phase::kVote:
+      return "vote";
+    case Phase::kThiefChoice:
+      return "thief's choice";
+    case Phase::kDecoy:
+      return "decoy purse";
+    case Phase::kMarketOffer:
+      return "market offer";
+    case Phase::kMarketReply:
+      return "market reply";
+    case Phase::kOver:
+      return "over";
   }
   return "";
 }
@@ -1317,11 +1325,10 @@ std::string AdventurersText(const std::array<AdventurerState, kNumAdventurers>& 
 
 std::string NegotiationText(const Negotiation& n) {
   if (n.slot < 0) return "";
-  std::string text = absl::StrCat("negotiation over slot ", n.slot, " (slain by seat ", n.slayer,
-                                  "): ", CountsText(n.tokens), "; contributors ",
-                                  absl::StrJoin(n.contributors, ","), "; proposals ",
-                                  n.proposals_made, "/", n.proposals_allowed, "; proposer seat ",
-                                  n.proposer);
+  std::string text = absl::StrCat(
+      "negotiation over slot ", n.slot, " (slain by seat ", n.slayer, "): ", CountsText(n.tokens),
+      "; contributors ", absl::StrJoin(n.contributors, ","), "; proposals ", n.proposals_made, "/",
+      n.proposals_allowed, "; proposer seat ", n.proposer);
   if (!n.proposal.empty()) {
     std::vector<std::string> shares;
     for (std::size_t i = 0; i < n.proposal.size(); ++i) {
@@ -1340,9 +1347,9 @@ std::string KindText(int token) {
 
 std::string RecordText(const RecordEntry& entry) {
   if (const auto* slaying = std::get_if<Slaying>(&entry)) {
-    std::string text = absl::StrCat("seat ", slaying->slayer, " slew dragon ", slaying->card,
-                                    " in slot ", slaying->slot, " (drawn: ",
-                                    CountsText(slaying->drawn), "): ");
+    std::string text =
+        absl::StrCat("seat ", slaying->slayer, " slew dragon ", slaying->card, " in slot ",
+                     slaying->slot, " (drawn: ", CountsText(slaying->drawn), "): ");
     switch (slaying->outcome) {
       case Slaying::Outcome::kNegotiating:
         return absl::StrCat(text, "negotiating over ", CountsText(slaying->treasure));
@@ -1358,20 +1365,19 @@ std::string RecordText(const RecordEntry& entry) {
     return absl::StrCat(text, absl::StrJoin(shares, " / "));
   }
   if (const auto* swap = std::get_if<MarketSwap>(&entry)) {
-    return absl::StrCat("seat ", swap->from, " gave seat ", swap->to, " ",
-                        CountsText(swap->give), " for ", CountsText(swap->get));
+    return absl::StrCat("seat ", swap->from, " gave seat ", swap->to, " ", CountsText(swap->give),
+                        " for ", CountsText(swap->get));
   }
   if (const auto* theft = std::get_if<Theft>(&entry)) {
     static constexpr std::array<absl::string_view, 4> kHow = {
         "at random", "by choice", "with a Decoy Purse", "with an Invisible Hand"};
-    return absl::StrCat("seat ", theft->thief_owner, " took ", KindText(theft->token),
-                        " from seat ", theft->victim, " ", kHow[static_cast<int>(theft->how)],
-                        theft->named >= 0 ? absl::StrCat(" (named ", TokenName(theft->named), ")")
-                                          : "");
+    return absl::StrCat(
+        "seat ", theft->thief_owner, " took ", KindText(theft->token), " from seat ", theft->victim,
+        " ", kHow[static_cast<int>(theft->how)],
+        theft->named >= 0 ? absl::StrCat(" (named ", TokenName(theft->named), ")") : "");
   }
   if (const auto* map = std::get_if<TreasureMapDraw>(&entry)) {
-    return absl::StrCat("seat ", map->seat, " drew ", KindText(map->token),
-                        " with a Treasure Map");
+    return absl::StrCat("seat ", map->seat, " drew ", KindText(map->token), " with a Treasure Map");
   }
   return absl::StrCat(CountsText(std::get<LeftOnTable>(entry).tokens), " left on the table");
 }
@@ -1385,16 +1391,15 @@ std::string DragonsGoldView::ToString() const {
     absl::StrAppend(&out, "slot ", slot, ": ", DragonText(dragons[slot]), "\n");
   }
   absl::StrAppend(&out, "pile ", pile_size, market_ahead ? " (market ahead)" : "", ", bag ",
-                  bag_size, ", removed ", CountsText(removed), ", objects deck ",
-                  object_deck_size, ", discard ", ObjectsText(object_discard), "\n");
+                  bag_size, ", removed ", CountsText(removed), ", objects deck ", object_deck_size,
+                  ", discard ", ObjectsText(object_discard), "\n");
   for (std::size_t s = 0; s < players.size(); ++s) {
     const PlayerView& player = players[s];
-    absl::StrAppend(&out, "seat ", s, ": ", AdventurersText(player.adventurers), "; ",
-                    player.token_count, " tokens",
-                    player.tokens ? absl::StrCat(" (", CountsText(*player.tokens), ")") : "",
-                    "; ", player.object_count, " objects",
-                    player.objects ? absl::StrCat(" (", ObjectsText(*player.objects), ")") : "",
-                    "\n");
+    absl::StrAppend(
+        &out, "seat ", s, ": ", AdventurersText(player.adventurers), "; ", player.token_count,
+        " tokens", player.tokens ? absl::StrCat(" (", CountsText(*player.tokens), ")") : "", "; ",
+        player.object_count, " objects",
+        player.objects ? absl::StrCat(" (", ObjectsText(*player.objects), ")") : "", "\n");
   }
   const std::string talk = NegotiationText(negotiation);
   if (!talk.empty()) absl::StrAppend(&out, talk, "\n");
@@ -1616,8 +1621,8 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   auto number = [&](const std::string& name, int low, int high, int* out) -> absl::Status {
     const std::string value = OptionValue(info, config, name);
     if (!absl::SimpleAtoi(value, out) || *out < low || *out > high) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " must be a number from ", low,
-                                                     " to ", high, ", not '", value, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " must be a number from ", low, " to ", high, ", not '", value, "'"));
     }
     return absl::OkStatus();
   };
@@ -1703,15 +1708,23 @@ class DragonsGoldGame final : public Game {
     info_.max_players = 6;
     info_.ruleset_version = "3";
     info_.options = {
-        {"scoring", "advanced", "advanced (gem majorities, straights, the cursed black diamond) or basic"},
-        {"negotiation_proposals", "6", "proposals before an unshared treasure leaves the game (1 to 20)"},
+        {"scoring", "advanced",
+         "advanced (gem majorities, straights, the cursed black diamond) or basic"},
+        {"negotiation_proposals", "6",
+         "proposals before an unshared treasure leaves the game (1 to 20)"},
         {"market_rounds", "2", "offers each player makes at the market (0 to 5)"},
         {"max_turns", "240", "turns before the match ends regardless (30 to 1000)"},
-        {"invisible_hand", "off", "put the two Invisible Hand cards in the magic object deck (on/off)"},
+        {"invisible_hand", "off",
+         "put the two Invisible Hand cards in the magic object deck (on/off)"},
         {"magic_objects", "on", "deal and draw magic objects at all (on/off)"},
-        {"first_player", "random", "who starts: a seat drawn from the seed (random) or seat 0 (seat0)"},
-        {"thief_steals", "share", "what a thief steals from: the victim's share of the dragon (share) or their whole screen (screen)"},
-        {"stalemate", "retreat", "when no adventurer can act: every attacker comes back ready (retreat) or the match ends (end)"},
+        {"first_player", "random",
+         "who starts: a seat drawn from the seed (random) or seat 0 (seat0)"},
+        {"thief_steals", "share",
+         "what a thief steals from: the victim's share of the dragon (share) or their whole screen "
+         "(screen)"},
+        {"stalemate", "retreat",
+         "when no adventurer can act: every attacker comes back ready (retreat) or the match ends "
+         "(end)"},
     };
     // Turns (at most 1000), objects played (every card at most once per
     // pass through the deck: bounded by the red tokens, 16, plus the 24),

@@ -40,8 +40,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/game.h"
-#include "engine/sampler.h"
 #include "engine/rng.h"
+#include "engine/sampler.h"
 
 namespace hoard::engine::dragons_gold {
 
@@ -80,9 +80,24 @@ inline constexpr int kNumDragons = 18;
 // come up, the dragons before it have drawn about 140 tokens (all their known
 // treasure and the hidden treasure of all but the four still on the table).
 inline constexpr std::array<DragonCard, kNumDragons> kDragons = {{
-    {5, 3, 2},  {5, 4, 1},  {6, 3, 3},  {6, 2, 5},  {6, 5, 2},  {7, 4, 3},
-    {7, 5, 3},  {7, 3, 5},  {8, 5, 4},  {8, 4, 5},  {8, 6, 4},  {9, 5, 5},
-    {9, 6, 4},  {9, 4, 7},  {10, 6, 5}, {10, 7, 5}, {10, 5, 7}, {10, 7, 6},
+    {5, 3, 2},
+    {5, 4, 1},
+    {6, 3, 3},
+    {6, 2, 5},
+    {6, 5, 2},
+    {7, 4, 3},
+    {7, 5, 3},
+    {7, 3, 5},
+    {8, 5, 4},
+    {8, 4, 5},
+    {8, 6, 4},
+    {9, 5, 5},
+    {9, 6, 4},
+    {9, 4, 7},
+    {10, 6, 5},
+    {10, 7, 5},
+    {10, 5, 7},
+    {10, 7, 6},
 }};
 inline constexpr int kFaceUpDragons = 4;
 // The market card lies under this many dragons of the pile.
@@ -98,15 +113,15 @@ enum class AdventurerState : int { kReady = 0, kAttacking, kResting };
 
 // ---- Magic objects -------------------------------------------------------
 enum Object : int {
-  kDragonSwap = 0,   // your turn: swap two face-up dragons with their treasure
-  kSecondStrike,     // your turn: your attack sends two adventurers at once
-  kRecall,           // your turn: your resting adventurers get ready
-  kRetreat,          // your turn: one of your attacking adventurers comes back ready
-  kTreasureMap,      // your turn: draw one token from the bag, in secret
-  kSleepingPotion,   // your turn: a face-up dragon's strength drops by 2
-  kSilverTongue,     // your proposal in a negotiation: two more proposals allowed
-  kDecoyPurse,       // a thief steals from you at random: you pick the token
-  kInvisibleHand,    // your turn: steal a random token from a player (off by default)
+  kDragonSwap = 0,  // your turn: swap two face-up dragons with their treasure
+  kSecondStrike,    // your turn: your attack sends two adventurers at once
+  kRecall,          // your turn: your resting adventurers get ready
+  kRetreat,         // your turn: one of your attacking adventurers comes back ready
+  kTreasureMap,     // your turn: draw one token from the bag, in secret
+  kSleepingPotion,  // your turn: a face-up dragon's strength drops by 2
+  kSilverTongue,    // your proposal in a negotiation: two more proposals allowed
+  kDecoyPurse,      // a thief steals from you at random: you pick the token
+  kInvisibleHand,   // your turn: steal a random token from a player (off by default)
 };
 inline constexpr int kNumObjectKinds = 9;
 using ObjectCounts = std::array<int, kNumObjectKinds>;
@@ -156,7 +171,7 @@ struct Attacker {
 };
 
 struct FaceUpDragon {
-  int card = -1;  // index into kDragons; -1: the slot is empty
+  int card = -1;      // index into kDragons; -1: the slot is empty
   int weakening = 0;  // Sleeping Potions on it
   TokenCounts tokens{};
   std::vector<Attacker> attackers;  // in the order they came
@@ -230,8 +245,8 @@ struct Position {
   int drawn_from_pile = 0;
   bool market_done = false;
   std::array<FaceUpDragon, kFaceUpDragons> dragons;
-  std::vector<int> bag;  // token kinds; back() is drawn next
-  TokenCounts removed{};  // tokens that left the game
+  std::vector<int> bag;               // token kinds; back() is drawn next
+  TokenCounts removed{};              // tokens that left the game
   std::vector<TokenCounts> holdings;  // behind each screen
   std::vector<std::array<AdventurerState, kNumAdventurers>> adventurers;
   std::vector<int> object_deck;  // back() is drawn next
@@ -258,14 +273,14 @@ struct Position {
 // Encoded into 64 bits: bits 0-3 the kind, then its fields (see Encode).
 struct Move {
   enum class Kind : int {
-    kAttack = 0,       // adventurer (and second, with Second Strike) on slot
-    kUseObject = 1,    // object with up to two parameters
-    kPropose = 2,      // assignment of the dragon's tokens
+    kAttack = 0,     // adventurer (and second, with Second Strike) on slot
+    kUseObject = 1,  // object with up to two parameters
+    kPropose = 2,    // assignment of the dragon's tokens
     kAccept = 3,
     kReject = 4,
-    kSteal = 5,        // the kind a choosing thief takes
-    kDecoyGive = 6,    // the kind a robbed player gives up
-    kDecoyKeep = 7,    // keep the Decoy Purse: the thief takes at random
+    kSteal = 5,      // the kind a choosing thief takes
+    kDecoyGive = 6,  // the kind a robbed player gives up
+    kDecoyKeep = 7,  // keep the Decoy Purse: the thief takes at random
     kMarketPass = 8,
     kMarketOffer = 9,  // target, give, get: a bundle for a bundle
     kMarketAccept = 10,
@@ -276,9 +291,9 @@ struct Move {
   int adventurer = 0;
   int second = -1;  // kAttack: the second adventurer, or -1
   int object = 0;
-  int a = 0, b = 0;  // kUseObject parameters
-  int token = 0;     // kSteal, kDecoyGive
-  Seat target = 0;   // kMarketOffer: the player offered
+  int a = 0, b = 0;    // kUseObject parameters
+  int token = 0;       // kSteal, kDecoyGive
+  Seat target = 0;     // kMarketOffer: the player offered
   TokenCounts give{};  // kMarketOffer: the bundle offered
   TokenCounts get{};   // kMarketOffer: the bundle asked for
   // kPropose: for each token on the dragon, in kind order, the index (in
@@ -333,8 +348,8 @@ struct Slaying {
   int slot = -1;
   // Inlined, as the views copy the record often: an entry copies without
   // allocating.
-  Seat slayer = 0;                                // whose attack slew it
-  absl::InlinedVector<Attacker, 8> attackers;     // in the order they came
+  Seat slayer = 0;                             // whose attack slew it
+  absl::InlinedVector<Attacker, 8> attackers;  // in the order they came
   // The whole treasure shared: what lay on the dragon and what was drawn.
   TokenCounts treasure{};
   // The part drawn from the bag at the slaying: laid on the dragon for all

@@ -1,5 +1,3 @@
-#include "engine/games/dragons_gold/dragons_gold_heuristic.h"
-
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -8,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/games/dragons_gold/dragons_gold.h"
+#include "engine/games/dragons_gold/dragons_gold_heuristic.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -16,11 +15,11 @@
 namespace hoard::engine::dragons_gold {
 namespace {
 
+using engine::Action;
+using engine::Seat;
 using ::hoard::testing::IsOk;
 using ::hoard::testing::StatusIs;
 using ::testing::HasSubstr;
-using engine::Action;
-using engine::Seat;
 namespace dg = engine::dragons_gold;
 using dg::Move;
 using Kind = Move::Kind;
@@ -77,12 +76,13 @@ TEST(DragonsGoldSamplerTest, SamplesLookLikeTheMatchToEverySeat) {
   for (int n = 3; n <= 6; ++n) {
     for (int m = 0; m < 6; ++m) {
       const std::uint64_t seed = rng.Next();
-      std::unique_ptr<engine::State> state = *DragonsGold().NewMatch({.num_players = n, .seed = seed});
+      std::unique_ptr<engine::State> state =
+          *DragonsGold().NewMatch({.num_players = n, .seed = seed});
       for (int step = 0; !state->IsOver(); ++step) {
         const std::vector<std::string> cards = TokensAndObjects(*state);
         for (Seat seat = 0; seat < n; ++seat) {
-          const std::string where = absl::StrCat(n, " players, seed ", seed, ", step ", step,
-                                                 ", seat ", seat);
+          const std::string where =
+              absl::StrCat(n, " players, seed ", seed, ", step ", step, ", seat ", seat);
           const std::unique_ptr<engine::View> view = state->ViewFor(seat);
           ASSERT_THAT(sampler->Observer(*view), IsOk());
           absl::StatusOr<std::unique_ptr<engine::State>> sample = sampler->Sample(*view, rng);
@@ -317,7 +317,8 @@ dg::Position Bare(int players = 3) {
     d = dg::FaceUpDragon{};
   }
   for (dg::ObjectCounts& hand : p.objects) {
-    for (int k = 0; k < dg::kNumObjectKinds; ++k) p.object_deck.insert(p.object_deck.begin(), hand[k], k);
+    for (int k = 0; k < dg::kNumObjectKinds; ++k)
+      p.object_deck.insert(p.object_deck.begin(), hand[k], k);
     hand = {};
   }
   return p;
@@ -365,8 +366,8 @@ TEST(DragonsGoldHeuristicTest, ReadsATreasureMapBeforeAttacking) {
 }
 
 // Seat 0 slew slot 0 with seat 1; `proposal` is under vote, seat 1 to vote.
-dg::Position Vote(const dg::TokenCounts& tokens, std::vector<dg::TokenCounts> proposal,
-                  int made, int allowed = 6) {
+dg::Position Vote(const dg::TokenCounts& tokens, std::vector<dg::TokenCounts> proposal, int made,
+                  int allowed = 6) {
   dg::Position p = Bare();
   Lay(p, 0, 0, dg::kSilver, 0);
   p.dragons[0].attackers = {{1, dg::kKnight3}, {0, dg::kThief}};
@@ -456,7 +457,10 @@ TEST(DragonsGoldHeuristicTest, OffersABundleItHoldsForTokensTheRecordShows) {
   p.market_offerer = 0;
   p.market_refill_slot = 0;
   // The table saw seat 1 receive its tokens.
-  dg::Slaying slaying{.card = 3, .slot = 0, .slayer = 1, .treasure = p.holdings[1],
+  dg::Slaying slaying{.card = 3,
+                      .slot = 0,
+                      .slayer = 1,
+                      .treasure = p.holdings[1],
                       .outcome = dg::Slaying::Outcome::kDivided};
   slaying.shares = {{.seat = 1, .tokens = p.holdings[1]}};
   const dg::DragonsGoldState state({}, p, {slaying});
@@ -527,8 +531,8 @@ TEST(DragonsGoldHeuristicTest, OnlyPlaysLegalActionsAndIsReproducible) {
 }
 
 TEST(DragonsGoldHeuristicTest, AnotherGamesViewGetsTheFirstAction) {
-  std::unique_ptr<engine::State> other = *(*engine::FindGame("village"))->NewMatch(
-      {.num_players = 3, .seed = 1});
+  std::unique_ptr<engine::State> other =
+      *(*engine::FindGame("village"))->NewMatch({.num_players = 3, .seed = 1});
   const Seat seat = other->SeatsToAct()[0];
   const std::vector<Action> legal = other->LegalActions(seat);
   EXPECT_EQ(MakeHeuristicBot(1)->Choose(*other->ViewFor(seat), legal), legal[0]);

@@ -8,6 +8,8 @@
 // the record shows behind that player's screen), and accepts an offer that
 // raises its own estimated score.
 
+#include "engine/games/dragons_gold/dragons_gold_heuristic.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,7 +18,6 @@
 #include <span>
 #include <vector>
 
-#include "engine/games/dragons_gold/dragons_gold_heuristic.h"
 #include "engine/games/dragons_gold/dragons_gold.h"
 #include "engine/rng.h"
 
@@ -43,8 +44,8 @@ int AttackTotal(const dg::FaceUpDragon& dragon) {
 }
 
 // What a token is worth to a player whose screen we cannot see.
-constexpr std::array<double, dg::kNumTokenKinds> kGenericValue = {1, 3, 1.5, 2.5, 2.5,
-                                                                  2.5, 2.5, 3, 10};
+constexpr std::array<double, dg::kNumTokenKinds> kGenericValue = {1,   3,   1.5, 2.5, 2.5,
+                                                                  2.5, 2.5, 3,   10};
 // What a magic object drawn for a red token is worth.
 constexpr double kObjectValue = 1.5;
 
@@ -69,8 +70,12 @@ class Valuer {
     take(view.negotiation.tokens);
     take(own_);
     const int unseen_total = std::max(1, Total(unseen));
-    majority_ = !view.rules.advanced_scoring ? (n == 3 ? 15 : n == 6 ? 10 : 12)
-                                             : (n == 3 ? 12 : n == 6 ? 8 : 10);
+    majority_ = !view.rules.advanced_scoring ? (n == 3   ? 15
+                                                : n == 6 ? 10
+                                                         : 12)
+                                             : (n == 3   ? 12
+                                                : n == 6 ? 8
+                                                         : 10);
     for (int c = 0; c < dg::kNumGemColors; ++c) {
       const int color = dg::kFirstGem + c;
       const double q = std::max(0, unseen[color]) / static_cast<double>(unseen_total);
@@ -98,8 +103,8 @@ class Valuer {
 
   double Score(const TokenCounts& h) const {
     const bool advanced = view_.rules.advanced_scoring;
-    double score = h[dg::kSilver] + 3.0 * h[dg::kGold] + h[dg::kRed] +
-                   h[dg::kBlack] * (advanced ? 19.0 : 7.0);
+    double score =
+        h[dg::kSilver] + 3.0 * h[dg::kGold] + h[dg::kRed] + h[dg::kBlack] * (advanced ? 19.0 : 7.0);
     if (advanced && h[dg::kBlack] > 0) return score;  // cursed: no bonuses
     if (advanced) {
       int sets = h[dg::kFirstGem];
@@ -169,8 +174,8 @@ class HeuristicBot final : public Bot {
 
   Action Choose(const engine::View& view, std::span<const Action> legal) override {
     const auto* v = dynamic_cast<const dg::DragonsGoldView*>(&view);
-    if (v == nullptr || v->observer < 0 ||
-        v->observer >= static_cast<int>(v->players.size()) || !v->players[v->observer].tokens) {
+    if (v == nullptr || v->observer < 0 || v->observer >= static_cast<int>(v->players.size()) ||
+        !v->players[v->observer].tokens) {
       return legal[0];
     }
     const Valuer valuer(*v, v->observer);
@@ -263,11 +268,10 @@ class HeuristicBot final : public Bot {
 
   // The value of sending `move`'s adventurers against its dragon, with the
   // table as `dragons` (a copy, when weighing an object first).
-  static double AttackValue(const dg::DragonsGoldView& v,
-                            const std::array<dg::FaceUpDragon, dg::kFaceUpDragons>& dragons,
-                            const Valuer& valuer, Seat me, const Move& move,
-                            const std::array<dg::AdventurerState, dg::kNumAdventurers>* team =
-                                nullptr) {
+  static double AttackValue(
+      const dg::DragonsGoldView& v, const std::array<dg::FaceUpDragon, dg::kFaceUpDragons>& dragons,
+      const Valuer& valuer, Seat me, const Move& move,
+      const std::array<dg::AdventurerState, dg::kNumAdventurers>* team = nullptr) {
     if (team == nullptr) team = &v.players[me].adventurers;
     const dg::FaceUpDragon& dragon = dragons[move.slot];
     if (dragon.card < 0) return -1e9;
@@ -396,8 +400,7 @@ class HeuristicBot final : public Bot {
   }
 
   // Listed proposals, weighed as our own builder weighs them.
-  double ProposalValue(const dg::DragonsGoldView& v, const Valuer& valuer,
-                       const Move& move) const {
+  double ProposalValue(const dg::DragonsGoldView& v, const Valuer& valuer, const Move& move) const {
     const dg::Negotiation& n = v.negotiation;
     const int k = static_cast<int>(n.contributors.size());
     const int me = Index(n, v.observer);
@@ -436,8 +439,7 @@ class HeuristicBot final : public Bot {
     const dg::Negotiation& n = v.negotiation;
     const int k = static_cast<int>(n.contributors.size());
     const int me = Index(n, v.observer);
-    if (n.proposer != v.observer || me < 0 || k < 2 ||
-        Total(n.tokens) > dg::kMaxTokensOnDragon) {
+    if (n.proposer != v.observer || me < 0 || k < 2 || Total(n.tokens) > dg::kMaxTokensOnDragon) {
       return std::nullopt;
     }
     bool listed_proposal = false;

@@ -32,8 +32,7 @@ hoard::v1::DragonsGoldAdventurer AdventurerToProto(int adventurer) {
   return static_cast<hoard::v1::DragonsGoldAdventurer>(adventurer + 1);
 }
 hoard::v1::DragonsGoldAdventurerState StateToProto(AdventurerState state) {
-  return static_cast<hoard::v1::DragonsGoldAdventurerState>(
-      static_cast<int>(state) + 1);
+  return static_cast<hoard::v1::DragonsGoldAdventurerState>(static_cast<int>(state) + 1);
 }
 hoard::v1::DragonsGoldObject ObjectToProto(int object) {
   return static_cast<hoard::v1::DragonsGoldObject>(object + 1);
@@ -42,12 +41,10 @@ hoard::v1::DragonsGoldPhase PhaseToProto(Phase phase) {
   return static_cast<hoard::v1::DragonsGoldPhase>(static_cast<int>(phase) + 1);
 }
 hoard::v1::DragonsGoldSlayingOutcome OutcomeToProto(Slaying::Outcome outcome) {
-  return static_cast<hoard::v1::DragonsGoldSlayingOutcome>(
-      static_cast<int>(outcome) + 1);
+  return static_cast<hoard::v1::DragonsGoldSlayingOutcome>(static_cast<int>(outcome) + 1);
 }
 hoard::v1::DragonsGoldTheftKind TheftKindToProto(TheftKind how) {
-  return static_cast<hoard::v1::DragonsGoldTheftKind>(static_cast<int>(how) +
-                                                      1);
+  return static_cast<hoard::v1::DragonsGoldTheftKind>(static_cast<int>(how) + 1);
 }
 
 hoard::v1::DragonsGoldEndReason EndReasonToProto(EndReason end) {
@@ -64,8 +61,7 @@ hoard::v1::DragonsGoldEndReason EndReasonToProto(EndReason end) {
   return hoard::v1::DRAGONS_GOLD_END_REASON_UNSPECIFIED;
 }
 
-void CountsToProto(const TokenCounts& counts,
-                   hoard::v1::DragonsGoldTokenCounts* out) {
+void CountsToProto(const TokenCounts& counts, hoard::v1::DragonsGoldTokenCounts* out) {
   out->set_silver(counts[kSilver]);
   out->set_gold(counts[kGold]);
   out->set_red(counts[kRed]);
@@ -77,8 +73,7 @@ void CountsToProto(const TokenCounts& counts,
   out->set_black(counts[kBlack]);
 }
 
-void ObjectsToProto(const ObjectCounts& counts,
-                    hoard::v1::DragonsGoldObjectCounts* out) {
+void ObjectsToProto(const ObjectCounts& counts, hoard::v1::DragonsGoldObjectCounts* out) {
   out->set_dragon_swap(counts[kDragonSwap]);
   out->set_second_strike(counts[kSecondStrike]);
   out->set_recall(counts[kRecall]);
@@ -90,20 +85,17 @@ void ObjectsToProto(const ObjectCounts& counts,
   out->set_invisible_hand(counts[kInvisibleHand]);
 }
 
-void ShareToProto(Seat seat, const TokenCounts& tokens,
-                  hoard::v1::DragonsGoldShare* out) {
+void ShareToProto(Seat seat, const TokenCounts& tokens, hoard::v1::DragonsGoldShare* out) {
   out->set_seat(seat);
   CountsToProto(tokens, out->mutable_tokens());
 }
 
-void AttackerToProto(const Attacker& attacker,
-                     hoard::v1::DragonsGoldAttacker* out) {
+void AttackerToProto(const Attacker& attacker, hoard::v1::DragonsGoldAttacker* out) {
   out->set_seat(attacker.seat);
   out->set_adventurer(AdventurerToProto(attacker.adventurer));
 }
 
-void RecordEntryToProto(const RecordEntry& entry,
-                        hoard::v1::DragonsGoldRecordEntry* out) {
+void RecordEntryToProto(const RecordEntry& entry, hoard::v1::DragonsGoldRecordEntry* out) {
   if (const auto* slaying = std::get_if<Slaying>(&entry)) {
     hoard::v1::DragonsGoldSlaying* out_slaying = out->mutable_slaying();
     out_slaying->set_card(slaying->card);
@@ -132,8 +124,7 @@ void RecordEntryToProto(const RecordEntry& entry,
     out_theft->set_named(TokenToProto(theft->named));  // -1: UNSPECIFIED
     out_theft->set_token(TokenToProto(theft->token));
   } else if (const auto* map = std::get_if<TreasureMapDraw>(&entry)) {
-    hoard::v1::DragonsGoldTreasureMapDraw* out_map =
-        out->mutable_treasure_map();
+    hoard::v1::DragonsGoldTreasureMapDraw* out_map = out->mutable_treasure_map();
     out_map->set_seat(map->seat);
     out_map->set_token(TokenToProto(map->token));
   } else {
@@ -149,8 +140,7 @@ std::string EnumText(const std::string& name, Enum value) {
   return name.empty() ? absl::StrCat(static_cast<int>(value)) : name;
 }
 
-absl::StatusOr<int> TokenFromProto(hoard::v1::DragonsGoldToken token,
-                                   absl::string_view field) {
+absl::StatusOr<int> TokenFromProto(hoard::v1::DragonsGoldToken token, absl::string_view field) {
   const int kind = static_cast<int>(token) - 1;
   if (kind < 0 || kind >= kNumTokenKinds) {
     return absl::InvalidArgumentError(
@@ -161,46 +151,39 @@ absl::StatusOr<int> TokenFromProto(hoard::v1::DragonsGoldToken token,
 }
 
 // An adventurer from the wire; `none_allowed` reads UNSPECIFIED as -1.
-absl::StatusOr<int> AdventurerFromProto(
-    hoard::v1::DragonsGoldAdventurer adventurer, absl::string_view field,
-    bool none_allowed) {
-  if (adventurer == hoard::v1::DRAGONS_GOLD_ADVENTURER_UNSPECIFIED &&
-      none_allowed)
-    return -1;
+absl::StatusOr<int> AdventurerFromProto(hoard::v1::DragonsGoldAdventurer adventurer,
+                                        absl::string_view field, bool none_allowed) {
+  if (adventurer == hoard::v1::DRAGONS_GOLD_ADVENTURER_UNSPECIFIED && none_allowed) return -1;
   const int kind = static_cast<int>(adventurer) - 1;
   if (kind < 0 || kind >= kNumAdventurers) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field,
-        " must name an adventurer (knight 4, knight 3, thief or wizard), not ",
-        EnumText(hoard::v1::DragonsGoldAdventurer_Name(adventurer),
-                 adventurer)));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must name an adventurer (knight 4, knight 3, thief or wizard), not ",
+                     EnumText(hoard::v1::DragonsGoldAdventurer_Name(adventurer), adventurer)));
   }
   return kind;
 }
 
-absl::StatusOr<int> ObjectFromProto(hoard::v1::DragonsGoldObject object,
-                                    absl::string_view field) {
+absl::StatusOr<int> ObjectFromProto(hoard::v1::DragonsGoldObject object, absl::string_view field) {
   const int kind = static_cast<int>(object) - 1;
   if (kind < 0 || kind >= kNumObjectKinds) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " must name a magic object, not ",
-        EnumText(hoard::v1::DragonsGoldObject_Name(object), object)));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must name a magic object, not ",
+                     EnumText(hoard::v1::DragonsGoldObject_Name(object), object)));
   }
   return kind;
 }
 
-absl::StatusOr<TokenCounts> CountsFromProto(
-    const hoard::v1::DragonsGoldTokenCounts& tokens, absl::string_view field,
-    int most = kMaxTokensOnDragon) {
+absl::StatusOr<TokenCounts> CountsFromProto(const hoard::v1::DragonsGoldTokenCounts& tokens,
+                                            absl::string_view field,
+                                            int most = kMaxTokensOnDragon) {
   const TokenCounts counts = {tokens.silver(), tokens.gold(),  tokens.red(),
                               tokens.blue(),   tokens.green(), tokens.purple(),
                               tokens.yellow(), tokens.white(), tokens.black()};
   for (int kind = 0; kind < kNumTokenKinds; ++kind) {
     if (counts[kind] < 0 || counts[kind] > most) {
       return absl::InvalidArgumentError(absl::StrCat(
-          field, ".",
-          hoard::v1::DragonsGoldTokenCounts::descriptor()->field(kind)->name(),
-          " is ", counts[kind], "; it must be from 0 to ", most));
+          field, ".", hoard::v1::DragonsGoldTokenCounts::descriptor()->field(kind)->name(), " is ",
+          counts[kind], "; it must be from 0 to ", most));
     }
   }
   return counts;
@@ -214,23 +197,22 @@ int Total(const TokenCounts& counts) {
 
 absl::Status CheckSeat(int seat, absl::string_view field) {
   if (seat < 0 || seat >= kMaxPlayers) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " is ", seat, "; seats are 0 to ", kMaxPlayers - 1));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " is ", seat, "; seats are 0 to ", kMaxPlayers - 1));
   }
   return absl::OkStatus();
 }
 
 absl::Status CheckObjectParameter(int value, absl::string_view field) {
   if (value < 0 || value > kMaxObjectParameter) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, " is ", value, "; it must be from 0 to ", kMaxObjectParameter));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " is ", value, "; it must be from 0 to ", kMaxObjectParameter));
   }
   return absl::OkStatus();
 }
 
 // The proposal's assignment form, checked only for what a code can hold.
-absl::StatusOr<Move> AssignmentFromProto(
-    const hoard::v1::DragonsGoldPropose& propose) {
+absl::StatusOr<Move> AssignmentFromProto(const hoard::v1::DragonsGoldPropose& propose) {
   if (propose.assignment_size() > kMaxTokensOnDragon) {
     return absl::InvalidArgumentError(
         absl::StrCat("propose.assignment lists ", propose.assignment_size(),
@@ -241,9 +223,9 @@ absl::StatusOr<Move> AssignmentFromProto(
   for (int i = 0; i < propose.assignment_size(); ++i) {
     const int who = propose.assignment(i);
     if (who < 0 || who >= kMaxPlayers) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "propose.assignment[", i, "] is ", who,
-          "; it must be a contributor's index, from 0 to ", kMaxPlayers - 1));
+      return absl::InvalidArgumentError(
+          absl::StrCat("propose.assignment[", i, "] is ", who,
+                       "; it must be a contributor's index, from 0 to ", kMaxPlayers - 1));
     }
     move.assignment.push_back(who);
   }
@@ -259,26 +241,22 @@ absl::StatusOr<std::vector<TokenCounts>> ShareCounts(
   for (int i = 0; i < shares.size(); ++i) {
     ASSIGN_OR_RETURN(
         TokenCounts share,
-        CountsFromProto(shares[i].tokens(),
-                        absl::StrCat("propose.shares[", i, "].tokens")));
+        CountsFromProto(shares[i].tokens(), absl::StrCat("propose.shares[", i, "].tokens")));
     total += Total(share);
     counts.push_back(share);
   }
   if (total > kMaxTokensOnDragon) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the shares hold ", total,
-                     " tokens; a dragon holds at most ", kMaxTokensOnDragon));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the shares hold ", total, " tokens; a dragon holds at most ", kMaxTokensOnDragon));
   }
   return counts;
 }
 
 // The shares form without the negotiation: one share per contributor, in
 // seat order, read by place.
-absl::StatusOr<Action> ProposalFromProto(
-    const hoard::v1::DragonsGoldPropose& propose) {
+absl::StatusOr<Action> ProposalFromProto(const hoard::v1::DragonsGoldPropose& propose) {
   if (propose.shares_size() > 0 && propose.assignment_size() > 0) {
-    return absl::InvalidArgumentError(
-        "propose sets both shares and assignment: set one");
+    return absl::InvalidArgumentError("propose sets both shares and assignment: set one");
   }
   if (propose.shares_size() == 0) {
     if (propose.assignment_size() == 0) {
@@ -290,19 +268,16 @@ absl::StatusOr<Action> ProposalFromProto(
   }
   const auto& shares = propose.shares();
   if (shares.size() < 2 || shares.size() > kMaxPlayers) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("propose.shares lists ", shares.size(),
-                     " shares; list one per contributor (2 to ", kMaxPlayers,
-                     "), in seat order"));
+    return absl::InvalidArgumentError(absl::StrCat("propose.shares lists ", shares.size(),
+                                                   " shares; list one per contributor (2 to ",
+                                                   kMaxPlayers, "), in seat order"));
   }
   for (int i = 0; i < shares.size(); ++i) {
-    RETURN_IF_ERROR(CheckSeat(shares[i].seat(),
-                              absl::StrCat("propose.shares[", i, "].seat")));
+    RETURN_IF_ERROR(CheckSeat(shares[i].seat(), absl::StrCat("propose.shares[", i, "].seat")));
     if (i > 0 && shares[i].seat() <= shares[i - 1].seat()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("propose.shares[", i, "].seat is ", shares[i].seat(),
-                       ", after seat ", shares[i - 1].seat(),
-                       ": list one share per contributor, in seat order"));
+          absl::StrCat("propose.shares[", i, "].seat is ", shares[i].seat(), ", after seat ",
+                       shares[i - 1].seat(), ": list one share per contributor, in seat order"));
     }
   }
   ASSIGN_OR_RETURN(const std::vector<TokenCounts> counts, ShareCounts(shares));
@@ -310,14 +285,12 @@ absl::StatusOr<Action> ProposalFromProto(
 }
 
 std::string SeatsText(const std::vector<Seat>& seats) {
-  return absl::StrCat(seats.size() == 1 ? "seat " : "seats ",
-                      absl::StrJoin(seats, ", "));
+  return absl::StrCat(seats.size() == 1 ? "seat " : "seats ", absl::StrJoin(seats, ", "));
 }
 
 // Either form, checked against the negotiation under way.
-absl::StatusOr<Action> ProposalFromProto(
-    const hoard::v1::DragonsGoldPropose& propose,
-    const Negotiation& negotiation) {
+absl::StatusOr<Action> ProposalFromProto(const hoard::v1::DragonsGoldPropose& propose,
+                                         const Negotiation& negotiation) {
   if (negotiation.slot < 0) {
     return absl::InvalidArgumentError(
         "no negotiation is under way: there is no treasure to propose a "
@@ -330,15 +303,15 @@ absl::StatusOr<Action> ProposalFromProto(
     ASSIGN_OR_RETURN(const Action action, ProposalFromProto(propose));
     const Move move = *Move::Decode(action);
     if (propose.assignment_size() > Total(negotiation.tokens)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "propose.assignment lists ", propose.assignment_size(),
-          " tokens; the treasure holds ", Total(negotiation.tokens)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("propose.assignment lists ", propose.assignment_size(),
+                       " tokens; the treasure holds ", Total(negotiation.tokens)));
     }
     for (int i = 0; i < propose.assignment_size(); ++i) {
       if (propose.assignment(i) >= k) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "propose.assignment[", i, "] is ", propose.assignment(i), "; only ",
-            k, " players took part (", SeatsText(contributors), ")"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("propose.assignment[", i, "] is ", propose.assignment(i), "; only ", k,
+                         " players took part (", SeatsText(contributors), ")"));
       }
     }
     if (Proposal(Shares(move, negotiation.tokens, k)).Encode() != action) {
@@ -350,26 +323,23 @@ absl::StatusOr<Action> ProposalFromProto(
     return action;
   }
   if (propose.assignment_size() > 0) {
-    return absl::InvalidArgumentError(
-        "propose sets both shares and assignment: set one");
+    return absl::InvalidArgumentError("propose sets both shares and assignment: set one");
   }
   std::vector<TokenCounts> by_contributor(k, TokenCounts{});
   std::vector<bool> listed(k, false);
-  ASSIGN_OR_RETURN(const std::vector<TokenCounts> counts,
-                   ShareCounts(propose.shares()));
+  ASSIGN_OR_RETURN(const std::vector<TokenCounts> counts, ShareCounts(propose.shares()));
   for (int i = 0; i < propose.shares_size(); ++i) {
     const Seat seat = propose.shares(i).seat();
     const auto it = std::find(contributors.begin(), contributors.end(), seat);
     if (it == contributors.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("propose.shares[", i, "].seat is ", seat,
-                       ", who took no part in slaying the dragon; ",
-                       "the contributors are ", SeatsText(contributors)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "propose.shares[", i, "].seat is ", seat, ", who took no part in slaying the dragon; ",
+          "the contributors are ", SeatsText(contributors)));
     }
     const int index = static_cast<int>(it - contributors.begin());
     if (listed[index]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "propose.shares[", i, "] is a second share for seat ", seat));
+      return absl::InvalidArgumentError(
+          absl::StrCat("propose.shares[", i, "] is a second share for seat ", seat));
     }
     listed[index] = true;
     by_contributor[index] = counts[i];
@@ -379,9 +349,8 @@ absl::StatusOr<Action> ProposalFromProto(
     for (const TokenCounts& share : by_contributor) given += share[kind];
     if (given != negotiation.tokens[kind]) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "the shares give out ", given, " ", TokenNamePlural(kind),
-          ", but the treasure holds ", negotiation.tokens[kind],
-          ": every token must go to exactly one contributor"));
+          "the shares give out ", given, " ", TokenNamePlural(kind), ", but the treasure holds ",
+          negotiation.tokens[kind], ": every token must go to exactly one contributor"));
     }
   }
   return Proposal(by_contributor).Encode();
@@ -390,16 +359,14 @@ absl::StatusOr<Action> ProposalFromProto(
 class DragonsGoldCodec final : public GameCodec {
  public:
   void ViewToProto(const View& view, hoard::v1::View* out) const override {
-    ToProto(static_cast<const DragonsGoldView&>(view),
-            out->mutable_dragons_gold());
+    ToProto(static_cast<const DragonsGoldView&>(view), out->mutable_dragons_gold());
   }
 
   void ActionToProto(Action action, hoard::v1::Action* out) const override {
     ToProto(action, out->mutable_dragons_gold());
   }
 
-  absl::StatusOr<Action> ActionFromProto(
-      const hoard::v1::Action& action) const override {
+  absl::StatusOr<Action> ActionFromProto(const hoard::v1::Action& action) const override {
     RETURN_IF_ERROR(CheckActionGame(action, "dragons_gold"));
     return FromProto(action.dragons_gold());
   }
@@ -411,8 +378,7 @@ class DragonsGoldCodec final : public GameCodec {
                                            const State& state) const override {
     const auto* dragons = dynamic_cast<const DragonsGoldState*>(&state);
     if (dragons == nullptr || action.game_case() != hoard::v1::Action::kDragonsGold ||
-        !action.dragons_gold().has_propose() ||
-        dragons->position().phase != Phase::kPropose) {
+        !action.dragons_gold().has_propose() || dragons->position().phase != Phase::kPropose) {
       return ActionFromProto(action);
     }
     return FromProto(action.dragons_gold(), dragons->position().negotiation);
@@ -465,10 +431,8 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
     team->set_wizard(StateToProto(player.adventurers[kWizard]));
     out_player->set_token_count(player.token_count);
     out_player->set_object_count(player.object_count);
-    if (player.tokens)
-      CountsToProto(*player.tokens, out_player->mutable_tokens());
-    if (player.objects)
-      ObjectsToProto(*player.objects, out_player->mutable_objects());
+    if (player.tokens) CountsToProto(*player.tokens, out_player->mutable_tokens());
+    if (player.objects) ObjectsToProto(*player.objects, out_player->mutable_objects());
   }
   out->set_phase(PhaseToProto(view.phase));
   out->set_current_seat(view.current);
@@ -484,18 +448,15 @@ void ToProto(const DragonsGoldView& view, hoard::v1::DragonsGoldView* out) {
     talk->set_proposals_made(n.proposals_made);
     talk->set_proposals_allowed(n.proposals_allowed);
     talk->set_proposer(n.proposer);
-    for (std::size_t i = 0; i < n.proposal.size() && i < n.contributors.size();
-         ++i) {
+    for (std::size_t i = 0; i < n.proposal.size() && i < n.contributors.size(); ++i) {
       ShareToProto(n.contributors[i], n.proposal[i], talk->add_proposal());
     }
     for (std::size_t seat = 0; seat < n.votes.size(); ++seat) {
       if (n.votes[seat] != 0) talk->add_voted(static_cast<int>(seat));
     }
     for (std::size_t seat = 0; seat < n.last_votes.size(); ++seat) {
-      if (n.last_votes[seat] == 1)
-        talk->add_last_accepted(static_cast<int>(seat));
-      if (n.last_votes[seat] == 2)
-        talk->add_last_rejected(static_cast<int>(seat));
+      if (n.last_votes[seat] == 1) talk->add_last_accepted(static_cast<int>(seat));
+      if (n.last_votes[seat] == 2) talk->add_last_rejected(static_cast<int>(seat));
     }
     for (std::size_t i = 0; i < n.shares.size() && i < n.contributors.size(); ++i) {
       ShareToProto(n.contributors[i], n.shares[i], talk->add_shares());
@@ -533,8 +494,7 @@ void ToProto(Action action, hoard::v1::DragonsGoldAction* out) {
       hoard::v1::DragonsGoldAttack* attack = out->mutable_attack();
       attack->set_slot(move->slot);
       attack->set_adventurer(AdventurerToProto(move->adventurer));
-      if (move->second >= 0)
-        attack->set_second(AdventurerToProto(move->second));
+      if (move->second >= 0) attack->set_second(AdventurerToProto(move->second));
       break;
     }
     case Move::Kind::kUseObject: {
@@ -596,26 +556,20 @@ absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action) {
     case hoard::v1::DragonsGoldAction::kAttack: {
       const hoard::v1::DragonsGoldAttack& attack = action.attack();
       if (attack.slot() < 0 || attack.slot() >= kFaceUpDragons) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("attack.slot is ", attack.slot(), "; slots are 0 to ",
-                         kFaceUpDragons - 1));
+        return absl::InvalidArgumentError(absl::StrCat("attack.slot is ", attack.slot(),
+                                                       "; slots are 0 to ", kFaceUpDragons - 1));
       }
-      ASSIGN_OR_RETURN(
-          const int adventurer,
-          AdventurerFromProto(attack.adventurer(), "attack.adventurer", false));
-      ASSIGN_OR_RETURN(
-          const int second,
-          AdventurerFromProto(attack.second(), "attack.second", true));
-      return Move{.kind = Kind::kAttack,
-                  .slot = attack.slot(),
-                  .adventurer = adventurer,
-                  .second = second}
+      ASSIGN_OR_RETURN(const int adventurer,
+                       AdventurerFromProto(attack.adventurer(), "attack.adventurer", false));
+      ASSIGN_OR_RETURN(const int second,
+                       AdventurerFromProto(attack.second(), "attack.second", true));
+      return Move{
+          .kind = Kind::kAttack, .slot = attack.slot(), .adventurer = adventurer, .second = second}
           .Encode();
     }
     case hoard::v1::DragonsGoldAction::kUseObject: {
       const hoard::v1::DragonsGoldUseObject& use = action.use_object();
-      ASSIGN_OR_RETURN(const int object,
-                       ObjectFromProto(use.object(), "use_object.object"));
+      ASSIGN_OR_RETURN(const int object, ObjectFromProto(use.object(), "use_object.object"));
       RETURN_IF_ERROR(CheckObjectParameter(use.a(), "use_object.a"));
       RETURN_IF_ERROR(CheckObjectParameter(use.b(), "use_object.b"));
       int a = use.a();
@@ -625,18 +579,13 @@ absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action) {
               "a Retreat names its adventurer in use_object.adventurer, not in "
               "use_object.a");
         }
-        ASSIGN_OR_RETURN(
-            a, AdventurerFromProto(use.adventurer(), "use_object.adventurer",
-                                   false));
-      } else if (use.adventurer() !=
-                 hoard::v1::DRAGONS_GOLD_ADVENTURER_UNSPECIFIED) {
+        ASSIGN_OR_RETURN(a, AdventurerFromProto(use.adventurer(), "use_object.adventurer", false));
+      } else if (use.adventurer() != hoard::v1::DRAGONS_GOLD_ADVENTURER_UNSPECIFIED) {
         return absl::InvalidArgumentError(
             "use_object.adventurer is for a Retreat only; leave it "
             "unspecified");
       }
-      return Move{
-          .kind = Kind::kUseObject, .object = object, .a = a, .b = use.b()}
-          .Encode();
+      return Move{.kind = Kind::kUseObject, .object = object, .a = a, .b = use.b()}.Encode();
     }
     case hoard::v1::DragonsGoldAction::kPropose:
       return ProposalFromProto(action.propose());
@@ -645,14 +594,12 @@ absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action) {
     case hoard::v1::DragonsGoldAction::kReject:
       return Move{.kind = Kind::kReject}.Encode();
     case hoard::v1::DragonsGoldAction::kSteal: {
-      ASSIGN_OR_RETURN(const int token,
-                       TokenFromProto(action.steal().token(), "steal.token"));
+      ASSIGN_OR_RETURN(const int token, TokenFromProto(action.steal().token(), "steal.token"));
       return Move{.kind = Kind::kSteal, .token = token}.Encode();
     }
     case hoard::v1::DragonsGoldAction::kDecoyGive: {
-      ASSIGN_OR_RETURN(
-          const int token,
-          TokenFromProto(action.decoy_give().token(), "decoy_give.token"));
+      ASSIGN_OR_RETURN(const int token,
+                       TokenFromProto(action.decoy_give().token(), "decoy_give.token"));
       return Move{.kind = Kind::kDecoyGive, .token = token}.Encode();
     }
     case hoard::v1::DragonsGoldAction::kDecoyKeep:
@@ -663,15 +610,10 @@ absl::StatusOr<Action> FromProto(const hoard::v1::DragonsGoldAction& action) {
       const hoard::v1::DragonsGoldMarketOffer& offer = action.market_offer();
       RETURN_IF_ERROR(CheckSeat(offer.to(), "market_offer.to"));
       ASSIGN_OR_RETURN(const TokenCounts give,
-                       CountsFromProto(offer.give(), "market_offer.give",
-                                       kMaxMarketTokensOfAKind));
+                       CountsFromProto(offer.give(), "market_offer.give", kMaxMarketTokensOfAKind));
       ASSIGN_OR_RETURN(const TokenCounts get,
-                       CountsFromProto(offer.get(), "market_offer.get",
-                                       kMaxMarketTokensOfAKind));
-      return Move{.kind = Kind::kMarketOffer,
-                  .target = offer.to(),
-                  .give = give,
-                  .get = get}
+                       CountsFromProto(offer.get(), "market_offer.get", kMaxMarketTokensOfAKind));
+      return Move{.kind = Kind::kMarketOffer, .target = offer.to(), .give = give, .get = get}
           .Encode();
     }
     case hoard::v1::DragonsGoldAction::kMarketAccept:

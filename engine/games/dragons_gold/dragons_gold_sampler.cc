@@ -98,7 +98,8 @@ absl::Status CheckShape(const dg::DragonsGoldView& v) {
   if (n < 3 || n > 6) return Bad(absl::StrCat(n, " players"));
   if (!ValidSeat(v.observer, n)) return Bad(absl::StrCat("observer ", v.observer));
   const bool over = v.phase == dg::Phase::kOver;
-  if (static_cast<int>(v.phase) < 0 || static_cast<int>(v.phase) > static_cast<int>(dg::Phase::kOver)) {
+  if (static_cast<int>(v.phase) < 0 ||
+      static_cast<int>(v.phase) > static_cast<int>(dg::Phase::kOver)) {
     return Bad("an unknown phase");
   }
   if (!ValidSeat(v.current, n)) return Bad(absl::StrCat("current seat ", v.current));
@@ -280,8 +281,8 @@ absl::Status DealTokens(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p)
     if (unseen[k] < 0) return Bad(absl::StrCat("more ", dg::TokenNamePlural(k), " than exist"));
   }
   if (Total(unseen) != hidden_tokens || hidden_tokens < 0) {
-    return Bad(absl::StrCat(Total(unseen), " tokens unseen, but ", hidden_tokens,
-                            " places for them"));
+    return Bad(
+        absl::StrCat(Total(unseen), " tokens unseen, but ", hidden_tokens, " places for them"));
   }
   std::array<int, kBagTotal> pool;
   int size = 0;
@@ -322,8 +323,8 @@ absl::Status DealObjects(const dg::DragonsGoldView& v, Rng& rng, dg::Position& p
     if (objects[k] < 0) return Bad(absl::StrCat("more ", dg::ObjectName(k), " cards than exist"));
   }
   if (Total(objects) != hidden_objects) {
-    return Bad(absl::StrCat(Total(objects), " objects unseen, but ", hidden_objects,
-                            " places for them"));
+    return Bad(
+        absl::StrCat(Total(objects), " objects unseen, but ", hidden_objects, " places for them"));
   }
   std::array<int, kObjectTotal> cards;
   int size = 0;
@@ -401,8 +402,7 @@ class DragonsGoldSampler final : public Sampler {
     return v->observer;
   }
 
-  absl::StatusOr<std::unique_ptr<engine::State>> Sample(const View& view,
-                                                        Rng& rng) const override {
+  absl::StatusOr<std::unique_ptr<engine::State>> Sample(const View& view, Rng& rng) const override {
     const auto* vp = dynamic_cast<const dg::DragonsGoldView*>(&view);
     if (vp == nullptr) return absl::InvalidArgumentError("not a Dragon's Gold view");
     const dg::DragonsGoldView& v = *vp;

@@ -39,12 +39,20 @@ class Counter final : public MatchCounter {
     const Position& p = state.position();
     MatchCounts& c = *counts;
     c[drawing_ended_.value_or(p.end == EndReason::kTurnCap ? "drawing ended: never (turn cap)"
-                                                           : "drawing ended: never (stalemate)")] += 1;
+                                                           : "drawing ended: never (stalemate)")] +=
+        1;
     switch (p.end) {
-      case EndReason::kTableCleared: c["ended: table cleared"] += 1; break;
-      case EndReason::kStalemate: c["ended: stalemate"] += 1; break;
-      case EndReason::kTurnCap: c["ended: turn cap"] += 1; break;
-      case EndReason::kNotOver: break;
+      case EndReason::kTableCleared:
+        c["ended: table cleared"] += 1;
+        break;
+      case EndReason::kStalemate:
+        c["ended: stalemate"] += 1;
+        break;
+      case EndReason::kTurnCap:
+        c["ended: turn cap"] += 1;
+        break;
+      case EndReason::kNotOver:
+        break;
     }
     c["stalemate: attackers called back"] += p.stalemate_retreats;
     c["dragons: left in the pile"] += static_cast<double>(p.pile.size());
@@ -60,9 +68,15 @@ class Counter final : public MatchCounter {
             c[theft->named >= 0 ? "steals: chosen, kind not there (random)" : "steals: random"] +=
                 1;
             break;
-          case TheftKind::kChosen: c["steals: chosen, kind there"] += 1; break;
-          case TheftKind::kDecoyPurse: c["steals: Decoy Purse"] += 1; break;
-          case TheftKind::kInvisibleHand: c["steals: Invisible Hand"] += 1; break;
+          case TheftKind::kChosen:
+            c["steals: chosen, kind there"] += 1;
+            break;
+          case TheftKind::kDecoyPurse:
+            c["steals: Decoy Purse"] += 1;
+            break;
+          case TheftKind::kInvisibleHand:
+            c["steals: Invisible Hand"] += 1;
+            break;
         }
       }
     }

@@ -22,7 +22,8 @@ const Game& DragonsGold() { return **FindGame("dragons_gold"); }
 TEST(DragonsGoldTest, RandomMatchesEnd) {
   for (int players = 3; players <= 6; ++players) {
     for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-      std::unique_ptr<State> state = *DragonsGold().NewMatch({.num_players = players, .seed = seed});
+      std::unique_ptr<State> state =
+          *DragonsGold().NewMatch({.num_players = players, .seed = seed});
       Rng rng(seed);
       std::vector<Action> legal;
       int steps = 0;
@@ -110,9 +111,8 @@ TEST(DragonsGoldRulesTest, TheFirstPlayerIsDrawnAtRandomFromTheSeed) {
     ++starts[first[0]];
     EXPECT_EQ((*DragonsGold().NewMatch({.num_players = 4, .seed = seed}))->SeatsToAct(), first)
         << "a seed always picks the same first player";
-    EXPECT_EQ((*DragonsGold().NewMatch({.num_players = 4,
-                                        .seed = seed,
-                                        .options = {{"first_player", "seat0"}}}))
+    EXPECT_EQ((*DragonsGold().NewMatch(
+                   {.num_players = 4, .seed = seed, .options = {{"first_player", "seat0"}}}))
                   ->SeatsToAct(),
               Seats{0});
   }
@@ -179,10 +179,10 @@ TEST(DragonsGoldRulesTest, PartnersNegotiateAndAUnanimousProposalDividesTheTreas
   EXPECT_EQ(state.SeatsToAct(), Seats{0});
   ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kReject)), IsOk());
   EXPECT_EQ(state.position().negotiation.proposer, 0) << "the next contributor proposes";
-  ASSERT_THAT(state.Apply(0, Proposal({Of({{kGold, 1}, {kSilver, 1}}),
-                                       Of({{kGold, 1}, {kSilver, 1}})})
-                                 .Encode()),
-              IsOk());
+  ASSERT_THAT(
+      state.Apply(
+          0, Proposal({Of({{kGold, 1}, {kSilver, 1}}), Of({{kGold, 1}, {kSilver, 1}})}).Encode()),
+      IsOk());
   ASSERT_THAT(state.Apply(1, Simple(Move::Kind::kAccept)), IsOk());
   // Divided; then seat 1's thief robs seat 0 of one token at random.
   const Position& p = state.position();
@@ -426,15 +426,15 @@ TEST(DragonsGoldRulesTest, RestingAdventurersGetReadyWhenNoneIsAndAllAttackingSk
 Position Deadlock() {
   Position p = Table(3);
   Lay(p, 0, 17, Of({{kGold, 2}}));  // strength 10
-  Lay(p, 1, 16);                     // 10
-  Lay(p, 2, 13);                     // 9
-  Lay(p, 3, 12);                     // 9
+  Lay(p, 1, 16);                    // 10
+  Lay(p, 2, 13);                    // 9
+  Lay(p, 3, 12);                    // 9
   for (Seat s = 0; s < 3; ++s) p.adventurers[s].fill(AdventurerState::kAttacking);
   p.adventurers[0][kWizard] = AdventurerState::kReady;
-  p.dragons[0].attackers = {{0, kKnight4}, {1, kKnight4}, {2, kWizard}};   // 9
-  p.dragons[1].attackers = {{2, kKnight4}, {0, kKnight3}, {1, kWizard}};   // 8, 9 with a wizard
-  p.dragons[2].attackers = {{1, kKnight3}, {2, kKnight3}, {0, kThief}};    // 8
-  p.dragons[3].attackers = {{1, kThief}, {2, kThief}};                     // 4
+  p.dragons[0].attackers = {{0, kKnight4}, {1, kKnight4}, {2, kWizard}};  // 9
+  p.dragons[1].attackers = {{2, kKnight4}, {0, kKnight3}, {1, kWizard}};  // 8, 9 with a wizard
+  p.dragons[2].attackers = {{1, kKnight3}, {2, kKnight3}, {0, kThief}};   // 8
+  p.dragons[3].attackers = {{1, kThief}, {2, kThief}};                    // 4
   return p;
 }
 
@@ -449,7 +449,8 @@ TEST(DragonsGoldRulesTest, WhenNobodyCanActEveryAttackerComesBackReady) {
   for (const FaceUpDragon& dragon : state.position().dragons) {
     EXPECT_TRUE(dragon.attackers.empty());
   }
-  EXPECT_EQ(state.position().dragons[0].tokens, Of({{kGold, 2}})) << "the dragons keep their treasure";
+  EXPECT_EQ(state.position().dragons[0].tokens, Of({{kGold, 2}}))
+      << "the dragons keep their treasure";
   EXPECT_EQ(state.SeatsToAct(), Seats{1}) << "play goes on after the player who attacked";
   EXPECT_EQ(state.position().turns, 2);
 }
@@ -510,11 +511,10 @@ TEST(DragonsGoldRulesTest, TheMarketOpensBeforeTheEighthDragonAndTradesBundles) 
   ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kMarketAccept)), IsOk());
   EXPECT_EQ(state.position().holdings[0], Of({{kGold, 1}, {kBlue, 1}}));
   EXPECT_EQ(state.position().holdings[1], Of({{kSilver, 3}, {kBlue, 1}}));
-  EXPECT_EQ(std::get<MarketSwap>(state.record().back()),
-            (MarketSwap{.from = 1,
-                        .to = 0,
-                        .give = Of({{kGold, 1}, {kBlue, 1}}),
-                        .get = Of({{kSilver, 3}})}));
+  EXPECT_EQ(
+      std::get<MarketSwap>(state.record().back()),
+      (MarketSwap{
+          .from = 1, .to = 0, .give = Of({{kGold, 1}, {kBlue, 1}}), .get = Of({{kSilver, 3}})}));
   EXPECT_EQ(state.SeatsToAct(), Seats{2});
   ASSERT_THAT(state.Apply(2, Simple(Move::Kind::kMarketPass)), IsOk());
   ASSERT_THAT(state.Apply(0, Simple(Move::Kind::kMarketPass)), IsOk());
@@ -538,8 +538,8 @@ TEST(DragonsGoldRulesTest, NoNewDragonOnceTheBagIsEmpty) {
 
 TEST(DragonsGoldRulesTest, ObjectsDoWhatTheySay) {
   Position p = Table(3, {kBlue});
-  Lay(p, 0, 0, Of({{kSilver, 1}}));   // strength 5
-  Lay(p, 1, 17, Of({{kGold, 4}}));    // strength 10
+  Lay(p, 0, 0, Of({{kSilver, 1}}));  // strength 5
+  Lay(p, 1, 17, Of({{kGold, 4}}));   // strength 10
   p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
   p.adventurers[0][kKnight3] = AdventurerState::kResting;
   p.dragons[0].attackers = {{0, kKnight4}};
@@ -570,8 +570,7 @@ TEST(DragonsGoldRulesTest, ObjectsDoWhatTheySay) {
   // Second Strike: both knights at once (4 + 3 = 7 < 8).
   ASSERT_THAT(state.Apply(0, Attack(0, kKnight4, kKnight3)), IsOk());
   EXPECT_EQ(state.position().dragons[0].attackers.size(), 2u);
-  EXPECT_EQ(state.position().object_discard,
-            (ObjectCounts{1, 1, 1, 1, 1, 1, 0, 0, 1}));
+  EXPECT_EQ(state.position().object_discard, (ObjectCounts{1, 1, 1, 1, 1, 1, 0, 0, 1}));
   EXPECT_EQ(state.SeatsToAct(), Seats{1});
 }
 
@@ -616,8 +615,14 @@ TEST(DragonsGoldScoringTest, AdvancedScoringByHand) {
   p.phase = Phase::kOver;
   // Seat 0: 2 silver, 1 gold, 1 red = 6; blue 3 (sole majority +10);
   //   one of each gem = a straight +5; green 1, purple 1, yellow 1, white 1.
-  p.holdings[0] = Of({{kSilver, 2}, {kGold, 1}, {kRed, 1}, {kBlue, 3}, {kGreen, 1},
-                      {kPurple, 1}, {kYellow, 1}, {kWhite, 1}});
+  p.holdings[0] = Of({{kSilver, 2},
+                      {kGold, 1},
+                      {kRed, 1},
+                      {kBlue, 3},
+                      {kGreen, 1},
+                      {kPurple, 1},
+                      {kYellow, 1},
+                      {kWhite, 1}});
   // Seat 1: green 2 tie with seat 2 (5); purple 2 tie with seat 2 and 3 (0).
   p.holdings[1] = Of({{kGreen, 2}, {kPurple, 2}});
   p.holdings[2] = Of({{kGreen, 2}, {kPurple, 2}, {kGold, 2}});
@@ -634,8 +639,8 @@ TEST(DragonsGoldScoringTest, AdvancedScoringByHand) {
 TEST(DragonsGoldScoringTest, ACursedPlayerInATwoWayTieLeavesTheOtherHalf) {
   Position p = Table(3);
   p.phase = Phase::kOver;
-  p.holdings[0] = Of({{kBlack, 1}, {kBlue, 2}, {kGreen, 1}, {kPurple, 1}, {kYellow, 1},
-                      {kWhite, 1}});
+  p.holdings[0] =
+      Of({{kBlack, 1}, {kBlue, 2}, {kGreen, 1}, {kPurple, 1}, {kYellow, 1}, {kWhite, 1}});
   p.holdings[1] = Of({{kBlue, 2}});
   DragonsGoldState state({}, p);
   // 3 players: majority 12, half 6. Seat 0: 19, no straight, no majority
@@ -646,8 +651,8 @@ TEST(DragonsGoldScoringTest, ACursedPlayerInATwoWayTieLeavesTheOtherHalf) {
 TEST(DragonsGoldScoringTest, BasicScoringByHand) {
   Position p = Table(6);
   p.phase = Phase::kOver;
-  p.holdings[0] = Of({{kBlack, 1}, {kBlue, 2}, {kGreen, 1}, {kPurple, 1}, {kYellow, 1},
-                      {kWhite, 1}, {kGold, 1}});
+  p.holdings[0] = Of(
+      {{kBlack, 1}, {kBlue, 2}, {kGreen, 1}, {kPurple, 1}, {kYellow, 1}, {kWhite, 1}, {kGold, 1}});
   p.holdings[1] = Of({{kBlue, 2}, {kSilver, 3}});
   DragonsGoldState state({.advanced_scoring = false}, p);
   // 6 players, basic: majority 10 to everyone tied, black 7, no straights.
@@ -841,7 +846,7 @@ DragonsGoldState PublicRecordMatch() {
   p.pile = {6, 5};
   p.drawn_from_pile = 6;  // the market comes before the 8th dragon
   p.market_done = false;
-  Lay(p, 0, 0, Of({{kWhite, 2}}));  // strength 5
+  Lay(p, 0, 0, Of({{kWhite, 2}}));                           // strength 5
   Lay(p, 1, 1, Of({{kGold, 1}, {kBlue, 1}, {kPurple, 1}}));  // strength 5
   Lay(p, 2, 17);
   p.adventurers[0][kKnight4] = AdventurerState::kAttacking;
@@ -856,10 +861,10 @@ DragonsGoldState PublicRecordMatch() {
   EXPECT_THAT(state.Apply(0, Use(kTreasureMap)), IsOk());
   EXPECT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());  // 4 + 1: slain, alone
   EXPECT_THAT(state.Apply(1, Attack(1, kThief)), IsOk());   // 1 + 2 + 2: slain, shared
-  EXPECT_THAT(state.Apply(1, Proposal({Of({{kGold, 1}, {kBlue, 1}}),
-                                       Of({{kPurple, 1}, {kGreen, 1}})})
-                                 .Encode()),
-              IsOk());
+  EXPECT_THAT(
+      state.Apply(
+          1, Proposal({Of({{kGold, 1}, {kBlue, 1}}), Of({{kPurple, 1}, {kGreen, 1}})}).Encode()),
+      IsOk());
   EXPECT_THAT(state.Apply(2, Simple(Move::Kind::kAccept)), IsOk());
   EXPECT_THAT(state.Apply(2, Move{.kind = Move::Kind::kSteal, .token = kGold}.Encode()), IsOk());
   // Seat 1's thief has robbed seat 2 at random; the market is open.
@@ -886,15 +891,15 @@ TEST(DragonsGoldRecordTest, EachObserverSeesThePublicRecordAndOnlyItsOwnSecrets)
                      .drawn = Of({{kGold, 1}, {kYellow, 1}}),
                      .outcome = Slaying::Outcome::kDivided,
                      .shares = {{0, Of({{kWhite, 2}, {kGold, 1}, {kYellow, 1}})}}};
-  const Slaying shared{.card = 1,
-                       .slot = 1,
-                       .slayer = 1,
-                       .attackers = {{2, kWizard}, {2, kThief}, {1, kThief}},
-                       .treasure = Of({{kGold, 1}, {kBlue, 1}, {kPurple, 1}, {kGreen, 1}}),
-                       .drawn = Of({{kGreen, 1}}),
-                       .outcome = Slaying::Outcome::kDivided,
-                       .shares = {{1, Of({{kGold, 1}, {kBlue, 1}})},
-                                  {2, Of({{kPurple, 1}, {kGreen, 1}})}}};
+  const Slaying shared{
+      .card = 1,
+      .slot = 1,
+      .slayer = 1,
+      .attackers = {{2, kWizard}, {2, kThief}, {1, kThief}},
+      .treasure = Of({{kGold, 1}, {kBlue, 1}, {kPurple, 1}, {kGreen, 1}}),
+      .drawn = Of({{kGreen, 1}}),
+      .outcome = Slaying::Outcome::kDivided,
+      .shares = {{1, Of({{kGold, 1}, {kBlue, 1}})}, {2, Of({{kPurple, 1}, {kGreen, 1}})}}};
   const Theft chosen{
       .thief_owner = 2, .victim = 1, .how = TheftKind::kChosen, .named = kGold, .token = kGold};
   const MarketSwap swap{.from = 0, .to = 1, .give = Of({{kWhite, 1}}), .get = Of({{kBlue, 1}})};
@@ -987,10 +992,10 @@ TEST(DragonsGoldRecordTest, EveryObserversRecordReconcilesWithEveryScreen) {
   int hidden_seen = 0;
   for (int players = 3; players <= 6; ++players) {
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-      std::unique_ptr<State> state = *DragonsGold().NewMatch(
-          {.num_players = players,
-           .seed = seed,
-           .options = {{"invisible_hand", seed % 2 == 0 ? "on" : "off"}}});
+      std::unique_ptr<State> state =
+          *DragonsGold().NewMatch({.num_players = players,
+                                   .seed = seed,
+                                   .options = {{"invisible_hand", seed % 2 == 0 ? "on" : "off"}}});
       Rng rng(seed);
       while (!state->IsOver()) {
         const Seats seats = state->SeatsToAct();

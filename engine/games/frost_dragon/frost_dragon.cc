@@ -888,8 +888,8 @@ absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& c
   RETURN_IF_ERROR(number("max_quests", kMinQuestsLimit, kMaxQuestsLimit, &rules.max_quests));
   RETURN_IF_ERROR(
       ReadTwoWayOption(info, config, "trump", "once", "every_quest", &rules.trump_every_quest));
-  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "lead_kingdom", "first_card",
-                                   "first_card_or_ally", &rules.ally_sets_lead));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "lead_kingdom", "first_card", "first_card_or_ally",
+                                   &rules.ally_sets_lead));
   RETURN_IF_ERROR(ReadTwoWayOption(info, config, "catapult", "next_quest", "until_used",
                                    &rules.catapult_until_used));
   return rules;

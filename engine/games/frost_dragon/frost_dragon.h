@@ -51,8 +51,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/game.h"
-#include "engine/sampler.h"
 #include "engine/rng.h"
+#include "engine/sampler.h"
 
 namespace hoard::engine::frost_dragon {
 
@@ -417,8 +417,7 @@ class FrostDragonState final : public State {
   // A match in `position` (tests build any position they need), with
   // `challenges` completed this quest before it (as the sampler rebuilds a
   // match from a view).
-  FrostDragonState(const Rules& rules, Position position,
-                   std::vector<Challenge> challenges = {});
+  FrostDragonState(const Rules& rules, Position position, std::vector<Challenge> challenges = {});
 
   int num_players() const override;
   Seats SeatsToAct() const override;

@@ -1,5 +1,3 @@
-#include "engine/games/frost_dragon/frost_dragon_heuristic.h"
-
 #include <algorithm>
 #include <bit>
 #include <memory>
@@ -7,6 +5,7 @@
 #include <vector>
 
 #include "engine/games/frost_dragon/frost_dragon.h"
+#include "engine/games/frost_dragon/frost_dragon_heuristic.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"

@@ -15,6 +15,8 @@
 // spaces per Treasure joker in it), less what the others gain when they
 // take it — minus what the card would be worth kept for later.
 
+#include "engine/games/frost_dragon/frost_dragon_heuristic.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -24,7 +26,6 @@
 #include <span>
 #include <vector>
 
-#include "engine/games/frost_dragon/frost_dragon_heuristic.h"
 #include "engine/games/frost_dragon/frost_dragon.h"
 #include "engine/rng.h"
 

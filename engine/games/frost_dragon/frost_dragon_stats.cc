@@ -35,8 +35,7 @@ std::string CauseName(const Movement& m) {
 }
 
 bool InChallenge(MoveCause cause) {
-  return cause == MoveCause::kChallenge || cause == MoveCause::kJump ||
-         cause == MoveCause::kThreat;
+  return cause == MoveCause::kChallenge || cause == MoveCause::kJump || cause == MoveCause::kThreat;
 }
 
 // The standing the ranks use before any tie-break: 10 × space + threat.

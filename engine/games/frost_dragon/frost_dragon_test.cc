@@ -82,7 +82,8 @@ TEST(FrostDragonTest, RandomMatchesEnd) {
   for (const std::map<std::string, std::string>& options :
        std::vector<std::map<std::string, std::string>>{
            {},
-           {{"trump", "every_quest"}, {"lead_kingdom", "first_card_or_ally"},
+           {{"trump", "every_quest"},
+            {"lead_kingdom", "first_card_or_ally"},
             {"catapult", "until_used"}},
            // The most dragons the player count allows (kMaxDragonJokers).
            {{"ally_jokers", "0"}, {"treasure_jokers", "4"}, {"dragon_jokers", "max"}},
@@ -137,15 +138,14 @@ TEST(FrostDragonTest, OptionsSetTheDeckAndBadValuesAreRefused) {
   EXPECT_THAT(FrostDragon().NewMatch({.num_players = 2, .options = {{"catapult", "never"}}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("catapult must be 'next_quest' or 'until_used'")));
-  EXPECT_EQ(static_cast<FrostDragonState&>(
-                **FrostDragon().NewMatch({.num_players = 2,
-                                          .options = {{"trump", "every_quest"},
-                                                      {"lead_kingdom", "first_card_or_ally"},
-                                                      {"catapult", "until_used"}}}))
-                .rules(),
-            (Rules{.trump_every_quest = true,
-                   .ally_sets_lead = true,
-                   .catapult_until_used = true}));
+  EXPECT_EQ(
+      static_cast<FrostDragonState&>(
+          **FrostDragon().NewMatch({.num_players = 2,
+                                    .options = {{"trump", "every_quest"},
+                                                {"lead_kingdom", "first_card_or_ally"},
+                                                {"catapult", "until_used"}}}))
+          .rules(),
+      (Rules{.trump_every_quest = true, .ally_sets_lead = true, .catapult_until_used = true}));
   EXPECT_EQ(static_cast<FrostDragonState&>(**FrostDragon().NewMatch({.num_players = 2})).rules(),
             Rules{})
       << "the rulebook's rules are the defaults";
@@ -720,8 +720,8 @@ TEST(FrostDragonTest, TooFewCardsForTheChartDealAsManyAsDivideEvenly) {
 
   // Six of the 59 cards removed leave 53: 17 each for three, 2 out of play.
   Position p = Quest({{C(kMountain, 14)}, {C(kMountain, 2)}, {C(kMountain, 3)}}, {1, 0, 0});
-  p.removed = Cards({C(kForest, 2), C(kForest, 3), C(kForest, 4), C(kForest, 5), C(kForest, 6),
-                     C(kForest, 7)});
+  p.removed = Cards(
+      {C(kForest, 2), C(kForest, 3), C(kForest, 4), C(kForest, 5), C(kForest, 6), C(kForest, 7)});
   FrostDragonState state(Rules{}, p);
   PlayOutQuest(state);
   EXPECT_EQ(state.position().hand_size, 17);
@@ -905,9 +905,12 @@ TEST(FrostDragonTest, EverySeatSeesEachChallengeOfTheQuestInOrder) {
   for (Seat observer = kSpectator; observer < 3; ++observer) {
     EXPECT_TRUE(challenges_seen_by(observer).empty());
   }
-  for (auto [seat, card, as] : std::vector<std::array<int, 3>>{
-           {0, C(kMountain, 10), 0}, {1, C(kMountain, 12), 0}, {2, C(kForest, 9), 0},
-           {1, kLeprechaun, C(kRiver, kAce)}, {2, C(kGlacier, 7), 0}, {0, C(kRiver, 3), 0}}) {
+  for (auto [seat, card, as] : std::vector<std::array<int, 3>>{{0, C(kMountain, 10), 0},
+                                                               {1, C(kMountain, 12), 0},
+                                                               {2, C(kForest, 9), 0},
+                                                               {1, kLeprechaun, C(kRiver, kAce)},
+                                                               {2, C(kGlacier, 7), 0},
+                                                               {0, C(kRiver, 3), 0}}) {
     ASSERT_THAT(state.Apply(seat, Play(card, as)), IsOk()) << CardName(card);
   }
   const Challenge first{.leader = 0,
@@ -958,16 +961,18 @@ TEST(FrostDragonTest, EverySeatSeesEachChallengeOfTheQuestInOrder) {
 
 TEST(FrostDragonTest, TheDealKeepsTheRecordAndEveryKingdomASeatShowedItLacks) {
   FrostDragonState state(AllyLeads(), RecordedQuest());
-  for (auto [seat, card, as] : std::vector<std::array<int, 3>>{
-           {0, C(kMountain, 10), 0}, {1, C(kMountain, 12), 0}, {2, C(kForest, 9), 0},
-           {1, kLeprechaun, C(kRiver, kAce)}, {2, C(kGlacier, 7), 0}, {0, C(kRiver, 3), 0},
-           {2, C(kGlacier, 2), 0}}) {
+  for (auto [seat, card, as] : std::vector<std::array<int, 3>>{{0, C(kMountain, 10), 0},
+                                                               {1, C(kMountain, 12), 0},
+                                                               {2, C(kForest, 9), 0},
+                                                               {1, kLeprechaun, C(kRiver, kAce)},
+                                                               {2, C(kGlacier, 7), 0},
+                                                               {0, C(kRiver, 3), 0},
+                                                               {2, C(kGlacier, 2), 0}}) {
     ASSERT_THAT(state.Apply(seat, Play(card, as)), IsOk()) << CardName(card);
   }
   // Seat 2 followed Mountain with a Forest card and River with trump, then
   // led trump before anyone had: its last card is trump or a joker.
-  const CardSet others =
-      KingdomCards(kMountain) | KingdomCards(kForest) | KingdomCards(kRiver);
+  const CardSet others = KingdomCards(kMountain) | KingdomCards(kForest) | KingdomCards(kRiver);
   const std::unique_ptr<Sampler> deal = MakeSampler();
   Rng rng(3);
   for (Seat observer : {0, 1}) {
@@ -984,8 +989,8 @@ TEST(FrostDragonTest, TheDealKeepsTheRecordAndEveryKingdomASeatShowedItLacks) {
   // A record that no match could make is refused.
   FrostDragonView forged = static_cast<const FrostDragonView&>(*state.ViewFor(0));
   forged.challenges[0].cards[1].card = C(kRiver, 11);  // never played
-  EXPECT_THAT(deal->Sample(forged, rng), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                  HasSubstr("not played this quest")));
+  EXPECT_THAT(deal->Sample(forged, rng),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not played this quest")));
 }
 
 TEST(FrostDragonTest, MovesEncodeOneCodeEach) {
@@ -1057,7 +1062,6 @@ TEST(FrostDragonStatsTest, ASwapThatPutsTheWinnerInTheLeadDecidesTheMatch) {
   counts = CountPlayedOut(step);
   EXPECT_EQ(counts["decided by: a challenge won"], 1);
   EXPECT_EQ(counts["action spaces: Leprechaun's Treasure"], 0);
-
 }
 
 }  // namespace

@@ -14,9 +14,7 @@
 namespace hoard::engine::hedonia {
 namespace {
 
-absl::Status Illegal(absl::string_view why) {
-  return absl::InvalidArgumentError(why);
-}
+absl::Status Illegal(absl::string_view why) { return absl::InvalidArgumentError(why); }
 
 // The kinds from the most valuable down; equal values in table order.
 constexpr std::array<int, kNumAssetKinds> ByValue() {
@@ -24,8 +22,7 @@ constexpr std::array<int, kNumAssetKinds> ByValue() {
   for (int kind = 0; kind < kNumAssetKinds; ++kind) order[kind] = kind;
   // An insertion sort: stable, so equal values keep the table's order.
   for (int i = 1; i < kNumAssetKinds; ++i) {
-    for (int j = i;
-         j > 0 && kAssetValues[order[j - 1]] < kAssetValues[order[j]]; --j) {
+    for (int j = i; j > 0 && kAssetValues[order[j - 1]] < kAssetValues[order[j]]; --j) {
       std::swap(order[j - 1], order[j]);
     }
   }
@@ -43,9 +40,8 @@ std::string CountsText(const AssetCounts& counts) {
   std::vector<std::string> parts;
   for (int kind = 0; kind < kNumAssetKinds; ++kind) {
     if (counts[kind] > 0) {
-      parts.push_back(absl::StrCat(
-          static_cast<int>(counts[kind]), " ",
-          counts[kind] == 1 ? AssetName(kind) : AssetNamePlural(kind)));
+      parts.push_back(absl::StrCat(static_cast<int>(counts[kind]), " ",
+                                   counts[kind] == 1 ? AssetName(kind) : AssetNamePlural(kind)));
     }
   }
   return parts.empty() ? "nothing" : absl::StrJoin(parts, ", ");
@@ -75,22 +71,19 @@ absl::string_view PhaseName(Phase phase) {
   return "";
 }
 
-std::string CardText(int card) {
-  return card < 0 ? "-" : std::string(AssetName(card));
-}
+std::string CardText(int card) { return card < 0 ? "-" : std::string(AssetName(card)); }
 
 absl::string_view DirectionName(int direction) {
   return direction == kClockwise ? "clockwise" : "counterclockwise";
 }
 
 // "cards by gap A, B, C; claims by seat left, right, left".
-std::string RevealText(std::span<const std::int8_t> cards,
-                       std::span<const Side> claims) {
+std::string RevealText(std::span<const std::int8_t> cards, std::span<const Side> claims) {
   std::vector<std::string> card_texts, claim_texts;
   for (int card : cards) card_texts.push_back(CardText(card));
   for (Side side : claims) claim_texts.push_back(std::string(SideName(side)));
-  return absl::StrCat("cards by gap ", absl::StrJoin(card_texts, ", "),
-                      "; claims by seat ", absl::StrJoin(claim_texts, ", "));
+  return absl::StrCat("cards by gap ", absl::StrJoin(card_texts, ", "), "; claims by seat ",
+                      absl::StrJoin(claim_texts, ", "));
 }
 
 }  // namespace
@@ -126,8 +119,7 @@ int Total(const AssetCounts& counts) {
 
 int Value(const AssetCounts& counts) {
   int value = 0;
-  for (int kind = 0; kind < kNumAssetKinds; ++kind)
-    value += counts[kind] * kAssetValues[kind];
+  for (int kind = 0; kind < kNumAssetKinds; ++kind) value += counts[kind] * kAssetValues[kind];
   return value;
 }
 
@@ -140,9 +132,7 @@ int OfferDirection(OfferRule offers, int direction) {
 }
 
 int OfferGap(Seat seat, int offer_direction, int num_players) {
-  return offer_direction == kClockwise
-             ? seat
-             : SeatAt(seat, -1, kClockwise, num_players);
+  return offer_direction == kClockwise ? seat : SeatAt(seat, -1, kClockwise, num_players);
 }
 
 int GapOn(Seat seat, Side side, int num_players) {
@@ -151,9 +141,7 @@ int GapOn(Seat seat, Side side, int num_players) {
 
 // ---------------------------------------------------------------- Actions
 
-Action OfferAction(int asset) {
-  return Action(static_cast<std::uint64_t>(asset));
-}
+Action OfferAction(int asset) { return Action(static_cast<std::uint64_t>(asset)); }
 
 Action ClaimAction(Side side) {
   HOARD_CHECK(side != Side::kNone, "a claim is left or right");
@@ -176,8 +164,7 @@ std::optional<Side> ClaimedSide(Action action) {
 HedoniaState::HedoniaState(const Rules& rules, const Position& position)
     : rules_(rules), position_(position) {}
 
-std::unique_ptr<HedoniaState> HedoniaState::Deal(const Rules& rules,
-                                                 int num_players, Rng& rng) {
+std::unique_ptr<HedoniaState> HedoniaState::Deal(const Rules& rules, int num_players, Rng& rng) {
   Position p;
   p.num_players = num_players;
   for (int kind = 0; kind < kNumAssetKinds; ++kind) {
@@ -188,22 +175,19 @@ std::unique_ptr<HedoniaState> HedoniaState::Deal(const Rules& rules,
   for (int i = 0; i < kHandSize; ++i) {
     for (Seat s = 0; s < num_players; ++s) ++p.hands[s][p.deck[--p.deck_size]];
   }
-  p.active =
-      static_cast<Seat>(rng.Uniform(static_cast<std::uint64_t>(num_players)));
+  p.active = static_cast<Seat>(rng.Uniform(static_cast<std::uint64_t>(num_players)));
   return std::unique_ptr<HedoniaState>(new HedoniaState(rules, p));
 }
 
-std::unique_ptr<HedoniaState> HedoniaState::ForTesting(Position position,
-                                                       Rules rules) {
-  HOARD_CHECK(position.num_players >= kMinPlayers &&
-                  position.num_players <= kMaxPlayers,
+std::unique_ptr<HedoniaState> HedoniaState::ForTesting(Position position, Rules rules) {
+  HOARD_CHECK(position.num_players >= kMinPlayers && position.num_players <= kMaxPlayers,
               "Hedonia seats 3 to 6 players");
   return std::unique_ptr<HedoniaState>(new HedoniaState(rules, position));
 }
 
-std::unique_ptr<HedoniaState> HedoniaState::FromPosition(
-    const Rules& rules, const Position& position,
-    std::vector<PastReveal> reveals) {
+std::unique_ptr<HedoniaState> HedoniaState::FromPosition(const Rules& rules,
+                                                         const Position& position,
+                                                         std::vector<PastReveal> reveals) {
   std::unique_ptr<HedoniaState> state = ForTesting(position, rules);
   state->reveals_ = std::move(reveals);
   return state;
@@ -216,9 +200,7 @@ Seat HedoniaState::Offerer() const {
 
 int HedoniaState::Rounds() const {
   const int n = num_players();
-  return rules_.end == EndRule::kHandsEmpty
-             ? kNumAssets / n
-             : (kNumAssets - kHandSize * n) / n + 1;
+  return rules_.end == EndRule::kHandsEmpty ? kNumAssets / n : (kNumAssets - kHandSize * n) / n + 1;
 }
 
 Seats HedoniaState::SeatsToAct() const {
@@ -249,53 +231,44 @@ void HedoniaState::LegalActions(Seat seat, std::vector<Action>* out) const {
     }
   } else if (p.phase == Phase::kClaim && p.claims[seat] == Side::kNone) {
     // The card the player offered first: keeping it is the default.
-    const Side own = OfferDirection(rules_.offers, p.direction) == kClockwise
-                         ? Side::kLeft
-                         : Side::kRight;
+    const Side own =
+        OfferDirection(rules_.offers, p.direction) == kClockwise ? Side::kLeft : Side::kRight;
     out->push_back(ClaimAction(own));
-    out->push_back(
-        ClaimAction(own == Side::kLeft ? Side::kRight : Side::kLeft));
+    out->push_back(ClaimAction(own == Side::kLeft ? Side::kRight : Side::kLeft));
   }
 }
 
 absl::Status HedoniaState::Apply(Seat seat, Action action) {
   Position& p = position_;
-  if (p.phase == Phase::kOver)
-    return absl::FailedPreconditionError("the match is over");
+  if (p.phase == Phase::kOver) return absl::FailedPreconditionError("the match is over");
   if (seat < 0 || seat >= p.num_players) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("there is no seat ", seat));
+    return absl::FailedPreconditionError(absl::StrCat("there is no seat ", seat));
   }
   if (p.phase == Phase::kOffer) {
     if (seat != Offerer()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "seat ", seat, " is not to act now: seat ", Offerer(), " offers"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("seat ", seat, " is not to act now: seat ", Offerer(), " offers"));
     }
     const std::optional<int> asset = OfferedAsset(action);
-    if (!asset)
-      return Illegal("now is the time to offer a card from your hand");
+    if (!asset) return Illegal("now is the time to offer a card from your hand");
     if (p.hands[seat][*asset] == 0) {
-      return Illegal(
-          absl::StrCat("you hold no ", AssetName(*asset), " to offer"));
+      return Illegal(absl::StrCat("you hold no ", AssetName(*asset), " to offer"));
     }
     --p.hands[seat][*asset];
-    p.table[OfferGap(seat, OfferDirection(rules_.offers, p.direction),
-                     p.num_players)] = static_cast<std::int8_t>(*asset);
+    p.table[OfferGap(seat, OfferDirection(rules_.offers, p.direction), p.num_players)] =
+        static_cast<std::int8_t>(*asset);
     if (++p.offers_made == p.num_players) p.phase = Phase::kClaim;
     return absl::OkStatus();
   }
   if (p.claims[seat] != Side::kNone) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "seat ", seat, " is not to act now: it has claimed already"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("seat ", seat, " is not to act now: it has claimed already"));
   }
   const std::optional<Side> side = ClaimedSide(action);
-  if (!side)
-    return Illegal(
-        "now is the time to claim the card on your left or on your right");
+  if (!side) return Illegal("now is the time to claim the card on your left or on your right");
   p.claims[seat] = *side;
   for (Seat s = 0; s < p.num_players; ++s) {
-    if (p.claims[s] == Side::kNone)
-      return absl::OkStatus();  // others still to claim
+    if (p.claims[s] == Side::kNone) return absl::OkStatus();  // others still to claim
   }
   Reveal();
   return absl::OkStatus();
@@ -324,15 +297,12 @@ void HedoniaState::Reveal() {
       ++p.king[card];
     }
   }
-  PastReveal record{.active = p.active,
-                    .direction = p.direction,
-                    .cards = p.table,
-                    .claims = p.claims};
+  PastReveal record{
+      .active = p.active, .direction = p.direction, .cards = p.table, .claims = p.claims};
   // Red Snatchers, in the order they were offered: each takes the most
   // valuable card of the player on the gap's other side.
   for (int i = 0; i < n; ++i) {
-    const int gap =
-        OfferGap(SeatAt(p.active, i, p.direction, n), offer_direction, n);
+    const int gap = OfferGap(SeatAt(p.active, i, p.direction, n), offer_direction, n);
     if (p.table[gap] != kRedSnatcher || owner[gap] < 0) continue;
     const Seat victim = owner[gap] == gap ? SeatAt(gap, 1, kClockwise, n) : gap;
     const int best = MostValuable(p.treasuries[victim]);
@@ -343,8 +313,7 @@ void HedoniaState::Reveal() {
   reveals_.push_back(record);
   // Each Misdirection taken by one player reverses the direction of play.
   for (int gap = 0; gap < n; ++gap) {
-    if (p.table[gap] == kMisdirection && owner[gap] >= 0)
-      p.direction = -p.direction;
+    if (p.table[gap] == kMisdirection && owner[gap] >= 0) p.direction = -p.direction;
   }
   p.last_table = p.table;
   p.last_claims = p.claims;
@@ -357,8 +326,7 @@ void HedoniaState::Reveal() {
     for (Seat s = 0; s < n; ++s) ++p.hands[s][p.deck[--p.deck_size]];
   }
   bool hands_empty = false;  // (every hand holds as many cards)
-  for (Seat s = 0; s < n; ++s)
-    hands_empty = hands_empty || Total(p.hands[s]) == 0;
+  for (Seat s = 0; s < n; ++s) hands_empty = hands_empty || Total(p.hands[s]) == 0;
   if (hands_empty || (rules_.end == EndRule::kDeckEmpty && !draw)) {
     p.phase = Phase::kOver;
     return;
@@ -389,8 +357,7 @@ Reckoning HedoniaState::Reckon() const {
   auto move = [&r, &king](Seat s, int power, int card, Seat from, Seat to) {
     --(from == kKingsTreasury ? king : r.treasuries[from])[card];
     if (to != kOutOfTheGame) ++r.treasuries[to][card];
-    r.events.push_back(
-        {.power = power, .seat = s, .card = card, .from = from, .to = to});
+    r.events.push_back({.power = power, .seat = s, .card = card, .from = from, .to = to});
   };
   // The next active player, then round in the direction of play.
   const Seat first = SeatAt(p.active, 1, OfferDirection(rules_.offers, d), n);
@@ -408,15 +375,12 @@ Reckoning HedoniaState::Reckon() const {
           score(s, kind, kPigPackBonus * held * (held - 1));
           break;
         case kBeardedHopper:
-          for (int k = 0; k < held && r.treasuries[next][kMagicCarrot] > 0;
-               ++k) {
+          for (int k = 0; k < held && r.treasuries[next][kMagicCarrot] > 0; ++k) {
             move(s, kind, kMagicCarrot, next, s);
           }
           break;
         case kMagicCarrot:
-          score(s, kind,
-                (mine[kBeardedHopper] > 0 ? kFedCarrotBonus : kCarrotBonus) *
-                    held);
+          score(s, kind, (mine[kBeardedHopper] > 0 ? kFedCarrotBonus : kCarrotBonus) * held);
           break;
         case kDoomSnail:
           for (int k = 0; k < held; ++k) {
@@ -435,8 +399,7 @@ Reckoning HedoniaState::Reckon() const {
         case kVeryRareEgg: {
           int eggs = 0;
           for (Seat q = 0; q < n; ++q) eggs += r.treasuries[q][kVeryRareEgg];
-          score(s, kind,
-                held * kEggRarityBonus * (kAssetCounts[kVeryRareEgg] - eggs));
+          score(s, kind, held * kEggRarityBonus * (kAssetCounts[kVeryRareEgg] - eggs));
           break;
         }
         case kGrungle:
@@ -461,8 +424,7 @@ Reckoning HedoniaState::Reckon() const {
           }
           break;
         case kCursedSushi:
-          score(s, kind,
-                (held >= kSushiCurseFrom ? -kSushiCurse : kSushiFeast) * held);
+          score(s, kind, (held >= kSushiCurseFrom ? -kSushiCurse : kSushiFeast) * held);
           break;
         default:
           break;
@@ -474,8 +436,8 @@ Reckoning HedoniaState::Reckon() const {
     const int right = GapOn(s, Side::kRight, n);
     // Half the value of each shared card beside the seat: in half points,
     // its whole value.
-    r.score_halves[s] = 2 * (Value(r.treasuries[s]) + r.power_points[s]) +
-                        Value(p.shared[left]) + Value(p.shared[right]);
+    r.score_halves[s] = 2 * (Value(r.treasuries[s]) + r.power_points[s]) + Value(p.shared[left]) +
+                        Value(p.shared[right]);
   }
   return r;
 }
@@ -544,54 +506,42 @@ std::unique_ptr<View> HedoniaState::ViewFor(Seat observer) const {
 
 std::string HedoniaView::ToString() const {
   const int n = static_cast<int>(players.size());
-  std::string out = absl::StrCat(
-      "observer ", observer, ", round ", round, " of ", rounds, ", ",
-      PhaseName(phase), ", active seat ", active, ", ",
-      DirectionName(direction),
-      offerer >= 0 ? absl::StrCat(", seat ", offerer, " to offer") : "", "\n");
-  absl::StrAppend(&out, "deck ", deck_size,
-                  "; King's treasury: ", CountsText(king), "\n");
+  std::string out =
+      absl::StrCat("observer ", observer, ", round ", round, " of ", rounds, ", ", PhaseName(phase),
+                   ", active seat ", active, ", ", DirectionName(direction),
+                   offerer >= 0 ? absl::StrCat(", seat ", offerer, " to offer") : "", "\n");
+  absl::StrAppend(&out, "deck ", deck_size, "; King's treasury: ", CountsText(king), "\n");
   for (int s = 0; s < n; ++s) {
     const PlayerView& player = players[s];
-    absl::StrAppend(
-        &out, "seat ", s, ": hand ", player.hand_size,
-        player.hand ? absl::StrCat(" (", CountsText(*player.hand), ")") : "",
-        "; treasury: ", CountsText(player.treasury), "\n");
+    absl::StrAppend(&out, "seat ", s, ": hand ", player.hand_size,
+                    player.hand ? absl::StrCat(" (", CountsText(*player.hand), ")") : "",
+                    "; treasury: ", CountsText(player.treasury), "\n");
   }
   for (int g = 0; g < n; ++g) {
-    absl::StrAppend(&out, "gap ", g, "-", (g + 1) % n, ": offered ",
-                    CardText(table[g]), "; shared: ", CountsText(shared[g]),
-                    "\n");
+    absl::StrAppend(&out, "gap ", g, "-", (g + 1) % n, ": offered ", CardText(table[g]),
+                    "; shared: ", CountsText(shared[g]), "\n");
   }
-  if (own_claim != Side::kNone)
-    absl::StrAppend(&out, "your claim: ", SideName(own_claim), "\n");
+  if (own_claim != Side::kNone) absl::StrAppend(&out, "your claim: ", SideName(own_claim), "\n");
   for (int r = 0; r < static_cast<int>(reveals.size()); ++r) {
     const PastReveal& reveal = reveals[r];
     std::vector<std::string> snatches;
     for (int g = 0; g < n; ++g) {
       if (reveal.snatched[g] >= 0) {
-        snatches.push_back(absl::StrCat("gap ", g, " snatched ",
-                                        CardText(reveal.snatched[g])));
+        snatches.push_back(absl::StrCat("gap ", g, " snatched ", CardText(reveal.snatched[g])));
       }
     }
-    absl::StrAppend(&out, "round ", r + 1, " reveal (seat ", reveal.active,
-                    " first, ", DirectionName(reveal.direction), "): ",
-                    RevealText(std::span(reveal.cards).first(n),
-                               std::span(reveal.claims).first(n)),
-                    snatches.empty() ? "" : "; ", absl::StrJoin(snatches, ", "),
-                    "\n");
+    absl::StrAppend(&out, "round ", r + 1, " reveal (seat ", reveal.active, " first, ",
+                    DirectionName(reveal.direction), "): ",
+                    RevealText(std::span(reveal.cards).first(n), std::span(reveal.claims).first(n)),
+                    snatches.empty() ? "" : "; ", absl::StrJoin(snatches, ", "), "\n");
   }
-  if (reveals.empty() && !last_claims.empty() &&
-      last_claims[0] != Side::kNone) {
+  if (reveals.empty() && !last_claims.empty() && last_claims[0] != Side::kNone) {
     std::vector<std::int8_t> cards(last_table.begin(), last_table.end());
-    absl::StrAppend(&out, "last reveal: ", RevealText(cards, last_claims),
-                    "\n");
+    absl::StrAppend(&out, "last reveal: ", RevealText(cards, last_claims), "\n");
   }
   for (int s = 0; s < static_cast<int>(scores.size()); ++s) {
-    absl::StrAppend(&out, "seat ", s,
-                    " after the powers: ", CountsText(final_treasuries[s]),
-                    "; power points ", power_points[s], "; score ", scores[s],
-                    "\n");
+    absl::StrAppend(&out, "seat ", s, " after the powers: ", CountsText(final_treasuries[s]),
+                    "; power points ", power_points[s], "; score ", scores[s], "\n");
   }
   return out;
 }
@@ -600,14 +550,12 @@ std::string HedoniaView::Summary() const {
   std::vector<std::string> offered, treasuries;
   for (int card : table) offered.push_back(CardText(card));
   for (const PlayerView& player : players) {
-    treasuries.push_back(
-        absl::StrCat(Total(player.treasury), "/", Value(player.treasury)));
+    treasuries.push_back(absl::StrCat(Total(player.treasury), "/", Value(player.treasury)));
   }
-  return absl::StrCat("round ", round, " ", PhaseName(phase), " | ",
-                      DirectionName(direction), " | deck ", deck_size,
-                      " | on the table ", absl::StrJoin(offered, ", "),
-                      " | treasuries (cards/value) ",
-                      absl::StrJoin(treasuries, " "), " | King ", Total(king));
+  return absl::StrCat("round ", round, " ", PhaseName(phase), " | ", DirectionName(direction),
+                      " | deck ", deck_size, " | on the table ", absl::StrJoin(offered, ", "),
+                      " | treasuries (cards/value) ", absl::StrJoin(treasuries, " "), " | King ",
+                      Total(king));
 }
 
 std::string HedoniaState::ActionToString(Seat seat, Action action) const {
@@ -616,11 +564,9 @@ std::string HedoniaState::ActionToString(Seat seat, Action action) const {
   }
   if (const std::optional<Side> side = ClaimedSide(action)) {
     const int n = num_players();
-    const int card =
-        seat >= 0 && seat < n ? position_.table[GapOn(seat, *side, n)] : -1;
-    return absl::StrCat(
-        "claim ", SideName(*side),
-        card >= 0 ? absl::StrCat(" (", AssetName(card), ")") : "");
+    const int card = seat >= 0 && seat < n ? position_.table[GapOn(seat, *side, n)] : -1;
+    return absl::StrCat("claim ", SideName(*side),
+                        card >= 0 ? absl::StrCat(" (", AssetName(card), ")") : "");
   }
   return "(not an action)";
 }
@@ -661,7 +607,8 @@ void HedoniaState::Describe(Out& out) const {
 }
 
 std::string HedoniaState::ToString() const {
-  return TextOf([this](auto& out) { Describe(out); }, 64 + position_.deck_size + position_.num_players * 40);
+  return TextOf([this](auto& out) { Describe(out); },
+                64 + position_.deck_size + position_.num_players * 40);
 }
 
 std::uint64_t HedoniaState::Fingerprint() const {
@@ -674,8 +621,7 @@ std::vector<Zone> HedoniaState::Zones() const {
   auto cards = [](std::string name, const AssetCounts& counts) {
     Zone zone{std::move(name), {}};
     for (int kind = 0; kind < kNumAssetKinds; ++kind) {
-      zone.cards.insert(zone.cards.end(), counts[kind],
-                        std::string(AssetName(kind)));
+      zone.cards.insert(zone.cards.end(), counts[kind], std::string(AssetName(kind)));
     }
     return zone;
   };
@@ -687,16 +633,13 @@ std::vector<Zone> HedoniaState::Zones() const {
   for (Seat s = 0; s < n; ++s)
     zones.push_back(cards(absl::StrCat("seat ", s, " hand"), p.hands[s]));
   for (Seat s = 0; s < n; ++s) {
-    zones.push_back(
-        cards(absl::StrCat("seat ", s, " treasury"), p.treasuries[s]));
+    zones.push_back(cards(absl::StrCat("seat ", s, " treasury"), p.treasuries[s]));
   }
   for (int g = 0; g < n; ++g) {
     Zone offered{absl::StrCat("gap ", g, "-", (g + 1) % n, " offered"), {}};
-    if (p.table[g] >= 0)
-      offered.cards.push_back(std::string(AssetName(p.table[g])));
+    if (p.table[g] >= 0) offered.cards.push_back(std::string(AssetName(p.table[g])));
     zones.push_back(std::move(offered));
-    zones.push_back(cards(absl::StrCat("gap ", g, "-", (g + 1) % n, " shared"),
-                          p.shared[g]));
+    zones.push_back(cards(absl::StrCat("gap ", g, "-", (g + 1) % n, " shared"), p.shared[g]));
   }
   zones.push_back(cards("King's treasury", p.king));
   return zones;
@@ -708,15 +651,12 @@ std::unique_ptr<State> HedoniaState::Clone() const {
 
 // ---------------------------------------------------------------- Setup
 
-absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
-                                      const MatchConfig& config) {
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config) {
   Rules rules;
-  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "end", "hands_empty",
-                                   "deck_empty", &rules.end));
-  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "offers", "left", "onward",
-                                   &rules.offers));
-  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "tie_break", "treasury",
-                                   "none", &rules.tie_break));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "end", "hands_empty", "deck_empty", &rules.end));
+  RETURN_IF_ERROR(ReadTwoWayOption(info, config, "offers", "left", "onward", &rules.offers));
+  RETURN_IF_ERROR(
+      ReadTwoWayOption(info, config, "tie_break", "treasury", "none", &rules.tie_break));
   return rules;
 }
 
@@ -756,8 +696,7 @@ class HedoniaGame final : public Game {
 
   const GameInfo& info() const override { return info_; }
 
-  absl::StatusOr<std::unique_ptr<State>> NewMatch(
-      const MatchConfig& config) const override {
+  absl::StatusOr<std::unique_ptr<State>> NewMatch(const MatchConfig& config) const override {
     RETURN_IF_ERROR(ValidateConfig(info_, config));
     ASSIGN_OR_RETURN(const Rules rules, RulesFromConfig(info_, config));
     Rng rng(config.seed);

@@ -76,12 +76,10 @@ using AssetCounts = std::array<std::int8_t, kNumAssetKinds>;
 
 inline constexpr int kNumAssets = 60;
 // The deck: how many cards of each kind (60 in all).
-inline constexpr std::array<int, kNumAssetKinds> kAssetCounts = {
-    9, 7, 6, 5, 5, 3, 5, 4, 6, 4, 6};
+inline constexpr std::array<int, kNumAssetKinds> kAssetCounts = {9, 7, 6, 5, 5, 3, 5, 4, 6, 4, 6};
 // Each card's printed value, the points it scores in a treasury (half of it
 // to each side when shared).
-inline constexpr std::array<int, kNumAssetKinds> kAssetValues = {
-    1, 1, 1, 1, 2, 1, 2, 2, 1, 1, 2};
+inline constexpr std::array<int, kNumAssetKinds> kAssetValues = {1, 1, 1, 1, 2, 1, 2, 2, 1, 1, 2};
 
 // The powers' numbers (docs/rules/hedonia.md has the whole table).
 // Snorkel Pigs: each scores this much more per other pig of its owner.
@@ -158,8 +156,7 @@ struct Rules {
   bool operator==(const Rules&) const = default;
 };
 
-absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
-                                      const MatchConfig& config);
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config);
 
 // ---- The table
 // ---------------------------------------------------------------
@@ -302,7 +299,7 @@ struct HedoniaView final : ComparableView<HedoniaView> {
   Seat offerer = -1;  // in the offer phase: who offers now
   int deck_size = 0;
   std::vector<PlayerView> players;  // by seat
-  std::vector<int> table;  // by gap: the card offered this round, or -1
+  std::vector<int> table;           // by gap: the card offered this round, or -1
   std::vector<AssetCounts> shared;  // by gap
   AssetCounts king{};
   // The observer's own claim this round; never another seat's.
@@ -333,19 +330,16 @@ class HedoniaState final : public State {
  public:
   // A new match: the 60 assets shuffled, five dealt to each player, the
   // first active player drawn, play clockwise.
-  static std::unique_ptr<HedoniaState> Deal(const Rules& rules, int num_players,
-                                            Rng& rng);
+  static std::unique_ptr<HedoniaState> Deal(const Rules& rules, int num_players, Rng& rng);
   // A position set up by hand, for tests: any cards in any place (not
   // necessarily all 60). REQUIRES: 3 <= num_players <= 6, and the position
   // is one the rules could reach in its phase.
-  static std::unique_ptr<HedoniaState> ForTesting(Position position,
-                                                  Rules rules = {});
+  static std::unique_ptr<HedoniaState> ForTesting(Position position, Rules rules = {});
   // A match at `position` under `rules` after the rounds `reveals`, as the
   // search's sampler rebuilds one from a seat's view (hedonia_sampler.cc).
   // REQUIRES: the same as ForTesting; the caller has checked the position.
-  static std::unique_ptr<HedoniaState> FromPosition(
-      const Rules& rules, const Position& position,
-      std::vector<PastReveal> reveals = {});
+  static std::unique_ptr<HedoniaState> FromPosition(const Rules& rules, const Position& position,
+                                                    std::vector<PastReveal> reveals = {});
 
   int num_players() const override { return position_.num_players; }
   Seats SeatsToAct() const override;

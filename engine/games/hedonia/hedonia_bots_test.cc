@@ -1,5 +1,3 @@
-#include "engine/games/hedonia/hedonia_heuristic.h"
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "engine/games/hedonia/hedonia.h"
+#include "engine/games/hedonia/hedonia_heuristic.h"
 #include "engine/registry.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -55,8 +54,8 @@ Position EverySushiAndEggSeen() {
   p.claims[1] = Side::kLeft;  // sealed: seat 0 cannot see it
   AssetCounts rest{};
   for (int kind = 0; kind < kNumAssetKinds; ++kind) {
-    int seen = p.hands[0][kind] + p.treasuries[1][kind] +
-               p.treasuries[2][kind] + p.shared[0][kind] + p.king[kind];
+    int seen = p.hands[0][kind] + p.treasuries[1][kind] + p.treasuries[2][kind] +
+               p.shared[0][kind] + p.king[kind];
     for (int gap = 0; gap < 3; ++gap) seen += p.table[gap] == kind;
     rest[kind] = static_cast<std::int8_t>(kAssetCounts[kind] - seen);
   }
@@ -107,8 +106,7 @@ TEST(HedoniaSamplerTest, NeverDealsASeenCardIntoAHiddenPlace) {
 }
 
 TEST(HedoniaSamplerTest, RefusesAViewShowingMoreCardsThanTheGameHas) {
-  std::unique_ptr<HedoniaState> state =
-      HedoniaState::ForTesting(EverySushiAndEggSeen());
+  std::unique_ptr<HedoniaState> state = HedoniaState::ForTesting(EverySushiAndEggSeen());
   std::unique_ptr<engine::View> view = state->ViewFor(0);
   auto& seen = static_cast<HedoniaView&>(*view);
   std::unique_ptr<Sampler> sampler = MakeSampler();
@@ -117,8 +115,7 @@ TEST(HedoniaSamplerTest, RefusesAViewShowingMoreCardsThanTheGameHas) {
   HedoniaView seventh_sushi = seen;
   ++seventh_sushi.king[kCursedSushi];
   EXPECT_THAT(sampler->Sample(seventh_sushi, rng),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("7 Cursed Sushi")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("7 Cursed Sushi")));
 
   HedoniaView negative = seen;
   negative.players[2].hand_size = -1;
@@ -133,8 +130,7 @@ TEST(HedoniaSamplerTest, RefusesAViewShowingMoreCardsThanTheGameHas) {
   HedoniaView too_few = seen;
   too_few.deck_size = 36;
   EXPECT_THAT(sampler->Sample(too_few, rng),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("unseen")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("unseen")));
   EXPECT_THAT(sampler->Observer(seen), IsOk());
 }
 
@@ -147,8 +143,8 @@ Position Claims(int own, int offered) {
   p.num_players = 3;
   p.phase = Phase::kClaim;
   p.offers_made = 3;
-  p.table = {static_cast<std::int8_t>(own), kMisdirection,
-             static_cast<std::int8_t>(offered), -1, -1, -1};
+  p.table = {
+      static_cast<std::int8_t>(own), kMisdirection, static_cast<std::int8_t>(offered), -1, -1, -1};
   return p;
 }
 
@@ -161,15 +157,13 @@ Action Decide(const HedoniaState& state, Seat seat, std::uint64_t seed = 1) {
 TEST(HedoniaHeuristicTest, LeavesASecondCursedSushi) {
   Position p = Claims(kCursedSushi, kMagicCarrot);
   p.treasuries[0] = Of({{kCursedSushi, 1}});
-  EXPECT_EQ(Decide(*HedoniaState::ForTesting(p), 0),
-            ClaimAction(Side::kRight));
+  EXPECT_EQ(Decide(*HedoniaState::ForTesting(p), 0), ClaimAction(Side::kRight));
 }
 
 TEST(HedoniaHeuristicTest, GrowsItsPackOfPigs) {
   Position p = Claims(kGrungle, kSnorkelPig);
   p.treasuries[0] = Of({{kSnorkelPig, 3}});
-  EXPECT_EQ(Decide(*HedoniaState::ForTesting(p), 0),
-            ClaimAction(Side::kRight));
+  EXPECT_EQ(Decide(*HedoniaState::ForTesting(p), 0), ClaimAction(Side::kRight));
 }
 
 TEST(HedoniaHeuristicTest, SnatchesASushiFromTheSeatThatHasOne) {
@@ -177,8 +171,7 @@ TEST(HedoniaHeuristicTest, SnatchesASushiFromTheSeatThatHasOne) {
   // feast for seat 0, which holds none.
   Position p = Claims(kSnorkelPig, kRedSnatcher);
   p.treasuries[2] = Of({{kCursedSushi, 1}});
-  EXPECT_EQ(Decide(*HedoniaState::ForTesting(p), 0),
-            ClaimAction(Side::kRight));
+  EXPECT_EQ(Decide(*HedoniaState::ForTesting(p), 0), ClaimAction(Side::kRight));
 }
 
 TEST(HedoniaHeuristicTest, OffersWhatItsNeighbourWillNotTakeWhenItWantsTheOther) {
@@ -205,16 +198,14 @@ TEST(HedoniaHeuristicTest, PlaysOnlyListedActionsAndRepeatsItselfFromASeed) {
   engine::Rng rng(99);
   for (int players = 3; players <= 6; ++players) {
     for (int match = 0; match < 10; ++match) {
-      std::unique_ptr<State> state =
-          *game.NewMatch({.num_players = players, .seed = rng.Next()});
+      std::unique_ptr<State> state = *game.NewMatch({.num_players = players, .seed = rng.Next()});
       std::vector<std::unique_ptr<Bot>> bots, twins;
       for (Seat s = 0; s < players; ++s) {
         bots.push_back(MakeHeuristicBot(100 + s));
         twins.push_back(MakeHeuristicBot(100 + s));
       }
       while (!state->IsOver()) {
-        const Seat seat = state->SeatsToAct()[rng.Uniform(
-            state->SeatsToAct().size())];
+        const Seat seat = state->SeatsToAct()[rng.Uniform(state->SeatsToAct().size())];
         const std::vector<Action> legal = state->LegalActions(seat);
         const std::unique_ptr<engine::View> view = state->ViewFor(seat);
         const Action action = bots[seat]->Choose(*view, legal);
@@ -231,8 +222,7 @@ TEST(HedoniaHeuristicTest, PlaysTheDefaultOnAnotherGamesView) {
       *(*engine::FindGame("village"))->NewMatch({.num_players = 3, .seed = 1});
   const Seat seat = village->SeatsToAct()[0];
   const std::vector<Action> legal = village->LegalActions(seat);
-  EXPECT_EQ(MakeHeuristicBot(1)->Choose(*village->ViewFor(seat), legal),
-            legal[0]);
+  EXPECT_EQ(MakeHeuristicBot(1)->Choose(*village->ViewFor(seat), legal), legal[0]);
 }
 
 // ---------------------------------------------------------------- Ties
@@ -249,27 +239,21 @@ TEST(HedoniaTieBreakTest, FewSixPlayerHeuristicMatchesShareFirstPlace) {
   // shared first place.
   std::array<int, 2> shared_rank{}, shared_first{};
   for (int match = 0; match < kMatches; ++match) {
-    std::unique_ptr<State> state =
-        *game.NewMatch({.num_players = kPlayers, .seed = 1000u + match});
+    std::unique_ptr<State> state = *game.NewMatch({.num_players = kPlayers, .seed = 1000u + match});
     std::vector<std::unique_ptr<Bot>> bots;
-    for (Seat s = 0; s < kPlayers; ++s)
-      bots.push_back(MakeHeuristicBot(kPlayers * match + s));
+    for (Seat s = 0; s < kPlayers; ++s) bots.push_back(MakeHeuristicBot(kPlayers * match + s));
     while (!state->IsOver()) {
       const Seat seat = state->SeatsToAct()[0];
       const std::vector<Action> legal = state->LegalActions(seat);
-      ASSERT_THAT(
-          state->Apply(seat, bots[seat]->Choose(*state->ViewFor(seat), legal)),
-          IsOk());
+      ASSERT_THAT(state->Apply(seat, bots[seat]->Choose(*state->ViewFor(seat), legal)), IsOk());
     }
     const Position& end = PositionOf(*state);
     const std::array<std::vector<int>, 2> ranks = {
-        state->Ranks(),
-        HedoniaState::ForTesting(end, {.tie_break = TieBreak::kNone})->Ranks()};
+        state->Ranks(), HedoniaState::ForTesting(end, {.tie_break = TieBreak::kNone})->Ranks()};
     for (int rule = 0; rule < 2; ++rule) {
       std::vector<int> sorted = ranks[rule];
       std::sort(sorted.begin(), sorted.end());
-      shared_rank[rule] +=
-          std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+      shared_rank[rule] += std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
       shared_first[rule] += sorted[1] == 1;
     }
   }

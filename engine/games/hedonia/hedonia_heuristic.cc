@@ -100,29 +100,25 @@ double Worth(const Reading& r, Seat s, int kind, bool nested = false) {
   }
   switch (kind) {
     case assets::kSnorkelPig:  // one more in the pack, and a bonus for each
-      return kAssetValues[kind] +
-             2 * assets::kPigPackBonus * mine[assets::kSnorkelPig];
+      return kAssetValues[kind] + 2 * assets::kPigPackBonus * mine[assets::kSnorkelPig];
     case assets::kBeardedHopper: {
       double worth = kAssetValues[kind];
       if (mine[assets::kBeardedHopper] == 0) {
-        worth += (assets::kFedCarrotBonus - assets::kCarrotBonus) *
-                 mine[assets::kMagicCarrot];
+        worth += (assets::kFedCarrotBonus - assets::kCarrotBonus) * mine[assets::kMagicCarrot];
       }
       // A carrot left to raid next door: its value, fed, and the loss to
       // its owner.
-      const int raidable =
-          next[assets::kMagicCarrot] - mine[assets::kBeardedHopper];
+      const int raidable = next[assets::kMagicCarrot] - mine[assets::kBeardedHopper];
       if (raidable > 0) {
-        worth += kAssetValues[assets::kMagicCarrot] + assets::kFedCarrotBonus +
-                 kOpponentWeight;
+        worth += kAssetValues[assets::kMagicCarrot] + assets::kFedCarrotBonus + kOpponentWeight;
       }
       return worth;
     }
     case assets::kMagicCarrot: {
       // Unfed, a carrot may still be fed by a Hopper to come.
-      double worth = kAssetValues[kind] + (mine[assets::kBeardedHopper] > 0
-                                               ? assets::kFedCarrotBonus
-                                               : assets::kCarrotBonus + 0.5);
+      double worth =
+          kAssetValues[kind] +
+          (mine[assets::kBeardedHopper] > 0 ? assets::kFedCarrotBonus : assets::kCarrotBonus + 0.5);
       if (previous[assets::kBeardedHopper] > 0) {
         worth -= 1.5;  // a neighbour's Hopper may raid it
       }
@@ -131,34 +127,26 @@ double Worth(const Reading& r, Seat s, int kind, bool nested = false) {
     case assets::kDoomSnail: {
       const int victim = MostValuable(next);
       return kAssetValues[kind] +
-             (victim >= 0
-                  ? assets::kDoomFeast + kOpponentWeight * kAssetValues[victim]
-                  : 1.5) -
+             (victim >= 0 ? assets::kDoomFeast + kOpponentWeight * kAssetValues[victim] : 1.5) -
              SlainRisk(r, s);
     }
     case assets::kRoyalPoofin: {
       // The King's best card now, or whatever lands there by the end.
       const int fetched = MostValuable(r.view.king);
-      return kAssetValues[kind] +
-             (fetched >= 0 ? 0.5 * Worth(r, s, fetched, true) + 0.75 : 1.5);
+      return kAssetValues[kind] + (fetched >= 0 ? 0.5 * Worth(r, s, fetched, true) + 0.75 : 1.5);
     }
     case assets::kVeryRareEgg: {
       int eggs = 0;
-      for (Seat q = 0; q < r.n; ++q)
-        eggs += r.Treasury(q)[assets::kVeryRareEgg];
+      for (Seat q = 0; q < r.n; ++q) eggs += r.Treasury(q)[assets::kVeryRareEgg];
       const int own = mine[assets::kVeryRareEgg];
       // The new egg's rarity, less what every egg in a treasury loses.
-      return 1 +
-             assets::kEggRarityBonus *
-                 (kAssetCounts[assets::kVeryRareEgg] - eggs - 1 - own) +
+      return 1 + assets::kEggRarityBonus * (kAssetCounts[assets::kVeryRareEgg] - eggs - 1 - own) +
              kOpponentWeight * assets::kEggRarityBonus * (eggs - own);
     }
     case assets::kGrungle: {
       const int grabbed = MostValuable(previous);
-      const double grab = grabbed >= 0
-                              ? Worth(r, s, grabbed, true) +
-                                    kOpponentWeight * kAssetValues[grabbed]
-                              : 1;
+      const double grab =
+          grabbed >= 0 ? Worth(r, s, grabbed, true) + kOpponentWeight * kAssetValues[grabbed] : 1;
       return kAssetValues[kind] + 0.7 * grab - SlainRisk(r, s);
     }
     case assets::kDeathslayer: {
@@ -166,13 +154,11 @@ double Worth(const Reading& r, Seat s, int kind, bool nested = false) {
       for (Seat q = 0; q < r.n; ++q) {
         slayers += r.Treasury(q)[assets::kDeathslayer];
         if (q != s) {
-          monsters += r.Treasury(q)[assets::kGrungle] +
-                      r.Treasury(q)[assets::kDoomSnail];
+          monsters += r.Treasury(q)[assets::kGrungle] + r.Treasury(q)[assets::kDoomSnail];
         }
       }
       return kAssetValues[kind] +
-             (monsters > slayers ? assets::kSlayBonus + kOpponentWeight * 1.5
-                                 : 1);
+             (monsters > slayers ? assets::kSlayBonus + kOpponentWeight * 1.5 : 1);
     }
     case assets::kCursedSushi:
       // A feast alone; the one that makes kSushiCurseFrom curses them all.
@@ -180,8 +166,7 @@ double Worth(const Reading& r, Seat s, int kind, bool nested = false) {
         return kAssetValues[kind] + assets::kSushiFeast;
       if (mine[assets::kCursedSushi] + 1 == assets::kSushiCurseFrom) {
         return kAssetValues[kind] - assets::kSushiCurse -
-               (assets::kSushiFeast + assets::kSushiCurse) *
-                   mine[assets::kCursedSushi];
+               (assets::kSushiFeast + assets::kSushiCurse) * mine[assets::kCursedSushi];
       }
       return kAssetValues[kind] - assets::kSushiCurse;
     case assets::kRedSnatcher:
@@ -200,8 +185,7 @@ double WorthIn(const Reading& r, Seat s, int gap) {
   if (card != assets::kRedSnatcher) return Worth(r, s, card);
   // It snatches the best card of the seat across the gap, at once.
   const int snatched = MostValuable(r.Treasury(r.Across(gap, s)));
-  return 1 + (snatched >= 0 ? Worth(r, s, snatched, true) +
-                                  kOpponentWeight * kAssetValues[snatched]
+  return 1 + (snatched >= 0 ? Worth(r, s, snatched, true) + kOpponentWeight * kAssetValues[snatched]
                             : 0);
 }
 
@@ -226,8 +210,7 @@ double ClaimWorth(const Reading& r, Seat me, int gap) {
   const Seat across_left = r.Across(left_gap, me);
   const double shared = ClaimChance(r, across, gap);
   const double lost = ClaimChance(r, across_left, left_gap);
-  return shared * (1 - kOpponentWeight) * HalfValue(r, gap) +
-         (1 - shared) * WorthIn(r, me, gap) -
+  return shared * (1 - kOpponentWeight) * HalfValue(r, gap) + (1 - shared) * WorthIn(r, me, gap) -
          lost * kOpponentWeight * WorthIn(r, across_left, left_gap);
 }
 
@@ -235,8 +218,7 @@ class HedoniaHeuristic final : public Bot {
  public:
   explicit HedoniaHeuristic(std::uint64_t seed) : rng_(seed) {}
 
-  Action Choose(const engine::View& view,
-                std::span<const Action> legal) override {
+  Action Choose(const engine::View& view, std::span<const Action> legal) override {
     const auto* v = dynamic_cast<const HedoniaView*>(&view);
     const int n = v == nullptr ? 0 : static_cast<int>(v->players.size());
     if (v == nullptr || v->observer < 0 || v->observer >= n ||
@@ -246,8 +228,7 @@ class HedoniaHeuristic final : public Bot {
     Reading r{*v, n, {}};
     for (int gap = 0; gap < n; ++gap) r.table[gap] = v->table[gap];
     const Seat me = v->observer;
-    const int own_gap =
-        OfferGap(me, OfferDirection(v->rules.offers, v->direction), n);
+    const int own_gap = OfferGap(me, OfferDirection(v->rules.offers, v->direction), n);
 
     std::vector<double> worth(legal.size());
     for (std::size_t i = 0; i < legal.size(); ++i) {
@@ -256,8 +237,7 @@ class HedoniaHeuristic final : public Bot {
       } else if (const std::optional<int> kind = OfferedAsset(legal[i])) {
         // The offer is as good as the better claim it leaves.
         r.table[own_gap] = *kind;
-        worth[i] = std::max(ClaimWorth(r, me, own_gap),
-                            ClaimWorth(r, me, r.OtherGap(me, own_gap)));
+        worth[i] = std::max(ClaimWorth(r, me, own_gap), ClaimWorth(r, me, r.OtherGap(me, own_gap)));
         r.table[own_gap] = v->table[own_gap];
       } else {
         worth[i] = -1e9;  // not a Hedonia action: never preferred

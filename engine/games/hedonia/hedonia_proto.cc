@@ -35,8 +35,7 @@ hoard::v1::HedoniaPhase PhaseToProto(Phase phase) {
   return static_cast<hoard::v1::HedoniaPhase>(static_cast<int>(phase) + 1);
 }
 
-void CountsToProto(const AssetCounts& counts,
-                   hoard::v1::HedoniaAssetCounts* out) {
+void CountsToProto(const AssetCounts& counts, hoard::v1::HedoniaAssetCounts* out) {
   out->set_snorkel_pigs(counts[kSnorkelPig]);
   out->set_bearded_hoppers(counts[kBeardedHopper]);
   out->set_magic_carrots(counts[kMagicCarrot]);
@@ -66,8 +65,7 @@ class HedoniaCodec final : public GameCodec {
     ToProto(action, out->mutable_hedonia());
   }
 
-  absl::StatusOr<Action> ActionFromProto(
-      const hoard::v1::Action& action) const override {
+  absl::StatusOr<Action> ActionFromProto(const hoard::v1::Action& action) const override {
     RETURN_IF_ERROR(CheckActionGame(action, "hedonia"));
     return FromProto(action.hedonia());
   }
@@ -84,10 +82,9 @@ void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
   out->mutable_rules()->set_offers(view.rules.offers == OfferRule::kLeft
                                        ? hoard::v1::HEDONIA_OFFER_RULE_LEFT
                                        : hoard::v1::HEDONIA_OFFER_RULE_ONWARD);
-  out->mutable_rules()->set_tie_break(
-      view.rules.tie_break == TieBreak::kTreasury
-          ? hoard::v1::HEDONIA_TIE_BREAK_TREASURY
-          : hoard::v1::HEDONIA_TIE_BREAK_NONE);
+  out->mutable_rules()->set_tie_break(view.rules.tie_break == TieBreak::kTreasury
+                                          ? hoard::v1::HEDONIA_TIE_BREAK_TREASURY
+                                          : hoard::v1::HEDONIA_TIE_BREAK_NONE);
   out->set_round(view.round);
   out->set_rounds(view.rounds);
   out->set_phase(PhaseToProto(view.phase));
@@ -104,8 +101,7 @@ void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
     if (player.hand) CountsToProto(*player.hand, out_player->mutable_hand());
     CountsToProto(player.treasury, out_player->mutable_treasury());
     if (over) {
-      CountsToProto(view.final_treasuries[seat],
-                    out_player->mutable_final_treasury());
+      CountsToProto(view.final_treasuries[seat], out_player->mutable_final_treasury());
       out_player->set_power_points(view.power_points[seat]);
       out_player->set_score(view.scores[seat]);
     }
@@ -115,11 +111,10 @@ void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
     out_gap->set_left_seat(gap);
     out_gap->set_right_seat((gap + 1) % n);
     out_gap->set_offered(AssetToProto(view.table[gap]));
-    out_gap->set_offered_by(
-        view.table[gap] < 0 ? -1
-        : OfferDirection(view.rules.offers, view.direction) == kClockwise
-            ? gap
-            : (gap + 1) % n);
+    out_gap->set_offered_by(view.table[gap] < 0 ? -1
+                            : OfferDirection(view.rules.offers, view.direction) == kClockwise
+                                ? gap
+                                : (gap + 1) % n);
     CountsToProto(view.shared[gap], out_gap->mutable_shared());
   }
   CountsToProto(view.king, out->mutable_king());
@@ -139,8 +134,7 @@ void ToProto(const HedoniaView& view, hoard::v1::HedoniaView* out) {
       reveal->add_cards(AssetToProto(past.cards[gap]));
       reveal->add_snatched(AssetToProto(past.snatched[gap]));
     }
-    for (Seat seat = 0; seat < n; ++seat)
-      reveal->add_claims(SideToProto(past.claims[seat]));
+    for (Seat seat = 0; seat < n; ++seat) reveal->add_claims(SideToProto(past.claims[seat]));
   }
 }
 
@@ -168,8 +162,7 @@ absl::StatusOr<Action> FromProto(const hoard::v1::HedoniaAction& action) {
     case hoard::v1::HedoniaAction::kClaim: {
       const hoard::v1::HedoniaSide side = action.claim().side();
       if (side == hoard::v1::HEDONIA_SIDE_LEFT) return ClaimAction(Side::kLeft);
-      if (side == hoard::v1::HEDONIA_SIDE_RIGHT)
-        return ClaimAction(Side::kRight);
+      if (side == hoard::v1::HEDONIA_SIDE_RIGHT) return ClaimAction(Side::kRight);
       return absl::InvalidArgumentError(
           absl::StrCat("claim.side must be LEFT or RIGHT, not ",
                        EnumText(hoard::v1::HedoniaSide_Name(side), side)));
@@ -177,8 +170,7 @@ absl::StatusOr<Action> FromProto(const hoard::v1::HedoniaAction& action) {
     case hoard::v1::HedoniaAction::KIND_NOT_SET:
       break;
   }
-  return absl::InvalidArgumentError(
-      "the Hedonia action is empty: set one of offer or claim");
+  return absl::InvalidArgumentError("the Hedonia action is empty: set one of offer or claim");
 }
 
 std::unique_ptr<GameCodec> MakeCodec() { return std::make_unique<HedoniaCodec>(); }

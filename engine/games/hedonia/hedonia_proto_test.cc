@@ -61,8 +61,7 @@ TEST(HedoniaProtoTest, AViewShowsTheOwnHandTheTableAndNoOtherClaim) {
   EXPECT_EQ(h.gaps(0).offered(), hoard::v1::HEDONIA_ASSET_MISDIRECTION);
   EXPECT_EQ(h.gaps(2).shared().very_rare_eggs(), 1);
   EXPECT_EQ(h.king().doom_snails(), 1);
-  EXPECT_EQ(h.own_claim(), hoard::v1::HEDONIA_SIDE_UNSPECIFIED)
-      << "seat 2's claim is sealed";
+  EXPECT_EQ(h.own_claim(), hoard::v1::HEDONIA_SIDE_UNSPECIFIED) << "seat 2's claim is sealed";
   EXPECT_FALSE(h.has_last_reveal());
   EXPECT_EQ(h.reveals_size(), 0);
 
@@ -100,14 +99,12 @@ TEST(HedoniaProtoTest, AViewShowsTheOwnHandTheTableAndNoOtherClaim) {
   EXPECT_FALSE(after.hedonia().clockwise());
   // Seat 2, on seat 1's left, is active and offers to its own left.
   EXPECT_EQ(after.hedonia().offerer(), 2);
-  EXPECT_EQ(after.hedonia().gaps(0).offered(),
-            hoard::v1::HEDONIA_ASSET_UNSPECIFIED);
+  EXPECT_EQ(after.hedonia().gaps(0).offered(), hoard::v1::HEDONIA_ASSET_UNSPECIFIED);
   EXPECT_EQ(after.hedonia().gaps(0).offered_by(), -1);
   ASSERT_THAT(state->Apply(2, OfferAction(kCursedSushi)), IsOk());
   hoard::v1::View offered;
   codec.ViewToProto(*state->ViewFor(kSpectator), &offered);
-  EXPECT_EQ(offered.hedonia().gaps(2).offered(),
-            hoard::v1::HEDONIA_ASSET_CURSED_SUSHI);
+  EXPECT_EQ(offered.hedonia().gaps(2).offered(), hoard::v1::HEDONIA_ASSET_CURSED_SUSHI);
   EXPECT_EQ(offered.hedonia().gaps(2).offered_by(), 2);
 }
 
@@ -117,8 +114,8 @@ TEST(HedoniaProtoTest, UnderOffersOnwardACounterclockwiseOfferLiesOnTheRight) {
   p.direction = kCounterclockwise;
   p.hands[0] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   p.hands[1] = p.hands[2] = p.hands[0];
-  auto state = HedoniaState::ForTesting(
-      p, {.offers = OfferRule::kOnward, .tie_break = TieBreak::kNone});
+  auto state =
+      HedoniaState::ForTesting(p, {.offers = OfferRule::kOnward, .tie_break = TieBreak::kNone});
   ASSERT_THAT(state->Apply(0, OfferAction(kSnorkelPig)), IsOk());
   hoard::v1::View view;
   (*FindCodec("hedonia"))->ViewToProto(*state->ViewFor(kSpectator), &view);
@@ -138,8 +135,7 @@ TEST(HedoniaProtoTest, TheFinalViewCarriesTheScores) {
   p.shared[0][kCursedSushi] = 1;
   p.treasuries[1][kSnorkelPig] = 2;
   hoard::v1::View view;
-  (*FindCodec("hedonia"))
-      ->ViewToProto(*HedoniaState::ForTesting(p)->ViewFor(kSpectator), &view);
+  (*FindCodec("hedonia"))->ViewToProto(*HedoniaState::ForTesting(p)->ViewFor(kSpectator), &view);
   const hoard::v1::HedoniaView& h = view.hedonia();
   EXPECT_EQ(h.phase(), hoard::v1::HEDONIA_PHASE_OVER);
   EXPECT_DOUBLE_EQ(h.players(0).score(), 2.5);
@@ -172,25 +168,19 @@ TEST(HedoniaProtoTest, BadActionsAreRefusedByField) {
   const GameCodec& codec = **FindCodec("hedonia");
   hoard::v1::Action action;
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("set its 'hedonia' field")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("set its 'hedonia' field")));
   action.mutable_village();
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("another game ('village')")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("another game ('village')")));
   action.mutable_hedonia();
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("set one of offer or claim")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("set one of offer or claim")));
   action.mutable_hedonia()->mutable_offer();
+  EXPECT_THAT(codec.ActionFromProto(action), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                      HasSubstr("offer.asset must name an asset")));
+  action.mutable_hedonia()->mutable_offer()->set_asset(static_cast<hoard::v1::HedoniaAsset>(40));
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("offer.asset must name an asset")));
-  action.mutable_hedonia()->mutable_offer()->set_asset(
-      static_cast<hoard::v1::HedoniaAsset>(40));
-  EXPECT_THAT(
-      codec.ActionFromProto(action),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not 40")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not 40")));
   action.mutable_hedonia()->mutable_claim();
   EXPECT_THAT(codec.ActionFromProto(action),
               StatusIs(absl::StatusCode::kInvalidArgument,

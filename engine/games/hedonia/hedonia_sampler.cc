@@ -45,8 +45,7 @@ using engine::hedonia::TieBreak;
 using engine::hedonia::Total;
 
 absl::Status Unreachable(absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("no Hedonia match shows this view: ", why));
+  return absl::InvalidArgumentError(absl::StrCat("no Hedonia match shows this view: ", why));
 }
 
 absl::StatusOr<const HedoniaView*> SeatView(const engine::View& view) {
@@ -82,22 +81,17 @@ absl::Status CheckShape(const HedoniaView& v) {
   if (n < kMinPlayers || n > kMaxPlayers) {
     return Unreachable(absl::StrCat(n, " players"));
   }
-  if (static_cast<int>(v.table.size()) != n ||
-      static_cast<int>(v.shared.size()) != n ||
-      static_cast<int>(v.last_table.size()) != n ||
-      static_cast<int>(v.last_claims.size()) != n) {
+  if (static_cast<int>(v.table.size()) != n || static_cast<int>(v.shared.size()) != n ||
+      static_cast<int>(v.last_table.size()) != n || static_cast<int>(v.last_claims.size()) != n) {
     return Unreachable("the gaps are not one per seat");
   }
-  if (v.rules.end != EndRule::kHandsEmpty &&
-      v.rules.end != EndRule::kDeckEmpty) {
+  if (v.rules.end != EndRule::kHandsEmpty && v.rules.end != EndRule::kDeckEmpty) {
     return Unreachable("an unknown end rule");
   }
-  if (v.rules.offers != OfferRule::kLeft &&
-      v.rules.offers != OfferRule::kOnward) {
+  if (v.rules.offers != OfferRule::kLeft && v.rules.offers != OfferRule::kOnward) {
     return Unreachable("an unknown offer rule");
   }
-  if (v.rules.tie_break != TieBreak::kTreasury &&
-      v.rules.tie_break != TieBreak::kNone) {
+  if (v.rules.tie_break != TieBreak::kTreasury && v.rules.tie_break != TieBreak::kNone) {
     return Unreachable("an unknown tie-break");
   }
   if (v.direction != kClockwise && v.direction != kCounterclockwise) {
@@ -106,17 +100,15 @@ absl::Status CheckShape(const HedoniaView& v) {
   if (v.active < 0 || v.active >= n) {
     return Unreachable(absl::StrCat("active seat ", v.active));
   }
-  if (v.phase != Phase::kOffer && v.phase != Phase::kClaim &&
-      v.phase != Phase::kOver) {
+  if (v.phase != Phase::kOffer && v.phase != Phase::kClaim && v.phase != Phase::kOver) {
     return Unreachable("an unknown phase");
   }
   if (v.round < 1) return Unreachable(absl::StrCat("round ", v.round));
-  if (!IsSide(v.own_claim) ||
-      (v.own_claim != Side::kNone && v.phase != Phase::kClaim)) {
+  if (!IsSide(v.own_claim) || (v.own_claim != Side::kNone && v.phase != Phase::kClaim)) {
     return Unreachable("a claim outside the claims");
   }
-  if (v.phase != Phase::kOver && (!v.final_treasuries.empty() || !v.power_points.empty() ||
-                !v.scores.empty())) {
+  if (v.phase != Phase::kOver &&
+      (!v.final_treasuries.empty() || !v.power_points.empty() || !v.scores.empty())) {
     return Unreachable("final scores before the end");
   }
 
@@ -130,13 +122,11 @@ absl::Status CheckReveals(const HedoniaView& v) {
   // A round is revealed before the next begins; the last one ends the match.
   const int revealed = v.phase == Phase::kOver ? v.round : v.round - 1;
   if (static_cast<int>(v.reveals.size()) > revealed) {
-    return Unreachable(absl::StrCat(v.reveals.size(), " reveals by round ",
-                                    v.round));
+    return Unreachable(absl::StrCat(v.reveals.size(), " reveals by round ", v.round));
   }
   for (const PastReveal& reveal : v.reveals) {
     if (reveal.active < 0 || reveal.active >= n ||
-        (reveal.direction != kClockwise &&
-         reveal.direction != kCounterclockwise)) {
+        (reveal.direction != kClockwise && reveal.direction != kCounterclockwise)) {
       return Unreachable("a past round's active seat or direction");
     }
     for (int i = 0; i < n; ++i) {
@@ -149,8 +139,7 @@ absl::Status CheckReveals(const HedoniaView& v) {
   if (!v.reveals.empty()) {
     const PastReveal& last = v.reveals.back();
     for (int i = 0; i < n; ++i) {
-      if (last.cards[i] != v.last_table[i] ||
-          last.claims[i] != v.last_claims[i]) {
+      if (last.cards[i] != v.last_table[i] || last.claims[i] != v.last_claims[i]) {
         return Unreachable("the last past reveal is not the last reveal");
       }
     }
@@ -165,24 +154,20 @@ absl::Status CopySeats(const HedoniaView& v, Position& p) {
   for (Seat s = 0; s < n; ++s) {
     const PlayerView& player = v.players[s];
     if (player.hand_size < 0 || player.hand_size > kNumAssets) {
-      return Unreachable(absl::StrCat("seat ", s, " holds ", player.hand_size,
-                                      " cards"));
+      return Unreachable(absl::StrCat("seat ", s, " holds ", player.hand_size, " cards"));
     }
     if (player.hand.has_value() != (s == v.observer || over)) {
-      return Unreachable(absl::StrCat("seat ", s, "'s hand is ",
-                                      player.hand ? "shown" : "hidden"));
+      return Unreachable(absl::StrCat("seat ", s, "'s hand is ", player.hand ? "shown" : "hidden"));
     }
     if (player.hand) {
       if (Total(*player.hand) != player.hand_size) {
-        return Unreachable(absl::StrCat("seat ", s, "'s hand is not ",
-                                        player.hand_size, " cards"));
+        return Unreachable(absl::StrCat("seat ", s, "'s hand is not ", player.hand_size, " cards"));
       }
       p.hands[s] = *player.hand;
     }
     p.treasuries[s] = player.treasury;
     p.shared[s] = v.shared[s];
-    if (!IsCardOrNone(v.table[s]) || !IsCardOrNone(v.last_table[s]) ||
-        !IsSide(v.last_claims[s])) {
+    if (!IsCardOrNone(v.table[s]) || !IsCardOrNone(v.last_table[s]) || !IsSide(v.last_claims[s])) {
       return Unreachable("an unknown card or claim in a gap");
     }
     p.table[s] = static_cast<std::int8_t>(v.table[s]);
@@ -213,7 +198,8 @@ absl::Status PlaceOffers(const HedoniaView& v, Position& p) {
       break;
   }
   if (v.phase != Phase::kOffer && v.offerer != -1) {
-    return Unreachable(absl::StrCat("seat ", v.offerer, " offers outside "
+    return Unreachable(absl::StrCat("seat ", v.offerer,
+                                    " offers outside "
                                     "the offers"));
   }
   std::array<bool, kMaxPlayers> offered{};
@@ -268,8 +254,8 @@ class HedoniaSampler final : public Sampler {
     return v->observer;
   }
 
-  absl::StatusOr<std::unique_ptr<engine::State>> Sample(
-      const engine::View& view, engine::Rng& rng) const override {
+  absl::StatusOr<std::unique_ptr<engine::State>> Sample(const engine::View& view,
+                                                        engine::Rng& rng) const override {
     ASSIGN_OR_RETURN(const HedoniaView* v, SeatView(view));
     ASSIGN_OR_RETURN(Position p, PublicPosition(*v));
     const int n = p.num_players;
@@ -279,8 +265,8 @@ class HedoniaSampler final : public Sampler {
     std::array<int, kNumAssetKinds> seen{};
     bool counts_ok = AddSeen(p.king, seen);
     for (Seat s = 0; s < n; ++s) {
-      counts_ok = counts_ok && AddSeen(p.hands[s], seen) &&
-                  AddSeen(p.treasuries[s], seen) && AddSeen(p.shared[s], seen);
+      counts_ok = counts_ok && AddSeen(p.hands[s], seen) && AddSeen(p.treasuries[s], seen) &&
+                  AddSeen(p.shared[s], seen);
       if (p.table[s] >= 0) ++seen[p.table[s]];
     }
     if (!counts_ok) return Unreachable("a negative count of cards");
@@ -289,9 +275,8 @@ class HedoniaSampler final : public Sampler {
     for (int kind = 0; kind < kNumAssetKinds; ++kind) {
       const int left = kAssetCounts[kind] - seen[kind];
       if (left < 0) {
-        return Unreachable(absl::StrCat(
-            seen[kind], " ", engine::hedonia::AssetNamePlural(kind),
-            " on view; the game has ", kAssetCounts[kind]));
+        return Unreachable(absl::StrCat(seen[kind], " ", engine::hedonia::AssetNamePlural(kind),
+                                        " on view; the game has ", kAssetCounts[kind]));
       }
       for (int i = 0; i < left; ++i) {
         pool[unseen++] = static_cast<std::int8_t>(kind);
@@ -302,8 +287,8 @@ class HedoniaSampler final : public Sampler {
       if (s != v->observer && !over) hidden += v->players[s].hand_size;
     }
     if (hidden != unseen) {
-      return Unreachable(absl::StrCat(unseen, " cards unseen but ", hidden,
-                                      " in the deck and hidden hands"));
+      return Unreachable(
+          absl::StrCat(unseen, " cards unseen but ", hidden, " in the deck and hidden hands"));
     }
 
     rng.Shuffle(std::span<std::int8_t>(pool.data(), unseen));
@@ -321,8 +306,7 @@ class HedoniaSampler final : public Sampler {
     // they have claimed, a pending claim is always consistent with it (the
     // round is unrevealed), and it leaves the search to choose their claims
     // rather than fix them at random.
-    std::unique_ptr<HedoniaState> sample =
-        HedoniaState::FromPosition(v->rules, p, v->reveals);
+    std::unique_ptr<HedoniaState> sample = HedoniaState::FromPosition(v->rules, p, v->reveals);
     if (sample->Rounds() != v->rounds) {
       return Unreachable(absl::StrCat("a match of ", v->rounds, " rounds"));
     }
@@ -337,8 +321,6 @@ class HedoniaSampler final : public Sampler {
 
 }  // namespace
 
-std::unique_ptr<Sampler> MakeSampler() {
-  return std::make_unique<HedoniaSampler>();
-}
+std::unique_ptr<Sampler> MakeSampler() { return std::make_unique<HedoniaSampler>(); }
 
 }  // namespace hoard::engine::hedonia

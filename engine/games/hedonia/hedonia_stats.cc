@@ -37,14 +37,12 @@ class HedoniaCounter final : public MatchCounter {
       if (event.card >= 0) {
         if (event.from != kKingsTreasury) Take(event.from, event.card);
         if (event.to >= 0) {
-          treasuries_[event.to][event.card].push_back(
-              static_cast<std::int8_t>(event.power));
+          treasuries_[event.to][event.card].push_back(static_cast<std::int8_t>(event.power));
         }
         ++counts_[absl::StrCat("power acted: ", AssetName(event.power))];
       } else {
         // The cards that scored share their points, each for its bringer.
-        const std::vector<std::int8_t>& cards =
-            treasuries_[event.seat][event.power];
+        const std::vector<std::int8_t>& cards = treasuries_[event.seat][event.power];
         HOARD_CHECK(!cards.empty(), "only cards in a treasury score");
         for (std::int8_t bringer : cards)
           points[bringer] += static_cast<double>(event.points) / cards.size();
@@ -52,11 +50,9 @@ class HedoniaCounter final : public MatchCounter {
     }
     for (Seat s = 0; s < n; ++s) {
       for (int kind = 0; kind < kNumAssetKinds; ++kind) {
-        HOARD_CHECK(static_cast<int>(treasuries_[s][kind].size()) ==
-                        r.treasuries[s][kind],
+        HOARD_CHECK(static_cast<int>(treasuries_[s][kind].size()) == r.treasuries[s][kind],
                     "the counter follows every card into its treasury");
-        for (std::int8_t bringer : treasuries_[s][kind])
-          points[bringer] += kAssetValues[kind];
+        for (std::int8_t bringer : treasuries_[s][kind]) points[bringer] += kAssetValues[kind];
       }
     }
     for (int kind = 0; kind < kNumAssetKinds; ++kind) {
@@ -106,12 +102,10 @@ class HedoniaCounter final : public MatchCounter {
     // The snatches, in the order the cards were offered.
     const int offer_direction = OfferDirection(rules.offers, reveal.direction);
     for (int i = 0; i < n; ++i) {
-      const int gap = OfferGap(SeatAt(reveal.active, i, reveal.direction, n),
-                               offer_direction, n);
+      const int gap = OfferGap(SeatAt(reveal.active, i, reveal.direction, n), offer_direction, n);
       const int snatched = reveal.snatched[gap];
       if (snatched < 0) continue;
-      const Seat victim =
-          owner[gap] == gap ? SeatAt(gap, 1, kClockwise, n) : gap;
+      const Seat victim = owner[gap] == gap ? SeatAt(gap, 1, kClockwise, n) : gap;
       Take(victim, snatched);
       treasuries_[owner[gap]][snatched].push_back(kRedSnatcher);
       ++counts_["power acted: Red Snatcher"];
@@ -120,8 +114,7 @@ class HedoniaCounter final : public MatchCounter {
 
   // Takes the card of `kind` that arrived last from seat `s`'s treasury.
   void Take(Seat s, int kind) {
-    HOARD_CHECK(!treasuries_[s][kind].empty(),
-                "a power takes only a card that is there");
+    HOARD_CHECK(!treasuries_[s][kind].empty(), "a power takes only a card that is there");
     treasuries_[s][kind].pop_back();
   }
 
@@ -133,9 +126,7 @@ class HedoniaCounter final : public MatchCounter {
 
 MatchStatistics MakeStatistics() {
   MatchStatistics statistics;
-  statistics.make_counter = [] {
-    return std::unique_ptr<MatchCounter>(new HedoniaCounter());
-  };
+  statistics.make_counter = [] { return std::unique_ptr<MatchCounter>(new HedoniaCounter()); };
   for (int kind = 0; kind < kNumAssetKinds; ++kind) {
     const std::string name(AssetName(kind));
     statistics.ratios.push_back({.name = "points per claimed card: " + name,

@@ -38,9 +38,7 @@ const Position& PositionOf(const State& state) {
   return static_cast<const HedoniaState&>(state).position();
 }
 
-const HedoniaView& AsHedonia(const View& view) {
-  return static_cast<const HedoniaView&>(view);
-}
+const HedoniaView& AsHedonia(const View& view) { return static_cast<const HedoniaView&>(view); }
 
 // Plays one round: each seat, when its turn to offer comes, offers
 // `offers[seat]`; then every seat claims `claims[seat]`, in seat order.
@@ -48,12 +46,10 @@ void PlayRound(HedoniaState& state, const std::vector<int>& offers,
                const std::vector<Side>& claims) {
   for (int i = 0; i < state.num_players(); ++i) {
     const Seat seat = state.Offerer();
-    ASSERT_THAT(state.Apply(seat, OfferAction(offers[seat])), IsOk())
-        << "seat " << seat;
+    ASSERT_THAT(state.Apply(seat, OfferAction(offers[seat])), IsOk()) << "seat " << seat;
   }
   for (Seat seat = 0; seat < state.num_players(); ++seat) {
-    ASSERT_THAT(state.Apply(seat, ClaimAction(claims[seat])), IsOk())
-        << "seat " << seat;
+    ASSERT_THAT(state.Apply(seat, ClaimAction(claims[seat])), IsOk()) << "seat " << seat;
   }
 }
 
@@ -66,28 +62,23 @@ TEST(HedoniaDealTest, FiveCardsEachTheRestInTheDeckAndASeededFirstPlayer) {
   std::set<Seat> first_players;
   for (int players = 3; players <= 6; ++players) {
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-      std::unique_ptr<State> state =
-          *Hedonia().NewMatch({.num_players = players, .seed = seed});
+      std::unique_ptr<State> state = *Hedonia().NewMatch({.num_players = players, .seed = seed});
       const Position& p = PositionOf(*state);
       AssetCounts all = Of({});
       for (int i = 0; i < p.deck_size; ++i) ++all[p.deck[i]];
       for (Seat s = 0; s < players; ++s) {
         EXPECT_EQ(Total(p.hands[s]), kHandSize);
-        for (int kind = 0; kind < kNumAssetKinds; ++kind)
-          all[kind] += p.hands[s][kind];
+        for (int kind = 0; kind < kNumAssetKinds; ++kind) all[kind] += p.hands[s][kind];
       }
       EXPECT_EQ(p.deck_size, kNumAssets - kHandSize * players);
-      EXPECT_EQ(p.deck_size % players, 0)
-          << "every draw gives each player a card";
-      for (int kind = 0; kind < kNumAssetKinds; ++kind)
-        EXPECT_EQ(all[kind], kAssetCounts[kind]);
+      EXPECT_EQ(p.deck_size % players, 0) << "every draw gives each player a card";
+      for (int kind = 0; kind < kNumAssetKinds; ++kind) EXPECT_EQ(all[kind], kAssetCounts[kind]);
       EXPECT_EQ(p.direction, kClockwise);
       EXPECT_EQ(state->SeatsToAct(), Seats{p.active});
       if (players == 4) first_players.insert(p.active);
     }
   }
-  EXPECT_EQ(first_players.size(), 4u)
-      << "the seed picks the first active player";
+  EXPECT_EQ(first_players.size(), 4u) << "the seed picks the first active player";
 }
 
 TEST(HedoniaDealTest, TheAssetTableHoldsSixtyCards) {
@@ -113,10 +104,8 @@ int PlayOut(State& state) {
 
 TEST(HedoniaEndTest, EveryCardIsOfferedBeforeTheMatchEnds) {
   for (int players = 3; players <= 6; ++players) {
-    std::unique_ptr<State> state =
-        *Hedonia().NewMatch({.num_players = players, .seed = 11});
-    EXPECT_EQ(PlayOut(*state), 2 * kNumAssets)
-        << "one offer and one claim per card";
+    std::unique_ptr<State> state = *Hedonia().NewMatch({.num_players = players, .seed = 11});
+    EXPECT_EQ(PlayOut(*state), 2 * kNumAssets) << "one offer and one claim per card";
     EXPECT_LE(2 * kNumAssets, Hedonia().info().max_actions);
     const Position& p = PositionOf(*state);
     EXPECT_EQ(p.round, kNumAssets / players);
@@ -130,73 +119,56 @@ TEST(HedoniaEndTest, EveryCardIsOfferedBeforeTheMatchEnds) {
   }
 }
 
-TEST(HedoniaEndTest,
-     UnderDeckEmptyTheMatchEndsWhenTheDeckCannotRefillTheHands) {
-  std::unique_ptr<State> state = *Hedonia().NewMatch(
-      {.num_players = 4, .seed = 11, .options = {{"end", "deck_empty"}}});
+TEST(HedoniaEndTest, UnderDeckEmptyTheMatchEndsWhenTheDeckCannotRefillTheHands) {
+  std::unique_ptr<State> state =
+      *Hedonia().NewMatch({.num_players = 4, .seed = 11, .options = {{"end", "deck_empty"}}});
   // 40 cards in the deck: ten rounds with a draw, then one more round.
   EXPECT_EQ(PlayOut(*state), 11 * 8);
   const Position& p = PositionOf(*state);
   EXPECT_EQ(p.round, 11);
   EXPECT_EQ(p.deck_size, 0);
-  for (Seat s = 0; s < 4; ++s)
-    EXPECT_EQ(Total(p.hands[s]), 4) << "left in hand, unscored";
+  for (Seat s = 0; s < 4; ++s) EXPECT_EQ(Total(p.hands[s]), 4) << "left in hand, unscored";
   const std::unique_ptr<View> seen = state->ViewFor(kSpectator);
   const HedoniaView& view = AsHedonia(*seen);
   EXPECT_EQ(view.rounds, 11);
-  ASSERT_TRUE(view.players[1].hand.has_value())
-      << "every hand is shown at the end";
+  ASSERT_TRUE(view.players[1].hand.has_value()) << "every hand is shown at the end";
 }
 
 TEST(HedoniaEndTest, TheOptionsAreReadAndBadValuesRefused) {
   std::unique_ptr<State> state = *Hedonia().NewMatch(
-      {.num_players = 3,
-       .options = {{"offers", "onward"}, {"tie_break", "none"}}});
-  EXPECT_EQ(
-      AsHedonia(*state->ViewFor(0)).rules,
-      (Rules{.offers = OfferRule::kOnward, .tie_break = TieBreak::kNone}));
-  EXPECT_EQ(
-      AsHedonia(*(*Hedonia().NewMatch({.num_players = 3}))->ViewFor(0)).rules,
-      Rules{});
-  EXPECT_THAT(
-      Hedonia().NewMatch({.num_players = 3, .options = {{"offers", "right"}}}),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("offers must be 'left' or 'onward', not 'right'")));
-  EXPECT_THAT(Hedonia().NewMatch(
-                  {.num_players = 3, .options = {{"tie_break", "seat"}}}),
+      {.num_players = 3, .options = {{"offers", "onward"}, {"tie_break", "none"}}});
+  EXPECT_EQ(AsHedonia(*state->ViewFor(0)).rules,
+            (Rules{.offers = OfferRule::kOnward, .tie_break = TieBreak::kNone}));
+  EXPECT_EQ(AsHedonia(*(*Hedonia().NewMatch({.num_players = 3}))->ViewFor(0)).rules, Rules{});
+  EXPECT_THAT(Hedonia().NewMatch({.num_players = 3, .options = {{"offers", "right"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("offers must be 'left' or 'onward', not 'right'")));
+  EXPECT_THAT(Hedonia().NewMatch({.num_players = 3, .options = {{"tie_break", "seat"}}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("tie_break must be 'treasury' or 'none', not "
                                  "'seat'")));
-  EXPECT_THAT(
-      Hedonia().NewMatch({.num_players = 3, .options = {{"end", "never"}}}),
-      StatusIs(
-          absl::StatusCode::kInvalidArgument,
-          HasSubstr("end must be 'hands_empty' or 'deck_empty', not 'never'")));
-  EXPECT_THAT(Hedonia().NewMatch({.num_players = 7}),
+  EXPECT_THAT(Hedonia().NewMatch({.num_players = 3, .options = {{"end", "never"}}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("3 to 6 players")));
+                       HasSubstr("end must be 'hands_empty' or 'deck_empty', not 'never'")));
+  EXPECT_THAT(Hedonia().NewMatch({.num_players = 7}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("3 to 6 players")));
 }
 
 // ---------------------------------------------------------------- Offers
 
 TEST(HedoniaOfferTest, OffersGoOneByOneFromTheActivePlayerAndAreFaceUp) {
   Position p = Table(4, /*active=*/2);
-  for (Seat s = 0; s < 4; ++s)
-    p.hands[s] = Of({{kSnorkelPig, 1}, {kGrungle, 1}});
+  for (Seat s = 0; s < 4; ++s) p.hands[s] = Of({{kSnorkelPig, 1}, {kGrungle, 1}});
   auto state = HedoniaState::ForTesting(p);
   EXPECT_EQ(state->SeatsToAct(), Seats{2});
-  EXPECT_THAT(state->LegalActions(2),
-              ElementsAre(OfferAction(kSnorkelPig), OfferAction(kGrungle)));
+  EXPECT_THAT(state->LegalActions(2), ElementsAre(OfferAction(kSnorkelPig), OfferAction(kGrungle)));
   EXPECT_TRUE(state->LegalActions(3).empty());
   EXPECT_THAT(state->Apply(3, OfferAction(kGrungle)),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("seat 2 offers")));
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("seat 2 offers")));
   EXPECT_THAT(state->Apply(2, OfferAction(kDeathslayer)),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("no Deathslayer")));
-  EXPECT_THAT(
-      state->Apply(2, ClaimAction(L)),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("offer a card")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no Deathslayer")));
+  EXPECT_THAT(state->Apply(2, ClaimAction(L)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("offer a card")));
   EXPECT_EQ(state->position(), p) << "refusals change nothing";
 
   ASSERT_THAT(state->Apply(2, OfferAction(kGrungle)), IsOk());
@@ -211,8 +183,7 @@ TEST(HedoniaOfferTest, OffersGoOneByOneFromTheActivePlayerAndAreFaceUp) {
     ASSERT_THAT(state->Apply(next, OfferAction(kSnorkelPig)), IsOk());
   }
   EXPECT_EQ(state->position().phase, Phase::kClaim);
-  EXPECT_EQ(state->SeatsToAct(), (Seats{0, 1, 2, 3}))
-      << "every seat claims at once";
+  EXPECT_EQ(state->SeatsToAct(), (Seats{0, 1, 2, 3})) << "every seat claims at once";
 }
 
 // ---------------------------------------------------------------- Claims
@@ -236,12 +207,10 @@ TEST(HedoniaClaimTest, BothSidesShareOneSideTakesNeitherLeavesItToTheKing) {
   ASSERT_TRUE(state->IsOver());
   // The shared pig: half a point to each side. The lone egg: 1 + 1 * 2.
   EXPECT_THAT(state->Scores(), ElementsAre(0.5, 0.5, 3.0));
-  EXPECT_THAT(state->Ranks(), ElementsAre(2, 2, 1))
-      << "equal scores share a rank";
+  EXPECT_THAT(state->Ranks(), ElementsAre(2, 2, 1)) << "equal scores share a rank";
 }
 
-TEST(HedoniaClaimTest,
-     SharedCardsScoreHalfTheirValueToEachNeighbourAndNoPower) {
+TEST(HedoniaClaimTest, SharedCardsScoreHalfTheirValueToEachNeighbourAndNoPower) {
   Position p = Table(4);
   p.shared[0] = Of({{kCursedSushi, 3}});  // seats 0 and 1: 3 / 2 each
   p.shared[1] = Of({{kGrungle, 1}});      // seats 1 and 2: 2 / 2 each
@@ -256,8 +225,7 @@ TEST(HedoniaClaimTest,
 }
 
 TEST(HedoniaClaimTest, ClaimsAreSealedUntilEveryClaimIsIn) {
-  std::unique_ptr<State> state =
-      *Hedonia().NewMatch({.num_players = 4, .seed = 3});
+  std::unique_ptr<State> state = *Hedonia().NewMatch({.num_players = 4, .seed = 3});
   for (int i = 0; i < 4; ++i) {
     const Seat seat = state->SeatsToAct()[0];
     ASSERT_THAT(state->Apply(seat, state->LegalActions(seat)[0]), IsOk());
@@ -268,34 +236,29 @@ TEST(HedoniaClaimTest, ClaimsAreSealedUntilEveryClaimIsIn) {
   ASSERT_THAT(state->Apply(2, ClaimAction(R)), IsOk());
   EXPECT_EQ(state->SeatsToAct(), (Seats{0, 1, 3}));
   EXPECT_THAT(state->Apply(2, ClaimAction(L)),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("claimed already")));
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("claimed already")));
   for (Seat s = kSpectator; s < 4; ++s) {
     const std::unique_ptr<View> now = state->ViewFor(s);
     if (s == 2) {
       EXPECT_EQ(AsHedonia(*now).own_claim, R) << "a seat sees its own claim";
     } else {
-      EXPECT_TRUE(now->Equals(*before[s + 1]))
-          << "seat " << s << " learns nothing";
+      EXPECT_TRUE(now->Equals(*before[s + 1])) << "seat " << s << " learns nothing";
     }
   }
   // The state itself differs: the claim is in it.
   ASSERT_THAT(state->Apply(0, ClaimAction(L)), IsOk());
   ASSERT_THAT(state->Apply(1, ClaimAction(L)), IsOk());
-  EXPECT_EQ(AsHedonia(*state->ViewFor(3)).last_claims,
-            (std::vector<Side>(4, Side::kNone)));
+  EXPECT_EQ(AsHedonia(*state->ViewFor(3)).last_claims, (std::vector<Side>(4, Side::kNone)));
   ASSERT_THAT(state->Apply(3, ClaimAction(R)), IsOk());
   // Revealed to everyone.
   for (Seat s = kSpectator; s < 4; ++s) {
-    EXPECT_EQ(AsHedonia(*state->ViewFor(s)).last_claims,
-              (std::vector<Side>{L, L, R, R}));
+    EXPECT_EQ(AsHedonia(*state->ViewFor(s)).last_claims, (std::vector<Side>{L, L, R, R}));
     EXPECT_EQ(AsHedonia(*state->ViewFor(s)).own_claim, Side::kNone);
   }
 }
 
 TEST(HedoniaClaimTest, ViewsShowOnlyTheObserversHandUntilTheEnd) {
-  std::unique_ptr<State> state =
-      *Hedonia().NewMatch({.num_players = 5, .seed = 8});
+  std::unique_ptr<State> state = *Hedonia().NewMatch({.num_players = 5, .seed = 8});
   for (Seat observer = kSpectator; observer < 5; ++observer) {
     const std::unique_ptr<View> seen = state->ViewFor(observer);
     const HedoniaView& view = AsHedonia(*seen);
@@ -314,8 +277,7 @@ TEST(HedoniaClaimTest, ViewsShowOnlyTheObserversHandUntilTheEnd) {
 }
 
 TEST(HedoniaClaimTest, TheDealKeepsWhatTheObserverSeesAndLeavesOtherClaimsPending) {
-  std::unique_ptr<State> state =
-      *Hedonia().NewMatch({.num_players = 3, .seed = 5});
+  std::unique_ptr<State> state = *Hedonia().NewMatch({.num_players = 3, .seed = 5});
   for (int i = 0; i < 3; ++i) {
     const Seat seat = state->SeatsToAct()[0];
     ASSERT_THAT(state->Apply(seat, state->LegalActions(seat)[0]), IsOk());
@@ -347,16 +309,14 @@ TEST(HedoniaRecordTest, EverySeatSeesEveryPastRevealButNoSealedClaim) {
   p.hands[1] = Of({{kCursedSushi, 1}, {kMisdirection, 1}});
   p.hands[2] = Of({{kSnorkelPig, 1}, {kGrungle, 1}});
   auto state = HedoniaState::ForTesting(p);
-  for (Seat s = kSpectator; s < 3; ++s)
-    EXPECT_TRUE(AsHedonia(*state->ViewFor(s)).reveals.empty());
+  for (Seat s = kSpectator; s < 3; ++s) EXPECT_TRUE(AsHedonia(*state->ViewFor(s)).reveals.empty());
 
   // Round 1, seat 0 first: each takes its own card; seat 0's Red Snatcher
   // snatches the sushi seat 1 just took.
   PlayRound(*state, {kRedSnatcher, kCursedSushi, kSnorkelPig}, {L, L, L});
   const PastReveal first{.active = 0,
                          .direction = kClockwise,
-                         .cards = {kRedSnatcher, kCursedSushi, kSnorkelPig,
-                                   -1, -1, -1},
+                         .cards = {kRedSnatcher, kCursedSushi, kSnorkelPig, -1, -1, -1},
                          .claims = {L, L, L},
                          .snatched = {kCursedSushi, -1, -1, -1, -1, -1}};
   // Round 2, seat 1 first: seat 1 takes its Misdirection alone (play turns),
@@ -374,16 +334,13 @@ TEST(HedoniaRecordTest, EverySeatSeesEveryPastRevealButNoSealedClaim) {
   ASSERT_TRUE(state->IsOver());
   const PastReveal second{.active = 1,
                           .direction = kClockwise,
-                          .cards = {kSnorkelPig, kMisdirection, kGrungle, -1,
-                                    -1, -1},
+                          .cards = {kSnorkelPig, kMisdirection, kGrungle, -1, -1, -1},
                           .claims = {R, L, L}};
   for (Seat s = kSpectator; s < 3; ++s) {
-    EXPECT_THAT(AsHedonia(*state->ViewFor(s)).reveals,
-                ElementsAre(first, second));
+    EXPECT_THAT(AsHedonia(*state->ViewFor(s)).reveals, ElementsAre(first, second));
   }
   EXPECT_EQ(state->position().direction, kCounterclockwise);
-  EXPECT_EQ(state->position().treasuries[0],
-            Of({{kRedSnatcher, 1}, {kCursedSushi, 1}}));
+  EXPECT_EQ(state->position().treasuries[0], Of({{kRedSnatcher, 1}, {kCursedSushi, 1}}));
   EXPECT_THAT(state->ViewFor(kSpectator)->ToString(),
               HasSubstr("round 1 reveal (seat 0 first, clockwise): cards by "
                         "gap Red Snatcher, Cursed Sushi, Snorkel Pig; claims "
@@ -392,15 +349,13 @@ TEST(HedoniaRecordTest, EverySeatSeesEveryPastRevealButNoSealedClaim) {
 
   // The record is history beside the position: it changes no fingerprint,
   // and a clone keeps it.
-  EXPECT_EQ(HedoniaState::ForTesting(state->position())->ToString(),
-            state->ToString());
+  EXPECT_EQ(HedoniaState::ForTesting(state->position())->ToString(), state->ToString());
   EXPECT_THAT(static_cast<const HedoniaState&>(*state->Clone()).reveals(),
               ElementsAre(first, second));
 }
 
 TEST(HedoniaRecordTest, TheDealKeepsThePastReveals) {
-  std::unique_ptr<State> state =
-      *Hedonia().NewMatch({.num_players = 4, .seed = 21});
+  std::unique_ptr<State> state = *Hedonia().NewMatch({.num_players = 4, .seed = 21});
   // Three rounds and one offer into the fourth.
   for (int i = 0; i < 3 * 8 + 1; ++i) {
     const Seat seat = state->SeatsToAct()[0];
@@ -415,21 +370,18 @@ TEST(HedoniaRecordTest, TheDealKeepsThePastReveals) {
     const std::unique_ptr<View> view = state->ViewFor(observer);
     absl::StatusOr<std::unique_ptr<State>> sample = deal->Sample(*view, rng);
     ASSERT_THAT(sample, IsOk());
-    EXPECT_EQ(static_cast<const HedoniaState&>(**sample).reveals(),
-              played.reveals());
+    EXPECT_EQ(static_cast<const HedoniaState&>(**sample).reveals(), played.reveals());
     EXPECT_TRUE((*sample)->ViewFor(observer)->Equals(*view));
   }
 }
 
 TEST(HedoniaRecordTest, TheDealRefusesARecordNoMatchMakes) {
-  std::unique_ptr<State> state =
-      *Hedonia().NewMatch({.num_players = 3, .seed = 2});
+  std::unique_ptr<State> state = *Hedonia().NewMatch({.num_players = 3, .seed = 2});
   HedoniaView view = AsHedonia(*state->ViewFor(0));
   view.reveals.push_back({.active = 7});
   Rng rng(1);
   EXPECT_THAT(MakeSampler()->Sample(view, rng),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("no Hedonia match")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no Hedonia match")));
 }
 
 // ---------------------------------------------------------------- At once
@@ -445,10 +397,8 @@ TEST(HedoniaAtOnceTest, ARedSnatcherTakesTheBestCardOfTheOtherPlayerBesideIt) {
   // gap 1 (its own Grungle, worth 2) alone; seat 2 its own pig. The cards
   // are placed first, so the snatcher takes the Grungle just claimed.
   PlayRound(*state, {kRedSnatcher, kGrungle, kSnorkelPig}, {L, L, L});
-  EXPECT_EQ(state->position().treasuries[0],
-            Of({{kRedSnatcher, 1}, {kGrungle, 1}}));
-  EXPECT_EQ(state->position().treasuries[1],
-            Of({{kSnorkelPig, 1}, {kVeryRareEgg, 1}}));
+  EXPECT_EQ(state->position().treasuries[0], Of({{kRedSnatcher, 1}, {kGrungle, 1}}));
+  EXPECT_EQ(state->position().treasuries[1], Of({{kSnorkelPig, 1}, {kVeryRareEgg, 1}}));
 }
 
 TEST(HedoniaAtOnceTest, ARedSnatcherClaimedByItsReceiverRobsItsOfferer) {
@@ -461,15 +411,12 @@ TEST(HedoniaAtOnceTest, ARedSnatcherClaimedByItsReceiverRobsItsOfferer) {
   PlayRound(*state, {kRedSnatcher, kSnorkelPig, kSnorkelPig}, {R, R, R});
   // Seat 1 took the snatcher from gap 0 and robs seat 0; seat 0 took seat
   // 2's pig, seat 2 seat 1's.
-  EXPECT_EQ(state->position().treasuries[1],
-            Of({{kRedSnatcher, 1}, {kDeathslayer, 1}}));
-  EXPECT_EQ(state->position().treasuries[0],
-            Of({{kVeryRareEgg, 1}, {kSnorkelPig, 1}}));
+  EXPECT_EQ(state->position().treasuries[1], Of({{kRedSnatcher, 1}, {kDeathslayer, 1}}));
+  EXPECT_EQ(state->position().treasuries[0], Of({{kVeryRareEgg, 1}, {kSnorkelPig, 1}}));
 }
 
 TEST(HedoniaAtOnceTest, ASharedOrUnclaimedRedSnatcherSnatchesNothing) {
-  for (const std::vector<Side>& claims :
-       {std::vector<Side>{L, R, L}, {R, L, L}}) {
+  for (const std::vector<Side>& claims : {std::vector<Side>{L, R, L}, {R, L, L}}) {
     Position p = Table(3);
     p.hands[0] = Of({{kRedSnatcher, 1}});
     p.hands[1] = Of({{kSnorkelPig, 1}});
@@ -496,22 +443,18 @@ Position MisdirectionTable() {
 
 // Plays a round's offers, each seat its first legal card, expecting them
 // in the order of `offers` (seat, gap) and each in its gap.
-void ExpectOffers(HedoniaState& state,
-                  const std::vector<std::pair<Seat, int>>& offers) {
+void ExpectOffers(HedoniaState& state, const std::vector<std::pair<Seat, int>>& offers) {
   for (auto [seat, gap] : offers) {
     EXPECT_EQ(state.SeatsToAct(), Seats{seat});
     ASSERT_THAT(state.Apply(seat, state.LegalActions(seat)[0]), IsOk());
-    EXPECT_GE(state.position().table[gap], 0)
-        << "seat " << seat << " offers into gap " << gap;
+    EXPECT_GE(state.position().table[gap], 0) << "seat " << seat << " offers into gap " << gap;
   }
 }
 
-TEST(HedoniaAtOnceTest,
-     AfterAMisdirectionTheOrderTurnsButOffersStillGoToTheLeft) {
+TEST(HedoniaAtOnceTest, AfterAMisdirectionTheOrderTurnsButOffersStillGoToTheLeft) {
   auto state = HedoniaState::ForTesting(MisdirectionTable());
   // Seat 1 offers the Misdirection into gap 1 and claims it alone.
-  PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig},
-            {L, L, L, L});
+  PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig}, {L, L, L, L});
   EXPECT_EQ(state->position().treasuries[1][kMisdirection], 1);
   EXPECT_EQ(state->position().direction, kCounterclockwise);
   // "The active player in each round is the player to the left of the
@@ -523,23 +466,19 @@ TEST(HedoniaAtOnceTest,
   // the offerer's left, gap s.
   ExpectOffers(*state, {{2, 2}, {1, 1}, {0, 0}, {3, 3}});
   // Keeping the card you offered — still on your left — is the default.
-  EXPECT_THAT(state->LegalActions(0),
-              ElementsAre(ClaimAction(L), ClaimAction(R)));
+  EXPECT_THAT(state->LegalActions(0), ElementsAre(ClaimAction(L), ClaimAction(R)));
 }
 
 TEST(HedoniaAtOnceTest, UnderOffersOnwardAMisdirectionTurnsTheOffersRight) {
-  auto state = HedoniaState::ForTesting(MisdirectionTable(),
-                                        {.offers = OfferRule::kOnward});
-  PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig},
-            {L, L, L, L});
+  auto state = HedoniaState::ForTesting(MisdirectionTable(), {.offers = OfferRule::kOnward});
+  PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig}, {L, L, L, L});
   EXPECT_EQ(state->position().direction, kCounterclockwise);
   // The next active player is one seat on the other way: seat 0, not seat 2.
   EXPECT_EQ(state->position().active, 0);
   // Offers go counterclockwise, each into the gap on the offerer's right.
   ExpectOffers(*state, {{0, 3}, {3, 2}, {2, 1}, {1, 0}});
   // Keeping the card you offered — now on your right — is the default.
-  EXPECT_THAT(state->LegalActions(0),
-              ElementsAre(ClaimAction(R), ClaimAction(L)));
+  EXPECT_THAT(state->LegalActions(0), ElementsAre(ClaimAction(R), ClaimAction(L)));
   const std::unique_ptr<View> seen = state->ViewFor(0);
   EXPECT_EQ(AsHedonia(*seen).rules.offers, OfferRule::kOnward);
   EXPECT_FALSE(AsHedonia(*seen).direction == kClockwise);
@@ -549,16 +488,14 @@ TEST(HedoniaAtOnceTest, ASharedMisdirectionChangesNothingAndTwoCancelOut) {
   {
     auto state = HedoniaState::ForTesting(MisdirectionTable());
     // Seat 2 claims right: the Misdirection in gap 1 is shared.
-    PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig},
-              {L, L, R, L});
+    PlayRound(*state, {kSnorkelPig, kMisdirection, kSnorkelPig, kSnorkelPig}, {L, L, R, L});
     EXPECT_EQ(state->position().shared[1][kMisdirection], 1);
     EXPECT_EQ(state->position().direction, kClockwise);
     EXPECT_EQ(state->SeatsToAct(), Seats{2});
   }
   {
     auto state = HedoniaState::ForTesting(MisdirectionTable());
-    PlayRound(*state, {kSnorkelPig, kMisdirection, kMisdirection, kSnorkelPig},
-              {L, L, L, L});
+    PlayRound(*state, {kSnorkelPig, kMisdirection, kMisdirection, kSnorkelPig}, {L, L, L, L});
     EXPECT_EQ(state->position().direction, kClockwise);
     EXPECT_EQ(state->SeatsToAct(), Seats{2});
   }
@@ -575,9 +512,7 @@ Position Finished(int players, Seat active = 2, int direction = kClockwise) {
   return p;
 }
 
-std::vector<double> ScoresOf(const Position& p) {
-  return HedoniaState::ForTesting(p)->Scores();
-}
+std::vector<double> ScoresOf(const Position& p) { return HedoniaState::ForTesting(p)->Scores(); }
 
 TEST(HedoniaPowerTest, SnorkelPigsScoreAsAPack) {
   Position p = Finished(3);
@@ -593,8 +528,7 @@ TEST(HedoniaPowerTest, BeardedHoppersRaidOnlyTheNextPlayersCarrots) {
   p.treasuries[1] = Of({{kMagicCarrot, 2}});
   p.treasuries[2] = Of({{kMagicCarrot, 1}});
   auto state = HedoniaState::ForTesting(p);
-  EXPECT_EQ(state->Reckon().treasuries[0],
-            Of({{kBeardedHopper, 1}, {kMagicCarrot, 1}}));
+  EXPECT_EQ(state->Reckon().treasuries[0], Of({{kBeardedHopper, 1}, {kMagicCarrot, 1}}));
   EXPECT_EQ(state->Reckon().treasuries[1], Of({{kMagicCarrot, 1}}));
   // The raided carrot is fed: 1 + 1 + 2; the others score 1 + 1 alone.
   EXPECT_THAT(state->Scores(), ElementsAre(4, 2, 2));
@@ -625,8 +559,8 @@ TEST(HedoniaPowerTest, MagicCarrotsScoreMoreWithABeardedHopper) {
   p.treasuries[2] = Of({{kMagicCarrot, 1}, {kBeardedHopper, 1}});
   p.treasuries[1] = Of({{kMagicCarrot, 1}});
   // Seat 2's hopper raids seat 0 (next): seat 0 keeps one carrot, unfed.
-  EXPECT_THAT(ScoresOf(p), ElementsAre(1 + kCarrotBonus, 1 + kCarrotBonus,
-                                       1 + 2 * (1 + kFedCarrotBonus)));
+  EXPECT_THAT(ScoresOf(p),
+              ElementsAre(1 + kCarrotBonus, 1 + kCarrotBonus, 1 + 2 * (1 + kFedCarrotBonus)));
 }
 
 TEST(HedoniaPowerTest, AMagicCarrotWithoutAHopperScoresOneMore) {
@@ -644,13 +578,10 @@ TEST(HedoniaPowerTest, AMagicCarrotWithoutAHopperScoresOneMore) {
 TEST(HedoniaPowerTest, DoomSnailsDestroyTheNextPlayersMostValuableCard) {
   Position p = Finished(3);
   p.treasuries[0] = Of({{kDoomSnail, 1}});
-  p.treasuries[1] =
-      Of({{kSnorkelPig, 1}, {kCursedSushi, 1}, {kDeathslayer, 1}});
+  p.treasuries[1] = Of({{kSnorkelPig, 1}, {kCursedSushi, 1}, {kDeathslayer, 1}});
   auto state = HedoniaState::ForTesting(p);
-  EXPECT_EQ(state->Reckon().treasuries[1],
-            Of({{kSnorkelPig, 1}, {kCursedSushi, 1}}));
-  EXPECT_EQ(MostValuable(Of({{kMisdirection, 1}, {kRoyalPoofin, 1}})),
-            kRoyalPoofin)
+  EXPECT_EQ(state->Reckon().treasuries[1], Of({{kSnorkelPig, 1}, {kCursedSushi, 1}}));
+  EXPECT_EQ(MostValuable(Of({{kMisdirection, 1}, {kRoyalPoofin, 1}})), kRoyalPoofin)
       << "equal values: the kind first in the table";
 }
 
@@ -681,8 +612,7 @@ TEST(HedoniaPowerTest, RoyalPoofinsFetchFromTheKingAndLaterKindsStillAct) {
   const Reckoning r = state->Reckon();
   // The poofin brings the grungle, which then grabs seat 2's deathslayer,
   // which then slays nothing (no other player holds a monster).
-  EXPECT_EQ(r.treasuries[0],
-            Of({{kRoyalPoofin, 1}, {kGrungle, 1}, {kDeathslayer, 1}}));
+  EXPECT_EQ(r.treasuries[0], Of({{kRoyalPoofin, 1}, {kGrungle, 1}, {kDeathslayer, 1}}));
   EXPECT_THAT(state->Scores(), ElementsAre(6, 0, 0));
 }
 
@@ -873,8 +803,7 @@ TEST(HedoniaRankTest, EqualScoresGoToWhoOwnsMoreValueThenMoreCards) {
 }
 
 TEST(HedoniaRankTest, UnderTieBreakNoneEqualScoresShareTheRank) {
-  auto state =
-      HedoniaState::ForTesting(FourOnThree(), {.tie_break = TieBreak::kNone});
+  auto state = HedoniaState::ForTesting(FourOnThree(), {.tie_break = TieBreak::kNone});
   EXPECT_THAT(state->Ranks(), ElementsAre(1, 1, 1, 1));
 }
 
@@ -886,20 +815,15 @@ TEST(HedoniaTextTest, ActionsAndStatesReadWell) {
   p.hands[1] = Of({{kGrungle, 1}});
   p.hands[2] = Of({{kGrungle, 1}});
   auto state = HedoniaState::ForTesting(p);
-  EXPECT_EQ(state->ActionToString(0, OfferAction(kVeryRareEgg)),
-            "offer a Very Rare Egg");
+  EXPECT_EQ(state->ActionToString(0, OfferAction(kVeryRareEgg)), "offer a Very Rare Egg");
   ASSERT_THAT(state->Apply(0, OfferAction(kVeryRareEgg)), IsOk());
-  EXPECT_EQ(state->ActionToString(0, ClaimAction(L)),
-            "claim left (Very Rare Egg)");
-  EXPECT_EQ(state->ActionToString(1, ClaimAction(R)),
-            "claim right (Very Rare Egg)");
+  EXPECT_EQ(state->ActionToString(0, ClaimAction(L)), "claim left (Very Rare Egg)");
+  EXPECT_EQ(state->ActionToString(1, ClaimAction(R)), "claim right (Very Rare Egg)");
   EXPECT_EQ(state->ActionToString(1, ClaimAction(L)), "claim left");
   EXPECT_EQ(state->ActionToString(1, Action(99)), "(not an action)");
-  EXPECT_THAT(
-      state->Apply(1, Action(99)),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("offer a card")));
-  EXPECT_THAT(state->ViewFor(1)->ToString(),
-              HasSubstr("gap 0-1: offered Very Rare Egg"));
+  EXPECT_THAT(state->Apply(1, Action(99)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("offer a card")));
+  EXPECT_THAT(state->ViewFor(1)->ToString(), HasSubstr("gap 0-1: offered Very Rare Egg"));
   EXPECT_THAT(state->ViewFor(1)->Summary(), HasSubstr("round 1 offers"));
   // Canonical: a claim changes the string, and equal states give equal ones.
   ASSERT_THAT(state->Apply(1, OfferAction(kGrungle)), IsOk());

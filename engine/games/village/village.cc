@@ -26,12 +26,8 @@ constexpr std::uint64_t kCountMask = (1u << kCountBits) - 1;
 constexpr int kCardsShift = 7;
 
 // Move::Encode's fields, each in its place.
-constexpr std::uint64_t KindBits(Move::Kind kind) {
-  return static_cast<std::uint64_t>(kind);
-}
-constexpr std::uint64_t StallBits(int stall) {
-  return static_cast<std::uint64_t>(stall) << 2;
-}
+constexpr std::uint64_t KindBits(Move::Kind kind) { return static_cast<std::uint64_t>(kind); }
+constexpr std::uint64_t StallBits(int stall) { return static_cast<std::uint64_t>(stall) << 2; }
 constexpr std::uint64_t TreasureBits(int treasure) {
   return static_cast<std::uint64_t>(treasure) << 4;
 }
@@ -146,9 +142,7 @@ class PaymentLister {
   int size_ = 0;
 };
 
-int Total(const Counts& counts) {
-  return std::accumulate(counts.begin(), counts.end(), 0);
-}
+int Total(const Counts& counts) { return std::accumulate(counts.begin(), counts.end(), 0); }
 
 bool Empty(const Counts& counts) {
   int any = 0;
@@ -161,9 +155,8 @@ std::string CountsToString(const Counts& counts) {
   std::vector<std::string> parts;
   for (int kind = 0; kind < kNumCardKinds; ++kind) {
     if (counts[kind] == 0) continue;
-    parts.push_back(absl::StrCat(
-        counts[kind], " ",
-        counts[kind] == 1 ? CardName(kind) : CardNamePlural(kind)));
+    parts.push_back(
+        absl::StrCat(counts[kind], " ", counts[kind] == 1 ? CardName(kind) : CardNamePlural(kind)));
   }
   return parts.empty() ? "nothing" : absl::StrJoin(parts, ", ");
 }
@@ -192,12 +185,10 @@ void Subtract(Counts& from, const Counts& counts) {
   for (int kind = 0; kind < kNumCardKinds; ++kind) from[kind] -= counts[kind];
 }
 
-std::string FavorRow(const std::array<int, kFavorSpaces>& favor,
-                     const Rules& rules) {
+std::string FavorRow(const std::array<int, kFavorSpaces>& favor, const Rules& rules) {
   std::vector<std::string> spaces;
   for (int space = 0; space < kFavorSpaces; ++space) {
-    spaces.push_back(
-        absl::StrCat(CardName(favor[space]), "=", rules.favor_values[space]));
+    spaces.push_back(absl::StrCat(CardName(favor[space]), "=", rules.favor_values[space]));
   }
   return absl::StrJoin(spaces, " ");
 }
@@ -205,8 +196,7 @@ std::string FavorRow(const std::array<int, kFavorSpaces>& favor,
 std::string MarketRow(const std::array<Counts, kNumStalls>& market) {
   std::vector<std::string> stalls;
   for (int stall = kNumStalls - 1; stall >= 0; --stall) {
-    stalls.push_back(
-        absl::StrCat("[", stall, "] ", CountsToString(market[stall])));
+    stalls.push_back(absl::StrCat("[", stall, "] ", CountsToString(market[stall])));
   }
   return absl::StrJoin(stalls, " | ");
 }
@@ -215,31 +205,25 @@ std::string BribesToString(const Bribes& bribes) {
   std::vector<std::string> parts;
   for (int t = 0; t < kNumTreasureTypes; ++t) {
     if (bribes[t].size() == 0) continue;
-    parts.push_back(absl::StrCat(CardName(t), " x", bribes[t].size(),
-                                 bribes[t].wilds > 0
-                                     ? absl::StrCat(" (", bribes[t].wilds,
-                                                    " wild)")
-                                     : ""));
+    parts.push_back(
+        absl::StrCat(CardName(t), " x", bribes[t].size(),
+                     bribes[t].wilds > 0 ? absl::StrCat(" (", bribes[t].wilds, " wild)") : ""));
   }
   return parts.empty() ? "none" : absl::StrJoin(parts, ", ");
 }
 
 // The public table, then each seat; `hands[s]` is shown when known.
-std::string RenderTable(const Rules& rules,
-                        const std::array<int, kFavorSpaces>& favor,
-                        const std::array<Counts, kNumStalls>& market,
-                        const Counts& discard,
+std::string RenderTable(const Rules& rules, const std::array<int, kFavorSpaces>& favor,
+                        const std::array<Counts, kNumStalls>& market, const Counts& discard,
                         const std::vector<int>& hand_sizes,
                         const std::vector<std::optional<Counts>>& hands,
                         const std::vector<Bribes>& bribes) {
-  std::string out = absl::StrCat("favor: ", FavorRow(favor, rules), "\n",
-                                 "market: ", MarketRow(market), "\n",
-                                 "discard: ", CountsToString(discard), "\n");
+  std::string out =
+      absl::StrCat("favor: ", FavorRow(favor, rules), "\n", "market: ", MarketRow(market), "\n",
+                   "discard: ", CountsToString(discard), "\n");
   for (std::size_t seat = 0; seat < hand_sizes.size(); ++seat) {
     absl::StrAppend(&out, "seat ", seat, ": hand ", hand_sizes[seat],
-                    hands[seat] ? absl::StrCat(" (", CountsToString(*hands[seat]),
-                                               ")")
-                                : "",
+                    hands[seat] ? absl::StrCat(" (", CountsToString(*hands[seat]), ")") : "",
                     "; bribes ", BribesToString(bribes[seat]), "\n");
   }
   return out;
@@ -249,10 +233,9 @@ std::string RenderTable(const Rules& rules,
 // ruleset 1 (" end deck_empty"), so that matches under the defaults keep
 // their fingerprints.
 std::string LaterOptions(const Rules& rules) {
-  return absl::StrCat(
-      rules.end == EndRule::kDeckEmpty ? " end deck_empty" : "",
-      rules.merge == MergeRule::kNone ? " merge none" : "",
-      rules.tie_break == TieBreak::kNone ? " tie_break none" : "");
+  return absl::StrCat(rules.end == EndRule::kDeckEmpty ? " end deck_empty" : "",
+                      rules.merge == MergeRule::kNone ? " merge none" : "",
+                      rules.tie_break == TieBreak::kNone ? " tie_break none" : "");
 }
 
 }  // namespace
@@ -286,8 +269,7 @@ Move Move::MakeBribe(int treasure, int treasures, int wilds) {
 }
 
 Move Move::Buy(int stall, const Counts& payment, int curse) {
-  return Move{
-      .kind = Kind::kBuy, .stall = stall, .treasure = curse, .cards = payment};
+  return Move{.kind = Kind::kBuy, .stall = stall, .treasure = curse, .cards = payment};
 }
 
 Action Move::Encode() const {
@@ -309,8 +291,7 @@ std::optional<Move> Move::Decode(Action action) {
   move.treasure = static_cast<int>((code >> 4) & 7);
   if (move.treasure == kNumTreasureTypes) return std::nullopt;
   for (int k = 0; k < kNumCardKinds; ++k) {
-    move.cards[k] =
-        static_cast<int>((code >> (kCardsShift + kCountBits * k)) & kCountMask);
+    move.cards[k] = static_cast<int>((code >> (kCardsShift + kCountBits * k)) & kCountMask);
   }
   // Only canonical encodings name a move: the fields above read every bit
   // below the last count's, so a stray bit can only be above it.
@@ -321,18 +302,15 @@ std::optional<Move> Move::Decode(Action action) {
 // ---------------------------------------------------------------- View
 
 std::string VillageView::ToString() const {
-  std::string out = absl::StrCat(
-      observer == kSpectator ? "spectator" : absl::StrCat("seat ", observer),
-      end == EndReason::kNotOver
-          ? absl::StrCat("; seat ", current, " to act")
-          : absl::StrCat("; match over: ", EndReasonText(end)),
-      "; deck ", deck_size, "\n");
-  absl::StrAppend(&out, RenderTable(rules, favor, market, discard, hand_sizes,
-                                    hands, bribes));
+  std::string out =
+      absl::StrCat(observer == kSpectator ? "spectator" : absl::StrCat("seat ", observer),
+                   end == EndReason::kNotOver ? absl::StrCat("; seat ", current, " to act")
+                                              : absl::StrCat("; match over: ", EndReasonText(end)),
+                   "; deck ", deck_size, "\n");
+  absl::StrAppend(&out, RenderTable(rules, favor, market, discard, hand_sizes, hands, bribes));
   for (std::size_t seat = 0; seat < known.size(); ++seat) {
     if (Total(known[seat]) == 0) continue;
-    absl::StrAppend(&out, "seat ", seat, " is known to hold ",
-                    CountsToString(known[seat]), "\n");
+    absl::StrAppend(&out, "seat ", seat, " is known to hold ", CountsToString(known[seat]), "\n");
   }
   return out;
 }
@@ -343,8 +321,7 @@ std::string VillageView::Summary() const {
 
 // ---------------------------------------------------------------- State
 
-VillageState::VillageState(const Rules& rules, Position position,
-                           std::vector<Counts> known)
+VillageState::VillageState(const Rules& rules, Position position, std::vector<Counts> known)
     : rules_(rules), position_(std::move(position)), known_(std::move(known)) {
   for (int space = 0; space < kFavorSpaces; ++space) {
     space_of_[position_.favor[space]] = space;
@@ -361,22 +338,16 @@ void VillageState::Forget(Seat seat, const Counts& counts) {
   }
 }
 
-int VillageState::num_players() const {
-  return static_cast<int>(position_.hands.size());
-}
+int VillageState::num_players() const { return static_cast<int>(position_.hands.size()); }
 
 Seats VillageState::SeatsToAct() const {
   if (IsOver()) return {};
   return {position_.current};
 }
 
-bool VillageState::IsOver() const {
-  return position_.end != EndReason::kNotOver;
-}
+bool VillageState::IsOver() const { return position_.end != EndReason::kNotOver; }
 
-int VillageState::Value(int treasure) const {
-  return rules_.favor_values[space_of_[treasure]];
-}
+int VillageState::Value(int treasure) const { return rules_.favor_values[space_of_[treasure]]; }
 
 void VillageState::LegalActions(Seat seat, std::vector<Action>* out) const {
   out->clear();
@@ -408,8 +379,7 @@ void VillageState::LegalActions(Seat seat, std::vector<Action>* out) const {
       // 1 at a row's end, else 0: the step is chosen by arithmetic, as the
       // rows' lengths vary from hand to hand.
       const int row_ends = wilds == wilds_held;
-      code += CountBit(kWild) +
-              static_cast<std::uint64_t>(row_ends) * (next_row - CountBit(kWild));
+      code += CountBit(kWild) + static_cast<std::uint64_t>(row_ends) * (next_row - CountBit(kWild));
       wilds = (wilds + 1) * (1 - row_ends);
     }
   }
@@ -433,9 +403,9 @@ absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
   for (int kind = 0; kind < kNumTreasureTypes; ++kind) others |= kind != t ? move.cards[kind] : 0;
   for (int kind = 0; others != 0 && kind < kNumTreasureTypes; ++kind) {
     if (kind != t && move.cards[kind] > 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "a bribe holds one treasure type (plus wilds): cannot add ",
-          CardNamePlural(kind), " to a bribe of ", CardNamePlural(t)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("a bribe holds one treasure type (plus wilds): cannot add ",
+                       CardNamePlural(kind), " to a bribe of ", CardNamePlural(t)));
     }
   }
   const int treasures = move.cards[t];
@@ -444,15 +414,14 @@ absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
     return absl::InvalidArgumentError("a bribe needs at least one card");
   }
   if (treasures == 0 && position_.bribes[seat][t].treasures == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "wilds alone cannot start a new bribe: a new bribe of ",
-        CardNamePlural(t), " needs at least one ", CardName(t)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("wilds alone cannot start a new bribe: a new bribe of ", CardNamePlural(t),
+                     " needs at least one ", CardName(t)));
   }
   if (!Covers(position_.hands[seat], move.cards)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the bribe needs ", CountsToString(move.cards),
-                     " but the hand holds ",
-                     CountsToString(position_.hands[seat])));
+    return absl::InvalidArgumentError(absl::StrCat("the bribe needs ", CountsToString(move.cards),
+                                                   " but the hand holds ",
+                                                   CountsToString(position_.hands[seat])));
   }
   return absl::OkStatus();
 }
@@ -465,14 +434,12 @@ absl::Status VillageState::CheckBuy(Seat seat, const Move& move) const {
   }
   const int paid = Total(move.cards);
   if (paid != stall) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("stall ", stall, " costs exactly ", stall,
-                     " card(s), but the payment has ", paid));
+    return absl::InvalidArgumentError(absl::StrCat("stall ", stall, " costs exactly ", stall,
+                                                   " card(s), but the payment has ", paid));
   }
   if (stall == 0) {
     if (move.treasure != kNoTreasure) {
-      return absl::InvalidArgumentError(
-          "stall 0 is free, so buying from it curses nothing");
+      return absl::InvalidArgumentError("stall 0 is free, so buying from it curses nothing");
     }
     return absl::OkStatus();
   }
@@ -482,10 +449,9 @@ absl::Status VillageState::CheckBuy(Seat seat, const Move& move) const {
         "treasure");
   }
   if (!Covers(position_.hands[seat], move.cards)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the payment needs ", CountsToString(move.cards),
-                     " but the hand holds ",
-                     CountsToString(position_.hands[seat])));
+    return absl::InvalidArgumentError(absl::StrCat("the payment needs ", CountsToString(move.cards),
+                                                   " but the hand holds ",
+                                                   CountsToString(position_.hands[seat])));
   }
   if (move.treasure == kNoTreasure) {
     return absl::InvalidArgumentError(
@@ -493,9 +459,9 @@ absl::Status VillageState::CheckBuy(Seat seat, const Move& move) const {
         "treasure types: name it");
   }
   if (move.cards[move.treasure] == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the cursed type must be one of the discarded treasures, and no ",
-        CardName(move.treasure), " was discarded"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the cursed type must be one of the discarded treasures, and no ",
+                     CardName(move.treasure), " was discarded"));
   }
   return absl::OkStatus();
 }
@@ -503,8 +469,8 @@ absl::Status VillageState::CheckBuy(Seat seat, const Move& move) const {
 absl::Status VillageState::Apply(Seat seat, Action action) {
   if (IsOver()) return absl::FailedPreconditionError("the match is over");
   if (seat != position_.current) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "it is seat ", position_.current, "'s turn, not seat ", seat, "'s"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("it is seat ", position_.current, "'s turn, not seat ", seat, "'s"));
   }
   const std::optional<Move> move = Move::Decode(action);
   if (!move) {
@@ -514,8 +480,7 @@ absl::Status VillageState::Apply(Seat seat, Action action) {
   Counts& hand = position_.hands[seat];
   switch (move->kind) {
     case Move::Kind::kDraw:
-      if (move->stall != 0 || move->treasure != kNoTreasure ||
-          Total(move->cards) != 0) {
+      if (move->stall != 0 || move->treasure != kNoTreasure || Total(move->cards) != 0) {
         return absl::InvalidArgumentError("a draw names no cards");
       }
       if (position_.deck.empty()) {
@@ -611,8 +576,7 @@ void VillageState::EndMatch(EndReason reason) {
 int VillageState::ScoreOf(Seat seat) const {
   int score = 0;
   for (int t = 0; t < kNumTreasureTypes; ++t) {
-    score += Value(t) * (position_.bribes[seat][t].size() -
-                         position_.hands[seat][t]);
+    score += Value(t) * (position_.bribes[seat][t].size() - position_.hands[seat][t]);
   }
   return score - kWildPenalty * position_.hands[seat][kWild];
 }
@@ -659,8 +623,7 @@ std::unique_ptr<View> VillageState::ViewFor(Seat observer) const {
   for (Seat seat = 0; seat < num_players(); ++seat) {
     view->hand_sizes.push_back(Total(position_.hands[seat]));
     const bool shown = IsOver() || seat == observer;
-    view->hands.push_back(shown ? std::optional(position_.hands[seat])
-                                : std::nullopt);
+    view->hands.push_back(shown ? std::optional(position_.hands[seat]) : std::nullopt);
   }
   return view;
 }
@@ -673,22 +636,18 @@ std::string VillageState::ActionToString(Seat, Action action) const {
       return "draw a card";
     case Move::Kind::kBribe:
       return absl::StrCat("bribe ",
-                          move->treasure == kNoTreasure
-                              ? "?"
-                              : CardNamePlural(move->treasure),
+                          move->treasure == kNoTreasure ? "?" : CardNamePlural(move->treasure),
                           " with ", CountsToString(move->cards));
     case Move::Kind::kBuy:
-      if (move->stall == 0 && move->treasure == kNoTreasure &&
-          Total(move->cards) == 0) {
+      if (move->stall == 0 && move->treasure == kNoTreasure && Total(move->cards) == 0) {
         return "take stall 0 for free";
       }
       if (move->treasure == kNoTreasure) {
-        return absl::StrCat("buy stall ", move->stall, " paying ",
-                            CountsToString(move->cards), ", cursing nothing");
+        return absl::StrCat("buy stall ", move->stall, " paying ", CountsToString(move->cards),
+                            ", cursing nothing");
       }
-      return absl::StrCat("buy stall ", move->stall, " paying ",
-                          CountsToString(move->cards), ", cursing ",
-                          CardNamePlural(move->treasure));
+      return absl::StrCat("buy stall ", move->stall, " paying ", CountsToString(move->cards),
+                          ", cursing ", CardNamePlural(move->treasure));
   }
   return "?";
 }
@@ -704,15 +663,13 @@ std::string VillageState::ToString() const {
   for (auto it = position_.deck.rbegin(); it != position_.deck.rend(); ++it) {
     deck.emplace_back(CardName(*it));
   }
-  return absl::StrCat(
-      "village; rules favor ", absl::StrJoin(rules_.favor_values, ","),
-      " wilds ", rules_.wilds, " hand ", rules_.hand_size,
-      LaterOptions(rules_), "; ",
-      IsOver() ? absl::StrCat("over (", static_cast<int>(position_.end), ")")
-               : absl::StrCat("seat ", position_.current, " to act"),
-      "\ndeck (top first): ", absl::StrJoin(deck, " "), "\n",
-      RenderTable(rules_, position_.favor, position_.market, position_.discard,
-                  hand_sizes, hands, position_.bribes));
+  return absl::StrCat("village; rules favor ", absl::StrJoin(rules_.favor_values, ","), " wilds ",
+                      rules_.wilds, " hand ", rules_.hand_size, LaterOptions(rules_), "; ",
+                      IsOver() ? absl::StrCat("over (", static_cast<int>(position_.end), ")")
+                               : absl::StrCat("seat ", position_.current, " to act"),
+                      "\ndeck (top first): ", absl::StrJoin(deck, " "), "\n",
+                      RenderTable(rules_, position_.favor, position_.market, position_.discard,
+                                  hand_sizes, hands, position_.bribes));
 }
 
 std::uint64_t VillageState::Fingerprint() const {
@@ -754,67 +711,55 @@ std::vector<Zone> VillageState::Zones() const {
   for (int t : position_.favor) favor.cards.emplace_back(CardName(t));
   zones.push_back(std::move(favor));
   for (int stall = kNumStalls - 1; stall >= 0; --stall) {
-    zones.push_back({absl::StrCat("stall ", stall),
-                     CountsToCards(position_.market[stall])});
+    zones.push_back({absl::StrCat("stall ", stall), CountsToCards(position_.market[stall])});
   }
   zones.push_back({"discard", CountsToCards(position_.discard)});
   for (Seat seat = 0; seat < num_players(); ++seat) {
-    zones.push_back(
-        {absl::StrCat("hand ", seat), CountsToCards(position_.hands[seat])});
+    zones.push_back({absl::StrCat("hand ", seat), CountsToCards(position_.hands[seat])});
     for (int t = 0; t < kNumTreasureTypes; ++t) {
       const Bribe& bribe = position_.bribes[seat][t];
       if (bribe.size() == 0) continue;
       Counts cards{};
       cards[t] = bribe.treasures;
       cards[kWild] = bribe.wilds;
-      zones.push_back({absl::StrCat("bribe ", seat, " ", CardName(t)),
-                       CountsToCards(cards)});
+      zones.push_back({absl::StrCat("bribe ", seat, " ", CardName(t)), CountsToCards(cards)});
     }
   }
   return zones;
 }
 
-std::unique_ptr<State> VillageState::Clone() const {
-  return std::make_unique<VillageState>(*this);
-}
+std::unique_ptr<State> VillageState::Clone() const { return std::make_unique<VillageState>(*this); }
 
 // ---------------------------------------------------------------- Setup
 
-absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
-                                      const MatchConfig& config) {
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config) {
   Rules rules;
   const std::string values = OptionValue(info, config, "favor_values");
   std::vector<std::string> parts = absl::StrSplit(values, ',');
   if (parts.size() != kFavorSpaces) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "favor_values needs ", kFavorSpaces, " comma-separated values, got '",
-        values, "'"));
+    return absl::InvalidArgumentError(absl::StrCat("favor_values needs ", kFavorSpaces,
+                                                   " comma-separated values, got '", values, "'"));
   }
   for (int space = 0; space < kFavorSpaces; ++space) {
     int value = 0;
-    if (!absl::SimpleAtoi(parts[space], &value) || value < 0 ||
-        value > kMaxFavorValue) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("favor_values: '", parts[space],
-                       "' is not a value from 0 to ", kMaxFavorValue));
+    if (!absl::SimpleAtoi(parts[space], &value) || value < 0 || value > kMaxFavorValue) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "favor_values: '", parts[space], "' is not a value from 0 to ", kMaxFavorValue));
     }
     rules.favor_values[space] = value;
   }
   const std::string wilds = OptionValue(info, config, "wilds");
   if (wilds == "auto") {
     rules.wilds = kDefaultWilds[config.num_players - 2];
-  } else if (!absl::SimpleAtoi(wilds, &rules.wilds) || rules.wilds < 0 ||
-             rules.wilds > kMaxWilds) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "wilds must be 'auto' or a number from 0 to ", kMaxWilds, ", not '",
-        wilds, "'"));
+  } else if (!absl::SimpleAtoi(wilds, &rules.wilds) || rules.wilds < 0 || rules.wilds > kMaxWilds) {
+    return absl::InvalidArgumentError(absl::StrCat("wilds must be 'auto' or a number from 0 to ",
+                                                   kMaxWilds, ", not '", wilds, "'"));
   }
   const std::string hand = OptionValue(info, config, "hand_size");
   if (!absl::SimpleAtoi(hand, &rules.hand_size) || rules.hand_size < 1 ||
       rules.hand_size > kMaxHandSize) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "hand_size must be a number from 1 to ", kMaxHandSize, ", not '", hand,
-        "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("hand_size must be a number from 1 to ", kMaxHandSize, ", not '", hand, "'"));
   }
   RETURN_IF_ERROR(ReadTwoWayOption(info, config, "end", "draw_fails", "deck_empty", &rules.end));
   RETURN_IF_ERROR(ReadTwoWayOption(info, config, "merge", "auto", "none", &rules.merge));
@@ -882,23 +827,19 @@ class VillageGame final : public Game {
     // Every action but the last lowers 2*deck + market by at least one, and
     // that is at most 2 * (84 + 40) + 4 at the start.
     info_.max_actions =
-        2 * (kNumTreasureTypes * kCardsPerTreasureType + kMaxWilds) +
-        kNumStalls + 1;
+        2 * (kNumTreasureTypes * kCardsPerTreasureType + kMaxWilds) + kNumStalls + 1;
   }
 
   const GameInfo& info() const override { return info_; }
 
-  absl::StatusOr<std::unique_ptr<State>> NewMatch(
-      const MatchConfig& config) const override {
+  absl::StatusOr<std::unique_ptr<State>> NewMatch(const MatchConfig& config) const override {
     RETURN_IF_ERROR(ValidateConfig(info_, config));
     absl::StatusOr<Rules> rules = RulesFromConfig(info_, config);
     if (!rules.ok()) return rules.status();
     // 5 players * 12 cards + 4 stalls never exceed the 84 treasures.
-    static_assert(5 * kMaxHandSize + kNumStalls <=
-                  kNumTreasureTypes * kCardsPerTreasureType);
+    static_assert(5 * kMaxHandSize + kNumStalls <= kNumTreasureTypes * kCardsPerTreasureType);
     Rng rng(config.seed);
-    return std::make_unique<VillageState>(
-        *rules, Deal(*rules, config.num_players, rng));
+    return std::make_unique<VillageState>(*rules, Deal(*rules, config.num_players, rng));
   }
 
  private:

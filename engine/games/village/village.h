@@ -39,10 +39,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "engine/game.h"
 #include "engine/match_stats.h"
 #include "engine/sampler.h"
@@ -80,8 +80,7 @@ inline constexpr Seat kFirstSeat = 0;
 // down to stall 0, then back to this one.
 inline constexpr int kFirstRefillStall = kNumStalls - 1;
 // Values of the Dragon's Favor spaces, left to right.
-inline constexpr std::array<int, kFavorSpaces> kDefaultFavorValues = {
-    1, 1, 2, 2, 3, 4};
+inline constexpr std::array<int, kFavorSpaces> kDefaultFavorValues = {1, 1, 2, 2, 3, 4};
 // Wild cards in the deck for 2, 3, 4 and 5 players.
 inline constexpr std::array<int, 4> kDefaultWilds = {11, 13, 18, 20};
 
@@ -170,9 +169,9 @@ struct Position {
 struct Move {
   enum class Kind { kDraw = 0, kBribe = 1, kBuy = 2 };
   Kind kind = Kind::kDraw;
-  int stall = 0;              // kBuy: the stall bought from
-  int treasure = kNoTreasure; // kBribe: the bribe's type; kBuy: the type cursed
-  Counts cards{};             // kBribe: cards played; kBuy: cards discarded
+  int stall = 0;               // kBuy: the stall bought from
+  int treasure = kNoTreasure;  // kBribe: the bribe's type; kBuy: the type cursed
+  Counts cards{};              // kBribe: cards played; kBuy: cards discarded
 
   static Move Draw();
   static Move MakeBribe(int treasure, int treasures, int wilds);
@@ -218,8 +217,7 @@ class VillageState final : public State {
   // A match at `position`, where the table knows `known` of the hands (by
   // seat, as known() below; none when empty). REQUIRES: `known` is empty or
   // has a row per seat, each row within its hand.
-  VillageState(const Rules& rules, Position position,
-               std::vector<Counts> known = {});
+  VillageState(const Rules& rules, Position position, std::vector<Counts> known = {});
 
   // Seats, legal actions, apply and the rest: see engine/game.h.
   int num_players() const override;
@@ -270,8 +268,7 @@ class VillageState final : public State {
 };
 
 // Parses the village options of `config` (see VillageGame's info()).
-absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info,
-                                      const MatchConfig& config);
+absl::StatusOr<Rules> RulesFromConfig(const GameInfo& info, const MatchConfig& config);
 
 // Deals a new match: shuffles the deck, then the favor tokens, deals
 // hand_size cards to each seat one at a time, then one card into stalls

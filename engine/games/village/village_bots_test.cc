@@ -1,5 +1,3 @@
-#include "engine/games/village/village_heuristic.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
@@ -8,9 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/sampler.h"
 #include "engine/games/village/village.h"
+#include "engine/games/village/village_heuristic.h"
 #include "engine/registry.h"
+#include "engine/sampler.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -68,8 +67,7 @@ Position Table(int players) {
 // Completes `p` into a real match: of the cards it does not place yet,
 // shuffled by a fixed seed, `extra[s]` more go to seat s's hand and the rest
 // make the deck.
-VillageState Complete(Position p, const Rules& rules,
-                      const std::vector<int>& extra) {
+VillageState Complete(Position p, const Rules& rules, const std::vector<int>& extra) {
   Counts left{};
   for (int t = 0; t < kNumTreasureTypes; ++t) left[t] = kCardsPerTreasureType;
   left[kWild] = rules.wilds;
@@ -129,8 +127,7 @@ TEST(VillageSamplerTest, SeenCardsNeverGoWhereTheSeatCannotSee) {
   Rng rng(11);
   int differs = 0;
   for (int i = 0; i < 1000; ++i) {
-    absl::StatusOr<std::unique_ptr<engine::State>> sample =
-        sampler->Sample(*view, rng);
+    absl::StatusOr<std::unique_ptr<engine::State>> sample = sampler->Sample(*view, rng);
     ASSERT_THAT(sample, IsOk());
     const auto& s = dynamic_cast<const VillageState&>(**sample);
     ASSERT_TRUE(s.ViewFor(0)->Equals(*view));
@@ -166,8 +163,7 @@ TEST(VillageSamplerTest, AFinishedMatchIsItsOwnSample) {
 }
 
 TEST(VillageSamplerTest, RefusesViewsNoMatchCanShow) {
-  const VillageState state =
-      Complete(Table(3), Rules{}, {7, 7, 7});
+  const VillageState state = Complete(Table(3), Rules{}, {7, 7, 7});
   const std::unique_ptr<Sampler> sampler = MakeSampler();
   Rng rng(1);
   auto refused = [&](void (*spoil)(VillageView&), const char* why) {
@@ -237,12 +233,10 @@ TEST(VillageHeuristicTest, CursesWhatTheOpponentsHold) {
   p.bribes[1][kScroll] = Bribe{5, 1};
   const VillageState state = Complete(p, Rules{}, {0, 6, 6});
   const Counts payment = Cards({{kSword, 1}, {kScroll, 1}});
-  const std::vector<Action> legal = {
-      Move::Buy(2, payment, kSword).Encode(),
-      Move::Buy(2, payment, kScroll).Encode()};
+  const std::vector<Action> legal = {Move::Buy(2, payment, kSword).Encode(),
+                                     Move::Buy(2, payment, kScroll).Encode()};
   for (std::uint64_t seed = 0; seed < 10; ++seed) {
-    EXPECT_EQ(MakeHeuristicBot(seed)->Choose(*state.ViewFor(0), legal),
-              legal[1]);
+    EXPECT_EQ(MakeHeuristicBot(seed)->Choose(*state.ViewFor(0), legal), legal[1]);
   }
 }
 
@@ -320,8 +314,7 @@ TEST(VillageHeuristicTest, AnotherGamesViewGetsTheDefaultAction) {
   const engine::Game& other = **engine::FindGame("hedonia");
   std::unique_ptr<engine::State> state = *other.NewMatch({.num_players = 3, .seed = 1});
   const std::vector<Action> legal = state->LegalActions(state->SeatsToAct()[0]);
-  EXPECT_EQ(MakeHeuristicBot(1)->Choose(*state->ViewFor(state->SeatsToAct()[0]), legal),
-            legal[0]);
+  EXPECT_EQ(MakeHeuristicBot(1)->Choose(*state->ViewFor(state->SeatsToAct()[0]), legal), legal[0]);
 }
 
 }  // namespace

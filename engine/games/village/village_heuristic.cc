@@ -11,6 +11,8 @@
 // the bot bribes what is rising for itself, curses what the others hold and
 // stops carrying cards it cannot place as the deck runs down.
 
+#include "engine/games/village/village_heuristic.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -19,7 +21,6 @@
 #include <span>
 #include <vector>
 
-#include "engine/games/village/village_heuristic.h"
 #include "engine/games/village/village.h"
 #include "engine/rng.h"
 
@@ -117,8 +118,7 @@ class Judge {
 
   // The seat's lead after the action that leaves `favor`, its own `bribes`
   // and `hand`; `ends` when that action ends the match.
-  double Utility(const Favor& favor, const Bribes& bribes, const Hand& hand,
-                 bool ends) const {
+  double Utility(const Favor& favor, const Bribes& bribes, const Hand& hand, bool ends) const {
     Values values{};
     for (int space = 0; space < kFavorSpaces; ++space) {
       values[favor[space]] = view_.rules.favor_values[space];
@@ -143,8 +143,8 @@ class Judge {
  private:
   // A seat's score if the match ended with `time` (1 early, 0 at the end)
   // left to place the cards in its hand.
-  static double Projected(const Values& values, const Bribes& bribes,
-                          const Hand& hand, double time) {
+  static double Projected(const Values& values, const Bribes& bribes, const Hand& hand,
+                          double time) {
     double score = 0;
     int best_bribed = 0;
     double mean_value = 0;
@@ -159,10 +159,8 @@ class Judge {
     }
     mean_value /= kNumTreasureTypes;
     // A wild needs a bribe to join; with none yet, it waits for an average one.
-    const double early_wild =
-        kEarlyWild * (best_bribed > 0 ? best_bribed : mean_value);
-    score += hand[kWild] *
-             (-kWildPenalty + time * (early_wild + kWildPenalty));
+    const double early_wild = kEarlyWild * (best_bribed > 0 ? best_bribed : mean_value);
+    score += hand[kWild] * (-kWildPenalty + time * (early_wild + kWildPenalty));
     return score;
   }
 
@@ -222,13 +220,11 @@ class HeuristicBot final : public Bot {
  public:
   explicit HeuristicBot(std::uint64_t seed) : rng_(seed) {}
 
-  Action Choose(const engine::View& view,
-                std::span<const Action> legal) override {
+  Action Choose(const engine::View& view, std::span<const Action> legal) override {
     const auto* v = dynamic_cast<const VillageView*>(&view);
     const int n = v == nullptr ? 0 : static_cast<int>(v->hand_sizes.size());
-    if (v == nullptr || v->observer < 0 || v->observer >= n ||
-        !v->hands[v->observer] || static_cast<int>(v->hands.size()) != n ||
-        static_cast<int>(v->bribes.size()) != n) {
+    if (v == nullptr || v->observer < 0 || v->observer >= n || !v->hands[v->observer] ||
+        static_cast<int>(v->hands.size()) != n || static_cast<int>(v->bribes.size()) != n) {
       return legal[0];
     }
     const Judge judge(*v, v->observer);

@@ -29,14 +29,13 @@ void CountsToProto(const Counts& counts, hoard::v1::VillageCards* out) {
 
 absl::StatusOr<Counts> CountsFromProto(const hoard::v1::VillageCards& cards,
                                        absl::string_view field) {
-  const Counts counts = {cards.swords(), cards.scrolls(), cards.feathers(),
-                         cards.potions(), cards.axes(),   cards.crowns(),
-                         cards.wilds()};
+  const Counts counts = {cards.swords(), cards.scrolls(), cards.feathers(), cards.potions(),
+                         cards.axes(),   cards.crowns(),  cards.wilds()};
   for (int kind = 0; kind < kNumCardKinds; ++kind) {
     if (counts[kind] < 0 || counts[kind] > kMaxCount) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".", CardNamePlural(kind), " is ", counts[kind],
-                       "; it must be from 0 to ", kMaxCount));
+      return absl::InvalidArgumentError(absl::StrCat(field, ".", CardNamePlural(kind), " is ",
+                                                     counts[kind], "; it must be from 0 to ",
+                                                     kMaxCount));
     }
   }
   return counts;
@@ -44,19 +43,17 @@ absl::StatusOr<Counts> CountsFromProto(const hoard::v1::VillageCards& cards,
 
 // A treasure type from the wire; `none_allowed` accepts UNSPECIFIED as
 // kNoTreasure.
-absl::StatusOr<int> TreasureFromProto(hoard::v1::VillageCard card,
-                                      absl::string_view field,
+absl::StatusOr<int> TreasureFromProto(hoard::v1::VillageCard card, absl::string_view field,
                                       bool none_allowed) {
   if (card == hoard::v1::VILLAGE_CARD_UNSPECIFIED && none_allowed) {
     return kNoTreasure;
   }
   const int kind = static_cast<int>(card) - 1;
   if (kind < 0 || kind >= kNumTreasureTypes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, " must name a treasure type (sword to crown), not ",
-                     hoard::v1::VillageCard_Name(card).empty()
-                         ? absl::StrCat(static_cast<int>(card))
-                         : hoard::v1::VillageCard_Name(card)));
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, " must name a treasure type (sword to crown), not ",
+        hoard::v1::VillageCard_Name(card).empty() ? absl::StrCat(static_cast<int>(card))
+                                                  : hoard::v1::VillageCard_Name(card)));
   }
   return kind;
 }
@@ -65,15 +62,12 @@ void RulesToProto(const Rules& rules, hoard::v1::VillageRules* out) {
   for (int value : rules.favor_values) out->add_favor_values(value);
   out->set_wilds(rules.wilds);
   out->set_hand_size(rules.hand_size);
-  out->set_end(rules.end == EndRule::kDrawFails
-                   ? hoard::v1::VILLAGE_END_RULE_DRAW_FAILS
-                   : hoard::v1::VILLAGE_END_RULE_DECK_EMPTY);
-  out->set_merge(rules.merge == MergeRule::kAuto
-                     ? hoard::v1::VILLAGE_MERGE_RULE_AUTO
-                     : hoard::v1::VILLAGE_MERGE_RULE_NONE);
-  out->set_tie_break(rules.tie_break == TieBreak::kFavor
-                         ? hoard::v1::VILLAGE_TIE_BREAK_FAVOR
-                         : hoard::v1::VILLAGE_TIE_BREAK_NONE);
+  out->set_end(rules.end == EndRule::kDrawFails ? hoard::v1::VILLAGE_END_RULE_DRAW_FAILS
+                                                : hoard::v1::VILLAGE_END_RULE_DECK_EMPTY);
+  out->set_merge(rules.merge == MergeRule::kAuto ? hoard::v1::VILLAGE_MERGE_RULE_AUTO
+                                                 : hoard::v1::VILLAGE_MERGE_RULE_NONE);
+  out->set_tie_break(rules.tie_break == TieBreak::kFavor ? hoard::v1::VILLAGE_TIE_BREAK_FAVOR
+                                                         : hoard::v1::VILLAGE_TIE_BREAK_NONE);
 }
 
 class VillageCodec final : public GameCodec {
@@ -86,8 +80,7 @@ class VillageCodec final : public GameCodec {
     ToProto(action, out->mutable_village());
   }
 
-  absl::StatusOr<Action> ActionFromProto(
-      const hoard::v1::Action& action) const override {
+  absl::StatusOr<Action> ActionFromProto(const hoard::v1::Action& action) const override {
     RETURN_IF_ERROR(CheckActionGame(action, "village"));
     return FromProto(action.village());
   }
@@ -162,22 +155,19 @@ absl::StatusOr<Action> FromProto(const hoard::v1::VillageAction& action) {
     }
     case hoard::v1::VillageAction::kBuy: {
       if (action.buy().stall() < 0 || action.buy().stall() >= kNumStalls) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "buy.stall is ", action.buy().stall(), "; stalls are 0 to 3"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("buy.stall is ", action.buy().stall(), "; stalls are 0 to 3"));
       }
-      absl::StatusOr<int> curse =
-          TreasureFromProto(action.buy().curse(), "buy.curse", true);
+      absl::StatusOr<int> curse = TreasureFromProto(action.buy().curse(), "buy.curse", true);
       if (!curse.ok()) return curse.status();
-      absl::StatusOr<Counts> payment =
-          CountsFromProto(action.buy().payment(), "buy.payment");
+      absl::StatusOr<Counts> payment = CountsFromProto(action.buy().payment(), "buy.payment");
       if (!payment.ok()) return payment.status();
       return Move::Buy(action.buy().stall(), *payment, *curse).Encode();
     }
     case hoard::v1::VillageAction::KIND_NOT_SET:
       break;
   }
-  return absl::InvalidArgumentError(
-      "the village action is empty: set one of draw, bribe or buy");
+  return absl::InvalidArgumentError("the village action is empty: set one of draw, bribe or buy");
 }
 
 std::unique_ptr<GameCodec> MakeCodec() { return std::make_unique<VillageCodec>(); }

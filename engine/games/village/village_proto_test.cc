@@ -46,8 +46,7 @@ TEST(VillageProtoTest, TheViewCarriesTheRules) {
   p.favor = {kSword, kScroll, kFeather, kPotion, kAxe, kCrown};
   p.hands.assign(2, Counts{});
   p.bribes.assign(2, Bribes{});
-  VillageState state(Rules{.wilds = 11, .end = EndRule::kDeckEmpty,
-                           .tie_break = TieBreak::kNone},
+  VillageState state(Rules{.wilds = 11, .end = EndRule::kDeckEmpty, .tie_break = TieBreak::kNone},
                      p);
   hoard::v1::View wire;
   (*FindCodec("village"))->ViewToProto(*state.ViewFor(kSpectator), &wire);
@@ -85,8 +84,7 @@ TEST(VillageProtoTest, TheViewShowsOnlyTheObserversHand) {
   EXPECT_EQ(view.players(0).known().swords(), 0) << "dealt cards are not known";
 
   // Seat 0 buys the scroll: every seat knows it is in seat 0's hand.
-  ASSERT_THAT(state.Apply(0, Move::Buy(3, Counts{2, 0, 0, 0, 0, 0, 1}, kSword).Encode()),
-              IsOk());
+  ASSERT_THAT(state.Apply(0, Move::Buy(3, Counts{2, 0, 0, 0, 0, 0, 1}, kSword).Encode()), IsOk());
   hoard::v1::View after;
   (*FindCodec("village"))->ViewToProto(*state.ViewFor(1), &after);
   EXPECT_FALSE(after.village().players(0).has_hand());
@@ -97,31 +95,25 @@ TEST(VillageProtoTest, TheViewShowsOnlyTheObserversHand) {
 TEST(VillageProtoTest, MalformedActionsNameTheField) {
   const GameCodec& codec = **FindCodec("village");
   hoard::v1::Action action;
-  EXPECT_THAT(
-      codec.ActionFromProto(action),
-      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("names no game")));
+  EXPECT_THAT(codec.ActionFromProto(action),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("names no game")));
   action.mutable_village();
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("action is empty")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("action is empty")));
   action.mutable_village()->mutable_bribe()->mutable_cards()->set_swords(1);
   EXPECT_THAT(codec.ActionFromProto(action),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("bribe.treasure must name a treasure type")));
-  action.mutable_village()->mutable_bribe()->set_treasure(
-      hoard::v1::VILLAGE_CARD_WILD);
+  action.mutable_village()->mutable_bribe()->set_treasure(hoard::v1::VILLAGE_CARD_WILD);
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("VILLAGE_CARD_WILD")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("VILLAGE_CARD_WILD")));
   action.mutable_village()->mutable_buy()->set_stall(4);
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("stalls are 0 to 3")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("stalls are 0 to 3")));
   action.mutable_village()->mutable_buy()->set_stall(2);
   action.mutable_village()->mutable_buy()->mutable_payment()->set_wilds(-1);
   EXPECT_THAT(codec.ActionFromProto(action),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("buy.payment.wilds is -1")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("buy.payment.wilds is -1")));
 }
 
 }  // namespace

@@ -31,24 +31,21 @@ absl::StatusOr<const VillageView*> SeatView(const engine::View& view) {
     return absl::InvalidArgumentError("not a village view");
   }
   if (v->observer == engine::kSpectator) {
-    return absl::InvalidArgumentError(
-        "a spectator's view: only a seat's view can be sampled");
+    return absl::InvalidArgumentError("a spectator's view: only a seat's view can be sampled");
   }
   const int n = static_cast<int>(v->hand_sizes.size());
   if (v->observer < 0 || v->observer >= n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "observer ", v->observer, " is not one of the ", n, " seats"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("observer ", v->observer, " is not one of the ", n, " seats"));
   }
   return v;
 }
 
-absl::Status AddSeen(const Counts& counts, absl::string_view where,
-                     Counts& seen) {
+absl::Status AddSeen(const Counts& counts, absl::string_view where, Counts& seen) {
   for (int kind = 0; kind < kNumCardKinds; ++kind) {
     if (counts[kind] < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " holds a negative count of ",
-                       engine::village::CardNamePlural(kind)));
+      return absl::InvalidArgumentError(absl::StrCat(where, " holds a negative count of ",
+                                                     engine::village::CardNamePlural(kind)));
     }
     seen[kind] += counts[kind];
   }
@@ -69,31 +66,26 @@ absl::StatusOr<Counts> Unseen(const VillageView& v) {
     return absl::InvalidArgumentError(
         absl::StrCat("village is played by 2 to 5 seats, the view has ", n));
   }
-  if (static_cast<int>(v.hands.size()) != n ||
-      static_cast<int>(v.bribes.size()) != n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the view has ", n, " hand sizes but ", v.hands.size(), " hands and ",
-        v.bribes.size(), " bribe rows"));
+  if (static_cast<int>(v.hands.size()) != n || static_cast<int>(v.bribes.size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat("the view has ", n, " hand sizes but ",
+                                                   v.hands.size(), " hands and ", v.bribes.size(),
+                                                   " bribe rows"));
   }
   if (v.current < 0 || v.current >= n) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("seat ", v.current, " to act is not a seat"));
+    return absl::InvalidArgumentError(absl::StrCat("seat ", v.current, " to act is not a seat"));
   }
   if (v.rules.wilds < 0 || v.rules.wilds > kMaxWilds) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the rules name ", v.rules.wilds, " wilds"));
+    return absl::InvalidArgumentError(absl::StrCat("the rules name ", v.rules.wilds, " wilds"));
   }
   std::array<bool, kNumTreasureTypes> placed{};
   for (int t : v.favor) {
     if (t < 0 || t >= kNumTreasureTypes || placed[t]) {
-      return absl::InvalidArgumentError(
-          "the favor row does not hold each treasure token once");
+      return absl::InvalidArgumentError("the favor row does not hold each treasure token once");
     }
     placed[t] = true;
   }
   if (v.deck_size < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a deck of ", v.deck_size, " cards"));
+    return absl::InvalidArgumentError(absl::StrCat("a deck of ", v.deck_size, " cards"));
   }
 
   Counts seen{};
@@ -109,20 +101,20 @@ absl::StatusOr<Counts> Unseen(const VillageView& v) {
   const bool over = v.end != engine::village::EndReason::kNotOver;
   for (Seat seat = 0; seat < n; ++seat) {
     if (v.hand_sizes[seat] < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "seat ", seat, "'s hand has ", v.hand_sizes[seat], " cards"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("seat ", seat, "'s hand has ", v.hand_sizes[seat], " cards"));
     }
     const std::optional<Counts>& hand = v.hands[seat];
     if ((seat == v.observer || over) && !hand.has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the view does not show seat ", seat, "'s hand, which it must"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the view does not show seat ", seat, "'s hand, which it must"));
     }
     if (hand.has_value()) {
       if (absl::Status s = AddSeen(*hand, "a hand", seen); !s.ok()) return s;
       if (Total(*hand) != v.hand_sizes[seat]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seat ", seat, "'s hand shows ", Total(*hand),
-            " cards but its size is ", v.hand_sizes[seat]));
+        return absl::InvalidArgumentError(absl::StrCat("seat ", seat, "'s hand shows ",
+                                                       Total(*hand), " cards but its size is ",
+                                                       v.hand_sizes[seat]));
       }
     } else {
       hidden_hands += v.hand_sizes[seat];
@@ -130,15 +122,13 @@ absl::StatusOr<Counts> Unseen(const VillageView& v) {
     for (int t = 0; t < kNumTreasureTypes; ++t) {
       const auto& bribe = v.bribes[seat][t];
       if (bribe.treasures < 0 || bribe.wilds < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seat ", seat, " has a negative bribe of ",
-            engine::village::CardNamePlural(t)));
+        return absl::InvalidArgumentError(absl::StrCat("seat ", seat, " has a negative bribe of ",
+                                                       engine::village::CardNamePlural(t)));
       }
       if (bribe.treasures == 0 && bribe.wilds > 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seat ", seat, " has a bribe of ",
-            engine::village::CardNamePlural(t),
-            " made of wilds alone, which no match allows"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("seat ", seat, " has a bribe of ", engine::village::CardNamePlural(t),
+                         " made of wilds alone, which no match allows"));
       }
       seen[t] += bribe.treasures;
       seen[kWild] += bribe.wilds;
@@ -151,16 +141,16 @@ absl::StatusOr<Counts> Unseen(const VillageView& v) {
     const int all = kind == kWild ? v.rules.wilds : kCardsPerTreasureType;
     unseen[kind] = all - seen[kind];
     if (unseen[kind] < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the view shows ", seen[kind], " ",
-          engine::village::CardNamePlural(kind), " but the game has ", all));
+      return absl::InvalidArgumentError(absl::StrCat("the view shows ", seen[kind], " ",
+                                                     engine::village::CardNamePlural(kind),
+                                                     " but the game has ", all));
     }
     total_unseen += unseen[kind];
   }
   if (total_unseen != v.deck_size + hidden_hands) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the view leaves ", total_unseen, " cards unseen but its deck and ",
-        "hidden hands hold ", v.deck_size + hidden_hands));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the view leaves ", total_unseen, " cards unseen but its deck and ",
+                     "hidden hands hold ", v.deck_size + hidden_hands));
   }
   return unseen;
 }
@@ -171,24 +161,24 @@ absl::StatusOr<Counts> Unseen(const VillageView& v) {
 absl::StatusOr<Counts> UnseenAndUnknown(const VillageView& v, Counts unseen) {
   const int n = static_cast<int>(v.hand_sizes.size());
   if (static_cast<int>(v.known.size()) != n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the view has ", n, " seats but ", v.known.size(), " known hands"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the view has ", n, " seats but ", v.known.size(), " known hands"));
   }
   for (Seat seat = 0; seat < n; ++seat) {
     const Counts& known = v.known[seat];
     for (int kind = 0; kind < kNumCardKinds; ++kind) {
       const int most = v.hands[seat] ? (*v.hands[seat])[kind] : unseen[kind];
       if (known[kind] < 0 || known[kind] > most) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "seat ", seat, " is known to hold ", known[kind], " ",
-            engine::village::CardNamePlural(kind), ", which no match shows"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("seat ", seat, " is known to hold ", known[kind], " ",
+                         engine::village::CardNamePlural(kind), ", which no match shows"));
       }
       if (!v.hands[seat]) unseen[kind] -= known[kind];
     }
     if (!v.hands[seat] && Total(known) > v.hand_sizes[seat]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "seat ", seat, " is known to hold ", Total(known),
-          " cards but holds ", v.hand_sizes[seat]));
+      return absl::InvalidArgumentError(absl::StrCat("seat ", seat, " is known to hold ",
+                                                     Total(known), " cards but holds ",
+                                                     v.hand_sizes[seat]));
     }
   }
   return unseen;
@@ -202,8 +192,8 @@ class VillageSampler final : public Sampler {
     return (*v)->observer;
   }
 
-  absl::StatusOr<std::unique_ptr<engine::State>> Sample(
-      const engine::View& view, engine::Rng& rng) const override {
+  absl::StatusOr<std::unique_ptr<engine::State>> Sample(const engine::View& view,
+                                                        engine::Rng& rng) const override {
     absl::StatusOr<const VillageView*> checked = SeatView(view);
     if (!checked.ok()) return checked.status();
     const VillageView& v = **checked;
@@ -248,8 +238,6 @@ class VillageSampler final : public Sampler {
 
 }  // namespace
 
-std::unique_ptr<Sampler> MakeSampler() {
-  return std::make_unique<VillageSampler>();
-}
+std::unique_ptr<Sampler> MakeSampler() { return std::make_unique<VillageSampler>(); }
 
 }  // namespace hoard::engine::village

@@ -104,9 +104,9 @@ TEST(VillageBribeTest, TwoTreasureTypesInOneBribeAreRefused) {
   VillageState state(Rules{}, p);
   Move two_types = Move::MakeBribe(kSword, 1, 0);
   two_types.cards[kScroll] = 1;
-  EXPECT_THAT(state.Apply(0, two_types.Encode()),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("a bribe holds one treasure type")));
+  EXPECT_THAT(
+      state.Apply(0, two_types.Encode()),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("a bribe holds one treasure type")));
   EXPECT_EQ(state.position(), p);
 }
 
@@ -115,8 +115,7 @@ TEST(VillageBribeTest, CardsNotInHandAreRefused) {
   p.hands[0] = Cards({{kSword, 1}});
   VillageState state(Rules{}, p);
   EXPECT_THAT(state.Apply(0, BribeAction(kSword, 2)),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("the hand holds 1 sword")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("the hand holds 1 sword")));
 }
 
 // ------------------------------------------------------------- the favor row
@@ -252,8 +251,8 @@ TEST(VillageEndTest, UnderDeckEmptyNoMatchReachesADrawFromNothing) {
   const Game& game = **FindGame("village");
   Rng rng(3);
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    std::unique_ptr<State> state = *game.NewMatch(
-        {.num_players = 3, .seed = seed, .options = {{"end", "deck_empty"}}});
+    std::unique_ptr<State> state =
+        *game.NewMatch({.num_players = 3, .seed = seed, .options = {{"end", "deck_empty"}}});
     while (!state->IsOver()) {
       const Seat seat = state->SeatsToAct()[0];
       const std::vector<Action> legal = state->LegalActions(seat);
@@ -289,8 +288,7 @@ TEST(VillageBuyTest, APaymentNeedsATreasure) {
   p.market[1] = Cards({{kCrown, 1}});
   VillageState state(Rules{}, p);
   EXPECT_THAT(state.Apply(0, Buy(1, Cards({{kWild, 1}}), kNoTreasure)),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("wilds only is not allowed")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("wilds only is not allowed")));
   Position p3 = p;
   p3.market[3] = Cards({{kCrown, 1}});
   VillageState state3(Rules{}, p3);
@@ -327,8 +325,7 @@ TEST(VillageBuyTest, TheBuyerChoosesWhichPaidTypeIsCursed) {
   p.market[2] = Cards({{kSword, 1}});
   VillageState state(Rules{}, p);
   EXPECT_THAT(state.Apply(0, Buy(2, Cards({{kAxe, 1}, {kCrown, 1}}), kSword)),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("no sword was discarded")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no sword was discarded")));
   EXPECT_THAT(state.Apply(0, Buy(2, Cards({{kAxe, 1}, {kCrown, 1}}), kNoTreasure)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("name it")));
   ASSERT_THAT(state.Apply(0, Buy(2, Cards({{kAxe, 1}, {kCrown, 1}}), kCrown)), IsOk());
@@ -346,11 +343,11 @@ TEST(VillageBuyTest, LegalActionsListEveryPaymentAndCurse) {
   for (Action action : state.LegalActions(0)) {
     texts.push_back(state.ActionToString(0, action));
   }
-  EXPECT_THAT(texts, ::testing::UnorderedElementsAre(
-                         "draw a card", "bribe swords with 1 sword",
-                         "bribe swords with 1 sword, 1 wild",
-                         "buy stall 1 paying 1 sword, cursing swords",
-                         "buy stall 2 paying 1 sword, 1 wild, cursing swords"));
+  EXPECT_THAT(
+      texts, ::testing::UnorderedElementsAre("draw a card", "bribe swords with 1 sword",
+                                             "bribe swords with 1 sword, 1 wild",
+                                             "buy stall 1 paying 1 sword, cursing swords",
+                                             "buy stall 2 paying 1 sword, 1 wild, cursing swords"));
 }
 
 // The legal actions as the rules list them, built move by move: a draw;
@@ -405,8 +402,7 @@ TEST(VillageBuyTest, LegalActionsComeInTheRulesOrderAtEveryStepOfRandomMatches) 
   int longest = 0;
   for (int players = 2; players <= 5; ++players) {
     for (int match = 0; match < 25; ++match) {
-      std::unique_ptr<State> state =
-          *game.NewMatch({.num_players = players, .seed = rng.Fork()});
+      std::unique_ptr<State> state = *game.NewMatch({.num_players = players, .seed = rng.Fork()});
       while (!state->IsOver()) {
         const auto& village = static_cast<const VillageState&>(*state);
         const Seat seat = state->SeatsToAct()[0];
@@ -437,12 +433,10 @@ TEST(VillageTurnTest, OnlyTheCurrentSeatMayAct) {
   Position p = Table(3);
   p.deck = DeckTopFirst({kSword, kSword});
   VillageState state(Rules{}, p);
-  EXPECT_THAT(state.Apply(1, kDraw),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       HasSubstr("it is seat 0's turn, not seat 1's")));
+  EXPECT_THAT(state.Apply(1, kDraw), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                              HasSubstr("it is seat 0's turn, not seat 1's")));
   EXPECT_THAT(state.Apply(0, Action(3)),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("not a village action")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a village action")));
   EXPECT_TRUE(state.LegalActions(1).empty());
   ASSERT_THAT(state.Apply(0, kDraw), IsOk());
   EXPECT_THAT(state.SeatsToAct(), ElementsAre(1));
@@ -513,8 +507,8 @@ TEST(VillageScoreTest, UnderMergeNoneTheExamplePlayedToItsEndScores17And16) {
 Position ThreeEqualScores() {
   Position p = Table(3);
   p.end = EndReason::kEmptyDeckDraw;
-  p.bribes[0][kCrown] = {1, 0};   // 4 points, one card on space 5
-  p.bribes[1][kAxe] = {1, 0};     // 3 + 1 points, none on space 5
+  p.bribes[0][kCrown] = {1, 0};  // 4 points, one card on space 5
+  p.bribes[1][kAxe] = {1, 0};    // 3 + 1 points, none on space 5
   p.bribes[1][kSword] = {1, 0};
   p.bribes[2][kScroll] = {2, 2};  // 4 points, none on spaces 5 to 2
   return p;
@@ -567,18 +561,16 @@ TEST(VillageSetupTest, WildsByPlayerCountAndTheDeal) {
     for (const Counts& stall : village.position().market) {
       EXPECT_EQ(std::accumulate(stall.begin(), stall.end(), 0), 1);
     }
-    EXPECT_EQ(village.position().deck.size(),
-              84u + expected_wilds - 7 * players - 4);
+    EXPECT_EQ(village.position().deck.size(), 84u + expected_wilds - 7 * players - 4);
     EXPECT_THAT(state->SeatsToAct(), ElementsAre(0));
   }
 }
 
 TEST(VillageSetupTest, OptionsChangeTheRulesAndBadOnesAreNamed) {
   const Game& game = **FindGame("village");
-  std::unique_ptr<State> state =
-      *game.NewMatch({.num_players = 2,
-                      .options = {{"wilds", "0"}, {"hand_size", "5"},
-                                  {"favor_values", "0,1,2,3,4,5"}}});
+  std::unique_ptr<State> state = *game.NewMatch(
+      {.num_players = 2,
+       .options = {{"wilds", "0"}, {"hand_size", "5"}, {"favor_values", "0,1,2,3,4,5"}}});
   EXPECT_EQ(CountInZones(*state, "wild"), 0);
   EXPECT_EQ(static_cast<const VillageState&>(*state).rules().favor_values[5], 5);
   EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"favor_values", "1,2"}}}),
@@ -592,8 +584,7 @@ TEST(VillageSetupTest, OptionsChangeTheRulesAndBadOnesAreNamed) {
 TEST(VillageSetupTest, TheEndMergeAndTieBreakOptionsSetTheRules) {
   const Game& game = **FindGame("village");
   const auto rules = [&](const std::string& name, const std::string& value) {
-    std::unique_ptr<State> state =
-        *game.NewMatch({.num_players = 2, .options = {{name, value}}});
+    std::unique_ptr<State> state = *game.NewMatch({.num_players = 2, .options = {{name, value}}});
     return static_cast<const VillageState&>(*state).rules();
   };
   const Rules two_players{.wilds = kDefaultWilds[0]};
@@ -605,25 +596,22 @@ TEST(VillageSetupTest, TheEndMergeAndTieBreakOptionsSetTheRules) {
   std::unique_ptr<State> plain = *game.NewMatch({.num_players = 2});
   EXPECT_EQ(static_cast<const VillageState&>(*plain).rules(), two_players);
   EXPECT_THAT(plain->ToString(), Not(HasSubstr("deck_empty")));
-  std::unique_ptr<State> varied = *game.NewMatch(
-      {.num_players = 2, .options = {{"end", "deck_empty"}, {"merge", "none"}}});
+  std::unique_ptr<State> varied =
+      *game.NewMatch({.num_players = 2, .options = {{"end", "deck_empty"}, {"merge", "none"}}});
   EXPECT_THAT(varied->ToString(), HasSubstr("end deck_empty merge none;"));
 }
 
 TEST(VillageSetupTest, BadEndMergeAndTieBreakValuesAreRefused) {
   const Game& game = **FindGame("village");
-  EXPECT_THAT(
-      game.NewMatch({.num_players = 2, .options = {{"end", "never"}}}),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("end must be 'draw_fails' or 'deck_empty', not 'never'")));
-  EXPECT_THAT(
-      game.NewMatch({.num_players = 2, .options = {{"merge", "yes"}}}),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("merge must be 'auto' or 'none', not 'yes'")));
-  EXPECT_THAT(
-      game.NewMatch({.num_players = 2, .options = {{"tie_break", ""}}}),
-      StatusIs(absl::StatusCode::kInvalidArgument,
-               HasSubstr("tie_break must be 'favor' or 'none', not ''")));
+  EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"end", "never"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("end must be 'draw_fails' or 'deck_empty', not 'never'")));
+  EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"merge", "yes"}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("merge must be 'auto' or 'none', not 'yes'")));
+  EXPECT_THAT(game.NewMatch({.num_players = 2, .options = {{"tie_break", ""}}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("tie_break must be 'favor' or 'none', not ''")));
 }
 
 // ------------------------------------------------------------- views
@@ -633,9 +621,7 @@ TEST(VillageViewTest, ASeatSeesItsOwnHandOnlyUntilTheEnd) {
   p.hands[0] = Cards({{kSword, 2}});
   p.hands[1] = Cards({{kCrown, 1}});
   VillageState state(Rules{}, p);
-  auto view = [&](Seat seat) {
-    return static_cast<const VillageView&>(*state.ViewFor(seat));
-  };
+  auto view = [&](Seat seat) { return static_cast<const VillageView&>(*state.ViewFor(seat)); };
   EXPECT_EQ(view(0).hands[0], Cards({{kSword, 2}}));
   EXPECT_FALSE(view(0).hands[1].has_value());
   EXPECT_EQ(view(0).hand_sizes, (std::vector<int>{2, 1, 0}));
@@ -658,12 +644,12 @@ VillageState KnownHandsTable() {
   p.market[0] = Cards({{kAxe, 1}});
   p.deck = DeckTopFirst({kSword, kWild, kPotion});
   VillageState state(Rules{}, p);
-  for (auto [seat, action] : std::vector<std::pair<Seat, Action>>{
-           {0, Buy(2, Cards({{kSword, 1}, {kAxe, 1}}), kSword)},
-           {1, Buy(0, Counts{}, kNoTreasure)},
-           {2, kDraw},
-           {0, BribeAction(kSword, 1)},
-           {1, Buy(1, Cards({{kPotion, 1}}), kPotion)}}) {
+  for (auto [seat, action] :
+       std::vector<std::pair<Seat, Action>>{{0, Buy(2, Cards({{kSword, 1}, {kAxe, 1}}), kSword)},
+                                            {1, Buy(0, Counts{}, kNoTreasure)},
+                                            {2, kDraw},
+                                            {0, BribeAction(kSword, 1)},
+                                            {1, Buy(1, Cards({{kPotion, 1}}), kPotion)}}) {
     EXPECT_THAT(state.Apply(seat, action), IsOk()) << state.ActionToString(seat, action);
   }
   return state;
@@ -676,14 +662,13 @@ TEST(VillageViewTest, EverySeatKnowsTheCardsTakenFromTheMarketUntilTheyLeave) {
   // tell, so only the wild is still known. Seat 1's potion went out as a
   // payment; its axe and feather came from the market.
   ASSERT_EQ(state.position().hands[0], Cards({{kSword, 1}, {kWild, 2}}));
-  const std::vector<Counts> known = {Cards({{kWild, 1}}),
-                                     Cards({{kAxe, 1}, {kFeather, 1}}), Counts{}};
+  const std::vector<Counts> known = {Cards({{kWild, 1}}), Cards({{kAxe, 1}, {kFeather, 1}}),
+                                     Counts{}};
   for (Seat observer = kSpectator; observer < 3; ++observer) {
     EXPECT_EQ(static_cast<const VillageView&>(*state.ViewFor(observer)).known, known)
         << "observer " << observer;
   }
-  EXPECT_THAT(state.ViewFor(2)->ToString(),
-              HasSubstr("seat 1 is known to hold 1 feather, 1 axe"));
+  EXPECT_THAT(state.ViewFor(2)->ToString(), HasSubstr("seat 1 is known to hold 1 feather, 1 axe"));
 
   // The record is history beside the position: it changes no fingerprint,
   // and a clone keeps it.
@@ -746,7 +731,7 @@ TEST(VillageActionTest, EncodingRoundTripsAndRejectsStrayBits) {
   EXPECT_EQ(Move::Decode(Move::Draw().Encode()), Move::Draw());
   EXPECT_FALSE(Move::Decode(Action(buy.Encode().code() | (1ULL << 60))));
   EXPECT_FALSE(Move::Decode(Action(buy.Encode().code() | (1ULL << 49))));  // past the wilds
-  EXPECT_FALSE(Move::Decode(Action(3)));  // kind 3
+  EXPECT_FALSE(Move::Decode(Action(3)));                                   // kind 3
 }
 
 }  // namespace

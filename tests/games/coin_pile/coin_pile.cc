@@ -19,15 +19,19 @@ std::string Names(const Coins& coins) {
 class CoinPileGame final : public Game {
  public:
   CoinPileGame() {
-    info_ = {.id = "coin_pile", .name = "Coin pile", .min_players = 2, .max_players = 4,
-             .ruleset_version = "1", .max_actions = kValues * kCoinsPerValue};
+    info_ = {.id = "coin_pile",
+             .name = "Coin pile",
+             .min_players = 2,
+             .max_players = 4,
+             .ruleset_version = "1",
+             .max_actions = kValues * kCoinsPerValue};
   }
   const GameInfo& info() const override { return info_; }
-  absl::StatusOr<std::unique_ptr<State>> NewMatch(
-      const MatchConfig& config) const override {
+  absl::StatusOr<std::unique_ptr<State>> NewMatch(const MatchConfig& config) const override {
     if (absl::Status status = ValidateConfig(info_, config); !status.ok()) return status;
     Position p;
-    for (int value = 1; value <= kValues; ++value) p.stack.insert(p.stack.end(), kCoinsPerValue, value);
+    for (int value = 1; value <= kValues; ++value)
+      p.stack.insert(p.stack.end(), kCoinsPerValue, value);
     Rng rng(config.seed);
     rng.Shuffle(std::span<int>(p.stack));
     p.hands.resize(config.num_players);
@@ -49,9 +53,8 @@ class CoinPileGame final : public Game {
 
 std::string CoinPileView::ToString() const {
   return absl::StrCat("observer ", observer, " own ", Names(own), " hands ",
-                      absl::StrJoin(hand_sizes, ","), " stack ", stack_size, " pile ",
-                      Names(pile), " top ", top, " scores ", absl::StrJoin(scores, ","),
-                      " current ", current);
+                      absl::StrJoin(hand_sizes, ","), " stack ", stack_size, " pile ", Names(pile),
+                      " top ", top, " scores ", absl::StrJoin(scores, ","), " current ", current);
 }
 
 std::string CoinPileView::Summary() const {
@@ -134,9 +137,8 @@ std::string CoinPileState::ToString() const {
   std::vector<std::string> hands;
   for (const Coins& hand : p_.hands) hands.push_back(Names(hand));
   return absl::StrCat("hands ", absl::StrJoin(hands, " / "), " | stack ",
-                      absl::StrJoin(p_.stack, ","), " | pile ", Names(p_.pile), " top ",
-                      p_.top, " | scores ", absl::StrJoin(p_.scores, ","), " | current ",
-                      p_.current);
+                      absl::StrJoin(p_.stack, ","), " | pile ", Names(p_.pile), " top ", p_.top,
+                      " | scores ", absl::StrJoin(p_.scores, ","), " | current ", p_.current);
 }
 
 std::vector<Zone> CoinPileState::Zones() const {

@@ -49,8 +49,8 @@ class CoinPileDeal final : public Sampler {
       if (s != *observer) hidden += v.hand_sizes[s];
     }
     if (hidden != static_cast<int>(unseen.size())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the view leaves ", unseen.size(), " coins unseen but hides ", hidden));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the view leaves ", unseen.size(), " coins unseen but hides ", hidden));
     }
     rng.Shuffle(std::span<int>(unseen));
     Position p;

@@ -28,7 +28,8 @@ TEST(CoinPileTest, AHigherCoinScoresALowerOneDoesNotAndTheStackRefillsTheHand) {
   p.stack = {1};
   p.scores = {0, 0};
   CoinPileState state(p);
-  EXPECT_THAT(state.Apply(1, Action(1)), StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("not seat 1's turn")));
+  EXPECT_THAT(state.Apply(1, Action(1)),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("not seat 1's turn")));
   EXPECT_THAT(state.Apply(0, Action(1)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no coin of value 1")));
   ASSERT_THAT(state.Apply(0, Action(3)), IsOk());
@@ -45,7 +46,8 @@ TEST(CoinPileTest, IsRegisteredWithItsDealAndBots) {
   absl::StatusOr<const Game*> game = FindGame("coin_pile");
   ASSERT_THAT(game, IsOk());
   EXPECT_NE(DealFor(**game), nullptr);
-  EXPECT_THAT(FindCodec("coin_pile"), StatusIs(absl::StatusCode::kNotFound, HasSubstr("no wire codec")));
+  EXPECT_THAT(FindCodec("coin_pile"),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("no wire codec")));
   EXPECT_THAT(bots::BuiltinBotNames(**game), ElementsAre("first", "random", "heuristic", "mcts"));
 }
 
@@ -70,9 +72,9 @@ TEST(CoinPileTest, TheSearchBotBeatsRandomPlay) {
     std::unique_ptr<bots::Bot> search = *bots::MakeBot("mcts-200", game, m);
     std::unique_ptr<bots::Bot> random = *bots::MakeBot("random", game, m + 1000);
     bots::Bot* seats[] = {search.get(), random.get()};
-    absl::StatusOr<bots::PlayedMatch> played = bots::PlayLocalMatch(
-        game, {.num_players = 2, .seed = static_cast<std::uint64_t>(m)}, seats,
-        {"mcts-200", "random"});
+    absl::StatusOr<bots::PlayedMatch> played =
+        bots::PlayLocalMatch(game, {.num_players = 2, .seed = static_cast<std::uint64_t>(m)}, seats,
+                             {"mcts-200", "random"});
     ASSERT_THAT(played, IsOk());
     const std::vector<double> scores = played->final_state->Scores();
     if (scores[0] > scores[1]) ++wins;
