@@ -17,7 +17,7 @@ PACKAGES=(
   libboost-dev libxxhash-dev libpq-dev postgresql
   python3 python3-grpcio python3-protobuf python3-prometheus-client python3-dev pybind11-dev
   docker-compose openssl sqlite3 jq
-  chromium ccache clang
+  chromium ccache clang clang-format
 )
 # Node.js for the JavaScript bots: Debian's, unless a node and npm are there.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
