@@ -239,9 +239,13 @@ absl::Status BotClient::PlayOnce() {
         break;
       case hoard::v1::ServerMessage::kSeated:
         if (options_.log) {
-          options_.log(absl::StrCat(message.seated().match_id(), ": seated as seat ",
-                                    message.seated().seat(), " of ", message.seated().players(),
-                                    " (", message.seated().game(), ")"));
+          const hoard::v1::Seated& seated = message.seated();
+          options_.log(
+              absl::StrCat(seated.match_id(), ": seated as seat ", seated.seat(), " of ",
+                           seated.players(), " (", seated.game(), ")",
+                           seated.seed_commitment().empty()
+                               ? ""
+                               : absl::StrCat(", deal commitment ", seated.seed_commitment())));
         }
         break;
       case hoard::v1::ServerMessage::kError:

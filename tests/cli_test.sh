@@ -211,8 +211,14 @@ expect_error "a player count that is no number" 2 "--players needs a whole numbe
   -- "$HOARD" play --players four
 expect_error "an unknown bot" 2 "unknown bot 'genius'" \
   -- "$HOARD" play --players 2 --bots random,genius
-expect_error "too few bots" 2 "names 1 bot(s) for 3 players" \
-  -- "$HOARD" play --players 3 --bots random
+expect_error "too few bots" 2 "names 2 bots for 3 players: give one per seat or one for all" \
+  -- "$HOARD" play --players 3 --bots random,first
+"$HOARD" play --players 3 --bots heuristic --record "$WORK/one-name.json" --quiet >/dev/null 2>&1
+check "one --bots name seats that bot in every seat, as in hoard stats" "$WORK/one-name.json" \
+  bash -c "[ \"\$(jq -c .seats '$WORK/one-name.json')\" = '[\"heuristic\",\"heuristic\",\"heuristic\"]' ]"
+"$HOARD" --help >"$WORK/help" 2>&1
+check "hoard --help lists every command, replay html among them" "$WORK/help" \
+  bash -c "grep -q '^  replay html ' '$WORK/help' && grep -q '^  replay verify ' '$WORK/help'"
 expect_error "an unknown option" 2 "village has no option 'dragons'" \
   -- "$HOARD" play --option dragons=2
 expect_error "a bad option value" 2 "wilds must be 'auto' or a number" \

@@ -18,6 +18,7 @@ constexpr char kUsage[] =
     "commands:\n"
     "  play           play one match between built-in bots and print it\n"
     "  replay verify  re-simulate a match record and check that it matches\n"
+    "  replay html    write a record's replay as one web page that works offline\n"
     "  games          list the games, their player counts and options\n"
     "  serve          serve the arena over gRPC for bots in any language\n"
     "  health         ask a server whether it is serving (for health checks)\n"

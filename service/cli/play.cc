@@ -25,7 +25,7 @@ const std::vector<FlagSpec>& PlayFlags() {
       {"game", "ID", "the game to play (default village; see 'hoard games')"},
       {"players", "N", "number of seats (default 4)"},
       {"seed", "N", "the match seed: same seed, same match (default 1)"},
-      {"bots", "A,B,...", "a built-in bot per seat (default: random in each)"},
+      {"bots", "A,B,...", "built-in bots, one per seat or one for all (default random)"},
       {"option", "NAME=VALUE", "set a game option (repeatable)", true},
       {"record", "FILE", "write the match record (JSON) to FILE"},
       {"quiet", "", "print only the final table"},
@@ -84,9 +84,12 @@ int RunPlay(const std::vector<std::string>& args) {
   std::vector<std::string> names =
       parsed->Has("bots") ? std::vector<std::string>(absl::StrSplit(parsed->Get("bots", ""), ','))
                           : std::vector<std::string>(config.num_players, "random");
+  // One name is the bot of every seat, as in hoard stats.
+  if (names.size() == 1) names.assign(config.num_players, names[0]);
   if (static_cast<int>(names.size()) != config.num_players) {
-    return Fail(kExitUsage, absl::StrCat("--bots names ", names.size(), " bot(s) for ",
-                                         config.num_players, " players"));
+    return Fail(kExitUsage,
+                absl::StrCat("--bots names ", names.size(), " bots for ", config.num_players,
+                             " players: give one per seat or one for all"));
   }
   engine::Rng bot_seeds(config.seed ^ 0x5eed5eed5eed5eedULL);
   std::vector<std::unique_ptr<bots::Bot>> owned;
