@@ -219,6 +219,9 @@ check "one --bots name seats that bot in every seat, as in hoard stats" "$WORK/o
 "$HOARD" --help >"$WORK/help" 2>&1
 check "hoard --help lists every command, replay html among them" "$WORK/help" \
   bash -c "grep -q '^  replay html ' '$WORK/help' && grep -q '^  replay verify ' '$WORK/help'"
+check "every command hoard --help lists answers its own --help" "$WORK/help" \
+  bash -c "for c in \$(sed -n 's/^  \([a-z-]*\) .*/\1/p' '$WORK/help' | sort -u); do
+             '$HOARD' \$c --help >/dev/null 2>&1 || { echo \$c; exit 1; }; done"
 expect_error "an unknown option" 2 "village has no option 'dragons'" \
   -- "$HOARD" play --option dragons=2
 expect_error "a bad option value" 2 "wilds must be 'auto' or a number" \

@@ -14,6 +14,9 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
+// A subcommand: the arguments after its name -> the exit status.
+using RunFunction = int (*)(const std::vector<std::string>& args);
+
 int RunPlay(const std::vector<std::string>& args);
 int RunReplay(const std::vector<std::string>& args);
 int RunGames(const std::vector<std::string>& args);

@@ -2,39 +2,82 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 
 namespace {
 
-constexpr char kUsage[] =
-    "Hoard: bot tournaments on dragon-and-treasure card games.\n"
-    "\n"
-    "usage: hoard <command> [flags]\n"
-    "\n"
-    "commands:\n"
-    "  play           play one match between built-in bots and print it\n"
-    "  replay verify  re-simulate a match record and check that it matches\n"
-    "  replay html    write a record's replay as one web page that works offline\n"
-    "  games          list the games, their player counts and options\n"
-    "  serve          serve the arena over gRPC for bots in any language\n"
-    "  health         ask a server whether it is serving (for health checks)\n"
-    "  backup         copy a database safely while it is in use\n"
-    "  bot            connect a built-in strategy to a server as a bot\n"
-    "  bots           add, list and revoke a server's bot accounts (admin)\n"
-    "  match          create, show and list matches on a server\n"
-    "  tournament     run (or resume) a tournament and print its leaderboard\n"
-    "  leaderboard    ratings of the bots of a game or tournament\n"
-    "  ratings        rate bots from a file of match results (elo, ml, openskill)\n"
-    "  export         write a tournament's results (CSV) and records (JSON lines)\n"
-    "  check-bot      check that a bot keeps the protocol (any language)\n"
-    "  stats          how a game plays: many matches between built-in bots, summed up\n"
-    "  bench arena    measure the arena server under load\n"
-    "\n"
-    "Run 'hoard <command> --help' for a command's flags.\n";
+using hoard::cli::RunFunction;
+
+// Every command, once: its name, what runs it, and its lines in the usage
+// (a command with subcommands shows each). The usage, the dispatch and the
+// suggestions for a misspelt command all read this table.
+struct Command {
+  const char* name;
+  RunFunction run;
+  std::vector<std::pair<const char*, const char*>> usage;
+};
+
+const std::vector<Command>& Commands() {
+  namespace cli = hoard::cli;
+  static const auto* commands = new std::vector<Command>{
+      {"play", cli::RunPlay, {{"play", "play one match between built-in bots and print it"}}},
+      {"replay",
+       cli::RunReplay,
+       {{"replay verify", "re-simulate a match record and check that it matches"},
+        {"replay html", "write a record's replay as one web page that works offline"}}},
+      {"games", cli::RunGames, {{"games", "list the games, their player counts and options"}}},
+      {"serve", cli::RunServe, {{"serve", "serve the arena over gRPC for bots in any language"}}},
+      {"health",
+       cli::RunHealth,
+       {{"health", "ask a server whether it is serving (for health checks)"}}},
+      {"backup", cli::RunBackup, {{"backup", "copy a database safely while it is in use"}}},
+      {"bot", cli::RunBot, {{"bot", "connect a built-in strategy to a server as a bot"}}},
+      {"bots", cli::RunBots, {{"bots", "add, list and revoke a server's bot accounts (admin)"}}},
+      {"match", cli::RunMatch, {{"match", "create, show and list matches on a server"}}},
+      {"tournament",
+       cli::RunTournament,
+       {{"tournament", "run (or resume) a tournament and print its leaderboard"}}},
+      {"leaderboard",
+       cli::RunLeaderboard,
+       {{"leaderboard", "ratings of the bots of a game or tournament"}}},
+      {"ratings",
+       cli::RunRatings,
+       {{"ratings", "rate bots from a file of match results (elo, ml, openskill)"}}},
+      {"export",
+       cli::RunExport,
+       {{"export", "write a tournament's results (CSV) and records (JSON lines)"}}},
+      {"check-bot",
+       cli::RunCheckBot,
+       {{"check-bot", "check that a bot keeps the protocol (any language)"}}},
+      {"stats",
+       cli::RunStats,
+       {{"stats", "how a game plays: many matches between built-in bots, summed up"}}},
+      {"bench", cli::RunBench, {{"bench arena", "measure the arena server under load"}}},
+  };
+  return *commands;
+}
+
+std::string Usage() {
+  std::string text =
+      "Hoard: bot tournaments on dragon-and-treasure card games.\n"
+      "\n"
+      "usage: hoard <command> [flags]\n"
+      "\n"
+      "commands:\n";
+  for (const Command& command : Commands()) {
+    for (const auto& [line, what] : command.usage) {
+      text += absl::StrFormat("  %-14s %s\n", line, what);
+    }
+  }
+  return text + "\nRun 'hoard <command> --help' for a command's flags.\n";
+}
 
 }  // namespace
 
@@ -43,40 +86,25 @@ int main(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    std::fputs(Usage().c_str(), args.empty() ? stderr : stdout);
     return args.empty() ? hoard::cli::kExitUsage : hoard::cli::kExitOk;
   }
   const std::string command = args[0];
   args.erase(args.begin());
-  if (command == "play") return hoard::cli::RunPlay(args);
-  if (command == "replay") return hoard::cli::RunReplay(args);
-  if (command == "games") return hoard::cli::RunGames(args);
-  if (command == "serve") return hoard::cli::RunServe(args);
-  if (command == "bot") return hoard::cli::RunBot(args);
-  if (command == "bots") return hoard::cli::RunBots(args);
-  if (command == "bench") return hoard::cli::RunBench(args);
-  if (command == "match") return hoard::cli::RunMatch(args);
-  if (command == "tournament") return hoard::cli::RunTournament(args);
-  if (command == "leaderboard") return hoard::cli::RunLeaderboard(args);
-  if (command == "ratings") return hoard::cli::RunRatings(args);
-  if (command == "health") return hoard::cli::RunHealth(args);
-  if (command == "backup") return hoard::cli::RunBackup(args);
-  if (command == "check-bot") return hoard::cli::RunCheckBot(args);
-  if (command == "stats") return hoard::cli::RunStats(args);
-  if (command == "export") return hoard::cli::RunExport(args);
-  const std::string likely =
-      hoard::cli::DidYouMean(command, {"play", "replay", "games", "serve", "health", "backup",
-                                       "bot", "bots", "match", "tournament", "leaderboard",
-                                       "ratings", "check-bot", "stats", "export", "bench", "help"});
+  std::vector<std::string> names;
+  for (const Command& known : Commands()) {
+    if (command == known.name) return known.run(args);
+    names.push_back(known.name);
+  }
+  std::vector<std::string> candidates = names;
+  candidates.push_back("help");
+  const std::string likely = hoard::cli::DidYouMean(command, candidates);
   if (!likely.empty()) {
     return hoard::cli::Fail(
         hoard::cli::kExitUsage,
         "unknown command '" + command + "' (did you mean '" + likely + "'? see 'hoard help')");
   }
-  return hoard::cli::Fail(hoard::cli::kExitUsage,
-                          "unknown command '" + command +
-                              "' (commands: play, replay, games, serve, health, backup, bot, "
-                              "bots, match, tournament, leaderboard, ratings, check-bot, stats, "
-                              "export, bench; "
-                              "see 'hoard help')");
+  return hoard::cli::Fail(hoard::cli::kExitUsage, "unknown command '" + command +
+                                                      "' (commands: " + absl::StrJoin(names, ", ") +
+                                                      "; see 'hoard help')");
 }
