@@ -66,8 +66,7 @@ def clang_command(entry):
         if word in ("-o", "-MF", "-MT", "-MQ"):
             skip = True
             continue
-        if word in ("-c", "-MD", "-MMD") or word in DROPPED or word.startswith("-Wno-") and \
-                "missing-field" not in word:
+        if word in ("-c", "-MD", "-MMD") or word in DROPPED:
             continue
         out.append(word)
     return out + ["-fsyntax-only", "-Wthread-safety", "-Wthread-safety-beta",

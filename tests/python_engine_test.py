@@ -311,7 +311,6 @@ def check_env():
             masks_ok &= len(mask) == actions and sum(mask) == min(len(legal), actions)
             environment.step(rng.choice([i for i, ok in enumerate(mask) if ok]))
             steps += 1
-        replay = hoard_engine.Match(game, players, 5)
         check(f"{game}: an AEC episode of random masked actions ({steps} steps) ends with every "
               f"agent terminated and rewarded by its place; observations of {size} values",
               shapes == {size} and masks_ok and environment.agents == [] and
@@ -320,7 +319,6 @@ def check_env():
                   (players - r) / (players - 1) for r in environment.match.ranks()) and
               steps == len(environment.match.history),
               {"shapes": shapes, "masks": masks_ok, "rewards": environment.rewards})
-        del replay
         environment.reset(seed=5)
         agent = environment.agent_selection
         mask = environment.observe(agent)["action_mask"]

@@ -150,7 +150,7 @@ std::vector<MlDifference> MlDifferences(int n, const std::vector<MatchResult>& r
 // 0.5/√samples (one standard deviation: 0.005 at 10,000).
 //
 // Costs O(n³) once and O(n²) per draw, so it is offered up to
-// kRankProbabilityMaxBots bots (about 0.3 s there).
+// kRankProbabilityMaxBots bots.
 inline constexpr int kRankProbabilityMaxBots = 200;
 
 struct RankOptions {
