@@ -2,9 +2,9 @@
 #define HOARD_SERVICE_ARENA_H_
 
 // The arena: every match the server hosts, the registered bots, and the
-// handlers behind each RPC of hoard.v1.Arena. Transport-free: the gRPC layer
-// (service/grpc_server.h) unpacks a call, calls one method here and maps the
-// status; tests call these methods directly.
+// handlers behind each RPC of hoard.v1.Arena. Transport-free: the API
+// (service/api.h) unpacks a call, calls one method here and maps the status;
+// tests call these methods directly.
 //
 // Errors use the most specific code: kInvalidArgument for a malformed
 // request, kNotFound for an unknown game, bot or match, kUnauthenticated for

@@ -1,8 +1,11 @@
 #ifndef HOARD_SERVICE_GRPC_SERVER_H_
 #define HOARD_SERVICE_GRPC_SERVER_H_
 
-// The gRPC face of the arena: the hoard.v1.Arena service on the callback API,
-// plus the standard health service and server reflection.
+// The gRPC face of a server core (service/core.h): the API (service/api.h)
+// on the network, plus the standard health service and server reflection.
+// ArenaServer puts a core and its gRPC face together, as tests, `hoard
+// tournament` and the load tool use them; `hoard serve` composes the core
+// and both faces itself.
 
 #include <memory>
 #include <string>
@@ -10,28 +13,20 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "db/store_writer.h"
-#include "service/arena.h"
-#include "service/auth.h"
-#include "tournament/catalog.h"
-#include "tournament/manager.h"
-#include "tournament/runner.h"
+#include "service/core.h"
 
 namespace grpc {
 class Channel;
 class Service;
 class Server;
-class Status;
 }  // namespace grpc
-
-namespace hoard::tournament {
-class MatchHost;
-}  // namespace hoard::tournament
 
 namespace hoard::service {
 
-struct ServerOptions {
-  // host:port to listen on; port 0 picks a free one (see ArenaServer::port).
+class Api;
+
+struct GrpcOptions {
+  // host:port to listen on; port 0 picks a free one (see GrpcFace::port).
   std::string listen = "127.0.0.1:50051";
   // TLS: PEM files of the server's certificate (chain) and private key.
   // Both empty: plaintext.
@@ -39,95 +34,84 @@ struct ServerOptions {
   std::string tls_key_path;
   // The largest message a client may send.
   int max_message_bytes = 1 << 20;
-  // The SQLite database that keeps finished matches; empty: none (they are
-  // kept in memory only, up to limits.max_finished_in_memory).
-  std::string db_path;
-  // How finished matches reach the database (db/store_writer.h). Its spill
-  // file is "<db_path>.unstored" unless set.
-  db::StoreWriterOptions store_writer;
-  ArenaLimits limits;
-  // Who may do what (docs/security.md). Admin tokens: none means no call is
-  // an admin's. Read tokens matter with private_reads: then every read
-  // needs a read token, a bot's credentials or an admin token.
-  std::vector<std::string> admin_tokens;
-  std::vector<std::string> read_tokens;
-  bool private_reads = false;
-  // The catalog of bots the server's tournaments may launch (a
-  // hoard.v1.BotCatalog in text format); empty: none.
-  std::string catalog_path;
   // Bytes queued for a stream that reads too slowly before it is ended.
   int max_queued_bytes = 8 << 20;
-  // Tournaments' size and count per creator (accounts are the arena's).
-  tournament::ManagerPolicy tournament_policy;
-  // Serve hoard.v1.Tournaments and resume the tournaments the database holds
-  // as running (needs db_path). `hoard tournament` runs its own instead.
-  bool serve_tournaments = true;
-  // How tournaments run by this server log (their launched bots' output
-  // directory, warnings). Tournaments need a database (db_path).
-  tournament::RunnerOptions tournament_runner;
-  // Where the arena reports its events (service/event_log.h); none if empty.
-  EventSink events;
-  // More services to serve beside the arena (not owned; must outlive it).
+  // More services to serve beside the API (not owned; must outlive it).
   std::vector<grpc::Service*> extra_services;
 };
 
-class ArenaServer {
+class GrpcFace {
  public:
-  // Starts serving; kUnavailable if the address cannot be bound.
-  static absl::StatusOr<std::unique_ptr<ArenaServer>> Start(const ServerOptions& options);
-  ~ArenaServer();
+  // Serves the API of `core` (which must outlive the face); kUnavailable if
+  // the address cannot be bound, kInvalidArgument for unreadable TLS files.
+  static absl::StatusOr<std::unique_ptr<GrpcFace>> Start(const GrpcOptions& options,
+                                                         ServerCore* core);
+  // Shutdown()s first.
+  ~GrpcFace();
 
   // The port actually bound.
   int port() const { return port_; }
-  Arena& arena() { return *arena_; }
-  // New tokens for calls from now on (a rotation).
-  void SetTokens(std::vector<std::string> admin, std::vector<std::string> read);
-  // Reads the catalog file again; on error the old catalog stays.
-  absl::Status ReloadCatalog();
-  // A channel to this server that skips the network.
+  // The address a client on this machine reaches the face at
+  // ("0.0.0.0:50051" -> "127.0.0.1:50051", with the port bound).
+  std::string LocalAddress() const;
+  // Tells the health service whether hoard.v1.Tournaments serves (whether
+  // the core runs tournaments now).
+  void UpdateHealth();
+  // A channel to this face that skips the network.
   std::shared_ptr<grpc::Channel> InProcessChannel();
-  // The metrics in the Prometheus text format (service/metrics.h), with
-  // the bots connected and the tournaments running now.
-  std::string MetricsText();
   // Blocks until Shutdown() is called from another thread.
   void Wait();
+  // Ends every call; waits up to two seconds for them to finish.
   void Shutdown();
 
-  struct StopReport {
-    int running_at_stop = 0;  // matches running when Stop began
-    int aborted = 0;          // of those, aborted after the grace period
-    int not_stored = 0;       // finished matches the store did not take (spilled or lost)
-  };
-  // A graceful stop: no new matches or tournaments start, running matches
-  // get up to `grace` to finish, those still running are aborted (and
-  // stored as aborted), tournaments stop (they resume on the next start),
-  // finished matches waiting for the database get up to `grace` more to be
-  // stored (the rest go to the spill file, stored at the next start), and
-  // the server shuts down. The database closes with the server.
+ private:
+  GrpcFace() = default;
+
+  ServerCore* core_ = nullptr;
+  std::string listen_;
+  std::unique_ptr<Api> api_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+};
+
+struct ServerOptions {
+  CoreOptions core;
+  GrpcOptions grpc;
+  // Run the tournaments the database holds (resuming those left running),
+  // their bots connecting to the gRPC face. `hoard tournament` runs its
+  // own instead.
+  bool serve_tournaments = true;
+};
+
+// A core and its gRPC face.
+class ArenaServer {
+ public:
+  // The core, then the face, then the tournaments; the first error of any.
+  static absl::StatusOr<std::unique_ptr<ArenaServer>> Start(const ServerOptions& options);
+  ~ArenaServer();
+
+  int port() const { return face_->port(); }
+  ServerCore& core() { return *core_; }
+  GrpcFace& face() { return *face_; }
+  Arena& arena() { return core_->arena(); }
+  std::shared_ptr<grpc::Channel> InProcessChannel() { return face_->InProcessChannel(); }
+  void Wait() { face_->Wait(); }
+  void Shutdown() { face_->Shutdown(); }
+
+  using StopReport = ServerCore::StopReport;
+  // The core's graceful stop (ServerCore::Stop), then the face's shutdown.
   StopReport Stop(absl::Duration grace);
 
  private:
   ArenaServer() = default;
 
-  std::unique_ptr<Arena> arena_;
-  TokenSet tokens_;
-  std::unique_ptr<Authenticator> auth_;
-  std::string catalog_path_;
-  tournament::BotCatalogFile catalog_;
-  std::unique_ptr<class ArenaServiceImpl> service_;
-  std::unique_ptr<class TournamentServiceImpl> tournament_service_;
-  std::unique_ptr<tournament::MatchHost> host_;
-  std::unique_ptr<tournament::TournamentManager> manager_;
-  std::unique_ptr<grpc::Server> server_;
-  int port_ = 0;
+  std::unique_ptr<ServerCore> core_;
+  std::unique_ptr<GrpcFace> face_;
 };
 
 // The host part of a listen address, as a local client reaches it
 // ("0.0.0.0:50051" -> "127.0.0.1").
 std::string LoopbackHost(const std::string& listen);
-
-// Maps an absl::Status to grpc::Status with the same code and message.
-grpc::Status ToGrpcStatus(const absl::Status& status);
 
 }  // namespace hoard::service
 

@@ -50,10 +50,10 @@ class ArenaE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     service::ServerOptions options;
-    options.listen = "127.0.0.1:0";
-    options.limits.max_matches_per_bot = 3;
-    options.limits.open_registration = true;  // the tests' bots name themselves
-    options.admin_tokens = {kAdmin};
+    options.grpc.listen = "127.0.0.1:0";
+    options.core.limits.max_matches_per_bot = 3;
+    options.core.limits.open_registration = true;  // the tests' bots name themselves
+    options.core.admin_tokens = {kAdmin};
     absl::StatusOr<std::unique_ptr<service::ArenaServer>> server =
         service::ArenaServer::Start(options);
     ASSERT_THAT(server, IsOk());
@@ -1122,9 +1122,9 @@ TEST_F(ArenaE2eTest, LimitsAreResourceExhaustedWithAReason) {
   }
   // A server that runs one match at most refuses a second.
   service::ServerOptions options;
-  options.listen = "127.0.0.1:0";
-  options.limits.max_running_matches = 1;
-  options.admin_tokens = {kAdmin};
+  options.grpc.listen = "127.0.0.1:0";
+  options.core.limits.max_running_matches = 1;
+  options.core.admin_tokens = {kAdmin};
   std::unique_ptr<service::ArenaServer> small = *service::ArenaServer::Start(options);
   auto stub = v1::Arena::NewStub(AdminChannelTo(small->port()));
   v1::CreateMatchRequest request;
@@ -1147,9 +1147,9 @@ TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
   const std::string db = absl::StrCat(::testing::TempDir(), "/arena_store_test.db");
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
   service::ServerOptions options;
-  options.listen = "127.0.0.1:0";
-  options.db_path = db;
-  options.admin_tokens = {kAdmin};
+  options.grpc.listen = "127.0.0.1:0";
+  options.core.db_path = db;
+  options.core.admin_tokens = {kAdmin};
   std::string first_id;
   {
     std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(options);

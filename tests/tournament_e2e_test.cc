@@ -49,7 +49,7 @@ class TournamentE2eTest : public ::testing::Test {
  protected:
   void StartServer(const std::string& db) {
     server_ = *service::ArenaServer::Start(
-        {.listen = "127.0.0.1:0", .db_path = db, .admin_tokens = {kAdmin}});
+        {.core = {.db_path = db, .admin_tokens = {kAdmin}}, .grpc = {.listen = "127.0.0.1:0"}});
     stub_ = v1::Tournaments::NewStub(service::AuthorizedChannel(
         absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials(), kAdmin));
   }
@@ -316,7 +316,8 @@ TEST_F(TournamentE2eTest, OnlyAdminsSeeTheCommandsOfTheOperatorsOwnTournaments) 
 }
 
 TEST_F(TournamentE2eTest, AServerWithoutADatabaseSaysTournamentsNeedOne) {
-  server_ = *service::ArenaServer::Start({.listen = "127.0.0.1:0", .admin_tokens = {kAdmin}});
+  server_ = *service::ArenaServer::Start(
+      {.core = {.admin_tokens = {kAdmin}}, .grpc = {.listen = "127.0.0.1:0"}});
   stub_ = v1::Tournaments::NewStub(service::AuthorizedChannel(
       absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials(), kAdmin));
   v1::Tournament created;

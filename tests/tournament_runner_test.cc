@@ -518,7 +518,7 @@ TEST(RunnerTest, AStoppedSwissResumesWithTheSamePairings) {
 TEST(RunnerTest, ASwissRoundThatLosesAMatchStopsBeforeTheNextIsPaired) {
   const std::string db = TempDb("runner_swiss_absent.db");
   std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
-      {.listen = "127.0.0.1:0", .db_path = db, .serve_tournaments = false});
+      {.core = {.db_path = db}, .grpc = {.listen = "127.0.0.1:0"}, .serve_tournaments = false});
   std::unique_ptr<MatchHost> host =
       service::ArenaHost(&server->arena(), absl::StrCat("127.0.0.1:", server->port()));
   TournamentSpec spec = SwissSpec(16, 2, 4, 4);
@@ -598,7 +598,7 @@ TEST(RunnerTest, AStoreThatIsLockedForAWhilePausesTheTournamentAndItFinishes) {
 TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeout) {
   const std::string db = TempDb("runner_silent.db");
   std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
-      {.listen = "127.0.0.1:0", .db_path = db, .serve_tournaments = false});
+      {.core = {.db_path = db}, .grpc = {.listen = "127.0.0.1:0"}, .serve_tournaments = false});
   std::unique_ptr<MatchHost> host =
       service::ArenaHost(&server->arena(), absl::StrCat("127.0.0.1:", server->port()));
   // The start timeout leaves a shell time to start and exit on a busy
@@ -633,9 +633,8 @@ TEST(RunnerTest, ALaunchedBotThatNeverConnectsFailsItsMatchesAfterTheStartTimeou
 TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
   const std::string db = TempDb("runner_grpc.db");
   std::unique_ptr<service::ArenaServer> server =
-      *service::ArenaServer::Start({.listen = "127.0.0.1:0",
-                                    .db_path = db,
-                                    .limits = {.open_registration = true},
+      *service::ArenaServer::Start({.core = {.db_path = db, .limits = {.open_registration = true}},
+                                    .grpc = {.listen = "127.0.0.1:0"},
                                     .serve_tournaments = false});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
   std::unique_ptr<MatchHost> host = service::ArenaHost(&server->arena(), address);
@@ -675,8 +674,8 @@ TEST(RunnerTest, BotsOverGrpcAndBuiltInBotsPlayOneTournament) {
 }
 
 TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
-  std::unique_ptr<service::ArenaServer> server =
-      *service::ArenaServer::Start({.listen = "127.0.0.1:0", .admin_tokens = {"runner-admin"}});
+  std::unique_ptr<service::ArenaServer> server = *service::ArenaServer::Start(
+      {.core = {.admin_tokens = {"runner-admin"}}, .grpc = {.listen = "127.0.0.1:0"}});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
   std::shared_ptr<grpc::Channel> channel =
       service::AuthorizedChannel(address, grpc::InsecureChannelCredentials(), "runner-admin");
@@ -744,7 +743,7 @@ struct TwoServers {
     std::vector<RemoteServer> remote;
     for (auto* server : {&a, &b}) {
       *server = *service::ArenaServer::Start(
-          {.listen = "127.0.0.1:0", .admin_tokens = {"two-servers-admin"}});
+          {.core = {.admin_tokens = {"two-servers-admin"}}, .grpc = {.listen = "127.0.0.1:0"}});
       const std::string address = absl::StrCat("127.0.0.1:", (*server)->port());
       addresses.push_back(address);
       remote.push_back({.address = address,

@@ -354,16 +354,16 @@ struct Rig {
 
 absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
   ServerOptions options;
-  options.listen = "127.0.0.1:0";
-  options.limits.max_running_matches = 1000000;
-  options.limits.max_matches_per_bot = 1000000;
-  options.limits.max_matches_per_creator = 1000000;
+  options.grpc.listen = "127.0.0.1:0";
+  options.core.limits.max_running_matches = 1000000;
+  options.core.limits.max_matches_per_bot = 1000000;
+  options.core.limits.max_matches_per_creator = 1000000;
   // Every match of a phase stays listable: the phases count their decisions.
-  options.limits.max_finished_in_memory = 1000000;
-  options.limits.open_registration = true;  // the bench's bots name themselves
+  options.core.limits.max_finished_in_memory = 1000000;
+  options.core.limits.open_registration = true;  // the bench's bots name themselves
   const std::string token = tournament::RandomToken();
-  options.admin_tokens = {token};
-  if (extra != nullptr) options.extra_services.push_back(extra);
+  options.core.admin_tokens = {token};
+  if (extra != nullptr) options.grpc.extra_services.push_back(extra);
   absl::StatusOr<std::unique_ptr<ArenaServer>> server = ArenaServer::Start(options);
   if (!server.ok()) return server.status();
   Rig rig;

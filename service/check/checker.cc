@@ -554,10 +554,10 @@ absl::StatusOr<CheckReport> Checker::Run() {
   name_ = options_.bot_name.empty() ? kDefaultName : options_.bot_name;
 
   ServerOptions server_options;
-  server_options.listen = "127.0.0.1:0";
+  server_options.grpc.listen = "127.0.0.1:0";
   server_options.serve_tournaments = false;
   // The checker's own server: the bot under test names itself.
-  server_options.limits.open_registration = true;
+  server_options.core.limits.open_registration = true;
   ASSIGN_OR_RETURN(server_, ArenaServer::Start(server_options));
   ASSIGN_OR_RETURN(relay_, TcpRelay::Start(server_->port()));
   const std::string address = absl::StrCat("127.0.0.1:", relay_->port());

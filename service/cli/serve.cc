@@ -16,6 +16,7 @@
 #include "service/auth.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
+#include "service/core.h"
 #include "service/event_log.h"
 #include "service/grpc_server.h"
 #include "service/web/web_server.h"
@@ -172,38 +173,40 @@ absl::Status FlagsFromEnvironment(ParsedArgs& parsed) {
 // for a flag out of range or in conflict.
 absl::Status OptionsFromFlags(const ParsedArgs& parsed, service::EventLog& log,
                               service::ServerOptions& options) {
-  options.events = log.Sink();
-  options.listen = parsed.Get("listen", options.listen);
-  RETURN_IF_ERROR(CheckListenAddress(options.listen));
-  options.db_path = parsed.Get("db", "");
-  options.tls_cert_path = parsed.Get("tls-cert", "");
-  options.tls_key_path = parsed.Get("tls-key", "");
-  if (options.tls_cert_path.empty() != options.tls_key_path.empty()) {
+  service::CoreOptions& core = options.core;
+  service::GrpcOptions& grpc = options.grpc;
+  core.events = log.Sink();
+  grpc.listen = parsed.Get("listen", grpc.listen);
+  RETURN_IF_ERROR(CheckListenAddress(grpc.listen));
+  core.db_path = parsed.Get("db", "");
+  grpc.tls_cert_path = parsed.Get("tls-cert", "");
+  grpc.tls_key_path = parsed.Get("tls-key", "");
+  if (grpc.tls_cert_path.empty() != grpc.tls_key_path.empty()) {
     return absl::InvalidArgumentError("TLS needs both --tls-cert and --tls-key");
   }
-  options.tournament_runner.bot_log_dir = parsed.Get("bot-logs", "");
-  options.tournament_runner.on_warning = [&log](const std::string& line) {
+  core.tournament_runner.bot_log_dir = parsed.Get("bot-logs", "");
+  core.tournament_runner.on_warning = [&log](const std::string& line) {
     log.Write("tournament_warning", {{"message", line}});
   };
   for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
-           {"max-matches", &options.limits.max_running_matches},
-           {"max-matches-per-creator", &options.limits.max_matches_per_creator},
-           {"max-tournaments-per-creator", &options.tournament_policy.max_tournaments_per_creator},
-           {"max-tournament-matches", &options.tournament_policy.max_tournament_matches},
-           {"max-matches-per-bot", &options.limits.max_matches_per_bot},
-           {"max-bot-accounts", &options.limits.max_bot_accounts},
-           {"hello-timeout-ms", &options.limits.hello_timeout_ms},
-           {"max-queued-bytes", &options.max_queued_bytes},
-           {"max-finished-in-memory", &options.limits.max_finished_in_memory},
-           {"max-message-bytes", &options.max_message_bytes}}) {
+           {"max-matches", &core.limits.max_running_matches},
+           {"max-matches-per-creator", &core.limits.max_matches_per_creator},
+           {"max-tournaments-per-creator", &core.tournament_policy.max_tournaments_per_creator},
+           {"max-tournament-matches", &core.tournament_policy.max_tournament_matches},
+           {"max-matches-per-bot", &core.limits.max_matches_per_bot},
+           {"max-bot-accounts", &core.limits.max_bot_accounts},
+           {"hello-timeout-ms", &core.limits.hello_timeout_ms},
+           {"max-queued-bytes", &grpc.max_queued_bytes},
+           {"max-finished-in-memory", &core.limits.max_finished_in_memory},
+           {"max-message-bytes", &grpc.max_message_bytes}}) {
     RETURN_IF_ERROR(ReadIntFlag(parsed, flag, 1, 1000000000, target));
   }
-  int store_queue = static_cast<int>(options.store_writer.max_queued_bytes);
+  int store_queue = static_cast<int>(core.store_writer.max_queued_bytes);
   RETURN_IF_ERROR(ReadIntFlag(parsed, "max-store-queue-bytes", 1, 1000000000, &store_queue));
-  options.store_writer.max_queued_bytes = static_cast<std::size_t>(store_queue);
-  options.limits.open_registration = parsed.Has("open-registration");
-  options.private_reads = parsed.Has("private");
-  options.catalog_path = parsed.Get("catalog", "");
+  core.store_writer.max_queued_bytes = static_cast<std::size_t>(store_queue);
+  core.limits.open_registration = parsed.Has("open-registration");
+  core.private_reads = parsed.Has("private");
+  core.catalog_path = parsed.Get("catalog", "");
   return absl::OkStatus();
 }
 
@@ -236,7 +239,7 @@ struct TokenFiles {
 
 // Reads (or makes) the tokens into `options`; `made` gets the names of the
 // files made in the state directory.
-absl::Status LoadTokens(const TokenFiles& files, service::ServerOptions& options,
+absl::Status LoadTokens(const TokenFiles& files, service::CoreOptions& options,
                         std::vector<std::string>& made) {
   if (!files.admin_file.empty()) {
     ASSIGN_OR_RETURN(options.admin_tokens, service::ReadTokenFile(files.admin_file));
@@ -270,26 +273,28 @@ sigset_t BlockServeSignals() {
 
 // Waits for `signals`: SIGHUP re-reads the token files and the catalog; the
 // others stop the server gracefully, within `grace_ms`.
-void HandleSignals(sigset_t signals, service::ArenaServer& server, const TokenFiles& files,
-                   service::ServerOptions& options, service::EventLog& log, int grace_ms) {
+void HandleSignals(sigset_t signals, service::ServerCore& core, service::GrpcFace& grpc,
+                   const TokenFiles& files, service::CoreOptions& options, service::EventLog& log,
+                   int grace_ms) {
   int signal = 0;
   while (sigwait(&signals, &signal) == 0 && signal == SIGHUP) {
     std::vector<std::string> made;
     if (absl::Status loaded = LoadTokens(files, options, made); !loaded.ok()) {
       log.Write("reload_failed", {{"error", std::string(loaded.message())}});
     } else {
-      server.SetTokens(options.admin_tokens, options.read_tokens);
+      core.SetTokens(options.admin_tokens, options.read_tokens);
       log.Write("tokens_reloaded", {{"admin_tokens", absl::StrCat(options.admin_tokens.size())},
                                     {"read_tokens", absl::StrCat(options.read_tokens.size())}});
     }
-    if (absl::Status catalog = server.ReloadCatalog(); !catalog.ok()) {
+    if (absl::Status catalog = core.ReloadCatalog(); !catalog.ok()) {
       log.Write("reload_failed", {{"error", std::string(catalog.message())}});
     }
   }
   log.Write("server_stopping", {{"signal", signal == SIGTERM ? "SIGTERM" : "SIGINT"},
-                                {"running_matches", absl::StrCat(server.arena().running_matches())},
+                                {"running_matches", absl::StrCat(core.arena().running_matches())},
                                 {"grace_ms", absl::StrCat(grace_ms)}});
-  const service::ArenaServer::StopReport report = server.Stop(absl::Milliseconds(grace_ms));
+  const service::ServerCore::StopReport report = core.Stop(absl::Milliseconds(grace_ms));
+  grpc.Shutdown();
   log.Write("server_stopped",
             {{"finished_in_grace", absl::StrCat(report.running_at_stop - report.aborted)},
              {"aborted", absl::StrCat(report.aborted)},
@@ -332,34 +337,45 @@ int RunServe(const std::vector<std::string>& args) {
   const TokenFiles files{.state_dir = parsed->Get("state-dir", service::DefaultStateDir()),
                          .admin_file = parsed->Get("admin-token-file", ""),
                          .read_file = parsed->Get("read-token-file", "")};
-  if (db::IsPostgresUrl(options.db_path)) {
+  if (db::IsPostgresUrl(options.core.db_path)) {
     // Results the shared database cannot take yet wait in this server's own
     // state directory, stored at its next start.
     std::error_code ignored;
     std::filesystem::create_directories(files.state_dir, ignored);
-    options.store_writer.spill_path = absl::StrCat(files.state_dir, "/unstored-results");
+    options.core.store_writer.spill_path = absl::StrCat(files.state_dir, "/unstored-results");
   }
   std::vector<std::string> made;  // log lines about made tokens
-  if (absl::Status loaded = LoadTokens(files, options, made); !loaded.ok()) {
+  if (absl::Status loaded = LoadTokens(files, options.core, made); !loaded.ok()) {
     return Fail(kExitFailure, std::string(loaded.message()));
   }
 
+  // The core, its gRPC face, the tournaments (their bots connect to the
+  // face), then the web face beside it.
   const sigset_t signals = BlockServeSignals();
-  absl::StatusOr<std::unique_ptr<service::ArenaServer>> server =
-      service::ArenaServer::Start(options);
-  if (!server.ok()) return Fail(kExitFailure, std::string(server.status().message()));
-  const std::string host = options.listen.substr(0, options.listen.rfind(':'));
-  const std::string address = absl::StrCat(host, ":", (*server)->port());
+  absl::StatusOr<std::unique_ptr<service::ServerCore>> core =
+      service::ServerCore::Create(options.core);
+  if (!core.ok()) return Fail(kExitFailure, std::string(core.status().message()));
+  absl::StatusOr<std::unique_ptr<service::GrpcFace>> grpc =
+      service::GrpcFace::Start(options.grpc, core->get());
+  if (!grpc.ok()) return Fail(kExitFailure, std::string(grpc.status().message()));
+  if (absl::Status s = (*core)->StartTournaments({.bots_address = (*grpc)->LocalAddress()});
+      !s.ok()) {
+    return Fail(kExitFailure, std::string(s.message()));
+  }
+  (*grpc)->UpdateHealth();
+  const std::string host = options.grpc.listen.substr(0, options.grpc.listen.rfind(':'));
+  const std::string address = absl::StrCat(host, ":", (*grpc)->port());
   std::cout << "hoard: serving on " << address << std::endl;
-  log.Write("server_started",
-            {{"listen", address},
-             {"db", options.db_path.empty() ? "none" : db::StoreDisplayName(options.db_path)}});
-  if (const db::StoreWriter* writer = (*server)->arena().store_writer();
+  log.Write(
+      "server_started",
+      {{"listen", address},
+       {"db", options.core.db_path.empty() ? "none" : db::StoreDisplayName(options.core.db_path)}});
+  if (const db::StoreWriter* writer = (*core)->arena().store_writer();
       writer != nullptr && writer->counts().recovered > 0) {
     log.Write("results_recovered", {{"matches", absl::StrCat(writer->counts().recovered)},
-                                    {"from", options.store_writer.spill_path.empty()
-                                                 ? db::SpillPathFor(options.db_path)
-                                                 : options.store_writer.spill_path}});
+                                    {"from", options.core.store_writer.spill_path.empty()
+                                                 ? db::SpillPathFor(options.core.db_path)
+                                                 : options.core.store_writer.spill_path}});
   }
   for (const std::string& name : made) {
     // Where the token is, never the token.
@@ -368,11 +384,10 @@ int RunServe(const std::vector<std::string>& args) {
   }
   std::unique_ptr<service::WebServer> web;
   if (parsed->Has("http")) {
-    service::ArenaServer* raw = server->get();
-    absl::StatusOr<std::unique_ptr<service::WebServer>> started = service::WebServer::Start(
-        web_options, raw->InProcessChannel(), [raw] { return raw->MetricsText(); });
+    absl::StatusOr<std::unique_ptr<service::WebServer>> started =
+        service::WebServer::Start(web_options, core->get());
     if (!started.ok()) {
-      (*server)->Stop(absl::ZeroDuration());
+      (*core)->Stop(absl::ZeroDuration());
       return Fail(kExitFailure, std::string(started.status().message()));
     }
     web = *std::move(started);
@@ -381,11 +396,14 @@ int RunServe(const std::vector<std::string>& args) {
     std::cout << "hoard: web on http://" << web_address << std::endl;
     log.Write("web_started", {{"listen", web_address}});
   }
-  std::thread stopper([&] { HandleSignals(signals, **server, files, options, log, grace_ms); });
-  (*server)->Wait();
+  std::thread stopper(
+      [&] { HandleSignals(signals, **core, **grpc, files, options.core, log, grace_ms); });
+  (*grpc)->Wait();
   stopper.join();
   if (web) web->Stop();
-  server->reset();  // closes the database
+  web.reset();
+  grpc->reset();
+  core->reset();  // closes the database
   std::cout << "hoard: stopped" << std::endl;
   return kExitOk;
 }

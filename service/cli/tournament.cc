@@ -402,18 +402,18 @@ int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& v
 // A server in this process, for participants that play over the network.
 int OpenServerVenue(const ParsedArgs& args, const std::string& db_path, Venue& venue) {
   service::ServerOptions options;
-  options.listen = args.Get("listen", "127.0.0.1:0");
-  options.db_path = db_path;
+  options.grpc.listen = args.Get("listen", "127.0.0.1:0");
+  options.core.db_path = db_path;
   options.serve_tournaments = false;
   // The operator's own server: registered participants claim their names.
-  options.limits.open_registration = true;
+  options.core.limits.open_registration = true;
   absl::StatusOr<std::unique_ptr<service::ArenaServer>> started =
       service::ArenaServer::Start(options);
   if (!started.ok()) return Fail(kExitFailure, std::string(started.status().message()));
   venue.server = *std::move(started);
   venue.store = venue.server->arena().store();
   const std::string address =
-      absl::StrCat(service::LoopbackHost(options.listen), ":", venue.server->port());
+      absl::StrCat(service::LoopbackHost(options.grpc.listen), ":", venue.server->port());
   venue.host = service::ArenaHost(&venue.server->arena(), address);
   if (!args.Has("quiet")) std::cerr << "hoard: bots connect to " << address << std::endl;
   return kExitOk;

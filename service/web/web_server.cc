@@ -16,6 +16,8 @@
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/tournament.grpc.pb.h"
+#include "service/api.h"
+#include "service/core.h"
 #include "service/web/assets.h"
 
 namespace hoard::service {
@@ -364,9 +366,13 @@ bool IsTournamentId(const std::string& id) {
 
 struct WebServer::Impl {
   WebOptions options;
+  ServerCore* core = nullptr;
+  // The API on a server of the face's own, without a port: every route is
+  // a call to it.
+  std::unique_ptr<Api> api;
+  std::unique_ptr<grpc::Server> api_server;
   std::unique_ptr<hoard::v1::Arena::Stub> arena;
   std::unique_ptr<hoard::v1::Tournaments::Stub> tournaments;
-  std::function<std::string()> metrics;
   Calls calls;
   EventTexts event_texts;
   std::unique_ptr<HttpServer> http;
@@ -549,7 +555,7 @@ void WebServer::Impl::Handle(const HttpRequest& request,
           if (!status.ok()) {
             return RespondError(*exchange, status.error_code(), status.error_message());
           }
-          exchange->Respond(200, "text/plain; version=0.0.4; charset=utf-8", metrics());
+          exchange->Respond(200, "text/plain; version=0.0.4; charset=utf-8", core->MetricsText());
         });
   }
   RespondError(
@@ -558,8 +564,7 @@ void WebServer::Impl::Handle(const HttpRequest& request,
 }
 
 absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& options,
-                                                            std::shared_ptr<grpc::Channel> api,
-                                                            std::function<std::string()> metrics) {
+                                                            ServerCore* core) {
   const std::size_t colon = options.listen.rfind(':');
   int port = -1;
   if (colon == std::string::npos || !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) ||
@@ -573,9 +578,18 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
   }
   auto impl = std::make_unique<Impl>();
   impl->options = options;
-  impl->arena = hoard::v1::Arena::NewStub(api);
-  impl->tournaments = hoard::v1::Tournaments::NewStub(api);
-  impl->metrics = std::move(metrics);
+  impl->core = core;
+  impl->api = std::make_unique<Api>(core, static_cast<std::size_t>(options.max_queued_bytes));
+  grpc::ServerBuilder builder;
+  impl->api->AddTo(builder);
+  impl->api_server = builder.BuildAndStart();
+  if (impl->api_server == nullptr) return absl::InternalError("--http: the API did not start");
+  // Within the process: a long match's replay may pass the default 4 MiB.
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(-1);
+  const std::shared_ptr<grpc::Channel> channel = impl->api_server->InProcessChannel(args);
+  impl->arena = hoard::v1::Arena::NewStub(channel);
+  impl->tournaments = hoard::v1::Tournaments::NewStub(channel);
   Impl* raw = impl.get();
   HttpServerOptions http;
   http.host = host;
@@ -611,6 +625,7 @@ void WebServer::Stop() {
   impl_->calls.CancelAllAndWait();
   impl_->http->Stop();
   impl_->http.reset();
+  impl_->api_server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
 }
 
 }  // namespace hoard::service

@@ -5,8 +5,10 @@
 // that mirrors the public RPCs, live updates as Server-Sent Events, the
 // API's OpenAPI document, and /metrics in the Prometheus text format.
 //
-// Every API call is the RPC itself, made on an in-process channel to the
-// server, with the request's Authorization header passed on: what a caller
+// A sibling of the gRPC face over the same server core (service/core.h):
+// every API call is the RPC itself (service/api.h), made on an in-process
+// channel to an API server of the face's own, with the request's
+// Authorization header passed on: what a caller
 // may read over HTTP is exactly what it may read over gRPC (the roles of
 // docs/security.md), and nothing over HTTP changes state. HTTP is served on
 // one event loop (service/web/http_server.h) whose limits keep any one client
@@ -20,26 +22,26 @@
 #include "absl/status/statusor.h"
 #include "service/web/http_server.h"
 
-namespace grpc {
-class Channel;
-}  // namespace grpc
-
 namespace hoard::service {
+
+class ServerCore;
 
 struct WebOptions {
   // host:port; port 0 picks a free one (see WebServer::port).
   std::string listen = "127.0.0.1:8080";
   // Connections, event streams, deadlines and buffers (docs/web.md).
   HttpLimits limits;
+  // Bytes an API stream behind an event stream may queue (the event
+  // stream's own bound is limits.max_stream_buffer_bytes).
+  int max_queued_bytes = 8 << 20;
 };
 
 class WebServer {
  public:
-  // Serves the API of the server behind `api`; `metrics` renders /metrics.
-  // kUnavailable if the address cannot be bound.
+  // Serves the API of `core` (which must outlive the face), and its
+  // metrics at /metrics. kUnavailable if the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<WebServer>> Start(const WebOptions& options,
-                                                          std::shared_ptr<grpc::Channel> api,
-                                                          std::function<std::string()> metrics);
+                                                          ServerCore* core);
   // Stop()s first.
   ~WebServer();
 
