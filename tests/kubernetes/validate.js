@@ -13,7 +13,7 @@
 //   round_robin; the StatefulSet's serviceName a headless Service.
 // The checks are run on broken copies too, which they must refuse.
 //
-//   node tests/kubernetes/validate.js build/hoard [service/kubernetes/*.yaml]
+//   node tests/kubernetes/validate.js build/hoard [deploy/kubernetes/*.yaml]
 
 "use strict";
 const fs = require("fs");
@@ -36,8 +36,8 @@ const MODELS = {
 const hoard = process.argv[2];
 const repo = path.resolve(__dirname, "..", "..");
 const files = process.argv.length > 3 ? process.argv.slice(3)
-  : fs.readdirSync(path.join(repo, "service", "kubernetes"))
-      .filter((f) => f.endsWith(".yaml")).map((f) => path.join(repo, "service", "kubernetes", f));
+  : fs.readdirSync(path.join(repo, "deploy", "kubernetes"))
+      .filter((f) => f.endsWith(".yaml")).map((f) => path.join(repo, "deploy", "kubernetes", f));
 
 let passed = 0, failed = 0;
 function check(name, ok, detail) {

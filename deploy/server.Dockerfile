@@ -1,5 +1,5 @@
 # The Hoard server and tournament runner: the `hoard` program on Debian 12.
-#   docker build -f service/Dockerfile -t hoard .
+#   docker build -f deploy/server.Dockerfile -t hoard .
 # Build stage: Debian's development packages and the full build.
 FROM debian:12 AS build
 RUN apt-get update \

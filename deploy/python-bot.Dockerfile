@@ -1,5 +1,5 @@
 # The example Python bots on Debian 12 (random by default).
-#   docker build -f bots/python/Dockerfile -t hoard-python-bot .
+#   docker build -f deploy/python-bot.Dockerfile -t hoard-python-bot .
 # Build stage: generate the protocol's Python classes with Debian's protoc.
 FROM debian:12 AS build
 RUN apt-get update \

@@ -1,5 +1,5 @@
 # The example JavaScript bot on Debian 12.
-#   docker build -f bots/node/Dockerfile -t hoard-node-bot .
+#   docker build -f deploy/node-bot.Dockerfile -t hoard-node-bot .
 # Build stage: the SDK's packages, exactly as its lock file says.
 FROM debian:12 AS build
 RUN apt-get update \
