@@ -122,8 +122,9 @@ function messageValue(type, value, what) {
 }
 
 function fieldValue(field, value, what) {
-  if (field.resolvedType instanceof protobuf.Enum) return enumName(field.resolvedType, value, what);
-  if (field.resolvedType instanceof protobuf.Type) return messageValue(field.resolvedType, value, what);
+  const type = field.resolvedType;
+  if (type instanceof protobuf.Enum) return enumName(type, value, what);
+  if (type instanceof protobuf.Type) return messageValue(type, value, what);
   return value;
 }
 
@@ -197,7 +198,8 @@ const WRITTEN = {
   // adventurers 'knight_4', 'knight_3', 'thief' and 'wizard'.
   dragons_gold: (derived, types, make) => {
     const object = (kind, named = {}) => make('use_object', kind, [kind], named);
-    const tokenKinds = () => types.lookupType('DragonsGoldTokenCounts').fieldsArray.map((f) => f.name);
+    const tokenKinds = () =>
+      types.lookupType('DragonsGoldTokenCounts').fieldsArray.map((f) => f.name);
     return {
       dragonSwap: (slotA, slotB) =>
         object('dragon_swap', { a: Math.min(slotA, slotB), b: Math.max(slotA, slotB) }),
