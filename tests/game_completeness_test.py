@@ -59,7 +59,10 @@ def python_helpers_lack(game):
         return ["no namespace"]
     lacks = []
     for kind in kinds_of(game):
-        action = helpers.build(kind)
+        try:
+            action = helpers.build(kind)
+        except (AttributeError, TypeError, ValueError):
+            action = arena_pb2.Action()
         if not callable(getattr(helpers, kind, None)) or action.WhichOneof("game") != game or \
                 getattr(action, game).WhichOneof("kind") != kind:
             lacks.append(kind)
