@@ -36,6 +36,7 @@
 'use strict';
 
 const path = require('path');
+const util = require('util');
 const protobuf = require('protobufjs');
 
 const INTEGERS = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32',
@@ -284,7 +285,8 @@ module.exports = function makeActions(protoDir) {
     return built;
   };
   return new Proxy({}, {
-    get: (_, name) => all()[name],
+    // console.log(actions) shows the games, not the empty target.
+    get: (_, name) => (name === util.inspect.custom ? () => all() : all()[name]),
     has: (_, name) => name in all(),
     ownKeys: () => Object.keys(all()),
     getOwnPropertyDescriptor: (_, name) => (name in all()
