@@ -6,11 +6,28 @@
 //   actions.frost_dragon.play(card.id);
 //   actions.hedonia.claim('left');
 //
-// Each returns an Action object to return from a decide function. Names are
-// the proto enums' names without their prefix, in any case ('sword',
-// 'knight_4', 'snorkel_pig', 'left'); the full names and the enum numbers work
-// too. A name that is no such thing throws a RangeError naming the valid
-// ones. The helpers check only what they can without the match (names,
+// Each returns an Action object to return from a decide function. The
+// namespaces are read from the protocol by reflection (protobufjs): every
+// branch of hoard.v1.Action is a game, and every member of the oneof of its
+// action message (VillageAction's draw, bribe, buy) a helper named as it in
+// camelCase, whose arguments are that member's fields in the .proto's order.
+// So a game added to the protocol has its helpers with no code here.
+// Arguments:
+// - an enum field takes the value's name without its prefix, in any case
+//   ('sword', 'knight_4', 'snorkel_pig', 'left'); the full name and the
+//   number work too. A name that is no such thing throws a RangeError naming
+//   the valid ones;
+// - a message field takes an object of its fields; a message of counts only
+//   (VillageCards) takes { kind: count }, a kind named by its field or in
+//   the singular ('sword' for swords), or one kind's name for one of it;
+// - a repeated field takes an array;
+// - null or undefined leaves a field unset.
+// actions.<game>.kinds lists a game's kinds, actions.<game>.build(kind,
+// ...fields) builds one by name. A few helpers read better with other
+// arguments (a bribe of `count` cards, a magic object by name, a division as
+// { seat: tokens }); they are written below over the derived ones.
+//
+// The helpers check only what they can without the match (names,
 // numbers): the server judges the rest, and a refusal says why
 // (decision.refused). docs/bots.md has an example per game;
 // proto/hoard/v1/<game>.proto and docs/rules/<game>.md say what each action
@@ -18,195 +35,261 @@
 
 'use strict';
 
-// `load` returns the protocol (hoard-bot.js's loadProtocol()); it is called
-// once, when a helper first needs an enum's names.
-module.exports = function makeActions(load) {
-  let protocol = null;
-  const enumValues = (type) => {
-    if (!protocol) protocol = load();
-    return protocol[type].type.value;  // [{ name, number }]
-  };
+const path = require('path');
+const util = require('util');
+const protobuf = require('protobufjs');
 
-  // The full name of `value` (a short or full name, or a number) in enum `type`.
-  const enumName = (type, prefix, value, what) => {
-    const values = enumValues(type);
-    const names = values.map((v) => v.name);
-    let name;
-    if (Number.isInteger(value)) {
-      name = (values.find((v) => v.number === value) || {}).name;
-    } else if (typeof value === 'string') {
-      name = value.trim().toUpperCase().replace(/[ -]/g, '_');
-      if (!name.startsWith(prefix)) name = prefix + name;
-      if (!names.includes(name)) name = undefined;
-    }
-    if (name && !name.endsWith('_UNSPECIFIED')) return name;
-    const valid = names.filter((n) => !n.endsWith('_UNSPECIFIED'))
-      .map((n) => n.slice(prefix.length).toLowerCase());
-    throw new RangeError(`${what} must be one of ${valid.join(', ')}, not ${String(value)}`);
-  };
+const INTEGERS = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32',
+                          'fixed64', 'sfixed32', 'sfixed64']);
 
-  // A counts message from { name: count } (the message's own field names,
-  // or the names `aliases` maps to them).
-  const counts = (fields, aliases, given, what) => {
+const words = (name) => String(name).trim().toLowerCase().replace(/[ -]/g, '_');
+const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+// The hoard.v1 types of the .proto files in `protoDir`, by reflection.
+function loadTypes(protoDir) {
+  const root = new protobuf.Root();
+  root.resolvePath = (origin, target) => path.resolve(protoDir, target);
+  root.loadSync('hoard/v1/arena.proto', { keepCase: true });
+  root.resolveAll();
+  return root.lookup('hoard.v1');
+}
+
+// The prefix of an enum's value names: 'VILLAGE_CARD_' of VillageCard.
+function enumPrefix(type) {
+  const names = Object.keys(type.values);
+  const zero = names.find((name) => type.values[name] === 0);
+  if (zero && zero.endsWith('UNSPECIFIED')) return zero.slice(0, -'UNSPECIFIED'.length);
+  let common = names[0] || '';
+  for (const name of names) while (!name.startsWith(common)) common = common.slice(0, -1);
+  return common.slice(0, common.lastIndexOf('_') + 1);
+}
+
+// The full name of `value` (a short or full name, or a number) in enum `type`.
+function enumName(type, value, what) {
+  const prefix = enumPrefix(type);
+  let name;
+  if (Number.isInteger(value)) {
+    name = type.valuesById[value];
+  } else if (typeof value === 'string') {
+    name = value.trim().toUpperCase().replace(/[ -]/g, '_');
+    if (!name.startsWith(prefix)) name = prefix + name;
+    if (!(name in type.values)) name = undefined;
+  }
+  if (name && !name.endsWith('_UNSPECIFIED')) return name;
+  const valid = Object.keys(type.values).filter((n) => !n.endsWith('_UNSPECIFIED'))
+    .map((n) => n.slice(prefix.length).toLowerCase());
+  throw new RangeError(`${what} must be one of ${valid.join(', ')}, not ${String(value)}`);
+}
+
+// Whether a message holds counts only: every field a single whole number.
+function isCounts(type) {
+  return type.fieldsArray.length > 0 &&
+    type.fieldsArray.every((f) => !f.repeated && !f.map && INTEGERS.has(f.type));
+}
+
+// The field of a counts message `name` means: its own, or the kind in the
+// singular ('sword' for swords).
+function kindField(type, name) {
+  const key = words(name);
+  return type.fields[key] || type.fields[`${key}s`];
+}
+
+// The message `type` from `value`: an object of its fields, or for a counts
+// message { kind: count } (or a Map) or one kind's name.
+function messageValue(type, value, what) {
+  if (isCounts(type)) {
+    const given = typeof value === 'string' ? { [value]: 1 }
+      : value instanceof Map ? Object.fromEntries(value) : value || {};
     const message = {};
-    for (const [name, count] of Object.entries(given || {})) {
-      const key = String(name).trim().toLowerCase().replace(/[ -]/g, '_');
-      const field = fields.includes(key) ? key : aliases[key];
+    for (const [name, count] of Object.entries(given)) {
+      const field = kindField(type, name);
       if (!field) {
-        throw new RangeError(`${what}: no such kind '${name}'; the kinds are ${fields.join(', ')}`);
+        throw new RangeError(`${what}: no such kind '${name}'; the kinds are ` +
+                             `${type.fieldsArray.map((f) => f.name).join(', ')}`);
       }
       if (!Number.isInteger(count) || count < 0) {
         throw new RangeError(`${what}: the count of ${name} must be a whole number >= 0, ` +
                              `not ${count}`);
       }
-      message[field] = (message[field] || 0) + count;
+      message[field.name] = (message[field.name] || 0) + count;
     }
     return message;
-  };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new RangeError(`${what} must be an object of ${type.name}'s fields ` +
+                         `(${type.fieldsArray.map((f) => f.name).join(', ')}), not ${value}`);
+  }
+  return fieldsMessage(type, [], value, what);
+}
 
+function fieldValue(field, value, what) {
+  const type = field.resolvedType;
+  if (type instanceof protobuf.Enum) return enumName(type, value, what);
+  if (type instanceof protobuf.Type) return messageValue(type, value, what);
+  return value;
+}
+
+// The message `type` with its fields given in order by `args` and by name by
+// `named`, each converted as this file's head says.
+function fieldsMessage(type, args, named, what) {
+  const fields = type.fieldsArray;
+  if (args.length > fields.length) {
+    throw new RangeError(`${what} takes at most ${fields.length} arguments ` +
+                         `(${fields.map((f) => f.name).join(', ')}), not ${args.length}`);
+  }
+  const given = new Map(args.map((value, i) => [fields[i].name, value]));
+  for (const [name, value] of Object.entries(named)) {
+    if (!type.fields[name]) {
+      throw new RangeError(`${what} has no field '${name}'; its fields are ` +
+                           `${fields.map((f) => f.name).join(', ') || 'none'}`);
+    }
+    given.set(name, value);
+  }
+  const message = {};
+  for (const [name, value] of given) {
+    if (value === null || value === undefined) continue;
+    const field = type.fields[name];
+    const part = `${what}'s ${name}`;
+    message[name] = field.repeated ? [...value].map((v) => fieldValue(field, v, part))
+      : fieldValue(field, value, part);
+  }
+  return message;
+}
+
+// The typed actions of one game: a helper per kind (camelCase), `kinds`,
+// and `build(kind, ...fields)`.
+function gameActions(types, game) {
+  const actionType = types.lookupType('Action').fields[game].resolvedType;
+  // A game's action message is the oneof of its kinds.
+  const kinds = actionType.oneofsArray[0].fieldsArray.map((f) => f.name);
+  const make = (kind, what, args, named = {}) => {
+    const field = actionType.fields[kind];
+    if (!kinds.includes(kind)) {
+      throw new RangeError(`${game} has no action '${kind}'; its kinds are ${kinds.join(', ')}`);
+    }
+    return { [game]: { [kind]: fieldsMessage(field.resolvedType, args, named, what) } };
+  };
+  const derived = {};
+  for (const kind of kinds) derived[camel(kind)] = (...args) => make(kind, kind, args);
+  const written = WRITTEN[game] ? WRITTEN[game](derived, types, make) : {};
+  return { ...derived, ...written, kinds, build: (kind, ...args) => make(kind, kind, args) };
+}
+
+// The helpers written by hand, by game, over the derived ones; every other
+// game's are all derived.
+const WRITTEN = {
   // Please Don't Burn My Village! (docs/rules/village.md).
-  const CARDS = ['swords', 'scrolls', 'feathers', 'potions', 'axes', 'crowns', 'wilds'];
-  const CARD_ALIASES = { sword: 'swords', scroll: 'scrolls', feather: 'feathers', potion: 'potions',
-                         axe: 'axes', crown: 'crowns', wild: 'wilds' };
-  const villageCard = (value, what) => enumName('VillageCard', 'VILLAGE_CARD_', value, what);
-  const village = {
-    draw: () => ({ village: { draw: {} } }),
+  village: (derived, types) => ({
     // `count` cards of `treasure` ('sword' to 'crown') and `wilds` wilds.
     bribe: (treasure, count, wilds = 0) => {
-      const kind = villageCard(treasure, "bribe's treasure");
+      const card = types.lookupEnum('VillageCard');
+      const kind = enumName(card, treasure, "bribe's treasure");
       if (kind === 'VILLAGE_CARD_WILD') {
         throw new RangeError("a bribe's treasure is a treasure type; give wilds as the third " +
                              'argument');
       }
-      const field = CARD_ALIASES[kind.slice('VILLAGE_CARD_'.length).toLowerCase()];
-      const cards = counts(CARDS, CARD_ALIASES, { [field]: count, wilds }, 'bribe');
-      return { village: { bribe: { treasure: kind, cards } } };
+      const cards = types.lookupType('VillageCards');
+      const field = kindField(cards, kind.slice(enumPrefix(card).length)).name;
+      return derived.bribe(kind, messageValue(cards, { [field]: count, wilds }, 'bribe'));
     },
-    // Stall 0 to 3, paying `payment` ({ sword: 1, wild: 1 }), cursing a type
-    // paid (none for the free stall 0).
-    buy: (stall, payment = {}, curse = null) => ({ village: { buy: {
-      stall,
-      payment: counts(CARDS, CARD_ALIASES, payment, "buy's payment"),
-      ...(curse === null ? {} : { curse: villageCard(curse, "buy's curse") }),
-    } } }),
-  };
+  }),
 
   // Dragon's Gold (docs/rules/dragons_gold.md). Tokens are 'silver', 'gold',
   // 'red', 'blue', 'green', 'purple', 'yellow', 'white' and 'black';
   // adventurers 'knight_4', 'knight_3', 'thief' and 'wizard'.
-  const TOKENS = ['silver', 'gold', 'red', 'blue', 'green', 'purple', 'yellow', 'white', 'black'];
-  const dg = (kind, message = {}) => ({ dragons_gold: { [kind]: message } });
-  const token = (value, what) => enumName('DragonsGoldToken', 'DRAGONS_GOLD_TOKEN_', value, what);
-  const adventurer = (value, what) =>
-    enumName('DragonsGoldAdventurer', 'DRAGONS_GOLD_ADVENTURER_', value, what);
-  const object = (kind, parameters = {}) =>
-    dg('use_object', { object: `DRAGONS_GOLD_OBJECT_${kind}`, ...parameters });
-  const dragons_gold = {
-    // `adventurer` against the dragon in `slot` (0 to 3); with a Second
-    // Strike, `second` too (a weaker ready adventurer).
-    attack: (slot, first, second = null) => dg('attack', {
-      slot, adventurer: adventurer(first, "attack's adventurer"),
-      ...(second === null ? {} : { second: adventurer(second, "attack's second") }) }),
-    dragonSwap: (slotA, slotB) =>
-      object('DRAGON_SWAP', { a: Math.min(slotA, slotB), b: Math.max(slotA, slotB) }),
-    recall: () => object('RECALL'),
-    retreat: (who) => object('RETREAT', { adventurer: adventurer(who, "retreat's adventurer") }),
-    treasureMap: () => object('TREASURE_MAP'),
-    sleepingPotion: (slot) => object('SLEEPING_POTION', { a: slot }),
-    silverTongue: () => object('SILVER_TONGUE'),
-    invisibleHand: (seat) => object('INVISIBLE_HAND', { a: seat }),
-    // A division: each contributor's seat to its tokens, { 0: { gold: 2 },
-    // 2: { silver: 1 } } (or a Map, or [[seat, tokens], ...]). Every token of
-    // the treasure must go to one contributor; one left out gets nothing.
-    propose: (shares) => {
-      const entries = shares instanceof Map ? [...shares] : Array.isArray(shares) ? shares
-        : Object.entries(shares);
-      const list = entries.map(([seat, tokens]) => ({
-        seat: Number(seat), tokens: counts(TOKENS, {}, tokens, `seat ${seat}'s share`) }));
-      list.sort((a, b) => a.seat - b.seat);
-      return dg('propose', { shares: list });
-    },
-    // The engine's form (the examples' form): for each token of the treasure
-    // in kind order, the index of its receiver among the contributors.
-    proposeAssignment: (assignment) => dg('propose', { assignment: [...assignment] }),
-    // The division a proposal makes, in either form, as { seat: { token:
-    // count } } (every contributor listed). `action` is an Action, a
-    // DragonsGoldAction or a DragonsGoldPropose (an example of the legal
-    // actions, say), `negotiation` the view's DragonsGoldNegotiation.
-    shares: (action, negotiation) => {
-      let propose = action.dragons_gold || action;
-      propose = propose.propose || propose;
-      const result = {};
-      for (const seat of negotiation.contributors) result[seat] = {};
-      if (propose.shares && propose.shares.length) {
-        for (const share of propose.shares) {
-          const into = result[share.seat] || (result[share.seat] = {});
-          for (const kind of TOKENS) {
-            if (share.tokens && share.tokens[kind]) into[kind] = share.tokens[kind];
+  dragons_gold: (derived, types, make) => {
+    const object = (kind, named = {}) => make('use_object', kind, [kind], named);
+    const tokenKinds = () =>
+      types.lookupType('DragonsGoldTokenCounts').fieldsArray.map((f) => f.name);
+    return {
+      dragonSwap: (slotA, slotB) =>
+        object('dragon_swap', { a: Math.min(slotA, slotB), b: Math.max(slotA, slotB) }),
+      recall: () => object('recall'),
+      retreat: (who) => object('retreat', { adventurer: who }),
+      treasureMap: () => object('treasure_map'),
+      sleepingPotion: (slot) => object('sleeping_potion', { a: slot }),
+      silverTongue: () => object('silver_tongue'),
+      invisibleHand: (seat) => object('invisible_hand', { a: seat }),
+      // A division: each contributor's seat to its tokens, { 0: { gold: 2 },
+      // 2: { silver: 1 } } (or a Map, or [[seat, tokens], ...]). Every token
+      // of the treasure must go to one contributor; one left out gets nothing.
+      propose: (shares) => {
+        const entries = shares instanceof Map ? [...shares] : Array.isArray(shares) ? shares
+          : Object.entries(shares);
+        const counts = types.lookupType('DragonsGoldTokenCounts');
+        const list = entries.map(([seat, tokens]) => ({
+          seat: Number(seat), tokens: messageValue(counts, tokens, `seat ${seat}'s share`) }));
+        list.sort((a, b) => a.seat - b.seat);
+        return make('propose', 'propose', [], { shares: list });
+      },
+      // The engine's form (the examples' form): for each token of the
+      // treasure in kind order, the index of its receiver among the
+      // contributors.
+      proposeAssignment: (assignment) =>
+        make('propose', 'propose', [], { assignment: [...assignment] }),
+      // The division a proposal makes, in either form, as { seat: { token:
+      // count } } (every contributor listed). `action` is an Action, a
+      // DragonsGoldAction or a DragonsGoldPropose (an example of the legal
+      // actions, say), `negotiation` the view's DragonsGoldNegotiation.
+      shares: (action, negotiation) => {
+        let propose = action.dragons_gold || action;
+        propose = propose.propose || propose;
+        const result = {};
+        for (const seat of negotiation.contributors) result[seat] = {};
+        if (propose.shares && propose.shares.length) {
+          for (const share of propose.shares) {
+            const into = result[share.seat] || (result[share.seat] = {});
+            for (const kind of tokenKinds()) {
+              if (share.tokens && share.tokens[kind]) into[kind] = share.tokens[kind];
+            }
+          }
+          return result;
+        }
+        const assignment = propose.assignment || [];
+        let index = 0;
+        for (const kind of tokenKinds()) {
+          for (let i = 0; i < (negotiation.tokens[kind] || 0); i += 1, index += 1) {
+            const who = index < assignment.length ? assignment[index] : 0;
+            const share = result[negotiation.contributors[who]];
+            share[kind] = (share[kind] || 0) + 1;
           }
         }
         return result;
-      }
-      const assignment = propose.assignment || [];
-      let index = 0;
-      for (const kind of TOKENS) {
-        for (let i = 0; i < (negotiation.tokens[kind] || 0); i += 1, index += 1) {
-          const who = index < assignment.length ? assignment[index] : 0;
-          const share = result[negotiation.contributors[who]];
-          share[kind] = (share[kind] || 0) + 1;
-        }
-      }
-      return result;
-    },
-    accept: () => dg('accept'),
-    reject: () => dg('reject'),
-    // A kind in the victim's share of this dragon (view negotiation.shares).
-    steal: (kind) => dg('steal', { token: token(kind, "steal's token") }),
-    // A kind in the robbed player's own share of this dragon.
-    decoyGive: (kind) => dg('decoy_give', { token: token(kind, "decoy_give's token") }),
-    decoyKeep: () => dg('decoy_keep'),
-    marketPass: () => dg('market_pass'),
-    // Offer seat `to` the tokens `give` for the tokens `get`, each
-    // { silver: 2, gold: 1 } (or a kind's name for one token): at least one
-    // token and at most 7 of a kind each way, no kind on both sides.
-    marketOffer: (to, give, get) => {
-      const bundle = (tokens, what) =>
-        counts(TOKENS, {}, typeof tokens === 'string' ? { [tokens]: 1 } : tokens, what);
-      return dg('market_offer', {
-        to, give: bundle(give, "market_offer's give"), get: bundle(get, "market_offer's get") });
-    },
-    marketAccept: () => dg('market_accept'),
-    marketRefuse: () => dg('market_refuse'),
-  };
+      },
+    };
+  },
 
   // Frost Dragon's Treasure (docs/rules/frost_dragon.md). Kingdoms are
   // 'mountain', 'forest', 'river' and 'glacier'.
-  const kingdom = (value, what) =>
-    enumName('FrostDragonKingdom', 'FROST_DRAGON_KINGDOM_', value, what);
-  const frost_dragon = {
-    chooseTrump: (k) => ({ frost_dragon: { choose_trump: {
-      kingdom: kingdom(k, "choose_trump's kingdom") } } }),
-    boast: (challenges) => ({ frost_dragon: { boast: { challenges } } }),
+  frost_dragon: (derived) => ({
     // `card` is an id or a card of your hand; an ally joker is played as the
     // kingdom card `asKingdom`, `asRank` (2 to 14).
-    play: (card, asKingdom = null, asRank = null) => {
-      const play = { card: typeof card === 'object' ? card.id : card };
-      if (asKingdom !== null || asRank !== null) {
-        play.as_kingdom = kingdom(asKingdom, "play's as_kingdom");
-        play.as_rank = asRank || 0;
+    play: (card, asKingdom = null, asRank = null) =>
+      derived.play(typeof card === 'object' ? card.id : card, asKingdom, asRank),
+  }),
+};
+
+// `protoDir` returns the folder of hoard/v1/*.proto; it is called once, when
+// the actions are first looked at. Returns { <game>: its actions } for every
+// game of the protocol.
+module.exports = function makeActions(protoDir) {
+  let built = null;
+  const all = () => {
+    if (!built) {
+      const types = loadTypes(protoDir());
+      built = {};
+      for (const field of types.lookupType('Action').oneofs.game.fieldsArray) {
+        built[field.name] = gameActions(types, field.name);
       }
-      return { frost_dragon: { play } };
-    },
+    }
+    return built;
   };
-
-  // Hedonia (docs/rules/hedonia.md). Assets are 'snorkel_pig',
-  // 'bearded_hopper', ..., 'misdirection'; sides 'left' and 'right'.
-  const hedonia = {
-    offer: (asset) => ({ hedonia: { offer: {
-      asset: enumName('HedoniaAsset', 'HEDONIA_ASSET_', asset, "offer's asset") } } }),
-    claim: (side) => ({ hedonia: { claim: {
-      side: enumName('HedoniaSide', 'HEDONIA_SIDE_', side, "claim's side") } } }),
-  };
-
-  return { village, dragons_gold, frost_dragon, hedonia };
+  return new Proxy({}, {
+    // console.log(actions) shows the games, not the empty target.
+    get: (_, name) => (name === util.inspect.custom ? () => all() : all()[name]),
+    has: (_, name) => name in all(),
+    ownKeys: () => Object.keys(all()),
+    getOwnPropertyDescriptor: (_, name) => (name in all()
+      ? { value: all()[name], enumerable: true, configurable: true } : undefined),
+  });
 };

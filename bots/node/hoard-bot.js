@@ -111,9 +111,14 @@ const EVENT_DELIVERIES = {
   none: 'EVENT_DELIVERY_NONE',
 };
 
-// The protocol, loaded from proto/ ($HOARD_PROTO_DIR, else this checkout's).
-function loadProtocol(protoDir = process.env.HOARD_PROTO_DIR ||
-                      path.join(__dirname, '..', '..', 'proto')) {
+// The folder of the protocol's hoard/v1/*.proto: $HOARD_PROTO_DIR, else
+// this checkout's proto/.
+function defaultProtoDir() {
+  return process.env.HOARD_PROTO_DIR || path.join(__dirname, '..', '..', 'proto');
+}
+
+// The protocol, loaded from proto/ (defaultProtoDir()).
+function loadProtocol(protoDir = defaultProtoDir()) {
   const definition = protoLoader.loadSync(['hoard/v1/arena.proto', 'hoard/v1/tournament.proto'], {
     includeDirs: [protoDir], keepCase: true, longs: String, enums: String, defaults: true,
     oneofs: true,
@@ -700,9 +705,9 @@ function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
   });
 }
 
-// Typed actions of every game (actions.js), checked against this checkout's
+// Typed actions of every game (actions.js), read from this checkout's
 // protocol ($HOARD_PROTO_DIR, else proto/) when first used.
-const actions = makeActions(() => loadProtocol());
+const actions = makeActions(defaultProtoDir);
 
 module.exports = {
   run, actions, BotClient, Decision, DEFAULT, EVENTS_KEPT, MAX_REFUSALS, STOP_WITHIN_MS,

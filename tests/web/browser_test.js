@@ -331,6 +331,35 @@ async function main() {
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-spectator.png`), fullPage: true });
       const seat1 = await handsSeenBy(1);
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-seat1.png`), fullPage: true });
+      // What the hand-drawn table leaves out is listed below it, from the
+      // protocol; and the table any game gets from the protocol alone shows
+      // every field of the view, repeated messages as rows, enums by name.
+      const fromProtocol = await page.evaluate(async (g, id) => {
+        const replay = await (await fetch(`/api/v1/matches/${id}/replay?seat=1`)).json();
+        const view = replay.steps[12].view[g];
+        const rest = [...document.querySelectorAll(".rest-of-view > dl > dd")].map((dd) => dd.dataset.field);
+        const table = protocolTable(g, view);
+        const top = [...table.querySelectorAll(":scope > dl > dd")].map((dd) => dd.dataset.field);
+        const players = table.querySelector(":scope > dl > dd[data-field=players] table");
+        // Shown in place of the hand-drawn one, for the screenshot.
+        document.querySelector(".replay-table").replaceChildren(table);
+        return { rest, top, fields: VIEW_SCHEMA.messages[VIEW_SCHEMA.views[g]].map((f) => f.name),
+                 held: Object.keys(view), players: players ? players.querySelectorAll(":scope > tbody > tr").length : 0,
+                 text: table.textContent };
+      }, game, matchId);
+      await page.screenshot({ path: path.join(SHOTS, `replay-${game}-from-protocol.png`), fullPage: true });
+      const shownByHand = { village: ["favor", "players"], dragons_gold: ["dragons", "players"],
+                            frost_dragon: ["map", "players"], hedonia: ["gaps", "players"] }[game];
+      check(`${game}: the fields its table does not show are listed below it, and only those`,
+            fromProtocol.rest.includes("rules") &&
+            shownByHand.every((field) => !fromProtocol.rest.includes(field)), fromProtocol.rest);
+      check(`${game}: the table from the protocol shows every field the view holds, in the ` +
+            ".proto's order, a row per player, enums by name",
+            fromProtocol.top.length > 5 &&
+            fromProtocol.top.join() === fromProtocol.fields.filter((f) => fromProtocol.held.includes(f)).join() &&
+            fromProtocol.players === 3 && !/[A-Z]{3,}_[A-Z_]{3,}/.test(fromProtocol.text),
+            { top: fromProtocol.top, players: fromProtocol.players,
+              enums: fromProtocol.text.match(/[A-Z]{3,}_[A-Z_]{3,}/g) });
       // The game's leaderboard and matches pages too: a screenshot of each.
       await page.goto(`${web}/#/leaderboard/${game}`);
       await page.waitForFunction((g) => {

@@ -10,184 +10,280 @@ return from a bot's decide function:
     actions.frost_dragon.play(card.id)
     actions.hedonia.claim("left")
 
-Names are the proto enums' names without their prefix, in any case ("sword",
-"knight_4", "snorkel_pig", "left"); the full names and the enum numbers work
-too. A name that is no such thing raises ValueError naming the valid ones.
-The helpers check only what they can without the match (names, numbers): the
-server judges the rest, and a refusal says why (Decision.refused).
+The namespaces are read from the protocol: every branch of hoard.v1.Action is
+a game, and every member of the oneof of its action message (VillageAction's
+draw, bribe, buy) a helper of the same name, whose arguments are that
+member's fields in the .proto's order, by position or by name. So a game
+added to the protocol has its helpers with no code here. Arguments:
+
+- an enum field takes the value's name without its prefix, in any case
+  ("sword", "knight_4", "snorkel_pig", "left"); the full name and the
+  number work too. A name that is no such thing raises ValueError naming the
+  valid ones;
+- a message field takes the message, or a dict of its fields; a message of
+  counts only (VillageCards) takes {kind: count}, a kind named by its field
+  or in the singular ("sword" for swords), or one kind's name for one of it;
+- a repeated field takes a list;
+- None leaves a field unset (an enum's "unspecified" is no valid name).
+
+`actions.<game>.kinds` lists a game's kinds, `actions.<game>.build(kind,
+...)` builds one by name. A few helpers read better with other arguments (a
+bribe of `count` cards, a magic object by name, a division as {seat:
+tokens}); they are written below over the derived ones, and a game's other
+helpers are the derived ones.
+
+The helpers check only what they can without the match (names, numbers):
+the server judges the rest, and a refusal says why (Decision.refused).
 docs/bots.md has an example per game; proto/hoard/v1/<game>.proto and
 docs/rules/<game>.md say what each action means.
 """
 
-from hoard_bot.stubs import arena_pb2, dragons_gold_pb2, frost_dragon_pb2, hedonia_pb2, village_pb2
+import inspect
+import os
 
-__all__ = ["village", "dragons_gold", "frost_dragon", "hedonia"]
+from google.protobuf import symbol_database
+from google.protobuf.descriptor import FieldDescriptor
+
+from hoard_bot.stubs import arena_pb2, dragons_gold_pb2, village_pb2
+
+_INTEGERS = frozenset(getattr(FieldDescriptor, f"TYPE_{kind}") for kind in (
+    "INT32", "INT64", "UINT32", "UINT64", "SINT32", "SINT64", "FIXED32", "FIXED64", "SFIXED32",
+    "SFIXED64"))
 
 
-def _enum(enum, prefix, value, what, none_allowed=False):
-    """The number of `value` (a short or full name, or a number) in `enum`."""
-    if value is None and none_allowed:
-        return 0
-    names = [name[len(prefix):].lower() for name in enum.keys()
-             if not name.endswith("_UNSPECIFIED")]
+def _message_class(descriptor):
+    return symbol_database.Default().GetSymbol(descriptor.full_name)
+
+
+def _words(name):
+    return str(name).strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def enum_prefix(descriptor):
+    """The prefix of an enum's value names: "VILLAGE_CARD_" of VillageCard."""
+    zero = descriptor.values_by_number.get(0)
+    if zero is not None and zero.name.endswith("UNSPECIFIED"):
+        return zero.name[:-len("UNSPECIFIED")]
+    common = os.path.commonprefix([value.name for value in descriptor.values])
+    return common[:common.rfind("_") + 1]
+
+
+def enum_value(descriptor, value, what):
+    """The number of `value` (a short or full name in any case, or a number)
+    in the enum `descriptor`. Raises ValueError naming the valid values,
+    which are all but an UNSPECIFIED one."""
+    prefix = enum_prefix(descriptor)
+    found = None
     if isinstance(value, int) and not isinstance(value, bool):
-        if value in enum.values() and (value != 0 or none_allowed):
-            return value
+        found = descriptor.values_by_number.get(value)
     elif isinstance(value, str):
         name = value.strip().upper().replace(" ", "_").replace("-", "_")
         if not name.startswith(prefix):
             name = prefix + name
-        if name in enum.keys() and (not name.endswith("_UNSPECIFIED") or none_allowed):
-            return enum.Value(name)
+        found = descriptor.values_by_name.get(name)
+    if found is not None and not found.name.endswith("_UNSPECIFIED"):
+        return found.number
+    names = [v.name[len(prefix):].lower() for v in descriptor.values
+             if not v.name.endswith("_UNSPECIFIED")]
     raise ValueError(f"{what} must be one of {', '.join(names)}, not {value!r}")
 
 
-def _counts(message_type, fields, counts, what):
-    """A counts message from a dict of name -> count (or the message itself).
+def is_counts(descriptor):
+    """Whether a message holds counts only: every field a single whole number."""
+    return bool(descriptor.fields) and all(
+        f.label != f.LABEL_REPEATED and f.type in _INTEGERS
+        for f in descriptor.fields)
 
-    `fields` maps each accepted name (lower case) to the message's field.
-    """
-    if isinstance(counts, message_type):
-        return counts
-    message = message_type()
-    for name, count in dict(counts or {}).items():
-        field = fields.get(str(name).strip().lower().replace(" ", "_").replace("-", "_"))
-        if field is None:
-            raise ValueError(f"{what}: no such kind {name!r}; the kinds are "
-                             f"{', '.join(sorted(set(fields.values())))}")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise ValueError(f"{what}: the count of {name} must be a whole number >= 0, "
-                             f"not {count!r}")
-        setattr(message, field, getattr(message, field) + count)
+
+def kind_field(descriptor, name):
+    """The field of a counts message that `name` means: its own name, or the
+    kind in the singular ("sword" for swords). None if none."""
+    key = _words(name)
+    return descriptor.fields_by_name.get(key) or descriptor.fields_by_name.get(key + "s")
+
+
+def message_value(descriptor, value, what):
+    """The message `descriptor` from `value`: the message itself, a dict of its
+    fields, or for a counts message {kind: count} or one kind's name."""
+    message_class = _message_class(descriptor)
+    if isinstance(value, message_class):
+        return value
+    if is_counts(descriptor):
+        if isinstance(value, str):
+            value = {value: 1}
+        message = message_class()
+        for name, count in dict(value or {}).items():
+            field = kind_field(descriptor, name)
+            if field is None:
+                raise ValueError(f"{what}: no such kind {name!r}; the kinds are "
+                                 f"{', '.join(f.name for f in descriptor.fields)}")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise ValueError(f"{what}: the count of {name} must be a whole number >= 0, "
+                                 f"not {count!r}")
+            setattr(message, field.name, getattr(message, field.name) + count)
+        return message
+    if not hasattr(value, "items"):
+        raise ValueError(f"{what} must be a {descriptor.name} or a dict of its fields "
+                         f"({', '.join(f.name for f in descriptor.fields)}), not {value!r}")
+    return fields_message(descriptor, (), dict(value), what)
+
+
+def _field_value(field, value, what):
+    if field.enum_type is not None:
+        return enum_value(field.enum_type, value, what)
+    if field.message_type is not None:
+        return message_value(field.message_type, value, what)
+    return value
+
+
+def fields_message(descriptor, args, kwargs, what):
+    """The message `descriptor` with its fields given in order by `args`, and
+    by name by `kwargs`, each converted as the module's docstring says."""
+    fields = descriptor.fields
+    if len(args) > len(fields):
+        raise TypeError(f"{what} takes at most {len(fields)} arguments "
+                        f"({', '.join(f.name for f in fields)}), not {len(args)}")
+    given = {field.name: value for field, value in zip(fields, args)}
+    for name, value in kwargs.items():
+        if name not in descriptor.fields_by_name:
+            raise TypeError(f"{what} has no field {name!r}; its fields are "
+                            f"{', '.join(f.name for f in fields) or 'none'}")
+        if name in given:
+            raise TypeError(f"{what} got {name!r} twice")
+        given[name] = value
+    message = _message_class(descriptor)()
+    for name, value in given.items():
+        field = descriptor.fields_by_name[name]
+        part = f"{what}'s {name}"
+        if value is None:
+            continue
+        if field.label == field.LABEL_REPEATED:
+            getattr(message, name).extend([_field_value(field, v, part) for v in value])
+        elif field.message_type is not None:
+            getattr(message, name).CopyFrom(_field_value(field, value, part))
+        else:
+            setattr(message, name, _field_value(field, value, part))
     return message
 
 
-class village:
+class Game:
+    """The typed actions of one game: a helper per kind of action (the
+    members of the oneof of its action message), each taking that kind's
+    fields, by position or by name."""
+
+    def __init__(self, game):
+        self.game = game
+        self._action = arena_pb2.Action.DESCRIPTOR.fields_by_name[game].message_type
+        # A game's action message is the oneof of its kinds.
+        self.kinds = tuple(f.name for f in self._action.oneofs[0].fields)
+        self._derived = {kind: self._helper(kind) for kind in self.kinds}
+
+    def __getattr__(self, name):
+        derived = self.__dict__.get("_derived", {})
+        if name in derived:
+            return derived[name]
+        raise AttributeError(f"{self.__dict__.get('game')} has no action {name!r}; its kinds "
+                             f"are {', '.join(derived)}")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.kinds))
+
+    def __repr__(self):
+        return f"<typed actions of {self.game}: {', '.join(self.kinds)}>"
+
+    def build(self, kind, *args, **fields):
+        """The Action of kind `kind` with these fields (the derived helper)."""
+        return self._make(kind, kind, *args, **fields)
+
+    def _make(self, kind, what, *args, **fields):
+        if kind not in self.kinds:
+            raise ValueError(f"{self.game} has no action {kind!r}; its kinds are "
+                             f"{', '.join(self.kinds)}")
+        field = self._action.fields_by_name[kind]
+        message = fields_message(field.message_type, args, fields, what)
+        game_action = _message_class(self._action)(**{kind: message})
+        return arena_pb2.Action(**{self.game: game_action})
+
+    def _helper(self, kind):
+        descriptor = self._action.fields_by_name[kind].message_type
+        names = [f.name for f in descriptor.fields]
+
+        def helper(*args, **fields):
+            return self._make(kind, kind, *args, **fields)
+        helper.__name__ = kind
+        helper.__qualname__ = f"{self.game}.{kind}"
+        helper.__doc__ = (f"The {self.game} action {kind} (hoard.v1.{descriptor.name})"
+                          + (f": {', '.join(names)}." if names else "."))
+        helper.__signature__ = inspect.Signature(
+            [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
+             for name in names])
+        return helper
+
+
+class _Village(Game):
     """Please Don't Burn My Village! (docs/rules/village.md)."""
 
-    # Card kinds by their enum's short name and their counts' field name.
-    _FIELDS = {"sword": "swords", "scroll": "scrolls", "feather": "feathers",
-               "potion": "potions", "axe": "axes", "crown": "crowns", "wild": "wilds"}
-    _FIELDS.update({field: field for field in _FIELDS.values()})
-
-    @staticmethod
-    def draw():
-        """Draw a card."""
-        return arena_pb2.Action(village=village_pb2.VillageAction(draw=village_pb2.VillageDraw()))
-
-    @staticmethod
-    def bribe(treasure, count, wilds=0):
+    def bribe(self, treasure, count, wilds=0):
         """Bribe with `count` cards of `treasure` ("sword" to "crown") and `wilds` wilds."""
-        kind = _enum(village_pb2.VillageCard, "VILLAGE_CARD_", treasure, "bribe's treasure")
+        card = village_pb2.VillageCard.DESCRIPTOR
+        kind = enum_value(card, treasure, "bribe's treasure")
         if kind == village_pb2.VILLAGE_CARD_WILD:
             raise ValueError("a bribe's treasure is a treasure type; give wilds as wilds=")
-        field = village._FIELDS[village_pb2.VillageCard.Name(kind)[len("VILLAGE_CARD_"):].lower()]
-        cards = _counts(village_pb2.VillageCards, village._FIELDS, {field: count, "wilds": wilds},
-                        "bribe")
-        return arena_pb2.Action(village=village_pb2.VillageAction(
-            bribe=village_pb2.VillageBribeAction(treasure=kind, cards=cards)))
-
-    @staticmethod
-    def buy(stall, payment=None, curse=None):
-        """Buy stall `stall` (0 to 3), paying `payment` ({"sword": 1, "wild": 1}),
-        cursing `curse`, a treasure type paid (None for the free stall 0)."""
-        return arena_pb2.Action(village=village_pb2.VillageAction(buy=village_pb2.VillageBuy(
-            stall=stall,
-            payment=_counts(village_pb2.VillageCards, village._FIELDS, payment, "buy's payment"),
-            curse=_enum(village_pb2.VillageCard, "VILLAGE_CARD_", curse, "buy's curse",
-                        none_allowed=True))))
+        cards = village_pb2.VillageCards.DESCRIPTOR
+        field = kind_field(cards, card.values_by_number[kind].name[len(enum_prefix(card)):])
+        return self.build("bribe", kind, message_value(cards, {field.name: count, "wilds": wilds},
+                                                       "bribe"))
 
 
-class dragons_gold:
+class _DragonsGold(Game):
     """Dragon's Gold (docs/rules/dragons_gold.md). Tokens are "silver", "gold",
     "red", "blue", "green", "purple", "yellow", "white" and "black";
     adventurers "knight_4", "knight_3", "thief" and "wizard"."""
 
-    _TOKENS = {name: name for name in ("silver", "gold", "red", "blue", "green", "purple",
-                                       "yellow", "white", "black")}
-
-    @staticmethod
-    def _action(**kind):
-        return arena_pb2.Action(dragons_gold=dragons_gold_pb2.DragonsGoldAction(**kind))
-
-    @staticmethod
-    def _token(token, what):
-        return _enum(dragons_gold_pb2.DragonsGoldToken, "DRAGONS_GOLD_TOKEN_", token, what)
-
-    @staticmethod
-    def _adventurer(adventurer, what, none_allowed=False):
-        return _enum(dragons_gold_pb2.DragonsGoldAdventurer, "DRAGONS_GOLD_ADVENTURER_",
-                     adventurer, what, none_allowed)
-
-    @staticmethod
-    def _object(object_, **parameters):
-        return dragons_gold._action(use_object=dragons_gold_pb2.DragonsGoldUseObject(
-            object=dragons_gold_pb2.DragonsGoldObject.Value("DRAGONS_GOLD_OBJECT_" + object_),
-            **parameters))
-
-    @staticmethod
-    def attack(slot, adventurer, second=None):
-        """Send `adventurer` against the dragon in `slot` (0 to 3); with a Second
-        Strike, `second` too (a weaker ready adventurer)."""
-        return dragons_gold._action(attack=dragons_gold_pb2.DragonsGoldAttack(
-            slot=slot, adventurer=dragons_gold._adventurer(adventurer, "attack's adventurer"),
-            second=dragons_gold._adventurer(second, "attack's second", none_allowed=True)))
-
-    @staticmethod
-    def dragon_swap(slot_a, slot_b):
+    def dragon_swap(self, slot_a, slot_b):
         """Play a Dragon Swap on two face-up slots."""
-        return dragons_gold._object("DRAGON_SWAP", a=min(slot_a, slot_b), b=max(slot_a, slot_b))
+        return self.use_object("dragon_swap", a=min(slot_a, slot_b), b=max(slot_a, slot_b))
 
-    @staticmethod
-    def recall():
+    def recall(self):
         """Play a Recall: your resting adventurers get ready."""
-        return dragons_gold._object("RECALL")
+        return self.use_object("recall")
 
-    @staticmethod
-    def retreat(adventurer):
+    def retreat(self, adventurer):
         """Play a Retreat: your attacking `adventurer` comes back ready."""
-        return dragons_gold._object(
-            "RETREAT", adventurer=dragons_gold._adventurer(adventurer, "retreat's adventurer"))
+        return self._make("use_object", "retreat", "retreat", adventurer=adventurer)
 
-    @staticmethod
-    def treasure_map():
+    def treasure_map(self):
         """Play a Treasure Map: draw a token from the bag."""
-        return dragons_gold._object("TREASURE_MAP")
+        return self.use_object("treasure_map")
 
-    @staticmethod
-    def sleeping_potion(slot):
+    def sleeping_potion(self, slot):
         """Play a Sleeping Potion on the dragon in `slot`."""
-        return dragons_gold._object("SLEEPING_POTION", a=slot)
+        return self.use_object("sleeping_potion", a=slot)
 
-    @staticmethod
-    def silver_tongue():
+    def silver_tongue(self):
         """Play a Silver Tongue when you are to propose: two more proposals."""
-        return dragons_gold._object("SILVER_TONGUE")
+        return self.use_object("silver_tongue")
 
-    @staticmethod
-    def invisible_hand(seat):
+    def invisible_hand(self, seat):
         """Play an Invisible Hand: steal a random token from `seat`."""
-        return dragons_gold._object("INVISIBLE_HAND", a=seat)
+        return self.use_object("invisible_hand", a=seat)
 
-    @staticmethod
-    def propose(shares):
+    def propose(self, shares):
         """Propose a division: `shares` maps each contributor's seat to its tokens,
         {0: {"gold": 2}, 2: {"silver": 1}}. Every token of the treasure must go
         to one contributor; a contributor left out gets nothing."""
         items = shares.items() if hasattr(shares, "items") else shares
-        return dragons_gold._action(propose=dragons_gold_pb2.DragonsGoldPropose(shares=[
-            dragons_gold_pb2.DragonsGoldShare(seat=seat, tokens=_counts(
-                dragons_gold_pb2.DragonsGoldTokenCounts, dragons_gold._TOKENS, tokens,
-                f"seat {seat}'s share"))
-            for seat, tokens in sorted(items, key=lambda item: item[0])]))
+        tokens = dragons_gold_pb2.DragonsGoldTokenCounts.DESCRIPTOR
+        return self.build("propose", shares=[
+            dragons_gold_pb2.DragonsGoldShare(
+                seat=seat, tokens=message_value(tokens, counts, f"seat {seat}'s share"))
+            for seat, counts in sorted(items, key=lambda item: item[0])])
 
-    @staticmethod
-    def propose_assignment(assignment):
+    def propose_assignment(self, assignment):
         """Propose a division in the engine's form (the examples' form): for each
         token of the treasure in kind order, the index of its receiver among
         the contributors."""
-        return dragons_gold._action(
-            propose=dragons_gold_pb2.DragonsGoldPropose(assignment=list(assignment)))
+        return self.build("propose", assignment=list(assignment))
 
     @staticmethod
     def shares(action, negotiation):
@@ -218,112 +314,20 @@ class dragons_gold:
                 index += 1
         return result
 
-    @staticmethod
-    def accept():
-        """Vote for the proposal under vote."""
-        return dragons_gold._action(accept=dragons_gold_pb2.DragonsGoldAccept())
 
-    @staticmethod
-    def reject():
-        """Vote against it."""
-        return dragons_gold._action(reject=dragons_gold_pb2.DragonsGoldReject())
-
-    @staticmethod
-    def steal(token):
-        """As a thief's owner whose wizard took part: the kind of token to take,
-        one in the victim's share of this dragon (view negotiation.shares)."""
-        return dragons_gold._action(steal=dragons_gold_pb2.DragonsGoldSteal(
-            token=dragons_gold._token(token, "steal's token")))
-
-    @staticmethod
-    def decoy_give(token):
-        """As a robbed player: play the Decoy Purse and give up `token`, a kind
-        in your share of this dragon."""
-        return dragons_gold._action(decoy_give=dragons_gold_pb2.DragonsGoldDecoyGive(
-            token=dragons_gold._token(token, "decoy_give's token")))
-
-    @staticmethod
-    def decoy_keep():
-        """As a robbed player: keep the Decoy Purse; the thief takes at random."""
-        return dragons_gold._action(decoy_keep=dragons_gold_pb2.DragonsGoldDecoyKeep())
-
-    @staticmethod
-    def market_pass():
-        """At the market: make no offer."""
-        return dragons_gold._action(market_pass=dragons_gold_pb2.DragonsGoldMarketPass())
-
-    @staticmethod
-    def _bundle(tokens, what):
-        """Tokens as {"gold": 2, "blue": 1}, or one kind's name for one token."""
-        if isinstance(tokens, str):
-            tokens = {tokens: 1}
-        return _counts(dragons_gold_pb2.DragonsGoldTokenCounts, dragons_gold._TOKENS, tokens, what)
-
-    @staticmethod
-    def market_offer(to, give, get):
-        """At the market: offer seat `to` the tokens `give` for the tokens `get`,
-        each {"silver": 2, "gold": 1} (or a kind's name for one token): at
-        least one token and at most 7 of a kind each way, no kind on both
-        sides."""
-        return dragons_gold._action(market_offer=dragons_gold_pb2.DragonsGoldMarketOffer(
-            to=to, give=dragons_gold._bundle(give, "market_offer's give"),
-            get=dragons_gold._bundle(get, "market_offer's get")))
-
-    @staticmethod
-    def market_accept():
-        """Take the swap offered to you."""
-        return dragons_gold._action(market_accept=dragons_gold_pb2.DragonsGoldMarketAccept())
-
-    @staticmethod
-    def market_refuse():
-        """Turn it down."""
-        return dragons_gold._action(market_refuse=dragons_gold_pb2.DragonsGoldMarketRefuse())
-
-
-class frost_dragon:
+class _FrostDragon(Game):
     """Frost Dragon's Treasure (docs/rules/frost_dragon.md). Kingdoms are
     "mountain", "forest", "river" and "glacier"."""
 
-    @staticmethod
-    def _kingdom(kingdom, what):
-        return _enum(frost_dragon_pb2.FrostDragonKingdom, "FROST_DRAGON_KINGDOM_", kingdom, what)
-
-    @staticmethod
-    def choose_trump(kingdom):
-        """As the Fate: name the trump kingdom."""
-        return arena_pb2.Action(frost_dragon=frost_dragon_pb2.FrostDragonAction(
-            choose_trump=frost_dragon_pb2.FrostDragonChooseTrump(
-                kingdom=frost_dragon._kingdom(kingdom, "choose_trump's kingdom"))))
-
-    @staticmethod
-    def boast(challenges):
-        """Boast how many challenges you will win this quest."""
-        return arena_pb2.Action(frost_dragon=frost_dragon_pb2.FrostDragonAction(
-            boast=frost_dragon_pb2.FrostDragonBoast(challenges=challenges)))
-
-    @staticmethod
-    def play(card, as_kingdom=None, as_rank=None):
+    def play(self, card, as_kingdom=None, as_rank=None):
         """Play `card` (its id, or the FrostDragonCard of your hand); an ally joker
         is played as the kingdom card `as_kingdom`, `as_rank` (2 to 14)."""
-        play = frost_dragon_pb2.FrostDragonPlay(card=getattr(card, "id", card))
-        if as_kingdom is not None or as_rank is not None:
-            play.as_kingdom = frost_dragon._kingdom(as_kingdom, "play's as_kingdom")
-            play.as_rank = as_rank or 0
-        return arena_pb2.Action(frost_dragon=frost_dragon_pb2.FrostDragonAction(play=play))
+        return self.build("play", getattr(card, "id", card), as_kingdom, as_rank)
 
 
-class hedonia:
-    """Hedonia (docs/rules/hedonia.md). Assets are "snorkel_pig",
-    "bearded_hopper", ..., "misdirection"; sides "left" and "right"."""
+# The helpers written by hand, by game; every other game's are all derived.
+_WRITTEN = {"village": _Village, "dragons_gold": _DragonsGold, "frost_dragon": _FrostDragon}
 
-    @staticmethod
-    def offer(asset):
-        """Offer a card of kind `asset` from your hand."""
-        return arena_pb2.Action(hedonia=hedonia_pb2.HedoniaAction(offer=hedonia_pb2.HedoniaOffer(
-            asset=_enum(hedonia_pb2.HedoniaAsset, "HEDONIA_ASSET_", asset, "offer's asset"))))
-
-    @staticmethod
-    def claim(side):
-        """Claim the card on your "left" or your "right"."""
-        return arena_pb2.Action(hedonia=hedonia_pb2.HedoniaAction(claim=hedonia_pb2.HedoniaClaim(
-            side=_enum(hedonia_pb2.HedoniaSide, "HEDONIA_SIDE_", side, "claim's side"))))
+__all__ = [f.name for f in arena_pb2.Action.DESCRIPTOR.oneofs_by_name["game"].fields]
+for _game in __all__:
+    globals()[_game] = _WRITTEN.get(_game, Game)(_game)

@@ -7,8 +7,9 @@ bots starting at once generate them only once.
 
     from hoard_bot.stubs import arena_pb2, arena_pb2_grpc
 
-Each game's messages have a module of their own beside them: village_pb2,
-dragons_gold_pb2, frost_dragon_pb2 and hedonia_pb2.
+Every .proto file has its module, named after it: each game's messages are
+in a module of their own beside them (village_pb2, dragons_gold_pb2,
+frost_dragon_pb2, hedonia_pb2, and a new game's as its file is named).
 
 Environment:
     HOARD_PROTO_DIR   the folder holding hoard/v1/*.proto (default: the
@@ -93,16 +94,19 @@ def stubs_dir():
 
 
 def _load():
+    """Every module generated from proto/hoard/v1, by name (arena_pb2,
+    arena_pb2_grpc, village_pb2...)."""
     path = stubs_dir()
     if path not in sys.path:
         sys.path.insert(0, path)
-    return {name: importlib.import_module(f"hoard.v1.{name}")
-            for name in ("arena_pb2", "arena_pb2_grpc", "tournament_pb2", "tournament_pb2_grpc",
-                         "record_pb2", "village_pb2", "dragons_gold_pb2", "frost_dragon_pb2",
-                         "hedonia_pb2")}
+    names = [os.path.splitext(os.path.basename(file))[0] for file in _proto_files(proto_dir())]
+    return {module: importlib.import_module(f"hoard.v1.{module}")
+            for name in names for module in (f"{name}_pb2", f"{name}_pb2_grpc")}
 
 
 _modules = _load()
+globals().update(_modules)
+# The modules every checkout has, named for readers and linters.
 arena_pb2 = _modules["arena_pb2"]
 arena_pb2_grpc = _modules["arena_pb2_grpc"]
 tournament_pb2 = _modules["tournament_pb2"]

@@ -577,31 +577,130 @@ function hedoniaTable(view, match) {
   return el("div", { class: "table hedonia", "data-over": String(over) }, ...parts);
 }
 
-// Any other game's view, laid out as it comes (a spectator's view holds
-// only what a spectator may see).
-function structuredView(value, depth = 0) {
-  if (value === null || typeof value !== "object") return el("span", { text: String(value) });
-  if (Array.isArray(value)) {
-    if (!value.length) return el("span", { class: "muted", text: "none" });
-    if (value.every((v) => v === null || typeof v !== "object")) return el("span", { text: value.join(", ") });
-    return el("ol", { class: "structured" }, ...value.map((v) => el("li", {}, structuredView(v, depth + 1))));
+// ---- Any game's table, from the protocol ----------------------------------
+
+// The shape of every game's view (service/web/view_schema.h: its fields in
+// the .proto's order, nested messages, repeated fields, enums), read from the
+// protocol by the server, which puts it here when it serves this file.
+const VIEW_SCHEMA = /*HOARD_VIEW_SCHEMA*/null;
+
+const INTEGER_TYPES = new Set(["int32", "int64", "uint32", "uint64", "sint32", "sint64",
+                               "fixed32", "fixed64", "sfixed32", "sfixed64"]);
+
+function fieldLabel(name) { return name.replace(/_/g, " "); }
+
+// An enum's value in words: "VILLAGE_CARD_SWORD" is "sword", an unset one "–".
+function enumText(type, value) {
+  const prefix = VIEW_SCHEMA.enums[type].prefix;
+  const name = String(value);
+  if (name.endsWith("_UNSPECIFIED")) return "\u2013";
+  return (name.startsWith(prefix) ? name.slice(prefix.length) : name).replace(/_/g, " ").toLowerCase();
+}
+
+// A message of counts only (every field one whole number), as "2 swords, 1 wilds".
+function isCountsMessage(type) {
+  const fields = VIEW_SCHEMA.messages[type];
+  return fields.length > 0 && fields.every((f) => !f.repeated && INTEGER_TYPES.has(f.type));
+}
+
+function countsText(type, value) {
+  const parts = VIEW_SCHEMA.messages[type].filter((f) => Number((value || {})[f.name]) > 0)
+                                          .map((f) => `${value[f.name]} ${fieldLabel(f.name)}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+function scalarText(field, value) {
+  if (field.type === "enum") return enumText(field.of, value);
+  if (field.type === "message") return countsText(field.of, value);
+  if (field.type === "bool") return value ? "yes" : "no";
+  if (field.type === "double" || field.type === "float") return String(Number(Number(value).toFixed(3)));
+  return String(value);
+}
+
+// One field's value: words for a scalar, an enum or counts; a list of the
+// fields of a message; a table of repeated messages.
+function fieldView(field, value) {
+  const nested = field.type === "message" && !isCountsMessage(field.of);
+  if (field.repeated) {
+    if (!value || !value.length) return el("span", { class: "muted", text: "none" });
+    if (nested) return messageRows(field.of, value);
+    return el("span", { text: value.map((v) => scalarText(field, v)).join(", ") });
   }
-  const list = el("dl", { class: "structured" });
-  for (const [key, v] of Object.entries(value)) {
-    if (v === "" || (Array.isArray(v) && !v.length) || (v && typeof v === "object" && !Object.keys(v).length)) continue;
-    list.append(el("dt", { text: key.replace(/_/g, " ") }), el("dd", {}, structuredView(v, depth + 1)));
+  return nested ? messageList(field.of, value) : el("span", { text: scalarText(field, value) });
+}
+
+// A message as its fields in the .proto's order, but those in `skip` and
+// those it does not hold.
+function messageList(type, value, skip = new Set()) {
+  const list = el("dl", { class: "structured", "data-type": type });
+  for (const field of VIEW_SCHEMA.messages[type]) {
+    if (skip.has(field.name) || value[field.name] === undefined) continue;
+    list.append(el("dt", { text: fieldLabel(field.name) }),
+                el("dd", { "data-field": field.name }, fieldView(field, value[field.name])));
   }
   return list;
 }
 
+// Repeated messages as a table: a row each, a column per field any holds.
+function messageRows(type, items) {
+  const fields = VIEW_SCHEMA.messages[type].filter((f) => items.some((item) => item[f.name] !== undefined));
+  return el("div", { class: "scroll" }, el("table", { class: "structured", "data-type": type },
+    el("thead", {}, el("tr", {}, ...fields.map((f) => el("th", { scope: "col", text: fieldLabel(f.name) })))),
+    el("tbody", {}, ...items.map((item) => el("tr", {}, ...fields.map((f) => el("td", { "data-field": f.name },
+      item[f.name] === undefined ? "" : fieldView(f, item[f.name]))))))));
+}
+
+// Without the schema (a copy of this file not served by Hoard), a view laid
+// out as it comes.
+function structuredView(value) {
+  if (value === null || typeof value !== "object") return el("span", { text: String(value) });
+  if (Array.isArray(value)) {
+    if (!value.length) return el("span", { class: "muted", text: "none" });
+    if (value.every((v) => v === null || typeof v !== "object")) return el("span", { text: value.join(", ") });
+    return el("ol", { class: "structured" }, ...value.map((v) => el("li", {}, structuredView(v))));
+  }
+  const list = el("dl", { class: "structured" });
+  for (const [key, v] of Object.entries(value)) {
+    list.append(el("dt", { text: fieldLabel(key) }), el("dd", {}, structuredView(v)));
+  }
+  return list;
+}
+
+// Any game's view as the protocol has it: what a game with no table drawn
+// by hand shows. (A spectator's view holds only what a spectator may see.)
+function protocolTable(game, view) {
+  const type = VIEW_SCHEMA && VIEW_SCHEMA.views[game];
+  return el("div", { class: `table ${game} from-protocol` },
+            type ? messageList(type, view) : structuredView(view));
+}
+
+// The games whose tables are drawn by hand, and the fields of their views
+// the tables show; tableOf lists the others below the table.
+const DRAWN_TABLES = {
+  village: { draw: villageTable, shows: ["observer", "favor", "favor_values", "market", "deck_size",
+                                         "discard", "players", "current_seat", "over", "end_reason"] },
+  dragons_gold: { draw: dragonsGoldTable, shows: ["observer", "dragons", "pile_size", "bag_size",
+                                                  "object_deck_size", "players", "phase", "current_seat",
+                                                  "turns", "negotiation", "market", "end_reason"] },
+  frost_dragon: { draw: frostDragonTable, shows: ["observer", "map", "quest", "phase", "trump", "end_reason",
+                                                  "challenge", "players", "seat_to_act"] },
+  hedonia: { draw: hedoniaTable, shows: ["observer", "round", "rounds", "phase", "clockwise", "deck_size",
+                                         "king", "gaps", "players", "active_seat"] },
+};
+
 function tableOf(view, match) {
   if (!view) return el("p", { class: "muted", text: "No view of the table yet." });
-  if (view.village) return villageTable(view.village, match);
-  if (view.dragons_gold) return dragonsGoldTable(view.dragons_gold, match);
-  if (view.frost_dragon) return frostDragonTable(view.frost_dragon, match);
-  if (view.hedonia) return hedoniaTable(view.hedonia, match);
   const [game, body] = Object.entries(view)[0] || [];
-  return el("div", { class: `table ${game}` }, structuredView(body));
+  const drawn = DRAWN_TABLES[game];
+  if (!drawn) return protocolTable(game, body);
+  const table = drawn.draw(body, match);
+  const type = VIEW_SCHEMA && VIEW_SCHEMA.views[game];
+  const rest = type ? messageList(type, body, new Set(drawn.shows)) : null;
+  if (rest && rest.children.length) {
+    table.append(el("details", { class: "rest-of-view" },
+                    el("summary", { text: "The rest of the view" }), rest));
+  }
+  return table;
 }
 
 // One line of a match's log: what a spectator was told.
