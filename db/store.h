@@ -4,10 +4,10 @@
 // The store: finished matches with their seats and records, the bots that
 // played them, tournaments and rating snapshots, so that results survive a
 // restart and a stopped tournament can resume. The rest of Hoard sees only
-// these interfaces (MatchStore and its roles, below). Two implement them:
-// SQLite (db/sqlite_store.cc), the embedded default, and PostgreSQL
-// (db/postgres_store.cc), for several servers sharing one database; they run
-// the same numbered migrations (db/migrations.cc) and the same transactions.
+// these interfaces (MatchStore and its roles, below). Two databases serve them, SQLite
+// (db/sqlite_store.cc), the embedded default, and PostgreSQL (db/postgres_store.cc), for
+// several servers sharing one database, through one implementation (db/sql_store.h): the
+// same statements, transactions and numbered migrations (db/migrations.cc).
 //
 // Errors: kUnavailable when the database cannot be opened or written for a
 // reason that may pass (a lock another process holds, a full disk, an I/O
