@@ -267,8 +267,8 @@ class PostgresConnection final : public SqlConnection {
   }
 
  private:
-  // The schema's version after bringing it up to date (read-only: after
-  // checking that it is), inside the transaction Prepare opened.
+  // Brings the schema up to date (read-only: checks that it is), inside the
+  // transaction Prepare opened.
   absl::Status Migrate() {
     std::int64_t tables = 0;
     bool hoard = false;

@@ -125,7 +125,8 @@ const SqlDialect& SqliteDialect() {
 }
 
 // The shared statements' parameters ($1, $2, …) in SQLite's spelling (?1,
-// ?2, …: the same numbered parameters). No statement holds a $ otherwise.
+// ?2, …: the same numbered parameters). No statement holds a $ before a
+// digit otherwise (in a string, say).
 std::string SqliteText(absl::string_view sql) {
   std::string text(sql);
   for (std::size_t i = 0; i + 1 < text.size(); ++i) {
