@@ -125,9 +125,9 @@ struct RatingScope {
 // The store is one object with five roles, each a small interface below;
 // MatchStore combines them. A caller that needs one role may take only it
 // (a MatchStore converts to each). Who uses which:
-// - MatchRecordStore: the results writer (db/store_writer.h) stores
-//   matches and reserves their ids; the arena (service/arena.h) reads
-//   matches and records back; hoard export reads them.
+// - MatchRecordStore: the results writer (db/store_writer.h) and the tournament
+//   runner store matches, the writer reserving their ids; the arena (service/arena.h),
+//   the tournament manager and hoard export read them back.
 // - TournamentStore: the tournament runner and manager (tournament/runner.h,
 //   tournament/manager.h), the seed seal (tournament/secrets.h), hoard
 //   tournament and hoard export.

@@ -693,6 +693,52 @@ TEST(PostgresStoreTest, AReopenedDatabaseKeepsItsMatchesAndMigratesOnce) {
   EXPECT_FALSE((*(*reader)->LatestRatingSnapshot({.game = "village"})).has_value());
 }
 
+// A database of an older schema (as migration 7 left it) is read only once
+// brought up to date, which a read-write open does, keeping what it holds.
+TEST(PostgresStoreTest, ADatabaseOfAnOlderSchemaIsBroughtUpToDate) {
+  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
+  ASSERT_THAT(url, IsOk());
+  {
+    std::unique_ptr<MatchStore> store = *OpenPostgresStore(*url);
+    const hoard::v1::Match match = Finished(1, "village", "alice");
+    ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
+    hoard::v1::TournamentSpec spec;
+    spec.set_game("village");
+    ASSERT_THAT(store->CreateTournament(spec, "h", 4, ""), IsOk());
+  }
+  PGconn* conn = PQconnectdb(url->c_str());
+  ASSERT_EQ(PQstatus(conn), CONNECTION_OK);
+  PGresult* older = PQexec(conn,
+                           "ALTER TABLE matches DROP COLUMN seed_salt; "
+                           "ALTER TABLE tournaments DROP COLUMN seed_salt; DROP TABLE slot_leases; "
+                           "DELETE FROM schema_migrations WHERE version >= 8");
+  EXPECT_EQ(PQresultStatus(older), PGRES_COMMAND_OK) << PQresultErrorMessage(older);
+  PQclear(older);
+  PQfinish(conn);
+
+  EXPECT_THAT(OpenPostgresStore(*url, StoreAccess::kReadOnly),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("schema version 7")));
+  absl::StatusOr<std::unique_ptr<MatchStore>> store = OpenPostgresStore(*url);
+  ASSERT_THAT(store, IsOk());
+  std::optional<StoredMatch> stored = *(*store)->Get("m1");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->match.seed_salt(), "");
+  EXPECT_EQ((*(*store)->GetTournament(1))->seed_salt, "");
+  EXPECT_THAT((*store)->ClaimSlot(1, 0, "a", absl::Minutes(1)), IsOkAndHolds(true));
+  hoard::v1::Match salted = Finished(2, "village", "bob");
+  salted.set_seed_salt("00112233445566778899aabbccddeeff");
+  ASSERT_THAT((*store)->SaveFinished(2, salted, RecordOf(salted)), IsOk());
+  conn = PQconnectdb(url->c_str());
+  ASSERT_EQ(PQstatus(conn), CONNECTION_OK);
+  PGresult* salts = PQexec(conn,
+                           "SELECT string_agg(id || '=' || seed_salt, ',' ORDER BY id) "
+                           "FROM matches");
+  EXPECT_STREQ(PQgetvalue(salts, 0, 0), "m1=,m2=00112233445566778899aabbccddeeff");
+  PQclear(salts);
+  PQfinish(conn);
+  EXPECT_THAT(OpenPostgresStore(*url, StoreAccess::kReadOnly), IsOk());
+}
+
 TEST(PostgresStoreTest, ADatabaseThatHoldsNoHoardDataIsRefusedAndLeftAsItWas) {
   absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
   ASSERT_THAT(url, IsOk());
