@@ -4,10 +4,10 @@
 // The store: finished matches with their seats and records, the bots that
 // played them, tournaments and rating snapshots, so that results survive a
 // restart and a stopped tournament can resume. The rest of Hoard sees only
-// this interface. Two implement it: SQLite (db/sqlite_store.cc), the
-// embedded default, and PostgreSQL (db/postgres_store.cc), for several
-// servers sharing one database; they run the same numbered migrations
-// (db/migrations.cc) and the same transactions.
+// these interfaces (MatchStore and its roles, below). Two databases serve them, SQLite
+// (db/sqlite_store.cc), the embedded default, and PostgreSQL (db/postgres_store.cc), for
+// several servers sharing one database, through one implementation (db/sql_store.h): the
+// same statements, transactions and numbered migrations (db/migrations.cc).
 //
 // Errors: kUnavailable when the database cannot be opened or written for a
 // reason that may pass (a lock another process holds, a full disk, an I/O
@@ -122,9 +122,26 @@ struct RatingScope {
   std::int64_t tournament_id = 0;  // 0: every match of the game
 };
 
-class MatchStore {
+// The store is one object with five roles, each a small interface below;
+// MatchStore combines them. A caller that needs one role may take only it
+// (a MatchStore converts to each). Who uses which:
+// - MatchRecordStore: the results writer (db/store_writer.h) and the tournament
+//   runner store matches, the writer reserving their ids; the arena (service/arena.h),
+//   the tournament manager and hoard export read them back.
+// - TournamentStore: the tournament runner and manager (tournament/runner.h,
+//   tournament/manager.h), the seed seal (tournament/secrets.h), hoard
+//   tournament and hoard export.
+// - BotAccountStore: the server's bot accounts (service/auth.h).
+// - SlotLeaseStore: the tournament runner, when servers share a database.
+// - RatingStore: leaderboards (tournament/leaderboard.h), the runner's
+//   formats that read results, hoard export.
+// Every method may be called from any thread: each store serializes its
+// calls on one connection.
+
+// Finished matches: their summaries, seats and records, and their ids.
+class MatchRecordStore {
  public:
-  virtual ~MatchStore() = default;
+  virtual ~MatchRecordStore() = default;
 
   // Called after each commit that stored finished matches (SaveFinished,
   // SaveFinishedBatch): how long its transaction took, and how many it
@@ -146,17 +163,15 @@ class MatchStore {
   // Takes the store's lock: it may wait for a write under way.
   virtual absl::Status CheckFile() { return absl::OkStatus(); }
 
-  // What opening the database did that its operator should know (such as a
-  // file's permissions tightened), one sentence each.
-  const std::vector<std::string>& notices() const { return notices_; }
-
   // Stores a finished match with its seats (and the bots that held them)
   // and its record, in one transaction: all of it or none. A match with
-  // status ABORTED is stored without its record (`record` is ignored). kAlreadyExists if
-  // the id, or the tournament slot, is stored. Sequence 0 takes the next
-  // free one (as ReserveSequences(1) does) and, if the match has no id, names it "m<sequence>". A
-  // seat's bot is its player's name (engine::PlayerId), split into name and version at '@'; "open"
-  // seats have none.
+  // status ABORTED is stored without its record (`record` is ignored).
+  // kAlreadyExists if the id, or the tournament slot, is stored;
+  // kFailedPrecondition if another match holds `sequence`. Sequence 0 takes
+  // the next free one (as ReserveSequences(1) does) and, if the match has no
+  // id, names it "m<sequence>". A seat's bot is its player's name
+  // (engine::PlayerId), split into name and version at '@'; "open" seats
+  // have none.
   virtual absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
                                     const hoard::v1::MatchRecord& record,
                                     const TournamentSlot* slot = nullptr) = 0;
@@ -170,6 +185,8 @@ class MatchStore {
 
   // The stored match with this id, or nullopt.
   virtual absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) = 0;
+  // The record of the stored match with this id, or nullopt (none is kept
+  // for an aborted match).
   virtual absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(
       const std::string& id) = 0;
 
@@ -185,33 +202,61 @@ class MatchStore {
   // made from them ("m<sequence>") are never handed out twice.
   virtual absl::StatusOr<std::int64_t> ReserveSequences(int count) = 0;
 
-  // ---- Tournaments
+ protected:
+  // Reports a commit that began at `started` and stored `stored` matches.
+  void ObserveCommit(absl::Time started, int stored) const {
+    if (commit_observer_ && stored > 0) commit_observer_(absl::Now() - started, stored);
+  }
+
+ private:
+  std::function<void(absl::Duration, int)> commit_observer_;
+};
+
+// Tournaments: their specs and status, and which of their slots are stored.
+class TournamentStore {
+ public:
+  virtual ~TournamentStore() = default;
+
   // Stores a new tournament (status RUNNING), with the salt of its seed
   // commitment, and returns its id.
   virtual absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
                                                         const std::string& spec_hash, int scheduled,
                                                         const std::string& seed_salt) = 0;
+  // The tournament with this id, or nullopt.
   virtual absl::StatusOr<std::optional<StoredTournament>> GetTournament(std::int64_t id) = 0;
   // The newest tournament with this spec hash, or nullopt.
   virtual absl::StatusOr<std::optional<StoredTournament>> FindTournament(
       const std::string& spec_hash) = 0;
-  // Newest first.
+  // Every tournament, newest first.
   virtual absl::StatusOr<std::vector<StoredTournament>> ListTournaments() = 0;
+  // Sets the tournament's status and error; kNotFound if there is no such
+  // tournament.
   virtual absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
                                            const std::string& error) = 0;
-  // ---- Bot accounts
+  // The schedule indexes of the tournament's stored matches, ascending.
+  virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
+};
+
+// The accounts bots register with.
+class BotAccountStore {
+ public:
+  virtual ~BotAccountStore() = default;
+
   // Stores the account, replacing one of the same name (its key hash and
   // kind; the creation time stays).
   virtual absl::Status PutBotAccount(const BotAccount& account) = 0;
   // Deletes the account of `name`, if there is one.
   virtual absl::Status DeleteBotAccount(const std::string& name) = 0;
-  // Every account, by name.
+  // Every account, by name (ordered by its bytes).
   virtual absl::StatusOr<std::vector<BotAccount>> BotAccounts() = 0;
+};
 
-  // The schedule indexes of the tournament's stored matches.
-  virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
+// Sharing tournaments between servers on one database: a server leases a
+// slot before it plays it.
+class SlotLeaseStore {
+ public:
+  virtual ~SlotLeaseStore() = default;
 
-  // ---- Sharing tournaments between servers on one database
   // Leases slot `schedule_index` of tournament `tournament_id` (-1: the
   // whole tournament, for a format one server runs at a time) to `holder`
   // for `ttl`, by the database's clock. True if `holder` now holds it: it
@@ -224,30 +269,45 @@ class MatchStore {
   virtual absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) = 0;
   // Ends `holder`'s leases in the tournament.
   virtual absl::Status ReleaseLeases(std::int64_t tournament_id, const std::string& holder) = 0;
+};
 
-  // ---- Ratings
+// What ratings are computed from, and the snapshots that save computing
+// them again.
+class RatingStore {
+ public:
+  virtual ~RatingStore() = default;
+
   // The finished matches in scope, in the order they were stored (which
   // varies with concurrency; callers that replay them sort them by
   // tournament and schedule_index).
   virtual absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) = 0;
   // A number that grows whenever a match in scope is stored (0: none).
   virtual absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) = 0;
-  // Keeps a snapshot of the ratings of `scope` computed at `version`.
+  // Keeps a snapshot of the ratings of `scope` computed at `version` (and
+  // drops older ones of the scope). A store opened read-only keeps none and
+  // returns OK.
   virtual absl::Status SaveRatingSnapshot(const RatingScope& scope, std::int64_t version,
                                           const hoard::v1::RatingSnapshot& snapshot) = 0;
   // The newest snapshot of `scope` and the version it was computed at.
   virtual absl::StatusOr<std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>>>
   LatestRatingSnapshot(const RatingScope& scope) = 0;
+};
+
+// The whole store: every role, and what opening its database found.
+class MatchStore : public MatchRecordStore,
+                   public TournamentStore,
+                   public BotAccountStore,
+                   public SlotLeaseStore,
+                   public RatingStore {
+ public:
+  ~MatchStore() override = default;
+
+  // What opening the database did that its operator should know (such as a
+  // file's permissions tightened), one sentence each.
+  const std::vector<std::string>& notices() const { return notices_; }
 
  protected:
-  void ObserveCommit(absl::Time started, int stored) const {
-    if (commit_observer_ && stored > 0) commit_observer_(absl::Now() - started, stored);
-  }
-
   std::vector<std::string> notices_;
-
- private:
-  std::function<void(absl::Duration, int)> commit_observer_;
 };
 
 enum class StoreAccess { kReadWrite, kReadOnly };

@@ -673,14 +673,35 @@ TEST_P(StoreContractTest, ASlotIsLeasedToOneServerAtATime) {
 
 // ---- PostgreSQL: what only a shared database server has.
 
-TEST(PostgresStoreTest, AReopenedDatabaseKeepsItsMatchesAndMigratesOnce) {
-  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
-  ASSERT_THAT(url, IsOk());
-  {
-    std::unique_ptr<MatchStore> store = *OpenPostgresStore(*url);
-    const hoard::v1::Match match = Finished(7, "village", "alice");
-    ASSERT_THAT(store->SaveFinished(7, match, RecordOf(match)), IsOk());
+// The address of a new PostgreSQL database that holds alice's match
+// m<sequence>.
+absl::StatusOr<std::string> PostgresHoldingAMatch(std::int64_t sequence) {
+  ASSIGN_OR_RETURN(const std::string url, PostgresEnvironment::NewDatabase());
+  ASSIGN_OR_RETURN(std::unique_ptr<MatchStore> store, OpenPostgresStore(url));
+  const hoard::v1::Match match = Finished(sequence, "village", "alice");
+  RETURN_IF_ERROR(store->SaveFinished(sequence, match, RecordOf(match)));
+  return url;
+}
+
+// Runs `sql` on the PostgreSQL database at `url`: the first column of its
+// answer's first row ("" for none), or "error: " and why it failed.
+std::string RunOnPostgres(const std::string& url, const char* sql) {
+  PGconn* conn = PQconnectdb(url.c_str());
+  PGresult* result = PQexec(conn, sql);
+  const ExecStatusType status = PQresultStatus(result);
+  std::string answer =
+      status == PGRES_TUPLES_OK && PQntuples(result) > 0 ? PQgetvalue(result, 0, 0) : "";
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+    answer = absl::StrCat("error: ", PQerrorMessage(conn));
   }
+  PQclear(result);
+  PQfinish(conn);
+  return answer;
+}
+
+TEST(PostgresStoreTest, AReopenedDatabaseKeepsItsMatchesAndMigratesOnce) {
+  absl::StatusOr<std::string> url = PostgresHoldingAMatch(7);
+  ASSERT_THAT(url, IsOk());
   absl::StatusOr<std::unique_ptr<MatchStore>> again = OpenStore(*url);
   ASSERT_THAT(again, IsOk());
   EXPECT_EQ(*(*again)->LastSequence(), 7);
@@ -691,6 +712,40 @@ TEST(PostgresStoreTest, AReopenedDatabaseKeepsItsMatchesAndMigratesOnce) {
   EXPECT_THAT(*(*reader)->RatedMatches({.game = "village"}), ::testing::SizeIs(1));
   ASSERT_THAT((*reader)->SaveRatingSnapshot({.game = "village"}, 1, {}), IsOk());
   EXPECT_FALSE((*(*reader)->LatestRatingSnapshot({.game = "village"})).has_value());
+}
+
+// A database of an older schema (as migration 7 left it) is read only once
+// brought up to date, which a read-write open does, keeping what it holds.
+TEST(PostgresStoreTest, ADatabaseOfAnOlderSchemaIsBroughtUpToDate) {
+  absl::StatusOr<std::string> url = PostgresHoldingAMatch(1);
+  ASSERT_THAT(url, IsOk());
+  {
+    hoard::v1::TournamentSpec spec;
+    spec.set_game("village");
+    ASSERT_THAT((*OpenPostgresStore(*url))->CreateTournament(spec, "h", 4, ""), IsOk());
+  }
+  ASSERT_EQ(RunOnPostgres(*url,
+                          "ALTER TABLE matches DROP COLUMN seed_salt; "
+                          "ALTER TABLE tournaments DROP COLUMN seed_salt; DROP TABLE slot_leases; "
+                          "DELETE FROM schema_migrations WHERE version >= 8"),
+            "");
+
+  EXPECT_THAT(OpenPostgresStore(*url, StoreAccess::kReadOnly),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("schema version 7")));
+  absl::StatusOr<std::unique_ptr<MatchStore>> store = OpenPostgresStore(*url);
+  ASSERT_THAT(store, IsOk());
+  std::optional<StoredMatch> stored = *(*store)->Get("m1");
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->match.seed_salt(), "");
+  EXPECT_EQ((*(*store)->GetTournament(1))->seed_salt, "");
+  EXPECT_THAT((*store)->ClaimSlot(1, 0, "a", absl::Minutes(1)), IsOkAndHolds(true));
+  hoard::v1::Match salted = Finished(2, "village", "bob");
+  salted.set_seed_salt("00112233445566778899aabbccddeeff");
+  ASSERT_THAT((*store)->SaveFinished(2, salted, RecordOf(salted)), IsOk());
+  EXPECT_EQ(RunOnPostgres(
+                *url, "SELECT string_agg(id || '=' || seed_salt, ',' ORDER BY id) FROM matches"),
+            "m1=,m2=00112233445566778899aabbccddeeff");
+  EXPECT_THAT(OpenPostgresStore(*url, StoreAccess::kReadOnly), IsOk());
 }
 
 TEST(PostgresStoreTest, ADatabaseThatHoldsNoHoardDataIsRefusedAndLeftAsItWas) {

@@ -108,10 +108,10 @@ std::string SpillPathFor(const std::string& db_path) {
   return db_path + ".unstored";
 }
 
-StoreWriter::StoreWriter(MatchStore* store, StoreWriterOptions options, OnOutcome on_outcome)
+StoreWriter::StoreWriter(MatchRecordStore* store, StoreWriterOptions options, OnOutcome on_outcome)
     : store_(store), options_(std::move(options)), on_outcome_(std::move(on_outcome)) {}
 
-absl::StatusOr<std::unique_ptr<StoreWriter>> StoreWriter::Open(MatchStore* store,
+absl::StatusOr<std::unique_ptr<StoreWriter>> StoreWriter::Open(MatchRecordStore* store,
                                                                StoreWriterOptions options,
                                                                OnOutcome on_outcome) {
   std::unique_ptr<StoreWriter> writer(

@@ -17,13 +17,13 @@
 //   spill file cannot be written, lost (with why). The spill file is made
 //   mode 0600: it holds what the database would.
 // - A store whose database was deleted or replaced under it
-//   (MatchStore::CheckFile, asked before each batch and every second) takes
+//   (MatchRecordStore::CheckFile, asked before each batch and every second) takes
 //   nothing more: from then on every result is spilled at once, without
 //   attempts, and CheckRoom refuses new matches (kUnavailable, with the
 //   store's message). Stopping and starting again, with the database put
 //   back, stores the spilled results as after any other failure.
 // - Match ids: the writer hands out sequences from blocks it reserves in the
-//   store (MatchStore::ReserveSequences), reserving the next block on its
+//   store (MatchRecordStore::ReserveSequences), reserving the next block on its
 //   thread while half of the current one is left.
 
 #include <cstddef>
@@ -84,7 +84,7 @@ class StoreWriter {
   // removes it), reserves the first block of match ids and starts the
   // thread. Fails if the block cannot be reserved or the spill file cannot
   // be read back (it is left in place; the message says what to do).
-  static absl::StatusOr<std::unique_ptr<StoreWriter>> Open(MatchStore* store,
+  static absl::StatusOr<std::unique_ptr<StoreWriter>> Open(MatchRecordStore* store,
                                                            StoreWriterOptions options,
                                                            OnOutcome on_outcome);
   // Close()s first.
@@ -120,7 +120,7 @@ class StoreWriter {
   Counts counts() const;
 
  private:
-  StoreWriter(MatchStore* store, StoreWriterOptions options, OnOutcome on_outcome);
+  StoreWriter(MatchRecordStore* store, StoreWriterOptions options, OnOutcome on_outcome);
   void Run();
   // Tries to store `batch` (in one transaction) until it is stored, its
   // attempts are used up (then each result on its own) or the writer is
@@ -128,7 +128,7 @@ class StoreWriter {
   std::vector<absl::Status> StoreBatchWithRetries(const std::vector<FinishedResult>& batch);
   // Reserves the next block of ids if half of the current one is used.
   void ReserveIfLow();
-  // The store's verdict on its database (MatchStore::CheckFile), kept once
+  // The store's verdict on its database (MatchRecordStore::CheckFile), kept once
   // it fails; the first failure is reported to on_store_lost.
   absl::Status CheckStore();
   // Reports `result` as not stored, keeping it in the spill file if it can.
@@ -139,7 +139,7 @@ class StoreWriter {
   // Whether less than half a block of ids is left and no next block is held.
   bool IdsLow() const ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
-  MatchStore* const store_;
+  MatchRecordStore* const store_;
   const StoreWriterOptions options_;
   const OnOutcome on_outcome_;
 

@@ -1,0 +1,726 @@
+// The store's statements and transactions, once for both databases.
+
+#include "db/sql_store.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "db/migrations.h"
+#include "engine/player_id.h"
+#include "engine/status_macros.h"
+
+namespace hoard::db {
+
+absl::StatusOr<std::int64_t> SqlConnection::Run(const std::string& sql, const SqlParams& params,
+                                                absl::string_view what) {
+  return Run(sql, params, what, [](const SqlRow&) { return absl::OkStatus(); });
+}
+
+absl::StatusOr<std::optional<std::int64_t>> SqlConnection::QueryInt(const std::string& sql,
+                                                                    const SqlParams& params,
+                                                                    absl::string_view what) {
+  std::optional<std::int64_t> value;
+  RETURN_IF_ERROR(Run(sql, params, what, [&](const SqlRow& row) {
+                    if (!value.has_value()) value = row.Int(0);
+                    return absl::OkStatus();
+                  }).status());
+  return value;
+}
+
+namespace {
+
+std::int64_t NowMs() { return absl::ToUnixMillis(absl::Now()); }
+
+// "name" or "name@version" as the bots table's two columns (name, version);
+// version empty for none.
+std::pair<std::string, std::string> SplitBotName(const std::string& bot) {
+  const std::size_t at = bot.find('@');
+  return {bot.substr(0, at), at == std::string::npos ? std::string() : bot.substr(at + 1)};
+}
+
+// A seat's bot as (name, version); nullopt for a seat no bot held (an open
+// one).
+std::optional<std::pair<std::string, std::string>> SeatBot(const std::string& player) {
+  absl::StatusOr<engine::PlayerId> id = engine::PlayerId::Parse(player);
+  if (!id.ok()) return std::nullopt;
+  return std::make_pair(std::string(id->base_name()), std::string(id->version()));
+}
+
+// A stored protobuf read back; kDataLoss, naming `what`, if it cannot be.
+template <typename Message>
+absl::Status Parse(absl::string_view bytes, Message& message, const std::string& name,
+                   absl::string_view what) {
+  if (message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return absl::OkStatus();
+  }
+  return absl::DataLossError(absl::StrCat(name, ": ", what, " cannot be read back"));
+}
+
+// Every statement whose text depends on the dialect, made once per store.
+struct Statements {
+  explicit Statements(const SqlDialect& d)
+      : reserve(absl::StrCat("INSERT INTO counters (name, value) VALUES ('next_sequence', "
+                             "(SELECT COALESCE(MAX(sequence), 0) + 1 FROM matches) + $1) "
+                             "ON CONFLICT (name) DO UPDATE SET value = ",
+                             d.greatest, "(counters.value, excluded.value - $1) + $1 ",
+                             "RETURNING value - $1")),
+        bot_accounts(absl::StrCat("SELECT name, key_hash, launched FROM bot_accounts ORDER BY name "
+                                  "COLLATE ",
+                                  d.byte_order)),
+        claim_slot(absl::StrCat(
+            "INSERT INTO slot_leases (tournament_id, schedule_index, holder, expires_at_ms) "
+            "SELECT $1, $2, $3, ",
+            d.now_ms,
+            " + $4 WHERE NOT EXISTS (SELECT 1 FROM matches "
+            "WHERE tournament_id = $1 AND schedule_index = $2) "
+            "ON CONFLICT (tournament_id, schedule_index) DO UPDATE SET holder = excluded.holder, "
+            "expires_at_ms = excluded.expires_at_ms WHERE slot_leases.holder = excluded.holder "
+            "OR slot_leases.expires_at_ms < ",
+            d.now_ms)),
+        renew_leases(absl::StrCat("UPDATE slot_leases SET expires_at_ms = ", d.now_ms,
+                                  " + $2 WHERE holder = $1")),
+        rated_matches(
+            absl::StrCat("SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
+                         "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0), "
+                         "s.timeouts, s.forfeited, s.disconnects, "
+                         "CASE WHEN s.player LIKE 'builtin:%' THEN 1 ELSE 0 END "
+                         "FROM matches m "
+                         "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
+                         "WHERE m.game = $1 AND ($2 = 0 OR m.tournament_id = $2) "
+                         "AND m.status = 'MATCH_STATUS_FINISHED' ORDER BY m.",
+                         d.stored_order, ", s.seat")),
+        tournament_version(
+            absl::StrCat("SELECT ", d.scope_version, " FROM matches WHERE tournament_id = $1")),
+        game_version(absl::StrCat("SELECT ", d.scope_version, " FROM matches WHERE game = $1")) {}
+
+  const std::string reserve;
+  const std::string bot_accounts;
+  const std::string claim_slot;
+  const std::string renew_leases;
+  const std::string rated_matches;
+  const std::string tournament_version;
+  const std::string game_version;
+};
+
+// The columns of a stored tournament, read by TournamentsLocked.
+constexpr char kSelectTournaments[] =
+    "SELECT id, spec, spec_hash, status, error, scheduled, created_at_ms, updated_at_ms, seed_salt "
+    "FROM tournaments ";
+
+class SqlStore final : public MatchStore {
+ public:
+  SqlStore(std::unique_ptr<SqlConnection> db, bool read_only, std::vector<std::string> notices)
+      : db_(std::move(db)), name_(db_->name()), read_only_(read_only), sql_(db_->dialect()) {
+    notices_ = std::move(notices);
+  }
+
+  absl::Status CheckFile() override {
+    absl::MutexLock lock(&mu_);
+    return db_->CheckFile();
+  }
+
+  absl::Status SaveFinished(std::int64_t sequence, const hoard::v1::Match& match,
+                            const hoard::v1::MatchRecord& record,
+                            const TournamentSlot* slot) override {
+    return StoreInOneTransaction({{sequence, &match, &record, slot}})[0];
+  }
+
+  std::vector<absl::Status> SaveFinishedBatch(
+      const std::vector<const FinishedResult*>& results) override {
+    std::vector<Pending> pending;
+    pending.reserve(results.size());
+    for (const FinishedResult* result : results) {
+      pending.push_back({result->sequence, &result->match, &result->record,
+                         result->slot ? &*result->slot : nullptr});
+    }
+    return StoreInOneTransaction(pending);
+  }
+
+  absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    std::optional<StoredMatch> found;
+    RETURN_IF_ERROR(db_->Run("SELECT sequence, summary FROM matches WHERE id = $1",
+                             SqlParams().Text(id), "reading a match",
+                             [&](const SqlRow& row) {
+                               found.emplace().sequence = row.Int(0);
+                               return Parse(row.Bytes(1), found->match, name_,
+                                            absl::StrCat("match ", id));
+                             })
+                        .status());
+    return found;
+  }
+
+  absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    std::optional<hoard::v1::MatchRecord> found;
+    RETURN_IF_ERROR(db_->Run("SELECT record FROM match_records WHERE match_id = $1",
+                             SqlParams().Text(id), "reading a record",
+                             [&](const SqlRow& row) {
+                               return Parse(row.Bytes(0), found.emplace(), name_,
+                                            absl::StrCat("the record of ", id));
+                             })
+                        .status());
+    return found;
+  }
+
+  absl::StatusOr<std::vector<StoredMatch>> List(std::int64_t after, int limit,
+                                                const MatchFilter& filter) override {
+    absl::MutexLock lock(&mu_);
+    const auto [rated_name, rated_version] = SplitBotName(filter.rated_bot);
+    const auto [bot_name, bot_version] = SplitBotName(filter.bot);
+    // A seat of a registered bot (filter.bot) or of any bot by its name
+    // (filter.rated_bot, built-in ones too), both found through seats_by_bot.
+    std::vector<StoredMatch> matches;
+    RETURN_IF_ERROR(db_->Run("SELECT sequence, summary FROM matches WHERE sequence > $1 "
+                             "AND ($2 = '' OR game = $2) "
+                             "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                             "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
+                             "AND s.player = 'bot:' || $3)) "
+                             "AND ($5 = 0 OR tournament_id = $5) "
+                             "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                             "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
+                             "ORDER BY sequence LIMIT $4",
+                             SqlParams()
+                                 .Int(after)
+                                 .Text(filter.game)
+                                 .Text(filter.bot)
+                                 .Int(limit)
+                                 .Int(filter.tournament_id)
+                                 .Text(rated_name)
+                                 .Text(rated_version)
+                                 .Text(bot_name)
+                                 .Text(bot_version),
+                             "listing matches",
+                             [&](const SqlRow& row) {
+                               StoredMatch& stored = matches.emplace_back();
+                               stored.sequence = row.Int(0);
+                               return Parse(row.Bytes(1), stored.match, name_, "a stored match");
+                             })
+                        .status());
+    return matches;
+  }
+
+  absl::StatusOr<std::int64_t> LastSequence() override {
+    absl::MutexLock lock(&mu_);
+    ASSIGN_OR_RETURN(std::optional<std::int64_t> last,
+                     db_->QueryInt("SELECT COALESCE(MAX(sequence), 0) FROM matches", SqlParams(),
+                                   "reading the last match"));
+    return last.value_or(0);
+  }
+
+  absl::StatusOr<std::int64_t> ReserveSequences(int count) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    RETURN_IF_ERROR(db_->Exec(db_->dialect().begin_write));
+    absl::StatusOr<std::int64_t> first = ReserveLocked(count);
+    if (!first.ok()) {
+      RollbackLocked();
+      return first.status();
+    }
+    if (absl::Status s = db_->Exec("COMMIT"); !s.ok()) {
+      RollbackLocked();
+      return s;
+    }
+    return first;
+  }
+
+  absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,
+                                                const std::string& spec_hash, int scheduled,
+                                                const std::string& seed_salt) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    const std::string bytes = spec.SerializeAsString();
+    ASSIGN_OR_RETURN(
+        std::optional<std::int64_t> id,
+        db_->QueryInt(
+            "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
+            "created_at_ms, updated_at_ms, seed_salt) VALUES ($1, $2, $3, $4, $5, '', $6, $7, $7, "
+            "$8) RETURNING id",
+            SqlParams()
+                .Text(spec.name())
+                .Text(spec.game())
+                .KeptBytes(bytes)
+                .Text(spec_hash)
+                .Text(hoard::v1::TournamentStatus_Name(hoard::v1::TOURNAMENT_STATUS_RUNNING))
+                .Int(scheduled)
+                .Int(NowMs())
+                .Text(seed_salt),
+            "storing a tournament"));
+    if (!id.has_value()) {
+      return absl::InternalError(absl::StrCat(name_, ": a stored tournament has no id"));
+    }
+    return *id;
+  }
+
+  absl::StatusOr<std::optional<StoredTournament>> GetTournament(std::int64_t id) override {
+    absl::MutexLock lock(&mu_);
+    return FirstOf(TournamentsLocked("WHERE id = $1", SqlParams().Int(id)));
+  }
+
+  absl::StatusOr<std::optional<StoredTournament>> FindTournament(
+      const std::string& spec_hash) override {
+    absl::MutexLock lock(&mu_);
+    return FirstOf(TournamentsLocked("WHERE spec_hash = $1 ORDER BY id DESC LIMIT 1",
+                                     SqlParams().Text(spec_hash)));
+  }
+
+  absl::StatusOr<std::vector<StoredTournament>> ListTournaments() override {
+    absl::MutexLock lock(&mu_);
+    return TournamentsLocked("ORDER BY id DESC", SqlParams());
+  }
+
+  absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
+                                   const std::string& error) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    ASSIGN_OR_RETURN(const std::int64_t changed,
+                     db_->Run("UPDATE tournaments SET status = $1, error = $2, updated_at_ms = $3 "
+                              "WHERE id = $4",
+                              SqlParams()
+                                  .Text(hoard::v1::TournamentStatus_Name(status))
+                                  .Text(error)
+                                  .Int(NowMs())
+                                  .Int(id),
+                              "updating a tournament"));
+    if (changed == 0) return absl::NotFoundError(absl::StrCat("no tournament ", id));
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
+    absl::MutexLock lock(&mu_);
+    std::vector<int> slots;
+    RETURN_IF_ERROR(db_->Run("SELECT schedule_index FROM matches WHERE tournament_id = $1 "
+                             "ORDER BY schedule_index",
+                             SqlParams().Int(tournament_id), "reading a tournament's matches",
+                             [&](const SqlRow& row) {
+                               slots.push_back(static_cast<int>(row.Int(0)));
+                               return absl::OkStatus();
+                             })
+                        .status());
+    return slots;
+  }
+
+  absl::Status PutBotAccount(const BotAccount& account) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    return db_
+        ->Run(
+            "INSERT INTO bot_accounts (name, key_hash, launched, created_at_ms) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO UPDATE SET key_hash = "
+            "excluded.key_hash, launched = excluded.launched",
+            SqlParams()
+                .Text(account.name)
+                .Text(account.key_hash)
+                .Int(account.launched ? 1 : 0)
+                .Int(NowMs()),
+            "storing a bot account")
+        .status();
+  }
+
+  absl::Status DeleteBotAccount(const std::string& name) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    return db_
+        ->Run("DELETE FROM bot_accounts WHERE name = $1", SqlParams().Text(name),
+              "deleting a bot account")
+        .status();
+  }
+
+  absl::StatusOr<std::vector<BotAccount>> BotAccounts() override {
+    absl::MutexLock lock(&mu_);
+    std::vector<BotAccount> accounts;
+    RETURN_IF_ERROR(db_->Run(sql_.bot_accounts, SqlParams(), "reading bot accounts",
+                             [&](const SqlRow& row) {
+                               accounts.push_back({.name = row.Text(0),
+                                                   .key_hash = row.Text(1),
+                                                   .launched = row.Int(2) != 0});
+                               return absl::OkStatus();
+                             })
+                        .status());
+    return accounts;
+  }
+
+  absl::StatusOr<bool> ClaimSlot(std::int64_t tournament_id, int schedule_index,
+                                 const std::string& holder, absl::Duration ttl) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    // By the database's clock: the servers' clocks may disagree.
+    ASSIGN_OR_RETURN(const std::int64_t changed, db_->Run(sql_.claim_slot,
+                                                          SqlParams()
+                                                              .Int(tournament_id)
+                                                              .Int(schedule_index)
+                                                              .Text(holder)
+                                                              .Int(absl::ToInt64Milliseconds(ttl)),
+                                                          "leasing a slot"));
+    return changed > 0;
+  }
+
+  absl::Status RenewLeases(const std::string& holder, absl::Duration ttl) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    // The leases of slots stored since go: renewals touch only the slots in play.
+    RETURN_IF_ERROR(db_->Run("DELETE FROM slot_leases WHERE holder = $1 AND EXISTS (SELECT 1 "
+                             "FROM matches m WHERE m.tournament_id = slot_leases.tournament_id "
+                             "AND m.schedule_index = slot_leases.schedule_index)",
+                             SqlParams().Text(holder), "renewing leases")
+                        .status());
+    return db_
+        ->Run(sql_.renew_leases, SqlParams().Text(holder).Int(absl::ToInt64Milliseconds(ttl)),
+              "renewing leases")
+        .status();
+  }
+
+  absl::Status ReleaseLeases(std::int64_t tournament_id, const std::string& holder) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    return db_
+        ->Run("DELETE FROM slot_leases WHERE tournament_id = $1 AND holder = $2",
+              SqlParams().Int(tournament_id).Text(holder), "ending leases")
+        .status();
+  }
+
+  absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
+    absl::MutexLock lock(&mu_);
+    std::vector<RatedMatch> matches;
+    RETURN_IF_ERROR(db_->Run(sql_.rated_matches,
+                             SqlParams().Text(scope.game).Int(scope.tournament_id),
+                             "reading results",
+                             [&](const SqlRow& row) {
+                               const std::int64_t sequence = row.Int(0);
+                               if (matches.empty() || matches.back().sequence != sequence) {
+                                 RatedMatch& match = matches.emplace_back();
+                                 match.sequence = sequence;
+                                 match.tournament_id = row.Int(1);
+                                 match.block = match.tournament_id != 0 ? row.Int(2) : sequence;
+                                 match.schedule_index = row.Int(7);
+                               }
+                               matches.back().seats.push_back(
+                                   {.bot = engine::JoinBotName(row.Bytes(5), row.Bytes(6)),
+                                    .rank = static_cast<int>(row.Int(3)),
+                                    .score = row.Double(4),
+                                    .timeouts = static_cast<int>(row.Int(8)),
+                                    .forfeited = row.Int(9) != 0,
+                                    .disconnects = static_cast<int>(row.Int(10)),
+                                    .builtin = row.Int(11) != 0});
+                               return absl::OkStatus();
+                             })
+                        .status());
+    return matches;
+  }
+
+  absl::StatusOr<std::int64_t> ScopeVersion(const RatingScope& scope) override {
+    absl::MutexLock lock(&mu_);
+    ASSIGN_OR_RETURN(
+        std::optional<std::int64_t> version,
+        scope.tournament_id != 0
+            ? db_->QueryInt(sql_.tournament_version, SqlParams().Int(scope.tournament_id),
+                            "reading results")
+            : db_->QueryInt(sql_.game_version, SqlParams().Text(scope.game), "reading results"));
+    return version.value_or(0);
+  }
+
+  absl::Status SaveRatingSnapshot(const RatingScope& scope, std::int64_t version,
+                                  const hoard::v1::RatingSnapshot& snapshot) override {
+    // A snapshot only saves work next time; a read-only store computes anew.
+    if (read_only_) return absl::OkStatus();
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    const std::string bytes = snapshot.SerializeAsString();
+    RETURN_IF_ERROR(db_->Run("INSERT INTO rating_snapshots (game, tournament_id, version, "
+                             "computed_at_ms, snapshot) VALUES ($1, $2, $3, $4, $5) "
+                             "ON CONFLICT (game, tournament_id, version) DO UPDATE SET "
+                             "computed_at_ms = excluded.computed_at_ms, snapshot = "
+                             "excluded.snapshot",
+                             SqlParams()
+                                 .Text(scope.game)
+                                 .Int(scope.tournament_id)
+                                 .Int(version)
+                                 .Int(NowMs())
+                                 .KeptBytes(bytes),
+                             "storing ratings")
+                        .status());
+    // Only the newest snapshot of a scope is ever read.
+    return db_
+        ->Run(
+            "DELETE FROM rating_snapshots WHERE game = $1 AND tournament_id = $2 "
+            "AND version < $3",
+            SqlParams().Text(scope.game).Int(scope.tournament_id).Int(version), "pruning ratings")
+        .status();
+  }
+
+  absl::StatusOr<std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>>>
+  LatestRatingSnapshot(const RatingScope& scope) override {
+    absl::MutexLock lock(&mu_);
+    std::optional<std::pair<std::int64_t, hoard::v1::RatingSnapshot>> latest;
+    RETURN_IF_ERROR(
+        db_->Run("SELECT version, snapshot FROM rating_snapshots WHERE game = $1 "
+                 "AND tournament_id = $2 ORDER BY version DESC LIMIT 1",
+                 SqlParams().Text(scope.game).Int(scope.tournament_id), "reading ratings",
+                 [&](const SqlRow& row) {
+                   latest.emplace().first = row.Int(0);
+                   return Parse(row.Bytes(1), latest->second, name_, "a rating snapshot");
+                 })
+            .status());
+    return latest;
+  }
+
+ private:
+  static absl::StatusOr<std::optional<StoredTournament>> FirstOf(
+      absl::StatusOr<std::vector<StoredTournament>> found) {
+    if (!found.ok()) return found.status();
+    if (found->empty()) return std::optional<StoredTournament>();
+    return std::optional<StoredTournament>(std::move(found->front()));
+  }
+
+  // A finished match to store, as SaveFinished takes it.
+  struct Pending {
+    std::int64_t sequence;
+    const hoard::v1::Match* match;
+    const hoard::v1::MatchRecord* record;
+    const TournamentSlot* slot;  // null: none
+  };
+
+  // Stores `pending` in one transaction: a status each, as
+  // SaveFinishedBatch returns them.
+  std::vector<absl::Status> StoreInOneTransaction(const std::vector<Pending>& pending)
+      ABSL_LOCKS_EXCLUDED(mu_) {
+    absl::MutexLock lock(&mu_);
+    std::vector<absl::Status> statuses(pending.size());
+    auto all = [&](const absl::Status& error) {
+      std::fill(statuses.begin(), statuses.end(), error);
+      return statuses;
+    };
+    const absl::Time started = absl::Now();
+    if (absl::Status s = db_->CheckFile(); !s.ok()) return all(s);
+    if (absl::Status s = db_->Exec(db_->dialect().begin_write); !s.ok()) return all(s);
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      // One already stored inserts nothing (ON CONFLICT DO NOTHING), so the
+      // transaction goes on with the others.
+      const Pending& one = pending[i];
+      statuses[i] = InsertLocked(one.sequence, *one.match, *one.record, one.slot);
+      if (!statuses[i].ok() && statuses[i].code() != absl::StatusCode::kAlreadyExists) {
+        const absl::Status error = statuses[i];
+        RollbackLocked();
+        return all(error);
+      }
+    }
+    if (absl::Status s = db_->Exec("COMMIT"); !s.ok()) {
+      RollbackLocked();  // nothing of it stays
+      return all(s);
+    }
+    ObserveCommit(started,
+                  static_cast<int>(std::count_if(statuses.begin(), statuses.end(),
+                                                 [](const absl::Status& s) { return s.ok(); })));
+    return statuses;
+  }
+
+  void RollbackLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    // The rollback may take back bots inserted since the cache learnt them.
+    bot_ids_.clear();
+    db_->Exec("ROLLBACK").IgnoreError();
+  }
+
+  // Tournaments selected by `where` (with `params`).
+  absl::StatusOr<std::vector<StoredTournament>> TournamentsLocked(const char* where,
+                                                                  const SqlParams& params)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    std::vector<StoredTournament> tournaments;
+    RETURN_IF_ERROR(
+        db_->Run(absl::StrCat(kSelectTournaments, where), params, "reading tournaments",
+                 [&](const SqlRow& row) {
+                   StoredTournament& t = tournaments.emplace_back();
+                   t.id = row.Int(0);
+                   RETURN_IF_ERROR(
+                       Parse(row.Bytes(1), t.spec, name_, absl::StrCat("tournament ", t.id)));
+                   t.spec_hash = row.Text(2);
+                   const std::string status = row.Text(3);
+                   if (!hoard::v1::TournamentStatus_Parse(status, &t.status)) {
+                     return absl::DataLossError(absl::StrCat(
+                         name_, ": tournament ", t.id, " has an unknown status '", status, "'"));
+                   }
+                   t.error = row.Text(4);
+                   t.scheduled = static_cast<int>(row.Int(5));
+                   t.created_unix_ms = row.Int(6);
+                   t.updated_unix_ms = row.Int(7);
+                   t.seed_salt = row.Text(8);
+                   return absl::OkStatus();
+                 })
+            .status());
+    return tournaments;
+  }
+
+  // Takes the counter's row (SQLite: the database's write lock) until the
+  // transaction ends: servers that reserve at once take turns, and none is
+  // given a number twice.
+  absl::StatusOr<std::int64_t> ReserveLocked(int count) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    ASSIGN_OR_RETURN(std::optional<std::int64_t> first,
+                     db_->QueryInt(sql_.reserve, SqlParams().Int(count), "reserving match ids"));
+    if (!first.has_value()) {
+      return absl::InternalError(absl::StrCat(name_, ": reserving match ids gave none"));
+    }
+    return *first;
+  }
+
+  absl::Status InsertLocked(std::int64_t sequence, hoard::v1::Match match,
+                            const hoard::v1::MatchRecord& record, const TournamentSlot* slot)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (sequence == 0) {
+      // From the reserved numbers too, so that no server is given it.
+      ASSIGN_OR_RETURN(sequence, ReserveLocked(1));
+      if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
+    }
+    if (slot != nullptr) {
+      match.set_tournament_id(slot->tournament_id);
+      match.set_schedule_index(slot->schedule_index);
+    }
+    const std::string summary = match.SerializeAsString();
+    SqlParams params;
+    params.Text(match.match_id())
+        .Int(sequence)
+        .Text(match.game())
+        .Text(match.ruleset_version())
+        .Int(static_cast<std::int64_t>(match.seed()))
+        .Text(hoard::v1::MatchStatus_Name(match.status()))
+        .Int(match.actions())
+        .Int(NowMs())
+        .KeptBytes(summary);
+    if (slot != nullptr) {
+      params.Int(slot->tournament_id).Int(slot->schedule_index).Int(slot->block);
+    } else {
+      params.NullInt().NullInt().NullInt();
+    }
+    params.Int(match.started_unix_ms()).Int(match.finished_unix_ms()).Text(match.seed_salt());
+    // A match whose id, number or slot is taken inserts nothing and leaves
+    // the transaction usable (a concurrent insert of the same is waited for).
+    ASSIGN_OR_RETURN(
+        const std::int64_t inserted,
+        db_->Run("INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, "
+                 "actions, stored_at_ms, summary, tournament_id, schedule_index, block, "
+                 "started_at_ms, finished_at_ms, seed_salt) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+                 "$8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING",
+                 params, "storing a match"));
+    if (inserted == 0) {
+      if (slot != nullptr) {
+        return absl::AlreadyExistsError(absl::StrCat("match ", match.match_id(), " or slot ",
+                                                     slot->schedule_index, " of tournament ",
+                                                     slot->tournament_id, " is already stored"));
+      }
+      ASSIGN_OR_RETURN(std::optional<std::int64_t> same,
+                       db_->QueryInt("SELECT 1 FROM matches WHERE id = $1",
+                                     SqlParams().Text(match.match_id()), "storing a match"));
+      if (same.has_value()) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("match ", match.match_id(), " is already stored"));
+      }
+      // Not this match: another holds its number.
+      return absl::FailedPreconditionError(absl::StrCat("match ", match.match_id(),
+                                                        " cannot be stored: its sequence ",
+                                                        sequence, " belongs to another match"));
+    }
+    if (match.seats_size() > 0) RETURN_IF_ERROR(InsertSeatsLocked(match));
+    // An aborted match keeps no record: it never finished, and its deal may
+    // be played again.
+    if (match.status() == hoard::v1::MATCH_STATUS_ABORTED) return absl::OkStatus();
+    const std::string bytes = record.SerializeAsString();
+    return db_
+        ->Run("INSERT INTO match_records (match_id, record) VALUES ($1, $2)",
+              SqlParams().Text(match.match_id()).KeptBytes(bytes), "storing a record")
+        .status();
+  }
+
+  // Every seat of `match` in one statement.
+  absl::Status InsertSeatsLocked(const hoard::v1::Match& match) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    SqlParams seats;
+    std::string sql =
+        "INSERT INTO seats (match_id, seat, player, score, rank, timeouts, illegal_answers, "
+        "forfeited, bot_id, disconnects) VALUES ";
+    for (int i = 0; i < match.seats_size(); ++i) {
+      const hoard::v1::SeatInfo& seat = match.seats(i);
+      const int p = i * 10;
+      absl::StrAppend(&sql, i == 0 ? "" : ", ", "($", p + 1, ", $", p + 2, ", $", p + 3, ", $",
+                      p + 4, ", $", p + 5, ", $", p + 6, ", $", p + 7, ", $", p + 8, ", $", p + 9,
+                      ", $", p + 10, ")");
+      seats.Text(match.match_id())
+          .Int(seat.seat())
+          .Text(seat.player())
+          .Double(seat.score())
+          .Int(seat.rank())
+          .Int(seat.timeouts())
+          .Int(seat.illegal_answers())
+          .Int(seat.forfeited() ? 1 : 0);
+      if (auto bot = SeatBot(seat.player())) {
+        ASSIGN_OR_RETURN(const std::int64_t bot_id, BotIdLocked(bot->first, bot->second));
+        seats.Int(bot_id);
+      } else {
+        seats.NullInt();
+      }
+      seats.Int(seat.disconnects());
+    }
+    return db_->Run(sql, seats, "storing a seat").status();
+  }
+
+  absl::StatusOr<std::int64_t> BotIdLocked(const std::string& name, const std::string& version)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const std::pair<std::string, std::string> key(name, version);
+    if (auto it = bot_ids_.find(key); it != bot_ids_.end()) return it->second;
+    // Another server may add the same bot at once: the insert waits for it
+    // and then does nothing, and the select that follows sees its row.
+    RETURN_IF_ERROR(db_->Run("INSERT INTO bots (name, version) VALUES ($1, $2) "
+                             "ON CONFLICT DO NOTHING",
+                             SqlParams().Text(name).Text(version), "storing a bot")
+                        .status());
+    ASSIGN_OR_RETURN(std::optional<std::int64_t> id,
+                     db_->QueryInt("SELECT id FROM bots WHERE name = $1 AND version = $2",
+                                   SqlParams().Text(name).Text(version), "reading a bot"));
+    if (!id.has_value()) return absl::InternalError(absl::StrCat(name_, ": a bot went missing"));
+    return bot_ids_[key] = *id;
+  }
+
+  absl::Mutex mu_;
+  const std::unique_ptr<SqlConnection> db_ ABSL_PT_GUARDED_BY(mu_);
+  const std::string name_;
+  const bool read_only_;
+  const Statements sql_;
+  // (name, version) -> bots.id, as stored in this connection's view.
+  absl::flat_hash_map<std::pair<std::string, std::string>, std::int64_t> bot_ids_
+      ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace
+
+absl::StatusOr<std::int64_t> RecordedSchemaVersion(SqlConnection& db) {
+  ASSIGN_OR_RETURN(std::optional<std::int64_t> version,
+                   db.QueryInt("SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+                               SqlParams(), "reading the schema version"));
+  return version.value_or(0);
+}
+
+absl::Status CheckSchemaIsKnown(const std::string& name, std::int64_t version) {
+  const std::int64_t known = static_cast<std::int64_t>(MigrationCount());
+  if (version <= known) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(name, " has schema version ", version,
+                                                    ", newer than this build's ", known,
+                                                    ": use a newer hoard"));
+}
+
+absl::Status ApplyMigration(SqlConnection& db, std::int64_t next) {
+  if (absl::Status s = db.Exec(MigrationSql(next, db.dialect().database)); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("migration ", next, ": ", s.message()));
+  }
+  return db
+      .Run("INSERT INTO schema_migrations (version, applied_at_ms) VALUES ($1, $2)",
+           SqlParams().Int(next).Int(NowMs()), "recording a migration")
+      .status();
+}
+
+std::unique_ptr<MatchStore> MakeSqlStore(std::unique_ptr<SqlConnection> connection, bool read_only,
+                                         std::vector<std::string> notices) {
+  return std::make_unique<SqlStore>(std::move(connection), read_only, std::move(notices));
+}
+
+}  // namespace hoard::db
