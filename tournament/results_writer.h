@@ -51,6 +51,7 @@ class ResultsWriter {
     int per_commit = 256;
     absl::Duration commit_wait = absl::Milliseconds(20);
   };
+  // Every hook must be set.
   struct Hooks {
     // A stored batch and a status per result: OK, kAlreadyExists (stored
     // before, by another runner), or why it was not stored.

@@ -117,13 +117,7 @@ Tournament TournamentRunner::CurrentLocked() const {
     progress->set_eta_ms(absl::ToInt64Milliseconds(elapsed / finished_this_run_ * left));
   }
   progress->clear_standings();
-  if (format_ != nullptr) {
-    format_->Describe(standings_, *progress);
-  } else {
-    for (hoard::v1::Standing& row : standings_.Sorted()) {
-      *progress->add_standings() = std::move(row);
-    }
-  }
+  if (format_ != nullptr) format_->Describe(standings_, *progress);
   tournament.set_error(waiting_for_store_.empty() ? error_ : waiting_for_store_);
   return tournament;
 }
@@ -348,33 +342,51 @@ absl::Status TournamentRunner::SetStatusWithRetries(hoard::v1::TournamentStatus 
   }
 }
 
+std::optional<absl::StatusOr<Tournament>> TournamentRunner::JoinOthers(std::int64_t id) {
+  leases_ = std::make_unique<LeaseKeeper>(
+      store_, id, options_.lease_holder, options_.lease_ttl,
+      LeaseKeeper::Hooks{
+          .warn = [this](const std::string& line) { Warn(line); },
+          .on_ended = [this](hoard::v1::TournamentStatus status) { Cancel(status); }});
+  // Servers sharing the store look at each running tournament every
+  // second: one ended or run whole by another server is left before more
+  // than its row is read.
+  absl::StatusOr<std::optional<db::StoredTournament>> row = store_->GetTournament(id);
+  if (!row.ok()) return row.status();
+  if (!*row) return absl::NotFoundError(absl::StrCat("no tournament ", id));
+  const db::StoredTournament& t = **row;
+  // Ended by another server since it was found running: nothing to do.
+  if (t.status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
+      t.status == hoard::v1::TOURNAMENT_STATUS_CANCELLED ||
+      (t.status == hoard::v1::TOURNAMENT_STATUS_FAILED &&
+       !absl::StartsWith(t.error, kCannotStoreResults))) {
+    return LoadTournament(*store_, id);
+  }
+  if (IsLeasedWhole(t.spec)) {
+    absl::StatusOr<bool> mine = leases_->ClaimWhole();
+    if (!mine.ok()) return mine.status();
+    if (!*mine) return absl::AbortedError(absl::StrCat(kRunByAnotherServer, "tournament ", id));
+  }
+  return std::nullopt;
+}
+
+void TournamentRunner::PrepareParticipants() {
+  supervisor_ = std::make_unique<BotSupervisor>(
+      spec_, host_, cancelled_,
+      BotSupervisor::Options{.bot_log_dir = options_.bot_log_dir,
+                             .catalog = options_.catalog,
+                             .resume_grace = options_.resume_grace,
+                             .max_restarts = options_.max_restarts,
+                             .first_restart_delay = options_.first_restart_delay},
+      BotSupervisor::Hooks{.warn = [this](const std::string& line) { Warn(line); },
+                           .give_up = [this](const std::string& why) { FailForParticipant(why); }});
+  supervisor_->Prepare(NeededParticipants(), played_before_);
+}
+
 absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
   const bool shared = !options_.lease_holder.empty();
   if (shared) {
-    leases_ = std::make_unique<LeaseKeeper>(
-        store_, id, options_.lease_holder, options_.lease_ttl,
-        LeaseKeeper::Hooks{
-            .warn = [this](const std::string& line) { Warn(line); },
-            .on_ended = [this](hoard::v1::TournamentStatus status) { Cancel(status); }});
-    // Servers sharing the store look at each running tournament every
-    // second: one ended or run whole by another server is left before more
-    // than its row is read.
-    absl::StatusOr<std::optional<db::StoredTournament>> row = store_->GetTournament(id);
-    if (!row.ok()) return row.status();
-    if (!*row) return absl::NotFoundError(absl::StrCat("no tournament ", id));
-    const db::StoredTournament& t = **row;
-    // Ended by another server since it was found running: nothing to do.
-    if (t.status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
-        t.status == hoard::v1::TOURNAMENT_STATUS_CANCELLED ||
-        (t.status == hoard::v1::TOURNAMENT_STATUS_FAILED &&
-         !absl::StartsWith(t.error, kCannotStoreResults))) {
-      return LoadTournament(*store_, id);
-    }
-    if (IsLeasedWhole(t.spec)) {
-      absl::StatusOr<bool> mine = leases_->ClaimWhole();
-      if (!mine.ok()) return mine.status();
-      if (!*mine) return absl::AbortedError(absl::StrCat(kRunByAnotherServer, "tournament ", id));
-    }
+    if (std::optional<absl::StatusOr<Tournament>> left = JoinOthers(id)) return *std::move(left);
   }
   if (absl::Status s = Load(id); !s.ok()) {
     if (shared) leases_->Release();
@@ -387,16 +399,7 @@ absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
     }
   }
   if (shared) leases_->Start();
-  supervisor_ = std::make_unique<BotSupervisor>(
-      spec_, host_, cancelled_,
-      BotSupervisor::Options{.bot_log_dir = options_.bot_log_dir,
-                             .catalog = options_.catalog,
-                             .resume_grace = options_.resume_grace,
-                             .max_restarts = options_.max_restarts,
-                             .first_restart_delay = options_.first_restart_delay},
-      BotSupervisor::Hooks{.warn = [this](const std::string& line) { Warn(line); },
-                           .give_up = [this](const std::string& why) { FailForParticipant(why); }});
-  supervisor_->Prepare(NeededParticipants(), played_before_);
+  PrepareParticipants();
   Report();
   do {
     PlayPending();
@@ -476,14 +479,8 @@ void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reas
   ReportSampled();
 }
 
-void TournamentRunner::PlayOne(const ScheduledMatch& match) {
+hoard::v1::CreateMatchRequest TournamentRunner::RequestFor(const ScheduledMatch& match) const {
   const TournamentSpec& spec = spec_;
-  for (int p : match.seats) {
-    if (const std::string* why = supervisor_->Unavailable(p)) {
-      Fail(match, *why);
-      return;
-    }
-  }
   hoard::v1::CreateMatchRequest request;
   request.set_game(spec.game());
   request.mutable_options()->insert(spec.options().begin(), spec.options().end());
@@ -500,7 +497,18 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
       request.add_seats()->set_bot(ParticipantLabel(participant));
     }
   }
+  return request;
+}
 
+void TournamentRunner::PlayOne(const ScheduledMatch& match) {
+  const TournamentSpec& spec = spec_;
+  for (int p : match.seats) {
+    if (const std::string* why = supervisor_->Unavailable(p)) {
+      Fail(match, *why);
+      return;
+    }
+  }
+  const hoard::v1::CreateMatchRequest request = RequestFor(match);
   absl::StatusOr<FinishedMatch> played = host_->Play(request);
   // A bot at its limit of matches: wait for one of its matches to end.
   while (!played.ok() && played.status().code() == absl::StatusCode::kResourceExhausted &&

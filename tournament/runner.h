@@ -161,6 +161,13 @@ class TournamentRunner {
   hoard::v1::Tournament Current() const;
 
  private:
+  // Sharing, before anything else: the leases, and the tournament's row.
+  // What Run returns for a tournament another server ended or runs whole,
+  // or nullopt: this server runs it.
+  std::optional<absl::StatusOr<hoard::v1::Tournament>> JoinOthers(std::int64_t id);
+  // Launches or awaits every participant that is not built in (the
+  // supervisor says which cannot be seated).
+  void PrepareParticipants();
   // Reads tournament `id`, its spec, its format and what is stored of it,
   // and queues the slots the format hands out first.
   absl::Status Load(std::int64_t id);
@@ -184,7 +191,10 @@ class TournamentRunner {
   // Stores the tournament's status, waiting out errors that may pass.
   absl::Status SetStatusWithRetries(hoard::v1::TournamentStatus status, const std::string& error);
   void Work();
+  // Plays `match` and hands it to the writer, or fails it.
   void PlayOne(const ScheduledMatch& match);
+  // The sealed match of `match`'s seats and deal that the host creates.
+  hoard::v1::CreateMatchRequest RequestFor(const ScheduledMatch& match) const;
   // Counts the results of a batch the writer stored (or refused), in the
   // order stored.
   void CountBatch(const std::vector<PlayedSlot>& batch, const std::vector<absl::Status>& saved);
