@@ -25,10 +25,13 @@
 // it plays), and is asked again after every result; Stored updates the
 // ratings; Complete is never true (the ladder ends when it is cancelled);
 // SeatsKnownAhead is false and MostAtOnce is the number of tables it
-// keeps going. Entrants joining and leaving are the ladder's own input
-// (the bots connected to the host, read when Next chooses); what the runner
-// adds for it is asking Next again after a pause while it hands out
-// nothing, instead of ending the run once nothing is ready or in flight.
+// keeps going. Entrants joining and leaving are the ladder's own input: it
+// is made with a source of who is present (the host's connected bots, as
+// MatchHost::ListBots tells) and reads it when Next chooses, so a slot
+// seats only entrants present then, numbered by a participant list that
+// only grows. What the runner adds for it is asking Next again after a
+// pause while it hands out nothing, instead of ending the run once nothing
+// is ready or in flight.
 //
 // Thread safety: none. The runner calls a format under its own lock.
 
@@ -62,10 +65,12 @@ class TournamentFormat {
   // ends.
   virtual std::vector<ScheduledMatch> Next() = 0;
 
-  // How a slot handed out by Next ended; each is told once. Stored: stored
+  // How a slot handed out by Next ended, told once per slot. Stored: stored
   // with `seats` (by seat). StoredElsewhere: another runner stored it
   // first; a non-OK status says why the tournament cannot go on. Lost: not
-  // played, or not stored.
+  // played, or not stored. A slot the runner leaves to the other servers
+  // sharing the tournament (only in a format that IsLeasedWhole says no to)
+  // is not told: the runner itself looks at the store for it later.
   virtual void Stored(const ScheduledMatch& slot, const std::vector<db::RatedSeat>& seats) = 0;
   virtual absl::Status StoredElsewhere(const ScheduledMatch& slot) = 0;
   virtual void Lost(const ScheduledMatch& slot) = 0;

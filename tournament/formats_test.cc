@@ -1,7 +1,5 @@
 // The formats fed results directly: no match is played and nothing stored.
 
-#include "tournament/format.h"
-
 #include <set>
 #include <string>
 #include <vector>
@@ -10,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tournament/fixed_schedule.h"
+#include "tournament/format.h"
 #include "tournament/spec.h"
 #include "tournament/sprt_format.h"
 #include "tournament/swiss_format.h"
