@@ -1,9 +1,13 @@
 #ifndef HOARD_TOURNAMENT_RUNNER_H_
 #define HOARD_TOURNAMENT_RUNNER_H_
 
-// The tournament runner: plays a stored tournament's schedule on a match
+// The tournament runner: plays a stored tournament's slots on a match
 // host, several matches at once, and stores every finished match with its
-// seats and record.
+// seats and record. It only plays slots: its format (format.h) says which
+// slots come next and when the tournament is complete, a BotSupervisor
+// (bot_supervisor.h) launches and watches the participants' bot processes,
+// a ResultsWriter (results_writer.h) stores the results, and a LeaseKeeper
+// (lease_keeper.h) holds its leases when it shares the tournament.
 //
 // Storing. The workers that play matches hand each finished one to the
 // runner's results writer and go on to the next match; the writer stores
@@ -47,7 +51,6 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -59,43 +62,15 @@
 #include "absl/time/time.h"
 #include "db/store.h"
 #include "hoard/v1/tournament.pb.h"
+#include "tournament/bot_supervisor.h"
+#include "tournament/format.h"
 #include "tournament/host.h"
-#include "tournament/launcher.h"
-#include "tournament/leaderboard.h"
+#include "tournament/lease_keeper.h"
+#include "tournament/results_writer.h"
 #include "tournament/schedule.h"
-#include "tournament/sprt.h"
-#include "tournament/swiss.h"
+#include "tournament/standings.h"
 
 namespace hoard::tournament {
-
-// Results so far, per participant, with incremental Elo replayed in
-// schedule order (by slot) whatever order the matches ended in: the Elo of
-// the tournament's leaderboard (EloInScheduleOrder), at every moment of the
-// run over the matches stored so far. Slots below the lowest one not yet
-// added are folded into a checkpoint as they complete, so a report replays
-// only the matches above it (about the run's concurrency, more where slots
-// failed).
-class Standings {
- public:
-  // The match of slot `schedule_index` (each slot once).
-  void Add(int schedule_index, std::vector<db::RatedSeat> seats);
-  // Best first: by Elo, then by wins.
-  std::vector<hoard::v1::Standing> Sorted() const;
-
- private:
-  struct Entry {
-    int matches = 0;
-    int wins = 0;
-    double score_sum = 0;
-    double place_sum = 0;
-  };
-  std::map<std::string, Entry> entries_;
-  // Elo after every slot below checkpoint_ (each was added).
-  std::map<Identity, double> settled_elo_;
-  int checkpoint_ = 0;
-  // Added matches of the slots above the checkpoint, by slot.
-  std::map<int, std::vector<db::RatedSeat>> unsettled_;
-};
 
 // How the error of a tournament that failed because its results could not
 // be stored begins. The store's own troubles pass (a lock, a full disk: the
@@ -153,13 +128,8 @@ struct RunnerOptions {
 // another server runs whole (a Swiss or an SPRT while its lease runs).
 inline constexpr char kRunByAnotherServer[] = "run by another server: ";
 
-// Whether servers sharing a store run a tournament of `spec` one at a time,
-// whole (leasing slot -1): a format whose next matches depend on the last
-// results (Swiss, an SPRT test).
-bool IsLeasedWhole(const hoard::v1::TournamentSpec& spec);
-
-// The longest pause before a launched bot is started again.
-inline constexpr absl::Duration kMaxRestartDelay = absl::Seconds(8);
+// IsLeasedWhole (which formats are leased whole) is in format.h;
+// kMaxRestartDelay (the longest pause before a restart) in bot_supervisor.h.
 
 // Stores a new tournament for `spec` (normalized), or, unless `fresh` is
 // set, returns the newest stored one with the same spec (*resumed = true),
@@ -191,13 +161,19 @@ class TournamentRunner {
   hoard::v1::Tournament Current() const;
 
  private:
-  // Reads tournament `id`, its schedule and what is stored of it, and
-  // queues the matches left to play.
+  // Sharing, before anything else: the leases, and the tournament's row.
+  // What Run returns for a tournament another server ended or runs whole,
+  // or nullopt: this server runs it.
+  std::optional<absl::StatusOr<hoard::v1::Tournament>> JoinOthers(std::int64_t id);
+  // Launches or awaits every participant that is not built in (the
+  // supervisor says which cannot be seated).
+  void PrepareParticipants();
+  // Reads tournament `id`, its spec, its format and what is stored of it,
+  // and queues the slots the format hands out first.
   absl::Status Load(std::int64_t id);
-  // Plays the queued matches on spec concurrency workers.
+  // Plays the queued slots on spec concurrency workers, storing their
+  // results with a writer of this pass.
   void PlayPending();
-  // Stops the launched bots.
-  void StopLaunched();
   // Sharing: whether this server runs the tournament alone at a time (a
   // format whose next matches depend on the last results).
   bool LeasedWhole() const;
@@ -205,67 +181,41 @@ class TournamentRunner {
   // queues the slots they held that are still not stored. False once there
   // is nothing left to wait for.
   bool TakeInSharedProgress();
-  // Sharing: renews this server's leases every third of their time and
-  // follows the tournament's stored status, until `done`.
-  void KeepLeases(const std::atomic<bool>& done);
   // Whether this server can seat every participant of the match.
   bool CanSeat(const ScheduledMatch& match) const;
+  // The participants that still have matches to play (or may have: a
+  // format that seats its later slots from the results).
+  std::set<int> NeededParticipants() const;
   // The final status: FINISHED, cancelled as asked, or FAILED with why.
   hoard::v1::Tournament Conclude();
   // Stores the tournament's status, waiting out errors that may pass.
   absl::Status SetStatusWithRetries(hoard::v1::TournamentStatus status, const std::string& error);
   void Work();
+  // Plays `match` and hands it to the writer, or fails it.
   void PlayOne(const ScheduledMatch& match);
-
-  // A played match on its way to the store.
-  struct Played {
-    const ScheduledMatch* match = nullptr;
-    db::FinishedResult result;
-    std::vector<db::RatedSeat> seats;
-  };
-  // Hands a played match to the results writer (waiting while
-  // kMaxUncommittedResults wait).
-  void Store(Played played);
-  // The results writer's thread: stores batches until the workers are done
-  // and nothing waits, counting each result once its batch is stored.
-  void WriteResults();
-  // Saves a batch, retrying errors that may pass (the tournament is paused
-  // meanwhile) until it is stored or the run is cancelled; a few attempts
-  // for other errors, then each result on its own. A status per result.
-  std::vector<absl::Status> SaveWithRetries(const std::vector<const db::FinishedResult*>& batch);
-  // Counts a stored (or refused) result, in the order stored.
-  void Count(const Played& played, const absl::Status& saved) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Report(), unless one was made less than kProgressEvery ago.
+  // The sealed match of `match`'s seats and deal that the host creates.
+  hoard::v1::CreateMatchRequest RequestFor(const ScheduledMatch& match) const;
+  // Counts the results of a batch the writer stored (or refused), in the
+  // order stored.
+  void CountBatch(const std::vector<PlayedSlot>& batch, const std::vector<absl::Status>& saved);
+  void Count(const PlayedSlot& played, const absl::Status& saved)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Called after every slot ends, stored or failed: queues what the format
+  // hands out next, and stops once it says the tournament is complete.
+  void AfterMatch() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Puts `slots` (in the order to play them) on pending_.
+  void Queue(const std::vector<ScheduledMatch>& slots) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Whether a worker has a match to take or nothing more to wait for.
+  bool WorkOrDone() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Report(), unless one was made less than progress_every ago.
   void ReportSampled();
   void Fail(const ScheduledMatch& match, const std::string& reason);
   hoard::v1::Tournament CurrentLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Report();
   // Passes `line` to options_.on_warning, one call at a time.
   void Warn(const std::string& line);
-  // Launches or awaits every participant that is not built in; the ones
-  // that are not connected in time go to unavailable_.
-  void PrepareParticipants();
-
-  // The steps of PrepareParticipants, each on the participants (by index)
-  // and the bots launched for them, one per server behind the host.
-  using LaunchedBots = std::map<int, std::vector<LaunchedBot*>>;
-  // The participants that still have matches to play.
-  std::set<int> NeededParticipants() const;
-  // What to launch for a command or catalog participant; nullopt (and the
-  // reason in unavailable_) for a catalog entry the server does not have.
-  std::optional<hoard::v1::CatalogBot> LaunchOf(int p);
-  // Gives the bot's account a fresh key and starts it once per address.
-  void Launch(int p, const hoard::v1::CatalogBot& launch, const std::vector<std::string>& addresses,
-              LaunchedBots& launched);
-  // Waits (within the start timeout) for every participant in `needed` that
-  // is not built in to be connected; returns those that are not.
-  std::set<int> AwaitConnected(const std::set<int>& needed, const LaunchedBots& launched);
-  // Moves the waiting participants whose launched bot has exited to
-  // unavailable_, with how it exited.
-  void DropExited(const LaunchedBots& launched, std::set<int>& waiting);
-  // Why participant `p` is not connected after the start timeout.
-  std::string NotConnected(int p, const std::vector<std::string>& addresses,
-                           const LaunchedBots& launched) const;
+  // Stops the tournament because of a participant: `why` becomes its error.
+  void FailForParticipant(const std::string& why);
 
   db::MatchStore* const store_;
   MatchHost* const host_;
@@ -273,77 +223,27 @@ class TournamentRunner {
   std::atomic<bool> cancelled_{false};
   std::atomic<hoard::v1::TournamentStatus> cancelled_as_{hoard::v1::TOURNAMENT_STATUS_CANCELLED};
 
-  mutable absl::Mutex mu_;
-  hoard::v1::Tournament tournament_ ABSL_GUARDED_BY(mu_);
   // Set by Run before any worker starts; read-only after.
   std::int64_t id_ = 0;
   hoard::v1::TournamentSpec spec_;
-  std::vector<ScheduledMatch> schedule_;
-  std::vector<std::string> labels_;         // per participant
-  std::map<int, std::string> unavailable_;  // participant -> why
-  // A bot launched for a participant, kept running while the tournament
-  // plays (Supervise).
-  struct Supervised {
-    int participant = 0;
-    std::string command;
-    std::map<std::string, std::string> env;
-    std::string log_path;
-    std::string working_directory;
-    std::unique_ptr<LaunchedBot> bot;  // null while it waits to restart
-    absl::Time restart_at = absl::InfinitePast();
-    bool given_up = false;
-  };
-  // Restarts the launched bots that exited, or fails the tournament for a
-  // participant that keeps exiting. Called by PlayPending's supervisor.
-  void Supervise();
-  // Stops the tournament because of participant `p`: `why` becomes its error.
-  void FailForParticipant(const std::string& why);
-  std::vector<Supervised> launched_;
-  // Per participant: exits in a row without a match played through in
-  // between, and the matches it played through in this run (answering, not
-  // forfeiting) when it last exited, and now.
-  std::map<int, int> exits_in_a_row_;
-  std::map<int, int> played_at_exit_;
-  std::map<int, int> played_through_ ABSL_GUARDED_BY(mu_);
-  bool participant_failed_ ABSL_GUARDED_BY(mu_) = false;
-  // With a spec's sprt: the candidate's participant number (-1: no test),
-  // each block's summed scores and stored matches, and where the test stands.
-  // Counts a stored match; stops the tournament once the test decides.
-  void CountForSprt(std::int64_t block, const std::vector<db::RatedSeat>& seats)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  bool SprtDecided() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  int sprt_candidate_ = -1;
-  SprtParameters sprt_params_;
-  std::map<std::int64_t, std::pair<double, int>> sprt_blocks_ ABSL_GUARDED_BY(mu_);
-  // The complete blocks at the start of the schedule counted so far: how
-  // many, and their scores summed and squared and summed.
-  int sprt_counted_ ABSL_GUARDED_BY(mu_) = 0;
-  double sprt_sum_ ABSL_GUARDED_BY(mu_) = 0;
-  double sprt_squares_ ABSL_GUARDED_BY(mu_) = 0;
-  hoard::v1::SprtState sprt_ ABSL_GUARDED_BY(mu_);
-  // Swiss: the pairing (null in other formats), the round being played
-  // (from 0) and its matches not stored yet. A round is paired once every
-  // match of the one before is stored; a round that loses a match stops
-  // the tournament (resuming plays it again).
-  std::unique_ptr<Swiss> swiss_ ABSL_GUARDED_BY(mu_);
-  int swiss_round_ ABSL_GUARDED_BY(mu_) = 0;
-  int swiss_left_ ABSL_GUARDED_BY(mu_) = 0;
-  // Called after every match ends, stored or failed: pairs and queues the
-  // next Swiss round when this one is complete.
-  void AfterMatch() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void QueueSwissRound(const SwissRound& round) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Whether a worker has a match to take or nothing more to wait for.
-  bool WorkOrDone() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  std::vector<int> pending_ ABSL_GUARDED_BY(mu_);  // schedule indexes, next last
-  // Sharing: slots left this pass to other servers (leased by them, or
-  // with participants this server cannot seat).
-  std::vector<int> deferred_ ABSL_GUARDED_BY(mu_);
-  // Sharing: the tournament was cancelled or ended by another server.
-  std::atomic<bool> ended_elsewhere_{false};
+  std::vector<std::string> labels_;  // per participant
   // The tournament's status as stored when Load read it.
   hoard::v1::TournamentStatus stored_status_ = hoard::v1::TOURNAMENT_STATUS_UNSPECIFIED;
-  std::string stored_error_;
-  std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
+  // Participants that played in the tournament before this run.
+  std::set<int> played_before_;
+  // The bot processes (made by Run), the results writer of the pass being
+  // played, and the leases (sharing only).
+  std::unique_ptr<BotSupervisor> supervisor_;
+  std::unique_ptr<ResultsWriter> writer_;
+  std::unique_ptr<LeaseKeeper> leases_;
+
+  mutable absl::Mutex mu_;
+  hoard::v1::Tournament tournament_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<TournamentFormat> format_ ABSL_GUARDED_BY(mu_);
+  std::vector<ScheduledMatch> pending_ ABSL_GUARDED_BY(mu_);  // next last
+  // Sharing: slots left this pass to other servers (leased by them, or
+  // with participants this server cannot seat).
+  std::vector<ScheduledMatch> deferred_ ABSL_GUARDED_BY(mu_);
   Standings standings_ ABSL_GUARDED_BY(mu_);
   int finished_ ABSL_GUARDED_BY(mu_) = 0;
   int finished_this_run_ ABSL_GUARDED_BY(mu_) = 0;
@@ -352,19 +252,9 @@ class TournamentRunner {
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::string error_ ABSL_GUARDED_BY(mu_);
   bool store_broken_ ABSL_GUARDED_BY(mu_) = false;
-  // Whether the last attempt to store a match met an error that may pass.
-  std::atomic<bool> store_failing_{false};
+  bool participant_failed_ ABSL_GUARDED_BY(mu_) = false;
   // While the store refuses results: why (the tournament shows it).
   std::string waiting_for_store_ ABSL_GUARDED_BY(mu_);
-  // Participants that played in the tournament before this run.
-  std::set<int> played_before_;
-  // The results writer's queue; workers_done_ once no worker adds more.
-  absl::Mutex queue_mu_;
-  std::vector<Played> queue_ ABSL_GUARDED_BY(queue_mu_);
-  bool workers_done_ ABSL_GUARDED_BY(queue_mu_) = false;
-  // Results the writer has stored, freed by the next worker that queues one
-  // (their records are large: freeing them would slow the one writer).
-  std::vector<Played> spent_ ABSL_GUARDED_BY(queue_mu_);
   // When progress was last reported (ReportSampled).
   std::atomic<std::int64_t> reported_at_ns_{0};
   absl::Time started_ = absl::Now();

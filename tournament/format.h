@@ -1,0 +1,113 @@
+#ifndef HOARD_TOURNAMENT_FORMAT_H_
+#define HOARD_TOURNAMENT_FORMAT_H_
+
+// A tournament format: which slots a tournament plays, in what order, and
+// when it is over. The runner (runner.h) only plays slots: it asks its
+// format for the next ones, plays them, tells the format how each ended,
+// and stops once the format says the tournament is complete. The math each
+// format uses lives apart (schedule.h, swiss.h, sprt.h); a format holds
+// what the runner does with it.
+//
+//   fixed_schedule.h  round-robin, duplicate, gauntlet: the whole schedule
+//                     is known from the start
+//   swiss_format.h    Swiss: a round is paired once the one before is stored
+//   sprt_format.h     a duplicate schedule that stops once its sequential
+//                     test decides
+//
+// Adding a format: a class of its own file implementing TournamentFormat,
+// made by MakeFormat for the specs that ask for it, and named in
+// IsLeasedWhole if its next slots depend on the last results.
+//
+// A standing ladder (play that never ends) fits as one more format:
+// Resume takes in the stored history and the ratings it gives; Next
+// chooses the next tables from the ratings so far among the entrants
+// present (a slot is numbered when it is chosen, so scheduled() grows as
+// it plays), and is asked again after every result; Stored updates the
+// ratings; Complete is never true (the ladder ends when it is cancelled);
+// SeatsKnownAhead is false and MostAtOnce is the number of tables it
+// keeps going. Entrants joining and leaving are the ladder's own input: it
+// is made with a source of who is present (the host's connected bots, as
+// MatchHost::ListBots tells) and reads it when Next chooses, so a slot
+// seats only entrants present then, numbered by a participant list that
+// only grows. What the runner adds for it is asking Next again after a
+// pause while it hands out nothing, instead of ending the run once nothing
+// is ready or in flight.
+//
+// Thread safety: none. The runner calls a format under its own lock.
+
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "db/store.h"
+#include "hoard/v1/tournament.pb.h"
+#include "tournament/schedule.h"
+#include "tournament/standings.h"
+
+namespace hoard::tournament {
+
+class TournamentFormat {
+ public:
+  virtual ~TournamentFormat() = default;
+
+  // Takes in what is stored of the tournament before this run: the slots
+  // stored (`done`) and their results. Called once, before Next. kDataLoss
+  // when the results cannot be this format's (a stored match that a Swiss
+  // pairing does not seat).
+  virtual absl::Status Resume(const std::set<int>& done,
+                              const std::vector<db::RatedMatch>& stored) = 0;
+
+  // The slots ready to be played that were not handed out before, in the
+  // order to play them. Empty: none until more results come in, or none at
+  // all. The runner asks once the format has resumed and after every slot
+  // ends.
+  virtual std::vector<ScheduledMatch> Next() = 0;
+
+  // How a slot handed out by Next ended, told once per slot. Stored: stored
+  // with `seats` (by seat). StoredElsewhere: another runner stored it
+  // first; a non-OK status says why the tournament cannot go on. Lost: not
+  // played, or not stored. A slot the runner leaves to the other servers
+  // sharing the tournament (only in a format that IsLeasedWhole says no to)
+  // is not told: the runner itself looks at the store for it later.
+  virtual void Stored(const ScheduledMatch& slot, const std::vector<db::RatedSeat>& seats) = 0;
+  virtual absl::Status StoredElsewhere(const ScheduledMatch& slot) = 0;
+  virtual void Lost(const ScheduledMatch& slot) = 0;
+
+  // Whether the tournament is over once `stored` of its slots are stored
+  // (by any runner).
+  virtual bool Complete(int stored) const = 0;
+  // The slots of its schedule.
+  virtual int scheduled() const = 0;
+  // The most slots Next may hand out at once later (a Swiss round's
+  // tables); 0: none beyond those ready at the start. The runner keeps
+  // workers for them.
+  virtual int MostAtOnce() const { return 0; }
+  // Whether the seats of the slots not handed out yet are known; if not,
+  // the runner prepares every participant while any slot is left.
+  virtual bool SeatsKnownAhead() const { return true; }
+  // Fills in the progress this format shows: the standings (from `elo`,
+  // the tournament's live table), and a Swiss's round or a test's state.
+  virtual void Describe(const Standings& elo, hoard::v1::TournamentProgress& progress) const;
+};
+
+// The format of `spec` (normalized): a Swiss, an SPRT test (a spec whose
+// sprt names a participant), or a fixed schedule. Errors as Schedule's.
+absl::StatusOr<std::unique_ptr<TournamentFormat>> MakeFormat(const hoard::v1::TournamentSpec& spec);
+
+// Whether servers sharing a store run a tournament of `spec` one at a time,
+// whole (leasing slot -1): a format whose next matches depend on the last
+// results (Swiss, an SPRT test).
+bool IsLeasedWhole(const hoard::v1::TournamentSpec& spec);
+
+// Fills in the standings (and a Swiss's round) that a stored tournament
+// shows without running it, from its stored `results`. kDataLoss for a
+// stored spec that no longer makes a schedule; a Swiss's replay errors.
+absl::Status DescribeStored(const hoard::v1::TournamentSpec& spec,
+                            const std::vector<db::RatedMatch>& results,
+                            hoard::v1::TournamentProgress& progress);
+
+}  // namespace hoard::tournament
+
+#endif  // HOARD_TOURNAMENT_FORMAT_H_
