@@ -9,33 +9,23 @@
 #include "service/cli/flags.h"
 
 namespace hoard::cli {
-namespace {
-
-const std::vector<FlagSpec>& BackupFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"db", "FILE", "the database to copy (default hoard.db)"},
-      {"output", "FILE", "the copy to make (must not exist)"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
-}  // namespace
 
 int RunBackup(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BackupFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard backup --db FILE --output FILE\n\n"
-                 "Copies a Hoard database with SQLite's online backup: a consistent snapshot,\n"
-                 "safe while a server or tournament keeps writing to it. The copy is checked\n"
-                 "(PRAGMA integrity_check) before the command succeeds.\n\n"
-              << FlagsHelp(BackupFlags());
-    return kExitOk;
-  }
-  if (!parsed->Has("output")) return Fail(kExitUsage, "backup needs --output FILE");
-  const std::string source = parsed->Get("db", "hoard.db");
-  const std::string target = parsed->Get("output", "");
+  std::string source = "hoard.db";
+  std::string target;
+  CommandLine command(
+      "backup",
+      "usage: hoard backup --db FILE --output FILE\n\n"
+      "Copies a Hoard database with SQLite's online backup: a consistent snapshot,\n"
+      "safe while a server or tournament keeps writing to it. The copy is checked\n"
+      "(PRAGMA integrity_check) before the command succeeds.");
+  CLI::App& app = command.app();
+  app.add_option("--db", source, "the database to copy (default hoard.db)")
+      ->type_name("FILE")
+      ->check(NoPasswordInAddress());
+  app.add_option("--output", target, "the copy to make (must not exist)")->type_name("FILE");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (target.empty()) return Fail(kExitUsage, "backup needs --output FILE");
   if (db::IsPostgresUrl(source)) {
     return Fail(kExitUsage,
                 "hoard backup copies SQLite files; back up a PostgreSQL database with its own "

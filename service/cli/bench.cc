@@ -12,109 +12,116 @@
 #include "service/cli/flags.h"
 
 namespace hoard::cli {
-namespace {
-
-const std::vector<FlagSpec>& BenchFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"matches", "N", "concurrent matches in the decision phase (default 16)"},
-      {"players", "N", "seats per match, one bot stream each (default 4)"},
-      {"seconds", "S", "length of the decision and floor phases (default 5)"},
-      {"idle-matches", "N", "idle matches for the memory phase (default 10000)"},
-      {"timeout-matches", "N", "concurrent matches in the time-out phase (default 1000)"},
-      {"timeout-decision-ms", "MS", "decision time in the time-out phase (default 100)"},
-      {"timeout-seconds", "S", "length of the time-out phase (default 10)"},
-      {"think-percent", "P",
-       "time-out phase: bots answer after P% of the decision time (default 80)"},
-      {"thinking-matches", "N",
-       "time-out phase: all-built-in MCTS Dragon's Gold matches thinking meanwhile (default 4)"},
-      {"single-stream", "yes|no",
-       "also measure one stream and one match against one ping-pong chain (default yes)"},
-      {"load-matches", "N,N,...",
-       "load phases: concurrent matches whose bots answer at once (default 1000,5000; none: skip)"},
-      {"load-decision-ms", "MS", "decision time in the load phases (default 100)"},
-      {"load-seconds", "S", "length of each load phase (default 10)"},
-      {"events", "HOW",
-       "how the bots hear the play: stream, in_requests or none (default none, like the floor)"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
-}  // namespace
 
 int RunBench(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BenchFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help") || parsed->positionals.empty()) {
-    std::cout << "usage: hoard bench arena [flags]\n\n"
-                 "Starts a server in this process on loopback and measures it over gRPC:\n"
-                 "decision round trips against a raw gRPC ping-pong (the floor), memory\n"
-                 "per idle match, and time-outs under load.\n\n"
-              << FlagsHelp(BenchFlags());
-    return parsed->Has("help") ? kExitOk : kExitUsage;
-  }
-  if (parsed->positionals.size() != 1 || parsed->positionals[0] != "arena") {
-    return Fail(kExitUsage,
-                SubcommandError("bench", *parsed, {"arena"}, "usage: hoard bench arena [flags]"));
-  }
   service::ArenaBenchOptions options;
-  for (const auto& [flag, target, low, high] : std::vector<std::tuple<std::string, int*, int, int>>{
-           {"matches", &options.matches, 1, 100000},
-           {"players", &options.players, 2, 5},
-           {"idle-matches", &options.idle_matches, 1, 1000000},
-           {"timeout-matches", &options.timeout_matches, 1, 100000},
-           {"timeout-decision-ms", &options.timeout_decision_ms, 1, 600000},
-           {"think-percent", &options.think_percent, 0, 99},
-           {"load-decision-ms", &options.load_decision_ms, 1, 600000},
-           {"thinking-matches", &options.thinking_matches, 0, 1000}}) {
-    if (absl::Status status = ReadIntFlag(*parsed, flag, low, high, target); !status.ok()) {
-      return Fail(kExitUsage, std::string(status.message()));
-    }
+  std::vector<std::string> words;
+  std::string single_stream;
+  std::string load_matches;
+  std::string events;
+  CommandLine command("bench",
+                      "usage: hoard bench arena [flags]\n\n"
+                      "Starts a server in this process on loopback and measures it over gRPC:\n"
+                      "decision round trips against a raw gRPC ping-pong (the floor), memory\n"
+                      "per idle match, and time-outs under load.");
+  CLI::App& app = command.app();
+  const CLI::Validator seconds =
+      Number([](double s) { return s > 0 && s <= 3600; }, "{flag} needs seconds from 0 to 3600");
+  app.add_option("--matches", options.matches,
+                 "concurrent matches in the decision phase (default 16)")
+      ->type_name("N")
+      ->transform(InRange(1, 100000));
+  app.add_option("--players", options.players, "seats per match, one bot stream each (default 4)")
+      ->type_name("N")
+      ->transform(InRange(2, 5));
+  app.add_option("--seconds", options.seconds,
+                 "length of the decision and floor phases (default 5)")
+      ->type_name("S")
+      ->transform(seconds);
+  app.add_option("--idle-matches", options.idle_matches,
+                 "idle matches for the memory phase (default 10000)")
+      ->type_name("N")
+      ->transform(InRange(1, 1000000));
+  app.add_option("--timeout-matches", options.timeout_matches,
+                 "concurrent matches in the time-out phase (default 1000)")
+      ->type_name("N")
+      ->transform(InRange(1, 100000));
+  app.add_option("--timeout-decision-ms", options.timeout_decision_ms,
+                 "decision time in the time-out phase (default 100)")
+      ->type_name("MS")
+      ->transform(InRange(1, 600000));
+  app.add_option("--timeout-seconds", options.timeout_seconds,
+                 "length of the time-out phase (default 10)")
+      ->type_name("S")
+      ->transform(seconds);
+  app.add_option("--think-percent", options.think_percent,
+                 "time-out phase: bots answer after P% of the decision time (default 80)")
+      ->type_name("P")
+      ->transform(InRange(0, 99));
+  app.add_option("--thinking-matches", options.thinking_matches,
+                 "time-out phase: all-built-in MCTS Dragon's Gold matches thinking meanwhile "
+                 "(default 4)")
+      ->type_name("N")
+      ->transform(InRange(0, 1000));
+  app.add_option("--single-stream", single_stream,
+                 "also measure one stream and one match against one ping-pong chain (default "
+                 "yes)")
+      ->type_name("yes|no");
+  app.add_option("--load-matches", load_matches,
+                 "load phases: concurrent matches whose bots answer at once (default "
+                 "1000,5000; none: skip)")
+      ->type_name("N,N,...");
+  app.add_option("--load-decision-ms", options.load_decision_ms,
+                 "decision time in the load phases (default 100)")
+      ->type_name("MS")
+      ->transform(InRange(1, 600000));
+  app.add_option("--load-seconds", options.load_seconds, "length of each load phase (default 10)")
+      ->type_name("S")
+      ->transform(seconds);
+  app.add_option("--events", events,
+                 "how the bots hear the play: stream, in_requests or none (default none, like "
+                 "the floor)")
+      ->type_name("HOW");
+  command.Words(&words);
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (words.empty()) {
+    std::cout << command.Help();
+    return kExitUsage;
   }
-  for (const auto& [flag, target] :
-       std::vector<std::pair<std::string, double*>>{{"seconds", &options.seconds},
-                                                    {"timeout-seconds", &options.timeout_seconds},
-                                                    {"load-seconds", &options.load_seconds}}) {
-    if (!parsed->Has(flag)) continue;
-    if (!absl::SimpleAtod(parsed->Get(flag, ""), target) || *target <= 0 || *target > 3600) {
-      return Fail(kExitUsage, absl::StrCat("--", flag, " needs seconds from 0 to 3600"));
-    }
+  if (words.size() != 1 || words[0] != "arena") {
+    return Fail(kExitUsage,
+                SubcommandError("bench", words, {"arena"}, "usage: hoard bench arena [flags]"));
   }
-  if (parsed->Has("single-stream")) {
-    const std::string single = parsed->Get("single-stream", "");
-    if (single != "yes" && single != "no") {
+  if (!single_stream.empty()) {
+    if (single_stream != "yes" && single_stream != "no") {
       return Fail(kExitUsage, absl::StrCat("--single-stream must be yes or no, not '",
-                                           engine::Clip(single), "'"));
+                                           engine::Clip(single_stream), "'"));
     }
-    options.single_stream = single == "yes";
+    options.single_stream = single_stream == "yes";
   }
-  if (parsed->Has("load-matches")) {
+  if (!load_matches.empty()) {
     options.load_matches.clear();
-    const std::string list = parsed->Get("load-matches", "");
-    if (list != "none") {
-      for (absl::string_view part : absl::StrSplit(list, ',')) {
+    if (load_matches != "none") {
+      for (absl::string_view part : absl::StrSplit(load_matches, ',')) {
         int matches = 0;
         if (!absl::SimpleAtoi(part, &matches) || matches < 1 || matches > 100000) {
           return Fail(kExitUsage, absl::StrCat("--load-matches needs counts from 1 to 100000, "
                                                "separated by commas, or none; not '",
-                                               engine::Clip(list), "'"));
+                                               engine::Clip(load_matches), "'"));
         }
         options.load_matches.push_back(matches);
       }
     }
   }
-  if (parsed->Has("events")) {
-    const std::string events = parsed->Get("events", "");
-    if (events == "stream") {
-      options.events = hoard::v1::EVENT_DELIVERY_STREAM;
-    } else if (events == "in_requests") {
-      options.events = hoard::v1::EVENT_DELIVERY_IN_REQUESTS;
-    } else if (events == "none") {
-      options.events = hoard::v1::EVENT_DELIVERY_NONE;
-    } else {
-      return Fail(kExitUsage, absl::StrCat("--events must be stream, in_requests or none, not '",
-                                           engine::Clip(events), "'"));
-    }
+  if (events == "stream") {
+    options.events = hoard::v1::EVENT_DELIVERY_STREAM;
+  } else if (events == "in_requests") {
+    options.events = hoard::v1::EVENT_DELIVERY_IN_REQUESTS;
+  } else if (events == "none") {
+    options.events = hoard::v1::EVENT_DELIVERY_NONE;
+  } else if (!events.empty()) {
+    return Fail(kExitUsage, absl::StrCat("--events must be stream, in_requests or none, not '",
+                                         engine::Clip(events), "'"));
   }
   options.progress = [](const std::string& line) { std::cerr << "bench: " << line << std::endl; };
   absl::StatusOr<service::ArenaBenchReport> report = service::RunArenaBench(options);

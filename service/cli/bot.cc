@@ -6,7 +6,6 @@
 #include <iostream>
 #include <memory>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "bots/client.h"
 #include "grpcpp/grpcpp.h"
@@ -16,23 +15,6 @@
 
 namespace hoard::cli {
 namespace {
-
-const std::vector<FlagSpec>& BotFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", kServerHelp},
-      {"name", "NAME", "register as this bot (default $HOARD_BOT_NAME)..."},
-      {"key", "KEY", "...with this key (default $HOARD_BOT_KEY; the first registration sets it)"},
-      {"max-matches", "N", "matches to play at once (default $HOARD_MAX_MATCHES, else 1)"},
-      {"match", "ID", "or join one seat of this match..."},
-      {"token", "TOKEN", "...with this seat token"},
-      {"strategy", "NAME", "random (default) or first"},
-      {"seed", "N", "seed of the random strategy (default 1)"},
-      {"matches", "N", "stop after N matches have ended (default: never)"},
-      {"quiet", "", "print nothing but errors"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
 
 // Set by SIGTERM and SIGINT; the client notices it and stops.
 std::atomic<bool> stop_requested{false};
@@ -54,30 +36,45 @@ void StopOnSignals() {
 }  // namespace
 
 int RunBot(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BotFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard bot --name NAME --key KEY [flags]\n"
-                 "       hoard bot --match ID --token TOKEN [flags]\n\n"
-                 "Connects to a Hoard server and plays every match it is seated in; SIGTERM\n"
-                 "or SIGINT stops it (exit status 0).\n\n"
-              << FlagsHelp(BotFlags());
-    return kExitOk;
-  }
   bots::ClientOptions options;
-  options.match_id = parsed->Get("match", "");
-  options.seat_token = parsed->Get("token", "");
+  std::string server;
+  std::string strategy_name = "random";
+  std::uint64_t seed = 1;
+  bool quiet = false;
+  CommandLine command("bot",
+                      "usage: hoard bot --name NAME --key KEY [flags]\n"
+                      "       hoard bot --match ID --token TOKEN [flags]\n\n"
+                      "Connects to a Hoard server and plays every match it is seated in; SIGTERM\n"
+                      "or SIGINT stops it (exit status 0).");
+  CLI::App& app = command.app();
+  app.add_option("--server", server, kServerHelp)->type_name("HOST:PORT");
+  app.add_option("--name", options.name, "register as this bot (default $HOARD_BOT_NAME)...")
+      ->type_name("NAME");
+  app.add_option("--key", options.key,
+                 "...with this key (default $HOARD_BOT_KEY; the first registration sets it)")
+      ->type_name("KEY");
+  app.add_option("--max-matches", options.max_matches,
+                 "matches to play at once (default $HOARD_MAX_MATCHES, else 1)")
+      ->type_name("N")
+      ->envname("HOARD_MAX_MATCHES")
+      ->transform(InRange(1, 1000000));
+  app.add_option("--match", options.match_id, "or join one seat of this match...")->type_name("ID");
+  app.add_option("--token", options.seat_token, "...with this seat token")->type_name("TOKEN");
+  app.add_option("--strategy", strategy_name, "random (default) or first")->type_name("NAME");
+  app.add_option("--seed", seed, "seed of the random strategy (default 1)")
+      ->type_name("N")
+      ->transform(Seed());
+  app.add_option("--matches", options.stop_after_matches,
+                 "stop after N matches have ended (default: never)")
+      ->type_name("N")
+      ->transform(InRange(1, 1000000));
+  app.add_flag("--quiet", quiet, "print nothing but errors");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
   // A bot that a tournament launches finds its server and credentials in
   // the environment.
   if (options.seat_token.empty() && options.match_id.empty()) {
-    options.name = FlagOrEnv(*parsed, "name", "HOARD_BOT_NAME", "");
-    options.key = FlagOrEnv(*parsed, "key", "HOARD_BOT_KEY", "");
-    if (!parsed->Has("max-matches")) {
-      parsed->flags["max-matches"] = {FlagOrEnv(*parsed, "max-matches", "HOARD_MAX_MATCHES", "1")};
-    }
-  } else {
-    options.name = parsed->Get("name", "");
-    options.key = parsed->Get("key", "");
+    options.name = ValueOrEnv(options.name, "HOARD_BOT_NAME", "");
+    options.key = ValueOrEnv(options.key, "HOARD_BOT_KEY", "");
   }
   const bool registers = !options.name.empty() || !options.key.empty();
   const bool joins = !options.seat_token.empty() || !options.match_id.empty();
@@ -90,23 +87,13 @@ int RunBot(const std::vector<std::string>& args) {
   if (registers && (options.name.empty() || options.key.empty())) {
     return Fail(kExitUsage, "registering needs both --name and --key");
   }
-  for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
-           {"max-matches", &options.max_matches}, {"matches", &options.stop_after_matches}}) {
-    if (absl::Status status = ReadIntFlag(*parsed, flag, 1, 1000000, target); !status.ok()) {
-      return Fail(kExitUsage, std::string(status.message()));
-    }
-  }
-  std::uint64_t seed = 1;
-  if (!absl::SimpleAtoi(parsed->Get("seed", "1"), &seed)) {
-    return Fail(kExitUsage, "--seed needs a whole number");
-  }
   absl::StatusOr<std::unique_ptr<bots::Strategy>> strategy =
-      bots::MakeStrategy(parsed->Get("strategy", "random"), seed);
+      bots::MakeStrategy(strategy_name, seed);
   if (!strategy.ok()) return Fail(kExitUsage, std::string(strategy.status().message()));
-  const std::string server = ServerAddress(*parsed);
+  server = ServerAddress(server);
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
-  if (!parsed->Has("quiet")) {
+  if (!quiet) {
     // The bot waits for a server that does not answer: that is said once,
     // not at each retry.
     auto said_unanswered = std::make_shared<std::atomic<bool>>(false);
@@ -133,7 +120,7 @@ int RunBot(const std::vector<std::string>& args) {
     return Fail(kExitFailure, absl::StrCat(server, ": ", status.message()));
   }
   const bots::ClientStats stats = client.stats();
-  if (!parsed->Has("quiet")) {
+  if (!quiet) {
     std::cout << "hoard bot: " << stats.matches_finished << " match(es) played, " << stats.decisions
               << " decisions, " << stats.refused_answers << " refused answers, " << stats.reconnects
               << " reconnects" << std::endl;

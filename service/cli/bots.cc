@@ -12,60 +12,57 @@
 #include "service/cli/flags.h"
 
 namespace hoard::cli {
-namespace {
-
-const std::vector<FlagSpec>& BotsFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", kServerHelp},
-      {"token-file", "FILE",
-       "the token to send (default $HOARD_TOKEN, else for add and revoke a local "
-       "server's admin token)"},
-      {"key", "KEY", "add: the account's key (default: the server makes one)"},
-      {"key-file", "FILE",
-       "add: read the account's key from FILE (its first line), kept off the command line"},
-      {"replace", "", "add: give an existing account a new key (its streams are closed)"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
-}  // namespace
 
 int RunBots(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, BotsFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard bots add NAME [--key KEY | --key-file FILE] [--replace]\n"
-                 "       hoard bots list\n"
-                 "       hoard bots revoke NAME\n\n"
-                 "Manages the bot accounts of a Hoard server (add and revoke need its admin\n"
-                 "token). A bot registers with its account's name and key; add prints the\n"
-                 "key, which the server keeps only as a salted hash. revoke deletes the\n"
-                 "account and closes its streams.\n\n"
-              << FlagsHelp(BotsFlags());
-    return kExitOk;
-  }
-  const std::vector<std::string>& words = parsed->positionals;
-  const std::string server = ServerAddress(*parsed);
+  std::vector<std::string> words;
+  std::string server;
+  std::string token_file;
+  std::string key;
+  std::string key_file;
+  bool replace = false;
+  CommandLine command("bots",
+                      "usage: hoard bots add NAME [--key KEY | --key-file FILE] [--replace]\n"
+                      "       hoard bots list\n"
+                      "       hoard bots revoke NAME\n\n"
+                      "Manages the bot accounts of a Hoard server (add and revoke need its admin\n"
+                      "token). A bot registers with its account's name and key; add prints the\n"
+                      "key, which the server keeps only as a salted hash. revoke deletes the\n"
+                      "account and closes its streams.");
+  CLI::App& app = command.app();
+  app.add_option("--server", server, kServerHelp)->type_name("HOST:PORT");
+  app.add_option("--token-file", token_file,
+                 "the token to send (default $HOARD_TOKEN, else for add and revoke a local "
+                 "server's admin token)")
+      ->type_name("FILE");
+  app.add_option("--key", key, "add: the account's key (default: the server makes one)")
+      ->type_name("KEY");
+  app.add_option("--key-file", key_file,
+                 "add: read the account's key from FILE (its first line), kept off the command "
+                 "line")
+      ->type_name("FILE");
+  app.add_flag("--replace", replace,
+               "add: give an existing account a new key (its streams are closed)");
+  command.Words(&words);
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  server = ServerAddress(server);
   // list is a read; add and revoke need the admin role.
-  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      words.size() == 1 && words[0] == "list" ? ReadChannel(server, parsed->Get("token-file", ""))
-                                              : AdminChannel(server, parsed->Get("token-file", ""));
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = words.size() == 1 && words[0] == "list"
+                                                               ? ReadChannel(server, token_file)
+                                                               : AdminChannel(server, token_file);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   auto stub = hoard::v1::Arena::NewStub(*channel);
   grpc::ClientContext context;
   if (words.size() == 2 && words[0] == "add") {
     hoard::v1::AddBotRequest request;
     request.set_name(words[1]);
-    request.set_key(parsed->Get("key", ""));
-    if (parsed->Has("key-file")) {
-      if (parsed->Has("key")) return Fail(kExitUsage, "give --key or --key-file, not both");
-      absl::StatusOr<std::vector<std::string>> key =
-          service::ReadTokenFile(parsed->Get("key-file", ""));
-      if (!key.ok()) return Fail(kExitUsage, std::string(key.status().message()));
-      request.set_key(key->front());
+    request.set_key(key);
+    if (!key_file.empty()) {
+      if (!key.empty()) return Fail(kExitUsage, "give --key or --key-file, not both");
+      absl::StatusOr<std::vector<std::string>> read = service::ReadTokenFile(key_file);
+      if (!read.ok()) return Fail(kExitUsage, std::string(read.status().message()));
+      request.set_key(read->front());
     }
-    request.set_replace(parsed->Has("replace"));
+    request.set_replace(replace);
     hoard::v1::AddBotResponse response;
     const grpc::Status status = stub->AddBot(&context, request, &response);
     if (!status.ok()) return FailWith(status, server, **channel);
@@ -94,7 +91,7 @@ int RunBots(const std::vector<std::string>& args) {
     return kExitOk;
   }
   return Fail(kExitUsage,
-              SubcommandError("bots", *parsed, {"add", "list", "revoke"},
+              SubcommandError("bots", words, {"add", "list", "revoke"},
                               "usage: hoard bots add NAME|list|revoke NAME [flags] (see --help)"));
 }
 

@@ -11,6 +11,7 @@
 #include "grpcpp/grpcpp.h"
 #include "service/balanced_channel.h"
 #include "service/cli/commands.h"
+#include "service/cli/flags.h"
 #include "service/client_auth.h"
 
 namespace hoard::cli {
@@ -115,8 +116,8 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
   return service::AuthorizedChannel(*target, *credentials, *token, args);
 }
 
-std::string ServerAddress(const ParsedArgs& args) {
-  return FlagOrEnv(args, "server", "HOARD_SERVER", "127.0.0.1:50051");
+std::string ServerAddress(const std::string& server) {
+  return ValueOrEnv(server, "HOARD_SERVER", "127.0.0.1:50051");
 }
 
 bool NoServerAnswers(int code, absl::string_view message, grpc::Channel& channel) {

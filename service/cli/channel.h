@@ -9,7 +9,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "service/cli/flags.h"
 
 namespace grpc {
 class Channel;
@@ -53,9 +52,9 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
 inline constexpr char kServerHelp[] =
     "the Hoard server (default $HOARD_SERVER, else 127.0.0.1:50051)";
 
-// The server a client command talks to: --server, else $HOARD_SERVER, else
-// 127.0.0.1:50051.
-std::string ServerAddress(const ParsedArgs& args);
+// The server a client command talks to: `server` (its --server), else
+// $HOARD_SERVER, else 127.0.0.1:50051.
+std::string ServerAddress(const std::string& server);
 
 // Whether a call that failed with `code` (a grpc::StatusCode) and `message`
 // reached no server at all: nothing listens at the address, its name does not

@@ -20,18 +20,6 @@
 namespace hoard::cli {
 namespace {
 
-const std::vector<FlagSpec>& ExportFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"db", "FILE|URL", "the database: a SQLite file (default hoard.db) or postgresql://…"},
-      {"tournament", "ID", "export this tournament's matches"},
-      {"game", "ID", "or every stored match of this game"},
-      {"results", "FILE", "write the results here (CSV: match_id,bot,place; '-': stdout)"},
-      {"records", "FILE", "write the records here (JSON lines; '-': stdout)"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
 constexpr char kHelp[] =
     "usage: hoard export (--tournament ID | --game ID) [--results FILE] [--records FILE]\n\n"
     "Writes finished matches from a database for other tools: the results as CSV\n"
@@ -39,7 +27,7 @@ constexpr char kHelp[] =
     "leaderboard name, its place), in schedule order; and the full record of each\n"
     "match as one line of JSON (hoard.v1.MatchRecord, as 'hoard match get --record'\n"
     "prints it; 'hoard replay verify' checks one). With neither flag the results go\n"
-    "to stdout. Aborted matches have no result or record and are left out.\n\n";
+    "to stdout. Aborted matches have no result or record and are left out.";
 
 // Where output goes: a file, or stdout for "-".
 class Output {
@@ -59,34 +47,40 @@ class Output {
 }  // namespace
 
 int RunExport(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, ExportFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << kHelp << FlagsHelp(ExportFlags());
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage,
-                "export takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
-  }
-  if (parsed->Has("tournament") == parsed->Has("game")) {
+  std::string path = "hoard.db";
+  std::string tournament;
+  std::string game;
+  std::string results_path;
+  std::string records_path;
+  CommandLine command("export", kHelp);
+  CLI::App& app = command.app();
+  app.add_option("--db", path, "the database: a SQLite file (default hoard.db) or postgresql://…")
+      ->type_name("FILE|URL")
+      ->check(NoPasswordInAddress());
+  app.add_option("--tournament", tournament, "export this tournament's matches")->type_name("ID");
+  app.add_option("--game", game, "or every stored match of this game")->type_name("ID");
+  app.add_option("--results", results_path,
+                 "write the results here (CSV: match_id,bot,place; '-': stdout)")
+      ->type_name("FILE");
+  app.add_option("--records", records_path, "write the records here (JSON lines; '-': stdout)")
+      ->type_name("FILE");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (tournament.empty() == game.empty()) {
     return Fail(kExitUsage, "export needs --tournament ID or --game ID (one of them)");
   }
   db::MatchFilter filter;
-  if (parsed->Has("tournament") &&
-      (!absl::SimpleAtoi(parsed->Get("tournament", ""), &filter.tournament_id) ||
-       filter.tournament_id < 1)) {
-    return Fail(kExitUsage, "--tournament needs a tournament id (a number from 1), not '" +
-                                parsed->Get("tournament", "") + "'");
+  if (!tournament.empty() &&
+      (!absl::SimpleAtoi(tournament, &filter.tournament_id) || filter.tournament_id < 1)) {
+    return Fail(kExitUsage,
+                "--tournament needs a tournament id (a number from 1), not '" + tournament + "'");
   }
-  const std::string path = parsed->Get("db", "hoard.db");
   if (!db::IsPostgresUrl(path) && access(path.c_str(), F_OK) != 0) {
     return Fail(kExitFailure, absl::StrCat("no database ", path, " (give --db)"));
   }
   absl::StatusOr<std::unique_ptr<db::MatchStore>> store =
       db::OpenStore(path, db::StoreAccess::kReadOnly);
   if (!store.ok()) return Fail(kExitFailure, std::string(store.status().message()));
-  db::RatingScope scope{.game = parsed->Get("game", ""), .tournament_id = filter.tournament_id};
+  db::RatingScope scope{.game = game, .tournament_id = filter.tournament_id};
   if (filter.tournament_id != 0) {
     absl::StatusOr<std::optional<db::StoredTournament>> t =
         (*store)->GetTournament(filter.tournament_id);
@@ -99,16 +93,16 @@ int RunExport(const std::vector<std::string>& args) {
   }
   filter.game = scope.game;
 
-  const bool records = parsed->Has("records");
-  const bool results = parsed->Has("results") || !records;
+  const bool records = !records_path.empty();
+  const bool results = !results_path.empty() || !records;
   Output results_out, records_out;
   if (results) {
-    if (absl::Status s = results_out.Open(parsed->Get("results", "-")); !s.ok()) {
+    if (absl::Status s = results_out.Open(results_path.empty() ? "-" : results_path); !s.ok()) {
       return Fail(kExitFailure, std::string(s.message()));
     }
   }
   if (records) {
-    if (absl::Status s = records_out.Open(parsed->Get("records", "-")); !s.ok()) {
+    if (absl::Status s = records_out.Open(records_path); !s.ok()) {
       return Fail(kExitFailure, std::string(s.message()));
     }
   }

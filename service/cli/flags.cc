@@ -1,81 +1,261 @@
 #include "service/cli/flags.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
-#include <optional>
+#include <iostream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "db/store.h"
+#include "service/cli/commands.h"
 
 namespace hoard::cli {
+namespace {
 
-std::string ParsedArgs::Get(const std::string& name, const std::string& fallback) const {
-  auto it = flags.find(name);
-  return it == flags.end() ? fallback : it->second.back();
+// CLI11's help with hoard's usage lines instead of its own: the command's
+// text, then its flags, a line each, their help from the 28th column.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  HelpFormatter() { column_width(27); }
+  std::string make_usage(const CLI::App*, std::string) const override { return ""; }
+};
+
+// A check whose failure CLI11 reports as "NAME: MESSAGE"; Explain puts NAME
+// where MESSAGE says {flag}.
+CLI::Validator Check(std::function<std::string(std::string&)> check) {
+  return CLI::Validator(std::move(check), "", "hoard");
 }
 
-absl::StatusOr<ParsedArgs> ParseArgs(const std::vector<std::string>& args,
-                                     const std::vector<FlagSpec>& specs) {
-  ParsedArgs parsed;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-      parsed.positionals.push_back(arg);
-      continue;
+// "{flag}" in `message` (a check's) as `flag`.
+std::string NameFlag(absl::string_view message, absl::string_view flag) {
+  return absl::StrReplaceAll(message, {{"{flag}", flag}});
+}
+
+}  // namespace
+
+CommandLine::CommandLine(std::string name, std::string about)
+    : name_(std::move(name)),
+      app_(std::string(absl::StripTrailingAsciiWhitespace(about)), "hoard " + name_) {
+  app_.set_help_flag();  // --help is added last, by Seal
+  app_.allow_extras();   // Leftovers names them in hoard's words
+  app_.formatter(std::make_shared<HelpFormatter>());
+  app_.option_defaults()->group("flags")->disable_flag_override();
+}
+
+void CommandLine::Words(std::vector<std::string>* words) {
+  words_ = words;
+  app_.add_option("words", *words)->group("");  // a group of no name hides it from the help
+}
+
+void CommandLine::Seal() {
+  if (sealed_) return;
+  sealed_ = true;
+  // Throwing from --help's callback as soon as it is read: nothing after it
+  // is read or checked (CLI11's own help flag is checked after the values).
+  app_.add_flag_function(
+          "--help",
+          [this](std::int64_t) {
+            wants_help_ = true;
+            throw CLI::Success();
+          },
+          "show this help")
+      ->trigger_on_parse();
+  for (CLI::Option* option : app_.get_options()) {
+    if (option->get_positional()) continue;
+    // `--candidate a b`: b is no second candidate (CLI11 would take it).
+    option->allow_extra_args(false);
+    // CLI11 lets the last of a flag given twice win.
+    if (option->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeLast) {
+      option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
     }
-    std::string name = arg.substr(2);
-    std::optional<std::string> value;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-    }
-    const FlagSpec* spec = nullptr;
-    for (const FlagSpec& candidate : specs) {
-      if (candidate.name == name) spec = &candidate;
-    }
-    if (spec == nullptr) {
-      std::vector<std::string> known;
-      for (const FlagSpec& candidate : specs) known.push_back(candidate.name);
-      const std::string likely = DidYouMean(name, known);
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag --", name,
-                       likely.empty() ? "" : absl::StrCat(" (did you mean --", likely, "?)")));
-    }
-    if (spec->value_name.empty()) {
-      if (value) {
-        return absl::InvalidArgumentError(absl::StrCat("--", name, " takes no value"));
-      }
-      value = "true";
-    } else if (!value) {
-      if (i + 1 >= args.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--", name, " needs a value (", spec->value_name, ")"));
-      }
-      value = args[++i];
-    }
-    // A database password on a command line shows in `ps`: every --db is checked here.
-    if (name == "db") {
-      if (absl::Status s = db::CheckNoPasswordInAddress(*value); !s.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("--db: ", s.message()));
-      }
-    }
-    std::vector<std::string>& values = parsed.flags[name];
-    if (!values.empty() && !spec->repeated) {
-      return absl::InvalidArgumentError(absl::StrCat("--", name, " is given more than once"));
-    }
-    values.push_back(*value);
   }
-  return parsed;
 }
 
-std::string FlagOrEnv(const ParsedArgs& args, const std::string& flag, const char* variable,
-                      const std::string& fallback) {
-  if (args.Has(flag)) return args.Get(flag, fallback);
-  const char* value = std::getenv(variable);
-  return value != nullptr && *value != '\0' ? value : fallback;
+absl::Status CommandLine::Parse(const std::vector<std::string>& args) {
+  Seal();
+  wants_help_ = false;
+  // CLI11 takes the arguments last first.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app_.parse(reversed);
+  } catch (const CLI::Success&) {
+    return absl::OkStatus();  // --help
+  } catch (const CLI::ParseError& error) {
+    return absl::InvalidArgumentError(Explain(error));
+  }
+  if (std::string leftover = Leftovers(); !leftover.empty()) {
+    return absl::InvalidArgumentError(leftover);
+  }
+  return absl::OkStatus();
+}
+
+std::string CommandLine::Explain(const CLI::ParseError& error) const {
+  const std::string what = error.what();
+  // CLI11's messages start with the flag's name: "--seed: ...".
+  const std::size_t colon = what.find(": ");
+  const std::string flag = colon == std::string::npos ? "" : what.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? what : what.substr(colon + 2);
+  if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr) return NameFlag(rest, flag);
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+    if (absl::EndsWith(what, " was given a disallowed flag override")) {  // --quiet=yes
+      return absl::StrCat("--", what.substr(0, what.find(' ')), " takes no value");
+    }
+    if (absl::StartsWith(rest, "At Most ")) return absl::StrCat(flag, " is given more than once");
+    if (absl::EndsWith(rest, " missing")) {
+      const CLI::Option* option = app_.get_option_no_throw(flag);
+      return absl::StrCat(flag, " needs a value (",
+                          option == nullptr ? "" : option->get_type_name(), ")");
+    }
+  }
+  return what;
+}
+
+std::string CommandLine::Leftovers() const {
+  const std::vector<std::string> leftovers = app_.remaining();
+  for (const std::string& arg : leftovers) {
+    if (arg.size() < 3 || !absl::StartsWith(arg, "--")) continue;
+    const std::string name = arg.substr(0, arg.find('=')).substr(2);  // --name=value
+    std::vector<std::string> known;
+    for (const CLI::Option* option : app_.get_options()) {
+      for (const std::string& long_name : option->get_lnames()) known.push_back(long_name);
+    }
+    const std::string likely = DidYouMean(name, known);
+    return absl::StrCat("unknown flag --", name,
+                        likely.empty() ? "" : absl::StrCat(" (did you mean --", likely, "?)"));
+  }
+  for (const std::string& arg : leftovers) {
+    if (arg == "--") continue;  // CLI11's end of the flags
+    if (words_ != nullptr) return absl::StrCat("unexpected argument '", arg, "'");
+    return absl::StrCat(name_, " takes no arguments besides flags, got '", arg, "'");
+  }
+  return "";
+}
+
+std::string CommandLine::Help() {
+  Seal();
+  return app_.help();
+}
+
+std::optional<int> CommandLine::ParseOrExit(const std::vector<std::string>& args) {
+  if (absl::Status status = Parse(args); !status.ok()) {
+    return Fail(kExitUsage, std::string(status.message()));
+  }
+  if (wants_help_) {
+    std::cout << Help();
+    return kExitOk;
+  }
+  return std::nullopt;
+}
+
+CLI::Validator InRange(long long low, long long high) {
+  return Check([low, high](std::string& value) -> std::string {
+    long long number = 0;
+    if (!absl::SimpleAtoi(value, &number) || number < low || number > high) {
+      return absl::StrCat("{flag} needs a number from ", low, " to ", high);
+    }
+    value = absl::StrCat(number);
+    return "";
+  });
+}
+
+CLI::Validator WholeNumber() {
+  return Check([](std::string& value) -> std::string {
+    int number = 0;
+    if (!absl::SimpleAtoi(value, &number)) {
+      return absl::StrCat("{flag} needs a whole number, not '", value, "'");
+    }
+    value = absl::StrCat(number);
+    return "";
+  });
+}
+
+CLI::Validator Seed() {
+  return Check([](std::string& value) -> std::string {
+    std::uint64_t seed = 0;
+    if (!absl::SimpleAtoi(value, &seed)) {
+      return absl::StrCat("{flag} needs a whole number from 0 to 2^64-1, not '", value, "'");
+    }
+    value = absl::StrCat(seed);
+    return "";
+  });
+}
+
+CLI::Validator Number(std::function<bool(double)> accept, std::string message) {
+  return Check([accept = std::move(accept),
+                message = std::move(message)](std::string& value) -> std::string {
+    double number = 0;
+    if (!absl::SimpleAtod(value, &number) || !std::isfinite(number) || !accept(number)) {
+      return absl::StrReplaceAll(message, {{"{value}", value}});
+    }
+    value = absl::StrFormat("%a", number);  // exact, as a hexadecimal fraction
+    return "";
+  });
+}
+
+CLI::Validator NoPasswordInAddress() {
+  return Check([](std::string& value) -> std::string {
+    if (absl::Status s = db::CheckNoPasswordInAddress(value); !s.ok()) {
+      return absl::StrCat("{flag}: ", s.message());
+    }
+    return "";
+  });
+}
+
+CLI::Option* AddGameOptionFlag(CLI::App& app, std::map<std::string, std::string>* options,
+                               const std::string& help) {
+  CLI::callback_t read = [options](const CLI::results_t& values) {
+    for (const std::string& option : values) {
+      const std::size_t eq = option.find('=');
+      (*options)[option.substr(0, eq)] = option.substr(eq + 1);
+    }
+    return true;
+  };
+  return app.add_option("--option", read, help)
+      ->type_name("NAME=VALUE")
+      ->expected(1, CLI::detail::expected_max_vector_size)
+      ->check(Check([](std::string& option) -> std::string {
+        const std::size_t eq = option.find('=');
+        if (eq == std::string::npos || eq == 0) {
+          return absl::StrCat("--option needs NAME=VALUE, not '", option, "'");
+        }
+        return "";
+      }));
+}
+
+void FlagsFromEnvironment(CLI::App& app, absl::string_view prefix) {
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_lnames().empty() || option->get_lnames()[0] == "help") continue;
+    std::string variable(prefix);
+    for (const char c : option->get_lnames()[0]) {
+      variable.push_back(c == '-' ? '_' : absl::ascii_toupper(c));
+    }
+    option->envname(variable);
+    if (option->get_expected_max() != 0) continue;
+    // A flag reads "true" from the command line, and what the variable says.
+    option->transform(Check([variable](std::string& value) -> std::string {
+      const std::string word = absl::AsciiStrToLower(value);
+      if (word == "1" || word == "true" || word == "yes") {
+        value = "true";
+      } else if (word == "0" || word == "false" || word == "no") {
+        value = "false";
+      } else {
+        return absl::StrCat(variable, " is true, yes, 1, false, no or 0, not '", value, "'");
+      }
+      return "";
+    }));
+  }
+}
+
+std::string ValueOrEnv(const std::string& value, const char* variable,
+                       const std::string& fallback) {
+  if (!value.empty()) return value;
+  const char* set = std::getenv(variable);
+  return set != nullptr && *set != '\0' ? set : fallback;
 }
 
 int EditDistance(absl::string_view a, absl::string_view b) {
@@ -112,68 +292,14 @@ std::string DidYouMean(absl::string_view word, const std::vector<std::string>& k
   return best;
 }
 
-std::string SubcommandError(const std::string& command, const ParsedArgs& args,
+std::string SubcommandError(const std::string& command, const std::vector<std::string>& words,
                             const std::vector<std::string>& known, const std::string& usage) {
-  if (args.positionals.empty()) return usage;
-  const std::string& word = args.positionals[0];
+  if (words.empty()) return usage;
+  const std::string& word = words[0];
   if (std::find(known.begin(), known.end(), word) != known.end()) return usage;
   const std::string likely = DidYouMean(word, known);
   if (likely.empty()) return usage;
   return absl::StrCat("unknown ", command, " command '", word, "' (did you mean '", likely, "'?)");
-}
-
-absl::Status ReadOptionFlags(const ParsedArgs& args, std::map<std::string, std::string>* options) {
-  if (!args.Has("option")) return absl::OkStatus();
-  for (const std::string& option : args.flags.at("option")) {
-    const std::size_t eq = option.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--option needs NAME=VALUE, not '", option, "'"));
-    }
-    (*options)[option.substr(0, eq)] = option.substr(eq + 1);
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::uint64_t> ReadSeedFlag(const ParsedArgs& args, std::uint64_t fallback) {
-  if (!args.Has("seed")) return fallback;
-  std::uint64_t seed = 0;
-  if (!absl::SimpleAtoi(args.Get("seed", ""), &seed)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--seed needs a whole number from 0 to 2^64-1, not '", args.Get("seed", ""), "'"));
-  }
-  return seed;
-}
-
-std::string FlagsHelp(const std::vector<FlagSpec>& specs) {
-  std::string out;
-  for (const FlagSpec& spec : specs) {
-    const std::string left =
-        absl::StrCat("--", spec.name, spec.value_name.empty() ? "" : " " + spec.value_name);
-    absl::StrAppend(&out, absl::StrFormat("  %-24s %s\n", left, spec.help));
-  }
-  return out;
-}
-
-absl::StatusOr<long long> ParseInt(absl::string_view flag, absl::string_view value) {
-  long long parsed = 0;
-  if (!absl::SimpleAtoi(value, &parsed)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", flag, " needs a whole number, not '", value, "'"));
-  }
-  return parsed;
-}
-
-absl::Status ReadIntFlag(const ParsedArgs& args, const std::string& flag, int low, int high,
-                         int* out) {
-  if (!args.Has(flag)) return absl::OkStatus();
-  absl::StatusOr<long long> value = ParseInt(flag, args.Get(flag, ""));
-  if (!value.ok() || *value < low || *value > high) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", flag, " needs a number from ", low, " to ", high));
-  }
-  *out = static_cast<int>(*value);
-  return absl::OkStatus();
 }
 
 }  // namespace hoard::cli

@@ -7,6 +7,7 @@
 #include "bots/bot.h"
 #include "engine/registry.h"
 #include "service/cli/commands.h"
+#include "service/cli/flags.h"
 
 namespace hoard::cli {
 namespace {
@@ -37,21 +38,19 @@ void PrintGames() {
 }  // namespace
 
 int RunGames(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    PrintGames();
-    return kExitOk;
-  }
-  if (args.size() == 1 && args[0] == "--markdown") {
+  bool markdown = false;
+  CommandLine command("games",
+                      "usage: hoard games [--markdown]\n\n"
+                      "Lists the games with their player counts, built-in bots and options;\n"
+                      "--markdown prints the table of games README.md shows.");
+  command.app().add_flag("--markdown", markdown, "print the table of games README.md shows");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (markdown) {
     PrintMarkdown();
-    return kExitOk;
+  } else {
+    PrintGames();
   }
-  if (args[0] == "--help") {
-    std::cout << "Usage: hoard games [--markdown]\n"
-                 "Lists the games with their player counts, built-in bots and options;\n"
-                 "--markdown prints the table of games README.md shows.\n";
-    return kExitOk;
-  }
-  return Fail(kExitUsage, "games takes only --markdown, got '" + args[0] + "'");
+  return kExitOk;
 }
 
 }  // namespace hoard::cli

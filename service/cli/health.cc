@@ -16,17 +16,6 @@
 namespace hoard::cli {
 namespace {
 
-const std::vector<FlagSpec>& HealthFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", kServerHelp},
-      {"service", "NAME",
-       "a service to ask about: hoard.v1.Arena or hoard.v1.Tournaments (default: the server)"},
-      {"timeout-ms", "MS", "give up after this long (default 3000)"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
 // grpc.health.v1.HealthCheckRequest{service}, encoded by hand: field 1, a
 // string. (Debian ships no health.proto; the message is this small.)
 std::string EncodeRequest(const std::string& service) {
@@ -51,24 +40,26 @@ int DecodeStatus(const std::string& bytes) {
 }  // namespace
 
 int RunHealth(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, HealthFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard health [flags]\n\nAsks a Hoard server's gRPC health service "
-                 "(grpc.health.v1.Health/Check)\nwhether it is serving: the whole server, or one "
-                 "service with --service\n(hoard.v1.Tournaments serves on a server with a "
-                 "database). Exit status 0\nwhen it is, 1 when it is not or cannot be "
-                 "reached.\n\n"
-              << FlagsHelp(HealthFlags());
-    return kExitOk;
-  }
+  std::string server;
+  std::string service;
   int timeout_ms = 3000;
-  if (absl::Status status = ReadIntFlag(*parsed, "timeout-ms", 1, 600000, &timeout_ms);
-      !status.ok()) {
-    return Fail(kExitUsage, std::string(status.message()));
-  }
-  const std::string server = ServerAddress(*parsed);
-  const std::string service = parsed->Get("service", "");
+  CommandLine command("health",
+                      "usage: hoard health [flags]\n\n"
+                      "Asks a Hoard server's gRPC health service (grpc.health.v1.Health/Check)\n"
+                      "whether it is serving: the whole server, or one service with --service\n"
+                      "(hoard.v1.Tournaments serves on a server with a database). Exit status 0\n"
+                      "when it is, 1 when it is not or cannot be reached.");
+  CLI::App& app = command.app();
+  app.add_option("--server", server, kServerHelp)->type_name("HOST:PORT");
+  app.add_option("--service", service,
+                 "a service to ask about: hoard.v1.Arena or hoard.v1.Tournaments (default: the "
+                 "server)")
+      ->type_name("NAME");
+  app.add_option("--timeout-ms", timeout_ms, "give up after this long (default 3000)")
+      ->type_name("MS")
+      ->transform(InRange(1, 600000));
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  server = ServerAddress(server);
 
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ServerChannel(server);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));

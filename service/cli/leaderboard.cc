@@ -18,25 +18,6 @@
 namespace hoard::cli {
 namespace {
 
-const std::vector<FlagSpec>& LeaderboardFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"game", "ID", "the game (or give --tournament)"},
-      {"tournament", "ID", "only this tournament's matches"},
-      {"system", "NAME", "rank by ml (default), elo or openskill"},
-      {"db", "FILE|URL", "read this database: a SQLite file (default hoard.db) or postgresql://…"},
-      {"server", "HOST:PORT", "ask this server instead of reading a database"},
-      {"remote", "", "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead"},
-      {"token-file", "FILE", "the token to send (default $HOARD_TOKEN)"},
-      {"head-to-head", "", "print the head-to-head table too"},
-      {"ranks", "", "print each bot's probability of each place too"},
-      {"all", "", "rank every bot together (default: provisional ratings below)"},
-      {"json", "", "print JSON"},
-      {"csv", "", "print CSV"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
 absl::Status FromGrpc(const grpc::Status& status, const std::string& server,
                       grpc::Channel& channel) {
   if (status.ok()) return absl::OkStatus();
@@ -50,71 +31,82 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& server,
 }  // namespace
 
 int RunLeaderboard(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, LeaderboardFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard leaderboard --game ID [--tournament ID] [--system NAME] "
-                 "[--json|--csv]\n"
-                 "       [--db FILE | --server HOST:PORT | --remote]\n\n"
-                 "Ratings of every bot that played the game (or one tournament): maximum "
-                 "likelihood\nwith 95% intervals, Elo and OpenSkill, with matches, wins, "
-                 "average score\nand place. docs/ratings.md gives the formulas.\n\n"
-                 "The table ranks established ratings first and provisional ones (marked ?:\n"
-                 "fewer than 15 matches and an ML interval wider than 400 points) below them;\n"
-                 "--all ranks every bot together. --json and --csv keep the same order and say\n"
-                 "which ratings are provisional.\n\n"
-                 "--ranks adds who is likely best: each bot's probability of each place in the\n"
-                 "order of strength (the first ten), from the ML model's posterior; --json\n"
-                 "always carries them (rank_probabilities), --csv the first (p_first).\n\n"
-                 "It reads a database (--db, default hoard.db) unless --server or --remote "
-                 "asks\na server instead; $HOARD_SERVER is read only with --remote.\n\n"
-              << FlagsHelp(LeaderboardFlags());
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage, "leaderboard takes no arguments besides flags, got '" +
-                                parsed->positionals[0] + "'");
-  }
-  if (parsed->Has("json") && parsed->Has("csv")) {
-    return Fail(kExitUsage, "give --json or --csv, not both");
-  }
-  if ((parsed->Has("csv") || parsed->Has("json")) && parsed->Has("ranks")) {
+  std::string game;
+  std::string tournament;
+  std::string system_name = "ml";
+  std::string path;
+  std::string server;
+  std::string token_file;
+  bool remote = false, head_to_head = false, ranks = false, all = false, json = false, csv = false;
+  CommandLine command(
+      "leaderboard",
+      "usage: hoard leaderboard --game ID [--tournament ID] [--system NAME] [--json|--csv]\n"
+      "       [--db FILE | --server HOST:PORT | --remote]\n\n"
+      "Ratings of every bot that played the game (or one tournament): maximum likelihood\n"
+      "with 95% intervals, Elo and OpenSkill, with matches, wins, average score\n"
+      "and place. docs/ratings.md gives the formulas.\n\n"
+      "The table ranks established ratings first and provisional ones (marked ?:\n"
+      "fewer than 15 matches and an ML interval wider than 400 points) below them;\n"
+      "--all ranks every bot together. --json and --csv keep the same order and say\n"
+      "which ratings are provisional.\n\n"
+      "--ranks adds who is likely best: each bot's probability of each place in the\n"
+      "order of strength (the first ten), from the ML model's posterior; --json\n"
+      "always carries them (rank_probabilities), --csv the first (p_first).\n\n"
+      "It reads a database (--db, default hoard.db) unless --server or --remote asks\n"
+      "a server instead; $HOARD_SERVER is read only with --remote.");
+  CLI::App& app = command.app();
+  app.add_option("--game", game, "the game (or give --tournament)")->type_name("ID");
+  app.add_option("--tournament", tournament, "only this tournament's matches")->type_name("ID");
+  app.add_option("--system", system_name, "rank by ml (default), elo or openskill")
+      ->type_name("NAME");
+  app.add_option("--db", path,
+                 "read this database: a SQLite file (default hoard.db) or postgresql://…")
+      ->type_name("FILE|URL")
+      ->check(NoPasswordInAddress());
+  app.add_option("--server", server, "ask this server instead of reading a database")
+      ->type_name("HOST:PORT");
+  app.add_flag("--remote", remote,
+               "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead");
+  app.add_option("--token-file", token_file, "the token to send (default $HOARD_TOKEN)")
+      ->type_name("FILE");
+  app.add_flag("--head-to-head", head_to_head, "print the head-to-head table too");
+  app.add_flag("--ranks", ranks, "print each bot's probability of each place too");
+  app.add_flag("--all", all, "rank every bot together (default: provisional ratings below)");
+  app.add_flag("--json", json, "print JSON");
+  app.add_flag("--csv", csv, "print CSV");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (json && csv) return Fail(kExitUsage, "give --json or --csv, not both");
+  if ((csv || json) && ranks) {
     return Fail(kExitUsage, "--ranks prints as a table; --json and --csv carry the probabilities");
   }
-  if (parsed->Has("csv") && parsed->Has("head-to-head")) {
+  if (csv && head_to_head) {
     return Fail(kExitUsage, "--head-to-head prints as a table or with --json, not as CSV");
   }
-  absl::StatusOr<hoard::v1::RatingSystem> system =
-      tournament::ParseRatingSystem(parsed->Get("system", "ml"));
+  absl::StatusOr<hoard::v1::RatingSystem> system = tournament::ParseRatingSystem(system_name);
   if (!system.ok()) return Fail(kExitUsage, "--system: " + std::string(system.status().message()));
   std::int64_t tournament_id = 0;
-  if (parsed->Has("tournament") &&
-      (!absl::SimpleAtoi(parsed->Get("tournament", ""), &tournament_id) || tournament_id < 1)) {
+  if (!tournament.empty() && (!absl::SimpleAtoi(tournament, &tournament_id) || tournament_id < 1)) {
     return Fail(kExitUsage, "--tournament needs a tournament id (a number from 1)");
   }
-  if (!parsed->Has("game") && tournament_id == 0) {
-    return Fail(kExitUsage, "give --game (or --tournament)");
-  }
-  const bool remote = parsed->Has("server") || parsed->Has("remote");
-  if (remote && parsed->Has("db")) {
+  if (game.empty() && tournament_id == 0) return Fail(kExitUsage, "give --game (or --tournament)");
+  remote = remote || !server.empty();
+  if (remote && !path.empty()) {
     return Fail(kExitUsage, "give --db, or --server (--remote), not both");
   }
   hoard::v1::GetLeaderboardRequest request;
-  request.set_game(parsed->Get("game", ""));
+  request.set_game(game);
   request.set_tournament_id(tournament_id);
   request.set_system(*system);
-  request.set_all(parsed->Has("all"));
+  request.set_all(all);
   hoard::v1::GetHeadToHeadRequest h2h_request;
   h2h_request.set_game(request.game());
   h2h_request.set_tournament_id(tournament_id);
-  const bool head_to_head = parsed->Has("head-to-head");
 
   absl::StatusOr<hoard::v1::Leaderboard> board;
   absl::StatusOr<hoard::v1::HeadToHeadTable> table = hoard::v1::HeadToHeadTable();
   if (remote) {
-    const std::string server = ServerAddress(*parsed);
-    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-        ReadChannel(server, parsed->Get("token-file", ""));
+    server = ServerAddress(server);
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ReadChannel(server, token_file);
     if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
     auto stub = hoard::v1::Tournaments::NewStub(*channel);
     hoard::v1::Leaderboard response;
@@ -132,7 +124,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
       table = s.ok() ? absl::StatusOr<hoard::v1::HeadToHeadTable>(h2h) : s;
     }
   } else {
-    const std::string path = parsed->Get("db", "hoard.db");
+    if (path.empty()) path = "hoard.db";
     if (path != ":memory:" && !db::IsPostgresUrl(path) && access(path.c_str(), F_OK) != 0) {
       const char* env = std::getenv("HOARD_SERVER");
       return Fail(kExitFailure,
@@ -158,18 +150,18 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   }
   if (!table.ok()) return Fail(kExitFailure, std::string(table.status().message()));
 
-  if (parsed->Has("json") && head_to_head) {
+  if (json && head_to_head) {
     hoard::v1::RatingSnapshot both;  // {"leaderboard": ..., "head_to_head": ...}
     *both.mutable_leaderboard() = *board;
     *both.mutable_head_to_head() = *table;
     std::cout << ToJson(both);
-  } else if (parsed->Has("json")) {
+  } else if (json) {
     std::cout << ToJson(*board);
-  } else if (parsed->Has("csv")) {
+  } else if (csv) {
     std::cout << tournament::LeaderboardCsv(*board);
   } else {
     std::cout << tournament::FormatLeaderboard(*board, /*mark_provisional=*/true);
-    if (parsed->Has("ranks")) std::cout << "\n" << tournament::RankProbabilityText(*board);
+    if (ranks) std::cout << "\n" << tournament::RankProbabilityText(*board);
     if (head_to_head) std::cout << "\n" << tournament::HeadToHeadText(*table);
   }
   return kExitOk;

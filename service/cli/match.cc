@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
@@ -20,25 +19,19 @@
 namespace hoard::cli {
 namespace {
 
-const std::vector<FlagSpec>& MatchFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"server", "HOST:PORT", kServerHelp},
-      {"token-file", "FILE",
-       "the token to send (default $HOARD_TOKEN, else for create a local server's admin "
-       "token)"},
-      {"game", "ID", "create: the game (default village); list: only this game's matches"},
-      {"seats", "A,B,...", "create: per seat open, builtin:NAME or bot:NAME"},
-      {"option", "NAME=VALUE", "create: a game option (repeatable)", true},
-      {"seed", "N", "create: the match seed (default: random)"},
-      {"decision-ms", "MS", "create: time per decision (default 5000)"},
-      {"bank-ms", "MS", "create: time bank per seat (default 30000)"},
-      {"max-strikes", "N", "create: time-outs before a forfeit (default 3; 0 never)"},
-      {"record", "", "get: print the full record (JSON) of a finished match"},
-      {"json", "", "watch: print each event as one line of JSON (with its view)"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
+// What the flags of hoard match say.
+struct MatchFlags {
+  std::string server;
+  std::string token_file;
+  std::string game;
+  std::string seats;
+  std::map<std::string, std::string> options;
+  std::optional<std::uint64_t> seed;
+  std::optional<int> decision_ms, bank_ms, max_strikes;
+  bool record = false;
+  bool json = false;
+  std::vector<std::string> words;
+};
 
 std::string Json(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
@@ -92,17 +85,16 @@ void PrintEvent(const hoard::v1::MatchEvent& event) {
 }
 
 // Follows a match until it ends: each event as it comes.
-int Watch(const ParsedArgs& args, const std::string& id, hoard::v1::Arena::Stub& stub,
+int Watch(const MatchFlags& flags, const std::string& id, hoard::v1::Arena::Stub& stub,
           const std::string& server, grpc::Channel& channel) {
   hoard::v1::WatchMatchRequest request;
   request.set_match_id(id);
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<hoard::v1::MatchEvent>> reader =
       stub.WatchMatch(&context, request);
-  const bool json = args.Has("json");
   hoard::v1::MatchEvent event;
   while (reader->Read(&event)) {
-    if (json) {
+    if (flags.json) {
       google::protobuf::util::JsonPrintOptions options;
       options.preserve_proto_field_names = true;
       std::string line;
@@ -117,12 +109,12 @@ int Watch(const ParsedArgs& args, const std::string& id, hoard::v1::Arena::Stub&
   return kExitOk;
 }
 
-int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::string& server,
+int Create(const MatchFlags& flags, hoard::v1::Arena::Stub& stub, const std::string& server,
            grpc::Channel& channel) {
   hoard::v1::CreateMatchRequest request;
-  request.set_game(args.Get("game", "village"));
-  if (!args.Has("seats")) return Fail(kExitUsage, "create needs --seats");
-  for (absl::string_view seat : absl::StrSplit(args.Get("seats", ""), ',')) {
+  request.set_game(flags.game.empty() ? "village" : flags.game);
+  if (flags.seats.empty()) return Fail(kExitUsage, "create needs --seats");
+  for (absl::string_view seat : absl::StrSplit(flags.seats, ',')) {
     hoard::v1::SeatSpec* spec = request.add_seats();
     if (seat == engine::kOpenSeat) {
       spec->set_open(true);
@@ -139,26 +131,11 @@ int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::stri
       spec->set_bot(player->name());
     }
   }
-  std::map<std::string, std::string> options;
-  if (absl::Status s = ReadOptionFlags(args, &options); !s.ok()) {
-    return Fail(kExitUsage, std::string(s.message()));
-  }
-  request.mutable_options()->insert(options.begin(), options.end());
-  if (args.Has("seed")) {
-    absl::StatusOr<std::uint64_t> seed = ReadSeedFlag(args, 0);
-    if (!seed.ok()) return Fail(kExitUsage, std::string(seed.status().message()));
-    request.set_seed(*seed);
-  }
-  for (const auto& [flag, setter] :
-       std::vector<std::pair<std::string, void (hoard::v1::TimeControl::*)(int32_t)>>{
-           {"decision-ms", &hoard::v1::TimeControl::set_decision_ms},
-           {"bank-ms", &hoard::v1::TimeControl::set_bank_ms},
-           {"max-strikes", &hoard::v1::TimeControl::set_max_strikes}}) {
-    if (!args.Has(flag)) continue;
-    absl::StatusOr<long long> value = ParseInt(flag, args.Get(flag, ""));
-    if (!value.ok()) return Fail(kExitUsage, std::string(value.status().message()));
-    (request.mutable_time_control()->*setter)(static_cast<int32_t>(*value));
-  }
+  request.mutable_options()->insert(flags.options.begin(), flags.options.end());
+  if (flags.seed) request.set_seed(*flags.seed);
+  if (flags.decision_ms) request.mutable_time_control()->set_decision_ms(*flags.decision_ms);
+  if (flags.bank_ms) request.mutable_time_control()->set_bank_ms(*flags.bank_ms);
+  if (flags.max_strikes) request.mutable_time_control()->set_max_strikes(*flags.max_strikes);
   hoard::v1::CreateMatchResponse response;
   grpc::ClientContext context;
   const grpc::Status status = stub.CreateMatch(&context, request, &response);
@@ -173,31 +150,55 @@ int Create(const ParsedArgs& args, hoard::v1::Arena::Stub& stub, const std::stri
 }  // namespace
 
 int RunMatch(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, MatchFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard match create --seats SEATS [flags]\n"
-                 "       hoard match get ID [--record]\n"
-                 "       hoard match list [--game ID]\n"
-                 "       hoard match watch ID [--json]\n\n"
-                 "Creates, shows, lists and watches matches on a Hoard server. watch\n"
-                 "prints what a spectator is told, as it happens: the match, every\n"
-                 "action (a sealed decision's answers once all are in), time-outs,\n"
-                 "forfeits, disconnects, and the final table; it returns when the\n"
-                 "match ends (a finished match: at once, with its final table).\n\n"
-              << FlagsHelp(MatchFlags());
-    return kExitOk;
-  }
-  const std::vector<std::string>& words = parsed->positionals;
-  const std::string server = ServerAddress(*parsed);
+  MatchFlags flags;
+  CommandLine command("match",
+                      "usage: hoard match create --seats SEATS [flags]\n"
+                      "       hoard match get ID [--record]\n"
+                      "       hoard match list [--game ID]\n"
+                      "       hoard match watch ID [--json]\n\n"
+                      "Creates, shows, lists and watches matches on a Hoard server. watch\n"
+                      "prints what a spectator is told, as it happens: the match, every\n"
+                      "action (a sealed decision's answers once all are in), time-outs,\n"
+                      "forfeits, disconnects, and the final table; it returns when the\n"
+                      "match ends (a finished match: at once, with its final table).");
+  CLI::App& app = command.app();
+  app.add_option("--server", flags.server, kServerHelp)->type_name("HOST:PORT");
+  app.add_option("--token-file", flags.token_file,
+                 "the token to send (default $HOARD_TOKEN, else for create a local server's "
+                 "admin token)")
+      ->type_name("FILE");
+  app.add_option("--game", flags.game,
+                 "create: the game (default village); list: only this game's matches")
+      ->type_name("ID");
+  app.add_option("--seats", flags.seats, "create: per seat open, builtin:NAME or bot:NAME")
+      ->type_name("A,B,...");
+  AddGameOptionFlag(app, &flags.options, "create: a game option (repeatable)");
+  app.add_option("--seed", flags.seed, "create: the match seed (default: random)")
+      ->type_name("N")
+      ->transform(Seed());
+  app.add_option("--decision-ms", flags.decision_ms, "create: time per decision (default 5000)")
+      ->type_name("MS")
+      ->transform(WholeNumber());
+  app.add_option("--bank-ms", flags.bank_ms, "create: time bank per seat (default 30000)")
+      ->type_name("MS")
+      ->transform(WholeNumber());
+  app.add_option("--max-strikes", flags.max_strikes,
+                 "create: time-outs before a forfeit (default 3; 0 never)")
+      ->type_name("N")
+      ->transform(WholeNumber());
+  app.add_flag("--record", flags.record, "get: print the full record (JSON) of a finished match");
+  app.add_flag("--json", flags.json, "watch: print each event as one line of JSON (with its view)");
+  command.Words(&flags.words);
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  const std::vector<std::string>& words = flags.words;
+  const std::string server = ServerAddress(flags.server);
   // Only create needs the admin role; the rest are reads.
   const bool create = words.size() == 1 && words[0] == "create";
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      create ? AdminChannel(server, parsed->Get("token-file", ""))
-             : ReadChannel(server, parsed->Get("token-file", ""));
+      create ? AdminChannel(server, flags.token_file) : ReadChannel(server, flags.token_file);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   auto stub = hoard::v1::Arena::NewStub(*channel);
-  if (create) return Create(*parsed, *stub, server, **channel);
+  if (create) return Create(flags, *stub, server, **channel);
   if (words.size() == 2 && words[0] == "get") {
     hoard::v1::GetMatchRequest request;
     request.set_match_id(words[1]);
@@ -205,7 +206,7 @@ int RunMatch(const std::vector<std::string>& args) {
     grpc::ClientContext context;
     const grpc::Status status = stub->GetMatch(&context, request, &response);
     if (!status.ok()) return FailWith(status, server, **channel);
-    if (parsed->Has("record")) {
+    if (flags.record) {
       if (!response.has_record()) {
         return Fail(kExitFailure, "match " + words[1] + " is not over: it has no record yet");
       }
@@ -217,7 +218,7 @@ int RunMatch(const std::vector<std::string>& args) {
   }
   if (words.size() == 1 && words[0] == "list") {
     hoard::v1::ListMatchesRequest request;
-    request.set_game(parsed->Get("game", ""));
+    request.set_game(flags.game);
     for (;;) {
       hoard::v1::ListMatchesResponse response;
       grpc::ClientContext context;
@@ -229,11 +230,11 @@ int RunMatch(const std::vector<std::string>& args) {
     }
   }
   if (words.size() == 2 && words[0] == "watch") {
-    return Watch(*parsed, words[1], *stub, server, **channel);
+    return Watch(flags, words[1], *stub, server, **channel);
   }
   return Fail(
       kExitUsage,
-      SubcommandError("match", *parsed, {"create", "get", "list", "watch"},
+      SubcommandError("match", words, {"create", "get", "list", "watch"},
                       "usage: hoard match create|get ID|list|watch ID [flags] (see --help)"));
 }
 

@@ -4,7 +4,6 @@
 #include <iostream>
 #include <memory>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -19,20 +18,6 @@
 
 namespace hoard::cli {
 namespace {
-
-const std::vector<FlagSpec>& PlayFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"game", "ID", "the game to play (default village; see 'hoard games')"},
-      {"players", "N", "number of seats (default 4)"},
-      {"seed", "N", "the match seed: same seed, same match (default 1)"},
-      {"bots", "A,B,...", "built-in bots, one per seat or one for all (default random)"},
-      {"option", "NAME=VALUE", "set a game option (repeatable)", true},
-      {"record", "FILE", "write the match record (JSON) to FILE"},
-      {"quiet", "", "print only the final table"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
 
 void PrintTable(const engine::State& state, const std::vector<std::string>& names) {
   const std::vector<double> scores = state.Scores();
@@ -50,40 +35,45 @@ void PrintTable(const engine::State& state, const std::vector<std::string>& name
 }  // namespace
 
 int RunPlay(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, PlayFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard play [flags]\n\nPlays one match in-process "
-                 "between built-in bots.\n\n"
-              << FlagsHelp(PlayFlags());
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage,
-                "play takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
-  }
-  absl::StatusOr<const engine::Game*> game = engine::FindGame(parsed->Get("game", "village"));
+  std::string game_id = "village";
+  int players = 4;
+  engine::MatchConfig config;
+  config.seed = 1;
+  std::string bots;
+  std::string record_path;
+  bool quiet = false;
+  CommandLine command("play",
+                      "usage: hoard play [flags]\n\n"
+                      "Plays one match in-process between built-in bots.");
+  CLI::App& app = command.app();
+  app.add_option("--game", game_id, "the game to play (default village; see 'hoard games')")
+      ->type_name("ID");
+  app.add_option("--players", players, "number of seats (default 4)")
+      ->type_name("N")
+      ->transform(WholeNumber());
+  app.add_option("--seed", config.seed, "the match seed: same seed, same match (default 1)")
+      ->type_name("N")
+      ->transform(Seed());
+  app.add_option("--bots", bots, "built-in bots, one per seat or one for all (default random)")
+      ->type_name("A,B,...");
+  AddGameOptionFlag(app, &config.options, "set a game option (repeatable)");
+  app.add_option("--record", record_path, "write the match record (JSON) to FILE")
+      ->type_name("FILE");
+  app.add_flag("--quiet", quiet, "print only the final table");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+
+  absl::StatusOr<const engine::Game*> game = engine::FindGame(game_id);
   if (!game.ok()) return Fail(kExitUsage, std::string(game.status().message()));
   const engine::GameInfo& info = (*game)->info();
-
-  engine::MatchConfig config;
-  absl::StatusOr<long long> players = ParseInt("players", parsed->Get("players", "4"));
-  if (!players.ok()) return Fail(kExitUsage, std::string(players.status().message()));
-  if (*players < info.min_players || *players > info.max_players) {
+  if (players < info.min_players || players > info.max_players) {
     return Fail(kExitUsage, absl::StrCat(info.id, " is played by ", info.min_players, " to ",
-                                         info.max_players, " players, not ", *players));
+                                         info.max_players, " players, not ", players));
   }
-  config.num_players = static_cast<int>(*players);
-  absl::StatusOr<std::uint64_t> seed = ReadSeedFlag(*parsed, 1);
-  if (!seed.ok()) return Fail(kExitUsage, std::string(seed.status().message()));
-  config.seed = *seed;
-  if (absl::Status s = ReadOptionFlags(*parsed, &config.options); !s.ok()) {
-    return Fail(kExitUsage, std::string(s.message()));
-  }
+  config.num_players = players;
 
-  std::vector<std::string> names =
-      parsed->Has("bots") ? std::vector<std::string>(absl::StrSplit(parsed->Get("bots", ""), ','))
-                          : std::vector<std::string>(config.num_players, "random");
+  std::vector<std::string> names = !bots.empty()
+                                       ? std::vector<std::string>(absl::StrSplit(bots, ','))
+                                       : std::vector<std::string>(config.num_players, "random");
   // One name is the bot of every seat, as in hoard stats.
   if (names.size() == 1) names.assign(config.num_players, names[0]);
   if (static_cast<int>(names.size()) != config.num_players) {
@@ -105,7 +95,6 @@ int RunPlay(const std::vector<std::string>& args) {
   absl::StatusOr<std::unique_ptr<engine::State>> start = (*game)->NewMatch(config);
   if (!start.ok()) return Fail(kExitUsage, std::string(start.status().message()));
 
-  const bool quiet = parsed->Has("quiet");
   std::vector<std::string> labels;
   for (std::size_t s = 0; s < names.size(); ++s) {
     labels.push_back(absl::StrCat("seat ", s, ": ", names[s]));
@@ -115,7 +104,7 @@ int RunPlay(const std::vector<std::string>& args) {
             << absl::StrJoin(labels, ", ") << "\n";
   // A recorded match commits to its deal before the first move; its record
   // carries the salt (a fresh one each time, so only then).
-  const bool recorded = parsed->Has("record");
+  const bool recorded = !record_path.empty();
   const std::string salt = recorded ? engine::NewSeedSalt() : "";
   const std::string commitment = recorded ? engine::SeedCommitment(config.seed, salt) : "";
   if (recorded) std::cout << "deal commitment " << commitment << "\n";
@@ -137,13 +126,12 @@ int RunPlay(const std::vector<std::string>& args) {
   PrintTable(final_state, names);
 
   if (recorded) {
-    const std::string path = parsed->Get("record", "");
     played->record.seed_commitment = commitment;
     played->record.seed_salt = salt;
-    if (absl::Status status = engine::WriteRecordFile(path, played->record); !status.ok()) {
+    if (absl::Status status = engine::WriteRecordFile(record_path, played->record); !status.ok()) {
       return Fail(kExitFailure, std::string(status.message()));
     }
-    std::cout << "\nrecord written to " << path << "\n";
+    std::cout << "\nrecord written to " << record_path << "\n";
   }
   return kExitOk;
 }

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <iostream>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -19,23 +18,6 @@
 
 namespace hoard::cli {
 namespace {
-
-const std::vector<FlagSpec>& RatingsFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"input", "FILE", "the results: CSV with header match_id,bot,place"},
-      {"system", "NAME", "elo, ml (maximum likelihood) or openskill"},
-      {"json", "", "print JSON instead of a table"},
-      {"csv", "", "print CSV instead of a table"},
-      {"k", "K", "elo: the K factor (default 32)"},
-      {"bootstrap", "N", "ml: bootstrap resamples for the intervals (default 1000; 0 none)"},
-      {"seed", "S", "ml: the seed of the resampling (default 1)"},
-      {"prior", "C", "ml: virtual ties of each bot with an average player (default 2)"},
-      {"tau", "T", "openskill: added uncertainty per match (default 0.0833; 0 fixed bots)"},
-      {"all", "", "table: rank every bot together (default: provisional ratings below)"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
 
 constexpr char kHelp[] =
     "usage: hoard ratings --input FILE --system elo|ml|openskill [flags]\n"
@@ -51,8 +33,7 @@ constexpr char kHelp[] =
     "The table ranks established ratings first and provisional ones (marked ?:\n"
     "fewer than 15 matches and, for ml, an interval wider than 400 points) below\n"
     "them; --all ranks every bot together. --json and --csv rank by rating alone.\n"
-    "See docs/ratings.md.\n"
-    "\n";
+    "See docs/ratings.md.";
 
 // One bot's line: its rating and the system's other columns (ml: low, high;
 // openskill: mu, sigma).
@@ -362,71 +343,65 @@ Report OpenSkillReport(const tournament::ResultsTable& table,
   return report;
 }
 
-// A number flag's value, if given, in *out: kInvalidArgument unless it is a
-// finite number of at least `low` (above it when `strict`).
-absl::Status ReadNumberFlag(const ParsedArgs& args, const std::string& flag, double low,
-                            bool strict, double* out) {
-  if (!args.Has(flag)) return absl::OkStatus();
-  double value = 0;
-  if (!absl::SimpleAtod(args.Get(flag, ""), &value) || !std::isfinite(value) || value < low ||
-      (strict && value == low)) {
-    return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs a number ",
-                                                   strict ? "above " : "of at least ", low,
-                                                   ", not '", args.Get(flag, ""), "'"));
-  }
-  *out = value;
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 int RunRatings(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, RatingsFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << kHelp << FlagsHelp(RatingsFlags());
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage,
-                "ratings takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
-  }
-  if (!parsed->Has("input")) return Fail(kExitUsage, "ratings needs --input FILE");
-  const std::string system = parsed->Get("system", "");
-  if (system != "elo" && system != "ml" && system != "openskill") {
-    return Fail(kExitUsage, parsed->Has("system")
-                                ? "unknown rating system '" + system + "' (elo, ml or openskill)"
-                                : "ratings needs --system elo, ml or openskill");
-  }
-  if (parsed->Has("json") && parsed->Has("csv")) {
-    return Fail(kExitUsage, "give --json or --csv, not both");
-  }
-  for (const auto& [flag, owner] :
-       std::vector<std::pair<std::string, std::string>>{{"k", "elo"},
-                                                        {"bootstrap", "ml"},
-                                                        {"seed", "ml"},
-                                                        {"prior", "ml"},
-                                                        {"tau", "openskill"}}) {
-    if (parsed->Has(flag) && system != owner) {
-      return Fail(kExitUsage, absl::StrCat("--", flag, " applies to --system ", owner, " only"));
-    }
-  }
+  std::string path;
+  std::string system;
+  bool json = false, csv = false, all = false;
   tournament::EloOptions elo;
   tournament::MlOptions ml;
   tournament::OpenSkillOptions openskill;
-  for (const absl::Status& status :
-       {ReadNumberFlag(*parsed, "k", 0, true, &elo.k),
-        ReadNumberFlag(*parsed, "tau", 0, false, &openskill.tau),
-        ReadNumberFlag(*parsed, "prior", 0, true, &ml.prior_ties),
-        ReadIntFlag(*parsed, "bootstrap", 0, 100000, &ml.bootstrap_samples)}) {
-    if (!status.ok()) return Fail(kExitUsage, std::string(status.message()));
+  CommandLine command("ratings", kHelp);
+  CLI::App& app = command.app();
+  const CLI::Validator above_zero =
+      Number([](double x) { return x > 0; }, "{flag} needs a number above 0, not '{value}'");
+  app.add_option("--input", path, "the results: CSV with header match_id,bot,place")
+      ->type_name("FILE");
+  app.add_option("--system", system, "elo, ml (maximum likelihood) or openskill")
+      ->type_name("NAME");
+  app.add_flag("--json", json, "print JSON instead of a table");
+  app.add_flag("--csv", csv, "print CSV instead of a table");
+  CLI::Option* k = app.add_option("--k", elo.k, "elo: the K factor (default 32)")
+                       ->type_name("K")
+                       ->transform(above_zero);
+  CLI::Option* bootstrap =
+      app.add_option("--bootstrap", ml.bootstrap_samples,
+                     "ml: bootstrap resamples for the intervals (default 1000; 0 none)")
+          ->type_name("N")
+          ->transform(InRange(0, 100000));
+  CLI::Option* seed =
+      app.add_option("--seed", ml.seed, "ml: the seed of the resampling (default 1)")
+          ->type_name("S")
+          ->transform(Seed());
+  CLI::Option* prior =
+      app.add_option("--prior", ml.prior_ties,
+                     "ml: virtual ties of each bot with an average player (default 2)")
+          ->type_name("C")
+          ->transform(above_zero);
+  CLI::Option* tau =
+      app.add_option("--tau", openskill.tau,
+                     "openskill: added uncertainty per match (default 0.0833; 0 fixed bots)")
+          ->type_name("T")
+          ->transform(Number([](double x) { return x >= 0; },
+                             "{flag} needs a number of at least 0, not '{value}'"));
+  app.add_flag("--all", all, "table: rank every bot together (default: provisional ratings below)");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (path.empty()) return Fail(kExitUsage, "ratings needs --input FILE");
+  if (system != "elo" && system != "ml" && system != "openskill") {
+    return Fail(kExitUsage, !system.empty()
+                                ? "unknown rating system '" + system + "' (elo, ml or openskill)"
+                                : "ratings needs --system elo, ml or openskill");
   }
-  if (parsed->Has("seed") && !absl::SimpleAtoi(parsed->Get("seed", ""), &ml.seed)) {
-    return Fail(kExitUsage, "--seed needs a whole number from 0 to 2^64-1, not '" +
-                                parsed->Get("seed", "") + "'");
+  if (json && csv) return Fail(kExitUsage, "give --json or --csv, not both");
+  for (const auto& [flag, owner] : std::vector<std::pair<CLI::Option*, std::string>>{
+           {k, "elo"}, {bootstrap, "ml"}, {seed, "ml"}, {prior, "ml"}, {tau, "openskill"}}) {
+    if (flag->count() > 0 && system != owner) {
+      return Fail(kExitUsage,
+                  absl::StrCat(flag->get_name(), " applies to --system ", owner, " only"));
+    }
   }
 
-  const std::string path = parsed->Get("input", "");
   absl::StatusOr<tournament::ResultsTable> table = tournament::ReadResultsCsvFile(path);
   if (!table.ok()) return Fail(kExitFailure, std::string(table.status().message()));
   if (table->matches.empty()) return Fail(kExitFailure, path + ": no matches");
@@ -437,12 +412,12 @@ int RunRatings(const std::vector<std::string>& args) {
   std::stable_sort(report.rows.begin(), report.rows.end(),
                    [](const Row& a, const Row& b) { return a.rating > b.rating; });
 
-  if (parsed->Has("json")) {
+  if (json) {
     PrintJson(report);
-  } else if (parsed->Has("csv")) {
+  } else if (csv) {
     PrintCsv(report);
   } else {
-    PrintTable(std::move(report), !parsed->Has("all"));
+    PrintTable(std::move(report), !all);
   }
   return kExitOk;
 }

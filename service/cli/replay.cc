@@ -68,34 +68,32 @@ absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record, const 
 }  // namespace
 
 int RunReplay(const std::vector<std::string>& args) {
-  static const std::vector<FlagSpec> kFlags = {{"help", "", "show this help"}};
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, kFlags);
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << kUsage
-              << "\n\n"
-                 "verify re-simulates the match record FILE (as written by 'hoard play\n"
-                 "--record' or 'hoard match get ID --record') from its seed and actions,\n"
-                 "and says whether it matches or where it first differs. A record that\n"
-                 "carries a seed_commitment matches only if its seed and seed_salt hash\n"
-                 "to it (docs/records.md). Exit status 0 when it matches, 1 when it does\n"
-                 "not.\n\n"
-                 "html prints one self-contained HTML file that replays the match step by\n"
-                 "step, as any seat or a spectator saw it, with no server and no network\n"
-                 "(the web app's replay viewer, and the match's views built in).\n";
-    return kExitOk;
+  std::vector<std::string> words;
+  CommandLine command(
+      "replay",
+      absl::StrCat(kUsage,
+                   "\n\n"
+                   "verify re-simulates the match record FILE (as written by 'hoard play\n"
+                   "--record' or 'hoard match get ID --record') from its seed and actions,\n"
+                   "and says whether it matches or where it first differs. A record that\n"
+                   "carries a seed_commitment matches only if its seed and seed_salt hash\n"
+                   "to it (docs/records.md). Exit status 0 when it matches, 1 when it does\n"
+                   "not.\n\n"
+                   "html prints one self-contained HTML file that replays the match step by\n"
+                   "step, as any seat or a spectator saw it, with no server and no network\n"
+                   "(the web app's replay viewer, and the match's views built in)."));
+  command.Words(&words);
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (words.size() != 2 || (words[0] != "verify" && words[0] != "html")) {
+    return Fail(kExitUsage, SubcommandError("replay", words, {"verify", "html"}, kUsage));
   }
-  if (parsed->positionals.size() != 2 ||
-      (parsed->positionals[0] != "verify" && parsed->positionals[0] != "html")) {
-    return Fail(kExitUsage, SubcommandError("replay", *parsed, {"verify", "html"}, kUsage));
-  }
-  const std::string& path = parsed->positionals[1];
+  const std::string& path = words[1];
   absl::StatusOr<engine::MatchRecord> record = engine::ReadRecordFile(path);
   if (!record.ok()) return Fail(kExitFailure, std::string(record.status().message()));
   if (absl::Status status = engine::VerifyRecord(*record); !status.ok()) {
     return Fail(kExitFailure, absl::StrCat(path, " does not match: ", status.message()));
   }
-  if (parsed->positionals[0] == "html") {
+  if (words[0] == "html") {
     const std::size_t slash = path.find_last_of('/');
     absl::StatusOr<std::string> html =
         ReplayHtml(*record, slash == std::string::npos ? path : path.substr(slash + 1));

@@ -2,12 +2,10 @@
 
 #include <signal.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
@@ -24,84 +22,29 @@
 namespace hoard::cli {
 namespace {
 
-const std::vector<FlagSpec>& ServeFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"listen", "HOST:PORT", "address to serve on (default 127.0.0.1:50051)"},
-      {"http", "HOST:PORT",
-       "also serve the read-only web API, live events and /metrics over HTTP here (off unless "
-       "given; port 0 picks a free one)"},
-      {"http-max-connections", "N", "HTTP connections open at once (default 4096)"},
-      {"http-max-connections-per-address", "N",
-       "HTTP connections open at once from one client address (an IPv6 /64) (default 64)"},
-      {"http-max-streams", "N", "HTTP event streams open at once (default 2048)"},
-      {"http-max-streams-per-address", "N",
-       "HTTP event streams open at once from one client address (default 16)"},
-      {"http-request-timeout-ms", "MS",
-       "an HTTP request's headers and body must arrive within this time of its first byte, "
-       "else 408 (default 10000)"},
-      {"http-idle-timeout-ms", "MS",
-       "an HTTP connection sending no request for this long is closed (default 5000)"},
-      {"http-write-timeout-ms", "MS",
-       "an HTTP response the client does not take within this time is dropped (default 10000)"},
-      {"http-heartbeat-ms", "MS", "an idle event stream sends a comment this often (default 3000)"},
-      {"http-max-stream-buffer-bytes", "N",
-       "bytes an event stream may have waiting for a client that reads too slowly before it is "
-       "dropped (default 262144)"},
-      {"db", "FILE|URL",
-       "database keeping finished matches and tournaments: a SQLite file, or postgresql://… "
-       "shared by several servers (default: none; tournaments need one)"},
-      {"bot-logs", "DIR",
-       "where bots that tournaments launch write their output (default: discarded)"},
-      {"tls-cert", "FILE", "serve TLS with this certificate (PEM; with --tls-key)"},
-      {"tls-key", "FILE", "the certificate's private key (PEM)"},
-      {"admin-token-file", "FILE",
-       "admin tokens, one a line (default: one made in the state directory); re-read on "
-       "SIGHUP"},
-      {"state-dir", "DIR",
-       "where a made admin (or read) token is kept (default $HOARD_STATE_DIR, else "
-       "$XDG_STATE_HOME/hoard, else ~/.local/state/hoard)"},
-      {"open-registration", "",
-       "a bot registering under an unknown name gets an account (default: an admin adds "
-       "accounts)"},
-      {"private", "", "reads need a token too (a read token, a bot's or an admin's)"},
-      {"read-token-file", "FILE",
-       "read tokens, one a line (with --private; default: one made in the state directory)"},
-      {"catalog", "FILE",
-       "the bots server-side tournaments may launch (hoard.v1.BotCatalog, text format); "
-       "re-read on SIGHUP"},
-      {"max-matches", "N", "matches running at once (default 20000)"},
-      {"max-matches-per-creator", "N",
-       "running matches one admin token may have created (default 1000)"},
-      {"max-tournaments-per-creator", "N",
-       "running tournaments one admin token may have created (default 16)"},
-      {"max-tournament-matches", "N", "matches in one tournament (default 100000)"},
-      {"max-matches-per-bot", "N", "matches one registered bot plays at once (default 1000)"},
-      {"max-bot-accounts", "N", "bot accounts the server keeps (default 10000)"},
-      {"hello-timeout-ms", "MS",
-       "a Play stream that has not said hello by then is closed (default 10000)"},
-      {"max-queued-bytes", "N",
-       "bytes queued for a stream that reads too slowly before it is ended (default 8388608)"},
-      {"max-finished-in-memory", "N",
-       "finished matches kept in memory without --db (default 1000)"},
-      {"max-store-queue-bytes", "N",
-       "finished matches waiting for the database, in bytes, past which no new match "
-       "starts until they are stored (default 67108864)"},
-      {"max-message-bytes", "N", "largest message a client may send (default 1048576)"},
-      {"shutdown-grace-ms", "MS",
-       "on SIGTERM/SIGINT, time running matches get to finish before they are aborted "
-       "(default 10000)"},
-      {"log-format", "FORMAT", "event log on stderr: text (default) or json"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
-// HOARD_SERVE_MAX_MATCHES for --max-matches, and so on.
-std::string EnvironmentName(const std::string& flag) {
-  std::string name = "HOARD_SERVE_";
-  for (const char c : flag) name.push_back(c == '-' ? '_' : absl::ascii_toupper(c));
-  return name;
-}
+// What hoard serve's flags (or their HOARD_SERVE_* variables) say; a flag
+// not given leaves the option it sets at the option's own default.
+struct ServeFlags {
+  std::optional<std::string> listen;
+  std::optional<std::string> http;
+  std::optional<int> http_max_connections, http_max_connections_per_address, http_max_streams,
+      http_max_streams_per_address, http_request_timeout_ms, http_idle_timeout_ms,
+      http_write_timeout_ms, http_heartbeat_ms, http_max_stream_buffer_bytes;
+  std::string db;
+  std::string bot_logs;
+  std::string tls_cert, tls_key;
+  std::string admin_token_file;
+  std::string state_dir;
+  bool open_registration = false;
+  bool private_reads = false;
+  std::string read_token_file;
+  std::string catalog;
+  std::optional<int> max_matches, max_matches_per_creator, max_tournaments_per_creator,
+      max_tournament_matches, max_matches_per_bot, max_bot_accounts, hello_timeout_ms,
+      max_queued_bytes, max_finished_in_memory, max_store_queue_bytes, max_message_bytes;
+  int shutdown_grace_ms = 10000;
+  std::string log_format = "text";
+};
 
 // HOST:PORT with a port from 0 to 65535 (0: any free port).
 absl::Status CheckListenAddress(const std::string& listen) {
@@ -145,88 +88,163 @@ constexpr char kServeHelp[] =
     "Every flag may come from the environment instead: HOARD_SERVE_ and the\n"
     "flag's name in capitals, '-' as '_' (HOARD_SERVE_LISTEN=0.0.0.0:50051,\n"
     "HOARD_SERVE_DB=/data/hoard.db; a flag without a value takes true or\n"
-    "false). A flag on the command line wins.\n\n";
+    "false). A flag on the command line wins.";
 
-// Flags the command line leaves unset, from HOARD_SERVE_* variables.
-absl::Status FlagsFromEnvironment(ParsedArgs& parsed) {
-  for (const FlagSpec& spec : ServeFlags()) {
-    if (spec.name == "help" || parsed.Has(spec.name)) continue;
-    const std::string variable = EnvironmentName(spec.name);
-    const char* value = std::getenv(variable.c_str());
-    if (value == nullptr || *value == '\0') continue;
-    if (!spec.value_name.empty()) {
-      parsed.flags[spec.name] = {value};
-      continue;
-    }
-    const std::string yes = absl::AsciiStrToLower(value);
-    if (yes == "1" || yes == "true" || yes == "yes") {
-      parsed.flags[spec.name] = {};
-    } else if (yes != "0" && yes != "false" && yes != "no") {
-      return absl::InvalidArgumentError(
-          absl::StrCat(variable, " is true, yes, 1, false, no or 0, not '", value, "'"));
-    }
-  }
-  return absl::OkStatus();
+// Declares serve's flags on `app`, bound to *flags, each also read from its
+// HOARD_SERVE_ variable.
+void AddServeFlags(CLI::App& app, ServeFlags* flags) {
+  auto limit = [&app](const char* name, std::optional<int>& value, const char* value_name,
+                      const char* help) {
+    app.add_option(name, value, help)->type_name(value_name)->transform(InRange(1, 1000000000));
+  };
+  app.add_option("--listen", flags->listen, "address to serve on (default 127.0.0.1:50051)")
+      ->type_name("HOST:PORT");
+  app.add_option("--http", flags->http,
+                 "also serve the read-only web API, live events and /metrics over HTTP here "
+                 "(off unless given; port 0 picks a free one)")
+      ->type_name("HOST:PORT");
+  limit("--http-max-connections", flags->http_max_connections, "N",
+        "HTTP connections open at once (default 4096)");
+  limit("--http-max-connections-per-address", flags->http_max_connections_per_address, "N",
+        "HTTP connections open at once from one client address (an IPv6 /64) (default 64)");
+  limit("--http-max-streams", flags->http_max_streams, "N",
+        "HTTP event streams open at once (default 2048)");
+  limit("--http-max-streams-per-address", flags->http_max_streams_per_address, "N",
+        "HTTP event streams open at once from one client address (default 16)");
+  limit("--http-request-timeout-ms", flags->http_request_timeout_ms, "MS",
+        "an HTTP request's headers and body must arrive within this time of its first byte, "
+        "else 408 (default 10000)");
+  limit("--http-idle-timeout-ms", flags->http_idle_timeout_ms, "MS",
+        "an HTTP connection sending no request for this long is closed (default 5000)");
+  limit("--http-write-timeout-ms", flags->http_write_timeout_ms, "MS",
+        "an HTTP response the client does not take within this time is dropped (default 10000)");
+  limit("--http-heartbeat-ms", flags->http_heartbeat_ms, "MS",
+        "an idle event stream sends a comment this often (default 3000)");
+  limit("--http-max-stream-buffer-bytes", flags->http_max_stream_buffer_bytes, "N",
+        "bytes an event stream may have waiting for a client that reads too slowly before it "
+        "is dropped (default 262144)");
+  app.add_option("--db", flags->db,
+                 "database keeping finished matches and tournaments: a SQLite file, or "
+                 "postgresql://… shared by several servers (default: none; tournaments need one)")
+      ->type_name("FILE|URL")
+      ->check(NoPasswordInAddress());
+  app.add_option("--bot-logs", flags->bot_logs,
+                 "where bots that tournaments launch write their output (default: discarded)")
+      ->type_name("DIR");
+  app.add_option("--tls-cert", flags->tls_cert,
+                 "serve TLS with this certificate (PEM; with --tls-key)")
+      ->type_name("FILE");
+  app.add_option("--tls-key", flags->tls_key, "the certificate's private key (PEM)")
+      ->type_name("FILE");
+  app.add_option("--admin-token-file", flags->admin_token_file,
+                 "admin tokens, one a line (default: one made in the state directory); re-read "
+                 "on SIGHUP")
+      ->type_name("FILE");
+  app.add_option("--state-dir", flags->state_dir,
+                 "where a made admin (or read) token is kept (default $HOARD_STATE_DIR, else "
+                 "$XDG_STATE_HOME/hoard, else ~/.local/state/hoard)")
+      ->type_name("DIR");
+  app.add_flag("--open-registration", flags->open_registration,
+               "a bot registering under an unknown name gets an account (default: an admin adds "
+               "accounts)");
+  app.add_flag("--private", flags->private_reads,
+               "reads need a token too (a read token, a bot's or an admin's)");
+  app.add_option("--read-token-file", flags->read_token_file,
+                 "read tokens, one a line (with --private; default: one made in the state "
+                 "directory)")
+      ->type_name("FILE");
+  app.add_option("--catalog", flags->catalog,
+                 "the bots server-side tournaments may launch (hoard.v1.BotCatalog, text "
+                 "format); re-read on SIGHUP")
+      ->type_name("FILE");
+  limit("--max-matches", flags->max_matches, "N", "matches running at once (default 20000)");
+  limit("--max-matches-per-creator", flags->max_matches_per_creator, "N",
+        "running matches one admin token may have created (default 1000)");
+  limit("--max-tournaments-per-creator", flags->max_tournaments_per_creator, "N",
+        "running tournaments one admin token may have created (default 16)");
+  limit("--max-tournament-matches", flags->max_tournament_matches, "N",
+        "matches in one tournament (default 100000)");
+  limit("--max-matches-per-bot", flags->max_matches_per_bot, "N",
+        "matches one registered bot plays at once (default 1000)");
+  limit("--max-bot-accounts", flags->max_bot_accounts, "N",
+        "bot accounts the server keeps (default 10000)");
+  limit("--hello-timeout-ms", flags->hello_timeout_ms, "MS",
+        "a Play stream that has not said hello by then is closed (default 10000)");
+  limit("--max-queued-bytes", flags->max_queued_bytes, "N",
+        "bytes queued for a stream that reads too slowly before it is ended (default 8388608)");
+  limit("--max-finished-in-memory", flags->max_finished_in_memory, "N",
+        "finished matches kept in memory without --db (default 1000)");
+  limit("--max-store-queue-bytes", flags->max_store_queue_bytes, "N",
+        "finished matches waiting for the database, in bytes, past which no new match starts "
+        "until they are stored (default 67108864)");
+  limit("--max-message-bytes", flags->max_message_bytes, "N",
+        "largest message a client may send (default 1048576)");
+  app.add_option("--shutdown-grace-ms", flags->shutdown_grace_ms,
+                 "on SIGTERM/SIGINT, time running matches get to finish before they are aborted "
+                 "(default 10000)")
+      ->type_name("MS")
+      ->transform(InRange(0, 3600000));
+  app.add_option("--log-format", flags->log_format, "event log on stderr: text (default) or json")
+      ->type_name("FORMAT");
+  FlagsFromEnvironment(app, "HOARD_SERVE_");
+}
+
+// `option` as its flag says, if the flag was given (else its default).
+void SetIfGiven(const std::optional<int>& flag, int& option) {
+  if (flag) option = *flag;
 }
 
 // The server's options from its flags, but for its tokens; kInvalidArgument
 // for a flag out of range or in conflict.
-absl::Status OptionsFromFlags(const ParsedArgs& parsed, service::EventLog& log,
+absl::Status OptionsFromFlags(const ServeFlags& flags, service::EventLog& log,
                               service::ServerOptions& options) {
   service::CoreOptions& core = options.core;
   service::GrpcOptions& grpc = options.grpc;
   core.events = log.Sink();
-  grpc.listen = parsed.Get("listen", grpc.listen);
+  grpc.listen = flags.listen.value_or(grpc.listen);
   RETURN_IF_ERROR(CheckListenAddress(grpc.listen));
-  core.db_path = parsed.Get("db", "");
-  grpc.tls_cert_path = parsed.Get("tls-cert", "");
-  grpc.tls_key_path = parsed.Get("tls-key", "");
+  core.db_path = flags.db;
+  grpc.tls_cert_path = flags.tls_cert;
+  grpc.tls_key_path = flags.tls_key;
   if (grpc.tls_cert_path.empty() != grpc.tls_key_path.empty()) {
     return absl::InvalidArgumentError("TLS needs both --tls-cert and --tls-key");
   }
-  core.tournament_runner.bot_log_dir = parsed.Get("bot-logs", "");
+  core.tournament_runner.bot_log_dir = flags.bot_logs;
   core.tournament_runner.on_warning = [&log](const std::string& line) {
     log.Write("tournament_warning", {{"message", line}});
   };
-  for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
-           {"max-matches", &core.limits.max_running_matches},
-           {"max-matches-per-creator", &core.limits.max_matches_per_creator},
-           {"max-tournaments-per-creator", &core.tournament_policy.max_tournaments_per_creator},
-           {"max-tournament-matches", &core.tournament_policy.max_tournament_matches},
-           {"max-matches-per-bot", &core.limits.max_matches_per_bot},
-           {"max-bot-accounts", &core.limits.max_bot_accounts},
-           {"hello-timeout-ms", &core.limits.hello_timeout_ms},
-           {"max-queued-bytes", &grpc.max_queued_bytes},
-           {"max-finished-in-memory", &core.limits.max_finished_in_memory},
-           {"max-message-bytes", &grpc.max_message_bytes}}) {
-    RETURN_IF_ERROR(ReadIntFlag(parsed, flag, 1, 1000000000, target));
+  SetIfGiven(flags.max_matches, core.limits.max_running_matches);
+  SetIfGiven(flags.max_matches_per_creator, core.limits.max_matches_per_creator);
+  SetIfGiven(flags.max_tournaments_per_creator, core.tournament_policy.max_tournaments_per_creator);
+  SetIfGiven(flags.max_tournament_matches, core.tournament_policy.max_tournament_matches);
+  SetIfGiven(flags.max_matches_per_bot, core.limits.max_matches_per_bot);
+  SetIfGiven(flags.max_bot_accounts, core.limits.max_bot_accounts);
+  SetIfGiven(flags.hello_timeout_ms, core.limits.hello_timeout_ms);
+  SetIfGiven(flags.max_queued_bytes, grpc.max_queued_bytes);
+  SetIfGiven(flags.max_finished_in_memory, core.limits.max_finished_in_memory);
+  SetIfGiven(flags.max_message_bytes, grpc.max_message_bytes);
+  if (flags.max_store_queue_bytes) {
+    core.store_writer.max_queued_bytes = static_cast<std::size_t>(*flags.max_store_queue_bytes);
   }
-  int store_queue = static_cast<int>(core.store_writer.max_queued_bytes);
-  RETURN_IF_ERROR(ReadIntFlag(parsed, "max-store-queue-bytes", 1, 1000000000, &store_queue));
-  core.store_writer.max_queued_bytes = static_cast<std::size_t>(store_queue);
-  core.limits.open_registration = parsed.Has("open-registration");
-  core.private_reads = parsed.Has("private");
-  core.catalog_path = parsed.Get("catalog", "");
+  core.limits.open_registration = flags.open_registration;
+  core.private_reads = flags.private_reads;
+  core.catalog_path = flags.catalog;
   return absl::OkStatus();
 }
 
 // The HTTP face's options from the --http flags.
-absl::Status WebOptionsFromFlags(const ParsedArgs& parsed, service::WebOptions& web) {
-  web.listen = parsed.Get("http", web.listen);
+void WebOptionsFromFlags(const ServeFlags& flags, service::WebOptions& web) {
+  web.listen = flags.http.value_or(web.listen);
   service::HttpLimits& limits = web.limits;
-  for (const auto& [flag, target] : std::vector<std::pair<std::string, int*>>{
-           {"http-max-connections", &limits.max_connections},
-           {"http-max-connections-per-address", &limits.max_connections_per_address},
-           {"http-max-streams", &limits.max_event_streams},
-           {"http-max-streams-per-address", &limits.max_event_streams_per_address},
-           {"http-request-timeout-ms", &limits.request_timeout_ms},
-           {"http-idle-timeout-ms", &limits.idle_timeout_ms},
-           {"http-write-timeout-ms", &limits.write_timeout_ms},
-           {"http-heartbeat-ms", &limits.heartbeat_ms},
-           {"http-max-stream-buffer-bytes", &limits.max_stream_buffer_bytes}}) {
-    RETURN_IF_ERROR(ReadIntFlag(parsed, flag, 1, 1000000000, target));
-  }
-  return absl::OkStatus();
+  SetIfGiven(flags.http_max_connections, limits.max_connections);
+  SetIfGiven(flags.http_max_connections_per_address, limits.max_connections_per_address);
+  SetIfGiven(flags.http_max_streams, limits.max_event_streams);
+  SetIfGiven(flags.http_max_streams_per_address, limits.max_event_streams_per_address);
+  SetIfGiven(flags.http_request_timeout_ms, limits.request_timeout_ms);
+  SetIfGiven(flags.http_idle_timeout_ms, limits.idle_timeout_ms);
+  SetIfGiven(flags.http_write_timeout_ms, limits.write_timeout_ms);
+  SetIfGiven(flags.http_heartbeat_ms, limits.heartbeat_ms);
+  SetIfGiven(flags.http_max_stream_buffer_bytes, limits.max_stream_buffer_bytes);
 }
 
 // Who may do what: the operator's token files, or tokens made in the state
@@ -304,39 +322,24 @@ void HandleSignals(sigset_t signals, service::ServerCore& core, service::GrpcFac
 }  // namespace
 
 int RunServe(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, ServeFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << kServeHelp << FlagsHelp(ServeFlags());
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage,
-                "serve takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
-  }
-  if (absl::Status s = FlagsFromEnvironment(*parsed); !s.ok()) {
-    return Fail(kExitUsage, std::string(s.message()));
-  }
-  absl::StatusOr<service::LogFormat> log_format =
-      service::ParseLogFormat(parsed->Get("log-format", "text"));
+  ServeFlags flags;
+  CommandLine command("serve", kServeHelp);
+  AddServeFlags(command.app(), &flags);
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  absl::StatusOr<service::LogFormat> log_format = service::ParseLogFormat(flags.log_format);
   if (!log_format.ok()) return Fail(kExitUsage, std::string(log_format.status().message()));
-  int grace_ms = 10000;
-  if (absl::Status status = ReadIntFlag(*parsed, "shutdown-grace-ms", 0, 3600000, &grace_ms);
-      !status.ok()) {
-    return Fail(kExitUsage, std::string(status.message()));
-  }
+  const int grace_ms = flags.shutdown_grace_ms;
   service::EventLog log(*log_format, &std::cerr);
   service::ServerOptions options;
-  if (absl::Status s = OptionsFromFlags(*parsed, log, options); !s.ok()) {
+  if (absl::Status s = OptionsFromFlags(flags, log, options); !s.ok()) {
     return Fail(kExitUsage, std::string(s.message()));
   }
   service::WebOptions web_options;
-  if (absl::Status s = WebOptionsFromFlags(*parsed, web_options); !s.ok()) {
-    return Fail(kExitUsage, std::string(s.message()));
-  }
-  const TokenFiles files{.state_dir = parsed->Get("state-dir", service::DefaultStateDir()),
-                         .admin_file = parsed->Get("admin-token-file", ""),
-                         .read_file = parsed->Get("read-token-file", "")};
+  WebOptionsFromFlags(flags, web_options);
+  const TokenFiles files{
+      .state_dir = flags.state_dir.empty() ? service::DefaultStateDir() : flags.state_dir,
+      .admin_file = flags.admin_token_file,
+      .read_file = flags.read_token_file};
   if (db::IsPostgresUrl(options.core.db_path)) {
     // Results the shared database cannot take yet wait in this server's own
     // state directory, stored at its next start.
@@ -383,7 +386,7 @@ int RunServe(const std::vector<std::string>& args) {
               {{"file", absl::StrCat(files.state_dir, "/", name)}});
   }
   std::unique_ptr<service::WebServer> web;
-  if (parsed->Has("http")) {
+  if (flags.http) {
     absl::StatusOr<std::unique_ptr<service::WebServer>> started =
         service::WebServer::Start(web_options, core->get());
     if (!started.ok()) {
@@ -391,7 +394,7 @@ int RunServe(const std::vector<std::string>& args) {
       return Fail(kExitFailure, std::string(started.status().message()));
     }
     web = *std::move(started);
-    const std::string http = parsed->Get("http", "");
+    const std::string& http = *flags.http;
     const std::string web_address = absl::StrCat(http.substr(0, http.rfind(':')), ":", web->port());
     std::cout << "hoard: web on http://" << web_address << std::endl;
     log.Write("web_started", {{"listen", web_address}});

@@ -20,28 +20,14 @@
 namespace hoard::cli {
 namespace {
 
-const std::vector<FlagSpec>& StatsFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"game", "ID", "the game (required; see 'hoard games')"},
-      {"players", "N", "number of seats (default: the game's fewest)"},
-      {"bots", "A,B,...", "built-in bots, one per seat or one for all (default heuristic)"},
-      {"matches", "M", "matches to play (default 1000)"},
-      {"option", "NAME=VALUE", "set a game option (repeatable)", true},
-      {"seed", "N", "the seed every match's seed derives from (default 1)"},
-      {"threads", "T", "matches played at once (default: the machine's cores)"},
-      {"quiet", "", "no progress lines on stderr"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
 constexpr char kAbout[] =
+    "usage: hoard stats --game ID [flags]\n\n"
     "Plays many matches between built-in bots in-process and prints how the game\n"
     "plays: match length, win rate per seat (fair is 1/players; a first place\n"
     "shared by k players counts 1/k to each), shared ranks, score spread, and the\n"
     "game's own counters (how matches ended, action spaces, card kinds, ...).\n"
     "Match i has its own seed and the bots rotated i seats, so results per bot\n"
-    "are fair; the same flags give the same report on any number of threads.\n";
+    "are fair; the same flags give the same report on any number of threads.";
 
 // "12.3%" with the half-width of its 95% interval, in points.
 std::string Percent(double part, int whole) {
@@ -128,55 +114,61 @@ void Print(const engine::GameInfo& info, const bots::StatsConfig& config,
 }  // namespace
 
 int RunStats(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, StatsFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << "usage: hoard stats --game ID [flags]\n\n"
-              << kAbout << "\n"
-              << FlagsHelp(StatsFlags())
-              << "\nexample: hoard stats --game frost_dragon --players 4 --bots heuristic "
-                 "--matches 2000\n";
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) {
-    return Fail(kExitUsage,
-                "stats takes no arguments besides flags, got '" + parsed->positionals[0] + "'");
-  }
-  if (!parsed->Has("game")) return Fail(kExitUsage, "stats needs --game (see 'hoard games')");
-  absl::StatusOr<const engine::Game*> game = engine::FindGame(parsed->Get("game", ""));
+  std::string game_id;
+  std::string players;
+  std::string bots = "heuristic";
+  bool quiet = false;
+  bots::StatsConfig config;
+  config.match.seed = 1;
+  config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  CommandLine command("stats", kAbout);
+  CLI::App& app = command.app();
+  app.add_option("--game", game_id, "the game (required; see 'hoard games')")->type_name("ID");
+  // Its range is the game's: read once the game is known.
+  app.add_option("--players", players, "number of seats (default: the game's fewest)")
+      ->type_name("N");
+  app.add_option("--bots", bots, "built-in bots, one per seat or one for all (default heuristic)")
+      ->type_name("A,B,...");
+  app.add_option("--matches", config.matches, "matches to play (default 1000)")
+      ->type_name("M")
+      ->transform(InRange(1, 10'000'000));
+  AddGameOptionFlag(app, &config.match.options, "set a game option (repeatable)");
+  app.add_option("--seed", config.match.seed,
+                 "the seed every match's seed derives from (default 1)")
+      ->type_name("N")
+      ->transform(Seed());
+  app.add_option("--threads", config.threads,
+                 "matches played at once (default: the machine's cores)")
+      ->type_name("T")
+      ->transform(InRange(1, 256));
+  app.add_flag("--quiet", quiet, "no progress lines on stderr");
+  app.footer(
+      "example: hoard stats --game frost_dragon --players 4 --bots heuristic --matches 2000");
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (game_id.empty()) return Fail(kExitUsage, "stats needs --game (see 'hoard games')");
+  absl::StatusOr<const engine::Game*> game = engine::FindGame(game_id);
   if (!game.ok()) return Fail(kExitUsage, std::string(game.status().message()));
   const engine::GameInfo& info = (*game)->info();
-
-  bots::StatsConfig config;
   config.game = *game;
   config.match.num_players = info.min_players;
-  config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (absl::Status s = ReadIntFlag(*parsed, "players", info.min_players, info.max_players,
-                                   &config.match.num_players);
-      !s.ok()) {
-    return Fail(kExitUsage, absl::StrCat(s.message(), " (", info.id, " is played by ",
-                                         info.min_players, " to ", info.max_players, ")"));
-  }
-  for (const auto& [flag, low, high, out] :
-       {std::tuple<const char*, int, int, int*>{"matches", 1, 10'000'000, &config.matches},
-        {"threads", 1, 256, &config.threads}}) {
-    if (absl::Status s = ReadIntFlag(*parsed, flag, low, high, out); !s.ok()) {
-      return Fail(kExitUsage, std::string(s.message()));
+  if (!players.empty()) {
+    long long number = 0;
+    if (!absl::SimpleAtoi(players, &number) || number < info.min_players ||
+        number > info.max_players) {
+      return Fail(kExitUsage,
+                  absl::StrCat("--players needs a number from ", info.min_players, " to ",
+                               info.max_players, " (", info.id, " is played by ", info.min_players,
+                               " to ", info.max_players, ")"));
     }
+    config.match.num_players = static_cast<int>(number);
   }
-  absl::StatusOr<std::uint64_t> seed = ReadSeedFlag(*parsed, 1);
-  if (!seed.ok()) return Fail(kExitUsage, std::string(seed.status().message()));
-  config.match.seed = *seed;
-  if (absl::Status s = ReadOptionFlags(*parsed, &config.match.options); !s.ok()) {
-    return Fail(kExitUsage, std::string(s.message()));
-  }
-  config.bots = absl::StrSplit(parsed->Get("bots", "heuristic"), ',');
+  config.bots = absl::StrSplit(bots, ',');
   const int n = config.match.num_players;
   if (config.bots.size() != 1 && static_cast<int>(config.bots.size()) != n) {
     return Fail(kExitUsage, absl::StrCat("--bots names ", config.bots.size(), " bots for ", n,
                                          " players: give one per seat or one for all"));
   }
-  if (!parsed->Has("quiet")) {
+  if (!quiet) {
     const auto start = std::chrono::steady_clock::now();
     auto last = start;
     config.progress = [&, start, last](int done) mutable {

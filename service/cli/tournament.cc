@@ -4,13 +4,11 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <thread>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -40,54 +38,6 @@ namespace hoard::cli {
 using hoard::v1::Tournament;
 using hoard::v1::TournamentSpec;
 
-const std::vector<FlagSpec>& TournamentFlags() {
-  static const auto* specs = new std::vector<FlagSpec>{
-      {"config", "FILE", "the tournament spec (text format or JSON; default: the embedded one)"},
-      {"db", "FILE|URL",
-       "database for results: a SQLite file (default hoard.db) or postgresql://…"},
-      {"server", "HOST:PORT",
-       "play on this Hoard server (default: one inside this process); repeat it to spread the "
-       "matches over several servers",
-       true},
-      {"remote", "", "play on the server of $HOARD_SERVER (else 127.0.0.1:50051)"},
-      {"token-file", "FILE",
-       "the token to send (default $HOARD_TOKEN, else to play, create or cancel a local "
-       "server's admin token)"},
-      {"listen", "HOST:PORT",
-       "where the inner server takes external bots (default 127.0.0.1:0, any free port)"},
-      {"fresh", "", "start a new tournament even if this spec was run before"},
-      {"game", "ID", "spec from flags: the game"},
-      {"players", "N", "spec from flags: players per match"},
-      {"participant", "NAME=KIND",
-       "spec from flags, repeatable: KIND is builtin:BOT, registered, or command:CMD",
-       /*repeated=*/true},
-      {"format", "NAME", "round-robin (default), duplicate, gauntlet or swiss"},
-      {"candidate", "NAME", "gauntlet: a candidate (repeatable)", /*repeated=*/true},
-      {"sprt", "NAME",
-       "test whether participant NAME is stronger than the others, stopping as soon as the "
-       "evidence is enough (duplicate format; --rounds caps the blocks)"},
-      {"elo0", "ELO", "sprt: H0, NAME is this much stronger or less (default 0)"},
-      {"elo1", "ELO", "sprt: H1, NAME is this much stronger or more (default 10)"},
-      {"alpha", "P", "sprt: the chance of accepting H1 when H0 holds (default 0.05)"},
-      {"beta", "P", "sprt: the chance of accepting H0 when H1 holds (default 0.05)"},
-      {"option", "NAME=VALUE", "a game option (repeatable)", /*repeated=*/true},
-      {"rounds", "N",
-       "repeat the schedule N times; swiss: its rounds (default log2 of the participants, "
-       "rounded up) (overrides the spec)"},
-      {"seed", "N", "seed of every deal (overrides the spec)"},
-      {"concurrency", "N", "matches at once (overrides the spec; resuming may change it)"},
-      {"start-timeout-ms", "N", "wait this long for external bots to connect"},
-      {"bot-logs", "DIR", "where launched bots' output goes (default hoard-bot-logs)"},
-      {"system", "NAME", "rank the final leaderboard by ml (default), elo or openskill"},
-      {"print-spec", "", "print the spec (defaults filled in) and exit"},
-      {"quiet", "", "no progress display"},
-      {"json", "", "print the final leaderboard as JSON (get, list: the tournaments)"},
-      {"watch", "", "create: then follow it until it ends, as watch does"},
-      {"help", "", "show this help"},
-  };
-  return *specs;
-}
-
 namespace {
 
 // The H1 of --sprt without --elo1.
@@ -110,7 +60,93 @@ constexpr char kHelp[] =
     "create sends the spec (participants built-in, registered or from the server's\n"
     "catalog; creating and cancelling need the admin token), watch follows one\n"
     "until it ends, printing progress on stderr and its leaderboard at the end.\n"
-    "They talk to --server, else $HOARD_SERVER, else 127.0.0.1:50051.\n\n";
+    "They talk to --server, else $HOARD_SERVER, else 127.0.0.1:50051.";
+
+// Declares hoard tournament's flags on `app`, bound to *flags.
+void AddTournamentFlags(CLI::App& app, TournamentFlags* flags) {
+  app.add_option("--config", flags->config,
+                 "the tournament spec (text format or JSON; default: the embedded one)")
+      ->type_name("FILE");
+  app.add_option("--db", flags->db,
+                 "database for results: a SQLite file (default hoard.db) or postgresql://…")
+      ->type_name("FILE|URL")
+      ->check(NoPasswordInAddress());
+  app.add_option("--server", flags->servers,
+                 "play on this Hoard server (default: one inside this process); repeat it to "
+                 "spread the matches over several servers")
+      ->type_name("HOST:PORT");
+  app.add_flag("--remote", flags->remote,
+               "play on the server of $HOARD_SERVER (else 127.0.0.1:50051)");
+  app.add_option("--token-file", flags->token_file,
+                 "the token to send (default $HOARD_TOKEN, else to play, create or cancel a "
+                 "local server's admin token)")
+      ->type_name("FILE");
+  app.add_option("--listen", flags->listen,
+                 "where the inner server takes external bots (default 127.0.0.1:0, any free "
+                 "port)")
+      ->type_name("HOST:PORT");
+  app.add_flag("--fresh", flags->fresh, "start a new tournament even if this spec was run before");
+  app.add_option("--game", flags->game, "spec from flags: the game")->type_name("ID");
+  app.add_option("--players", flags->players, "spec from flags: players per match")
+      ->type_name("N")
+      ->transform(InRange(1, 1000));
+  app.add_option("--participant", flags->participants,
+                 "spec from flags, repeatable: KIND is builtin:BOT, registered, or command:CMD")
+      ->type_name("NAME=KIND");
+  app.add_option("--format", flags->format, "round-robin (default), duplicate, gauntlet or swiss")
+      ->type_name("NAME");
+  app.add_option("--candidate", flags->candidates, "gauntlet: a candidate (repeatable)")
+      ->type_name("NAME");
+  app.add_option("--sprt", flags->sprt,
+                 "test whether participant NAME is stronger than the others, stopping as soon as "
+                 "the evidence is enough (duplicate format; --rounds caps the blocks)")
+      ->type_name("NAME");
+  const CLI::Validator number =
+      Number([](double) { return true; }, "{flag} needs a number, not '{value}'");
+  app.add_option("--elo0", flags->elo0, "sprt: H0, NAME is this much stronger or less (default 0)")
+      ->type_name("ELO")
+      ->transform(number);
+  app.add_option("--elo1", flags->elo1, "sprt: H1, NAME is this much stronger or more (default 10)")
+      ->type_name("ELO")
+      ->transform(number);
+  app.add_option("--alpha", flags->alpha,
+                 "sprt: the chance of accepting H1 when H0 holds (default 0.05)")
+      ->type_name("P")
+      ->transform(number);
+  app.add_option("--beta", flags->beta,
+                 "sprt: the chance of accepting H0 when H1 holds (default 0.05)")
+      ->type_name("P")
+      ->transform(number);
+  AddGameOptionFlag(app, &flags->options, "a game option (repeatable)");
+  app.add_option("--rounds", flags->rounds,
+                 "repeat the schedule N times; swiss: its rounds (default log2 of the "
+                 "participants, rounded up) (overrides the spec)")
+      ->type_name("N")
+      ->transform(InRange(1, 1000000000));
+  app.add_option("--seed", flags->seed, "seed of every deal (overrides the spec)")
+      ->type_name("N")
+      ->transform(Seed());
+  app.add_option("--concurrency", flags->concurrency,
+                 "matches at once (overrides the spec; resuming may change it)")
+      ->type_name("N")
+      ->transform(InRange(1, 1000000000));
+  app.add_option("--start-timeout-ms", flags->start_timeout_ms,
+                 "wait this long for external bots to connect")
+      ->type_name("N")
+      ->transform(InRange(1, 1000000000));
+  app.add_option("--bot-logs", flags->bot_logs,
+                 "where launched bots' output goes (default hoard-bot-logs)")
+      ->type_name("DIR");
+  app.add_option("--system", flags->system,
+                 "rank the final leaderboard by ml (default), elo or openskill")
+      ->type_name("NAME");
+  app.add_flag("--print-spec", flags->print_spec, "print the spec (defaults filled in) and exit");
+  app.add_flag("--quiet", flags->quiet, "no progress display");
+  app.add_flag("--json", flags->json,
+               "print the final leaderboard as JSON (get, list: the tournaments)");
+  app.add_flag("--watch", flags->watch, "create: then follow it until it ends, as watch does");
+}
+
 // One --participant: NAME=KIND, NAME possibly name@version.
 absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participant* p) {
   const std::size_t eq = entry.find('=');
@@ -151,68 +187,49 @@ absl::StatusOr<hoard::v1::Format> FormatFromFlag(const std::string& format) {
       absl::StrCat("--format: '", format, "' is none of round-robin, duplicate, gauntlet, swiss"));
 }
 
-absl::Status SpecFromFlags(const ParsedArgs& args, TournamentSpec* spec) {
-  if (args.Has("game")) spec->set_game(args.Get("game", ""));
-  if (args.Has("players")) {
-    int players = 0;
-    RETURN_IF_ERROR(ReadIntFlag(args, "players", 1, 1000, &players));
-    spec->set_players_per_match(players);
-  }
-  if (args.Has("participant")) {
+absl::Status SpecFromFlags(const TournamentFlags& flags, TournamentSpec* spec) {
+  if (flags.game) spec->set_game(*flags.game);
+  if (flags.players) spec->set_players_per_match(*flags.players);
+  if (!flags.participants.empty()) {
     spec->clear_participants();
-    for (const std::string& entry : args.flags.at("participant")) {
+    for (const std::string& entry : flags.participants) {
       RETURN_IF_ERROR(ParticipantFromFlag(entry, spec->add_participants()));
     }
   }
-  if (args.Has("format")) {
-    absl::StatusOr<hoard::v1::Format> format = FormatFromFlag(args.Get("format", ""));
+  if (flags.format) {
+    absl::StatusOr<hoard::v1::Format> format = FormatFromFlag(*flags.format);
     if (!format.ok()) return format.status();
     spec->set_format(*format);
   }
-  if (args.Has("candidate")) {
+  if (!flags.candidates.empty()) {
     spec->clear_candidates();
-    for (const std::string& c : args.flags.at("candidate")) spec->add_candidates(c);
+    for (const std::string& c : flags.candidates) spec->add_candidates(c);
   }
-  if (args.Has("sprt")) {
+  if (flags.sprt) {
     hoard::v1::SprtSpec* sprt = spec->mutable_sprt();
-    sprt->set_candidate(args.Get("sprt", ""));
+    sprt->set_candidate(*flags.sprt);
     sprt->set_elo1(kDefaultSprtElo1);
-    if (!args.Has("format")) spec->set_format(hoard::v1::FORMAT_DUPLICATE);
+    if (!flags.format) spec->set_format(hoard::v1::FORMAT_DUPLICATE);
   }
-  for (const auto& [flag, setter] :
-       std::vector<std::pair<std::string, void (hoard::v1::SprtSpec::*)(double)>>{
-           {"elo0", &hoard::v1::SprtSpec::set_elo0},
-           {"elo1", &hoard::v1::SprtSpec::set_elo1},
-           {"alpha", &hoard::v1::SprtSpec::set_alpha},
-           {"beta", &hoard::v1::SprtSpec::set_beta}}) {
-    if (!args.Has(flag)) continue;
-    if (!args.Has("sprt") && !spec->has_sprt()) {
+  for (const auto& [flag, value, setter] : std::vector<
+           std::tuple<const char*, std::optional<double>, void (hoard::v1::SprtSpec::*)(double)>>{
+           {"elo0", flags.elo0, &hoard::v1::SprtSpec::set_elo0},
+           {"elo1", flags.elo1, &hoard::v1::SprtSpec::set_elo1},
+           {"alpha", flags.alpha, &hoard::v1::SprtSpec::set_alpha},
+           {"beta", flags.beta, &hoard::v1::SprtSpec::set_beta}}) {
+    if (!value) continue;
+    if (!flags.sprt && !spec->has_sprt()) {
       return absl::InvalidArgumentError(absl::StrCat("--", flag, " is for --sprt NAME"));
     }
-    double value = 0;
-    if (!absl::SimpleAtod(args.Get(flag, ""), &value) || !std::isfinite(value)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--", flag, " needs a number, not '", args.Get(flag, ""), "'"));
-    }
-    (spec->mutable_sprt()->*setter)(value);
+    (spec->mutable_sprt()->*setter)(*value);
   }
-  std::map<std::string, std::string> options;
-  RETURN_IF_ERROR(ReadOptionFlags(args, &options));
-  for (const auto& [name, value] : options) (*spec->mutable_options())[name] = value;
-  for (const auto& [flag, setter] : std::vector<std::pair<std::string, std::function<void(int)>>>{
-           {"rounds", [&](int v) { spec->set_rounds(v); }},
-           {"concurrency", [&](int v) { spec->set_concurrency(v); }},
-           {"start-timeout-ms",
-            [&](int v) { spec->mutable_fault_policy()->set_start_timeout_ms(v); }}}) {
-    if (!args.Has(flag)) continue;
-    int value = 0;
-    RETURN_IF_ERROR(ReadIntFlag(args, flag, 1, 1000000000, &value));
-    setter(value);
+  for (const auto& [name, value] : flags.options) (*spec->mutable_options())[name] = value;
+  if (flags.rounds) spec->set_rounds(*flags.rounds);
+  if (flags.concurrency) spec->set_concurrency(*flags.concurrency);
+  if (flags.start_timeout_ms) {
+    spec->mutable_fault_policy()->set_start_timeout_ms(*flags.start_timeout_ms);
   }
-  if (args.Has("seed")) {
-    ASSIGN_OR_RETURN(const std::uint64_t seed, ReadSeedFlag(args, 0));
-    spec->set_seed(seed);
-  }
+  if (flags.seed) spec->set_seed(*flags.seed);
   return absl::OkStatus();
 }
 
@@ -330,16 +347,16 @@ void ProgressDisplay::Update(const Tournament& t, bool last) {
   std::fflush(stderr);
 }
 
-absl::StatusOr<TournamentSpec> SpecToRun(const ParsedArgs& args) {
+absl::StatusOr<TournamentSpec> SpecToRun(const TournamentFlags& flags) {
   TournamentSpec spec;
-  if (args.Has("config")) {
-    absl::StatusOr<TournamentSpec> read = tournament::ReadSpecFile(args.Get("config", ""));
+  if (!flags.config.empty()) {
+    absl::StatusOr<TournamentSpec> read = tournament::ReadSpecFile(flags.config);
     if (!read.ok()) return read.status();
     spec = *std::move(read);
-  } else if (!args.Has("game") && !args.Has("participant")) {
+  } else if (!flags.game && flags.participants.empty()) {
     spec = tournament::DefaultSpec();
   }
-  RETURN_IF_ERROR(SpecFromFlags(args, &spec));
+  RETURN_IF_ERROR(SpecFromFlags(flags, &spec));
   absl::StatusOr<TournamentSpec> normalized = tournament::Normalize(spec);
   if (!normalized.ok()) {
     return absl::InvalidArgumentError(
@@ -361,22 +378,22 @@ struct Venue {
 
 // The servers of --server (or --remote), with a store of this process's
 // own. Each must answer before the tournament is recorded.
-int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& venue) {
+int OpenRemoteVenue(const TournamentFlags& flags, Venue& venue) {
   const std::vector<std::string> addresses =
-      args.Has("server") ? args.flags.at("server") : std::vector<std::string>{ServerAddress(args)};
+      !flags.servers.empty() ? flags.servers : std::vector<std::string>{ServerAddress("")};
   // Each match is one call: with several servers, on a channel that spreads
   // calls over them.
   std::shared_ptr<grpc::Channel> play;
   if (addresses.size() > 1) {
     absl::StatusOr<std::shared_ptr<grpc::Channel>> balanced =
-        BalancedAdminChannel(addresses, args.Get("token-file", ""));
+        BalancedAdminChannel(addresses, flags.token_file);
     if (!balanced.ok()) return Fail(kExitUsage, std::string(balanced.status().message()));
     play = *std::move(balanced);
   }
   std::vector<tournament::RemoteServer> servers;
   for (const std::string& address : addresses) {
     absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-        AdminChannel(address, args.Get("token-file", ""));
+        AdminChannel(address, flags.token_file);
     if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
@@ -391,7 +408,7 @@ int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& v
   } else {
     service::AwaitEveryServer(*play, servers.size(), absl::Seconds(5));
   }
-  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenStore(db_path);
+  absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenStore(flags.db);
   if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));
   venue.own_store = *std::move(opened);
   venue.store = venue.own_store.get();
@@ -400,10 +417,10 @@ int OpenRemoteVenue(const ParsedArgs& args, const std::string& db_path, Venue& v
 }
 
 // A server in this process, for participants that play over the network.
-int OpenServerVenue(const ParsedArgs& args, const std::string& db_path, Venue& venue) {
+int OpenServerVenue(const TournamentFlags& flags, Venue& venue) {
   service::ServerOptions options;
-  options.grpc.listen = args.Get("listen", "127.0.0.1:0");
-  options.core.db_path = db_path;
+  options.grpc.listen = flags.listen;
+  options.core.db_path = flags.db;
   options.serve_tournaments = false;
   // The operator's own server: registered participants claim their names.
   options.core.limits.open_registration = true;
@@ -415,7 +432,7 @@ int OpenServerVenue(const ParsedArgs& args, const std::string& db_path, Venue& v
   const std::string address =
       absl::StrCat(service::LoopbackHost(options.grpc.listen), ":", venue.server->port());
   venue.host = service::ArenaHost(&venue.server->arena(), address);
-  if (!args.Has("quiet")) std::cerr << "hoard: bots connect to " << address << std::endl;
+  if (!flags.quiet) std::cerr << "hoard: bots connect to " << address << std::endl;
   return kExitOk;
 }
 
@@ -482,17 +499,16 @@ absl::StatusOr<Tournament> RunStoppably(tournament::TournamentRunner& runner, st
 }
 
 // The leaderboard of the tournament as it ended, and the exit status.
-int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
+int PrintResults(const TournamentFlags& flags, db::MatchStore& store, std::int64_t id,
                  const std::string& game, hoard::v1::RatingSystem system,
-                 const Tournament& final_state, const std::string& title,
-                 const std::string& db_path) {
+                 const Tournament& final_state, const std::string& title) {
   absl::StatusOr<hoard::v1::RatingSnapshot> ratings =
       tournament::CurrentRatings(store, {.game = game, .tournament_id = id});
   if (!ratings.ok()) return Fail(kExitFailure, std::string(ratings.status().message()));
   // Ranked as every leaderboard is: the established ratings first.
   const hoard::v1::Leaderboard board =
       tournament::EstablishedFirst(tournament::RankBy(*ratings, system));
-  if (args.Has("json")) {
+  if (flags.json) {
     std::cout << ToJson(board);
   } else if (board.matches() == 0) {
     std::cout << absl::StrFormat("Tournament %d (%s): %s, no match stored\n", id, title,
@@ -503,7 +519,7 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
                      "Tournament %d (%s): %s, %d of %d matches stored in %s (this run: %.0f "
                      "matches/s over %.1f s)\n\n",
                      id, title, hoard::v1::TournamentStatus_Name(final_state.status()).substr(18),
-                     p.finished(), p.scheduled(), db::StoreDisplayName(db_path),
+                     p.finished(), p.scheduled(), db::StoreDisplayName(flags.db),
                      p.matches_per_second(), p.elapsed_ms() / 1000.0)
               << SwissTable(final_state)
               << tournament::FormatLeaderboard(board, /*mark_provisional=*/true);
@@ -522,19 +538,17 @@ int PrintResults(const ParsedArgs& args, db::MatchStore& store, std::int64_t id,
 }  // namespace
 
 int RunTournament(const std::vector<std::string>& args) {
-  absl::StatusOr<ParsedArgs> parsed = ParseArgs(args, TournamentFlags());
-  if (!parsed.ok()) return Fail(kExitUsage, std::string(parsed.status().message()));
-  if (parsed->Has("help")) {
-    std::cout << kHelp << FlagsHelp(TournamentFlags());
-    return kExitOk;
-  }
-  if (!parsed->positionals.empty()) return RunTournamentOnServer(*parsed);
-  absl::StatusOr<hoard::v1::RatingSystem> system =
-      tournament::ParseRatingSystem(parsed->Get("system", "ml"));
+  TournamentFlags flags;
+  CommandLine command("tournament", kHelp);
+  AddTournamentFlags(command.app(), &flags);
+  command.Words(&flags.words);
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (!flags.words.empty()) return RunTournamentOnServer(flags);
+  absl::StatusOr<hoard::v1::RatingSystem> system = tournament::ParseRatingSystem(flags.system);
   if (!system.ok()) return Fail(kExitUsage, "--system: " + std::string(system.status().message()));
-  absl::StatusOr<TournamentSpec> normalized = SpecToRun(*parsed);
+  absl::StatusOr<TournamentSpec> normalized = SpecToRun(flags);
   if (!normalized.ok()) return Fail(kExitUsage, std::string(normalized.status().message()));
-  if (parsed->Has("print-spec")) {
+  if (flags.print_spec) {
     std::string text;
     google::protobuf::TextFormat::PrintToString(*normalized, &text);
     std::cout << text;
@@ -546,37 +560,35 @@ int RunTournament(const std::vector<std::string>& args) {
   }
 
   const sigset_t stop_signals = BlockStopSignals();
-  const std::string db_path = parsed->Get("db", "hoard.db");
   Venue venue;
-  const bool remote = parsed->Has("server") || parsed->Has("remote");
-  const int opened = remote     ? OpenRemoteVenue(*parsed, db_path, venue)
-                     : external ? OpenServerVenue(*parsed, db_path, venue)
-                                : OpenLocalVenue(db_path, venue);
+  const bool remote = !flags.servers.empty() || flags.remote;
+  const int opened = remote     ? OpenRemoteVenue(flags, venue)
+                     : external ? OpenServerVenue(flags, venue)
+                                : OpenLocalVenue(flags.db, venue);
   if (opened != kExitOk) return opened;
 
   bool resumed = false;
   absl::StatusOr<std::int64_t> id =
-      tournament::CreateOrResume(*venue.store, *normalized, parsed->Has("fresh"), &resumed);
+      tournament::CreateOrResume(*venue.store, *normalized, flags.fresh, &resumed);
   if (!id.ok()) return Fail(kExitFailure, std::string(id.status().message()));
-  const bool quiet = parsed->Has("quiet");
+  const bool quiet = flags.quiet;
   const std::string title = normalized->name().empty()
                                 ? normalized->game()
                                 : absl::StrCat(normalized->name(), ", ", normalized->game());
-  if (!quiet) Announce(*venue.store, *id, resumed, title, db_path);
+  if (!quiet) Announce(*venue.store, *id, resumed, title, flags.db);
 
   ProgressDisplay display(quiet);
   tournament::RunnerOptions options;
   options.on_progress = [&display](const Tournament& t) { display.Update(t, false); };
   options.on_warning = [&display](const std::string& line) { display.Warn(line); };
-  options.bot_log_dir = parsed->Get("bot-logs", "hoard-bot-logs");
+  options.bot_log_dir = flags.bot_logs;
   options.concurrency = normalized->concurrency();
   options.fault_policy = normalized->fault_policy();
   tournament::TournamentRunner runner(venue.store, venue.host.get(), options);
   absl::StatusOr<Tournament> final_state = RunStoppably(runner, *id, stop_signals);
   if (!final_state.ok()) return Fail(kExitFailure, std::string(final_state.status().message()));
   display.Update(*final_state, true);
-  return PrintResults(*parsed, *venue.store, *id, normalized->game(), *system, *final_state, title,
-                      db_path);
+  return PrintResults(flags, *venue.store, *id, normalized->game(), *system, *final_state, title);
 }
 
 }  // namespace hoard::cli

@@ -5,6 +5,8 @@
 // subcommands (tournament_remote.cc: create, list, get, watch, cancel) share.
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,15 +14,44 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "hoard/v1/tournament.pb.h"
-#include "service/cli/flags.h"
 
 namespace hoard::cli {
 
-const std::vector<FlagSpec>& TournamentFlags();
+// What the flags of hoard tournament say (tournament.cc declares them).
+struct TournamentFlags {
+  std::string config;
+  std::string db = "hoard.db";
+  std::vector<std::string> servers;
+  bool remote = false;
+  std::string token_file;
+  std::string listen = "127.0.0.1:0";
+  bool fresh = false;
+  // The spec from flags: each given changes the spec.
+  std::optional<std::string> game;
+  std::optional<int> players;
+  std::vector<std::string> participants;  // NAME=KIND
+  std::optional<std::string> format;
+  std::vector<std::string> candidates;
+  std::optional<std::string> sprt;
+  std::optional<double> elo0, elo1, alpha, beta;
+  std::map<std::string, std::string> options;
+  std::optional<int> rounds;
+  std::optional<std::uint64_t> seed;
+  std::optional<int> concurrency;
+  std::optional<int> start_timeout_ms;
+  std::string bot_logs = "hoard-bot-logs";
+  std::string system = "ml";
+  bool print_spec = false;
+  bool quiet = false;
+  bool json = false;
+  bool watch = false;
+  // A server's tournaments: create, list, get ID, watch ID, cancel ID.
+  std::vector<std::string> words;
+};
 
 // The spec to run: from --config, the embedded default or flags, changed by
 // flags, normalized. kInvalidArgument says what is wrong.
-absl::StatusOr<hoard::v1::TournamentSpec> SpecToRun(const ParsedArgs& args);
+absl::StatusOr<hoard::v1::TournamentSpec> SpecToRun(const TournamentFlags& flags);
 
 // "SPRT NAME [elo0 .., elo1 .., alpha .., beta ..]: LLR x in (lower, upper)
 // after N blocks, score s (Elo e)" and, once decided, the verdict.
@@ -61,7 +92,7 @@ class ProgressDisplay {
 
 // `hoard tournament VERB ...` against a server: create, list, get, watch or
 // cancel. Returns the exit status.
-int RunTournamentOnServer(const ParsedArgs& args);
+int RunTournamentOnServer(const TournamentFlags& flags);
 
 }  // namespace hoard::cli
 

@@ -12,6 +12,7 @@
 #include "hoard/v1/tournament.grpc.pb.h"
 #include "service/cli/channel.h"
 #include "service/cli/commands.h"
+#include "service/cli/flags.h"
 #include "service/cli/json.h"
 #include "service/cli/tournament_cli.h"
 #include "tournament/leaderboard.h"
@@ -59,25 +60,25 @@ void PrintTournament(const Tournament& t) {
   std::cout << StandingLines(t, p.standings_size());
 }
 
-absl::StatusOr<std::int64_t> TournamentId(const ParsedArgs& args) {
+absl::StatusOr<std::int64_t> TournamentId(const std::vector<std::string>& words) {
   std::int64_t id = 0;
-  if (args.positionals.size() != 2 || !absl::SimpleAtoi(args.positionals[1], &id) || id < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("tournament ", args.positionals[0],
-                                                   " needs the tournament's id (a number from 1)"));
+  if (words.size() != 2 || !absl::SimpleAtoi(words[1], &id) || id < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tournament ", words[0], " needs the tournament's id (a number from 1)"));
   }
   return id;
 }
 
 class Client {
  public:
-  Client(const ParsedArgs& args, std::string server, std::shared_ptr<grpc::Channel> channel)
-      : args_(args),
+  Client(const TournamentFlags& flags, std::string server, std::shared_ptr<grpc::Channel> channel)
+      : flags_(flags),
         server_(std::move(server)),
         channel_(std::move(channel)),
         stub_(hoard::v1::Tournaments::NewStub(channel_)) {}
 
   int Create() {
-    absl::StatusOr<hoard::v1::TournamentSpec> spec = SpecToRun(args_);
+    absl::StatusOr<hoard::v1::TournamentSpec> spec = SpecToRun(flags_);
     if (!spec.ok()) return Fail(kExitUsage, std::string(spec.status().message()));
     hoard::v1::CreateTournamentRequest request;
     *request.mutable_spec() = *std::move(spec);
@@ -86,8 +87,8 @@ class Client {
     if (grpc::Status s = stub_->CreateTournament(&context, request, &created); !s.ok()) {
       return FailWith(s, server_, *channel_);
     }
-    if (args_.Has("watch")) return Watch(created.id());
-    if (args_.Has("json")) {
+    if (flags_.watch) return Watch(created.id());
+    if (flags_.json) {
       std::cout << ToJson(created);
     } else {
       std::cout << "tournament " << created.id() << "\n";
@@ -101,7 +102,7 @@ class Client {
     if (grpc::Status s = stub_->ListTournaments(&context, {}, &response); !s.ok()) {
       return FailWith(s, server_, *channel_);
     }
-    if (args_.Has("json")) {
+    if (flags_.json) {
       std::cout << ToJson(response);
       return kExitOk;
     }
@@ -118,7 +119,7 @@ class Client {
     if (grpc::Status s = stub_->GetTournament(&context, request, &t); !s.ok()) {
       return FailWith(s, server_, *channel_);
     }
-    if (args_.Has("json")) {
+    if (flags_.json) {
       std::cout << ToJson(t);
     } else {
       PrintTournament(t);
@@ -147,7 +148,7 @@ class Client {
     grpc::ClientContext context;
     std::unique_ptr<grpc::ClientReader<Tournament>> reader =
         stub_->WatchTournament(&context, request);
-    ProgressDisplay display(args_.Has("quiet"));
+    ProgressDisplay display(flags_.quiet);
     Tournament t;
     Tournament last;
     bool any = false;
@@ -182,7 +183,7 @@ class Client {
     if (grpc::Status s = stub_->GetLeaderboard(&context, request, &board); !s.ok()) {
       return FailWith(s, server_, *channel_);
     }
-    if (args_.Has("json")) {
+    if (flags_.json) {
       std::cout << ToJson(board);
       return kExitOk;
     }
@@ -195,7 +196,7 @@ class Client {
     return kExitOk;
   }
 
-  const ParsedArgs& args_;
+  const TournamentFlags& flags_;
   const std::string server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<hoard::v1::Tournaments::Stub> stub_;
@@ -203,8 +204,9 @@ class Client {
 
 }  // namespace
 
-int RunTournamentOnServer(const ParsedArgs& args) {
-  const std::string& verb = args.positionals[0];
+int RunTournamentOnServer(const TournamentFlags& flags) {
+  const std::vector<std::string>& words = flags.words;
+  const std::string& verb = words[0];
   const std::vector<std::string> verbs = {"create", "list", "get", "watch", "cancel"};
   if (std::find(verbs.begin(), verbs.end(), verb) == verbs.end()) {
     const std::string likely = DidYouMean(verb, verbs);
@@ -216,19 +218,19 @@ int RunTournamentOnServer(const ParsedArgs& args) {
                              ")"));
   }
   const bool takes_id = verb == "get" || verb == "watch" || verb == "cancel";
-  absl::StatusOr<std::int64_t> id = takes_id ? TournamentId(args) : 0;
+  absl::StatusOr<std::int64_t> id = takes_id ? TournamentId(words) : 0;
   if (!id.ok()) return Fail(kExitUsage, std::string(id.status().message()));
-  if (!takes_id && args.positionals.size() > 1) {
-    return Fail(kExitUsage, absl::StrCat("tournament ", verb, " takes no argument, got '",
-                                         args.positionals[1], "'"));
+  if (!takes_id && words.size() > 1) {
+    return Fail(kExitUsage,
+                absl::StrCat("tournament ", verb, " takes no argument, got '", words[1], "'"));
   }
-  const std::string server = ServerAddress(args);
+  const std::string server = ServerAddress(flags.servers.empty() ? "" : flags.servers.back());
   // create and cancel need the admin role; list, get and watch are reads.
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      verb == "create" || verb == "cancel" ? AdminChannel(server, args.Get("token-file", ""))
-                                           : ReadChannel(server, args.Get("token-file", ""));
+      verb == "create" || verb == "cancel" ? AdminChannel(server, flags.token_file)
+                                           : ReadChannel(server, flags.token_file);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
-  Client client(args, server, *channel);
+  Client client(flags, server, *channel);
   if (verb == "create") return client.Create();
   if (verb == "list") return client.List();
   if (verb == "get") return client.Get(*id);
