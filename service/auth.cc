@@ -26,6 +26,7 @@
 #include "absl/strings/strip.h"
 #include "absl/synchronization/notification.h"
 #include "bots/bot.h"
+#include "bots/token_files.h"
 #include "engine/clip.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
@@ -86,10 +87,6 @@ std::string Remembered(absl::string_view key) {
 
 }  // namespace
 
-std::string Fingerprint(absl::string_view token) {
-  return absl::BytesToHexString(Sha256(token)).substr(0, 8);
-}
-
 bool SameSecret(absl::string_view a, absl::string_view b) {
   if (a.size() != b.size()) return false;
   unsigned char diff = 0;
@@ -123,33 +120,6 @@ bool KeyMatches(absl::string_view key, absl::string_view hash) {
   return SameSecret(*actual, expected);
 }
 
-absl::StatusOr<std::vector<std::string>> ReadTokenFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read the token file ", path));
-  std::vector<std::string> tokens;
-  std::string line;
-  while (std::getline(in, line)) {
-    const absl::string_view token = absl::StripAsciiWhitespace(line);
-    if (token.empty() || token[0] == '#') continue;
-    tokens.emplace_back(token);
-  }
-  if (tokens.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("the token file ", path, " holds no token"));
-  }
-  return tokens;
-}
-
-std::string DefaultStateDir() {
-  if (const char* dir = std::getenv("HOARD_STATE_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  if (const char* dir = std::getenv("XDG_STATE_HOME"); dir != nullptr && *dir != '\0') {
-    return absl::StrCat(dir, "/hoard");
-  }
-  const char* home = std::getenv("HOME");
-  return absl::StrCat(home != nullptr && *home != '\0' ? home : ".", "/.local/state/hoard");
-}
-
 absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir, const std::string& name) {
   const std::string path = absl::StrCat(dir, "/", name);
   std::error_code error;
@@ -167,7 +137,7 @@ absl::StatusOr<std::string> EnsureTokenFile(const std::string& dir, const std::s
     ::close(fd);
     if (!written) return absl::UnavailableError(absl::StrCat("cannot write ", path));
   }
-  absl::StatusOr<std::vector<std::string>> tokens = ReadTokenFile(path);
+  absl::StatusOr<std::vector<std::string>> tokens = bots::ReadTokenFile(path);
   if (!tokens.ok()) return absl::UnavailableError(tokens.status().message());
   return tokens->front();
 }

@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "bots/token_files.h"
 #include "db/store.h"
 
 namespace hoard::service {
@@ -44,9 +45,8 @@ struct Principal {
   bool is_admin() const { return role == Role::kAdmin; }
 };
 
-// The first 8 hex digits of the token's SHA-256: names a token in logs and
-// limits without giving it away.
-std::string Fingerprint(absl::string_view token);
+// A token's fingerprint (bots/token_files.h).
+using bots::Fingerprint;
 
 // A salted scrypt hash of `key`, as "scrypt$N$r$p$<salt>$<hash>" (base64).
 std::string HashKey(absl::string_view key);
@@ -55,14 +55,6 @@ bool KeyMatches(absl::string_view key, absl::string_view hash);
 
 // Equal-time comparison, so a secret cannot be guessed from response times.
 bool SameSecret(absl::string_view a, absl::string_view b);
-
-// The tokens in a file: one a line, blank lines and '#' comments skipped.
-// kNotFound if it cannot be read, kInvalidArgument if it holds none.
-absl::StatusOr<std::vector<std::string>> ReadTokenFile(const std::string& path);
-
-// Where this user's Hoard servers keep generated tokens: $HOARD_STATE_DIR,
-// else $XDG_STATE_HOME/hoard, else $HOME/.local/state/hoard.
-std::string DefaultStateDir();
 
 // The token kept in `dir`/`name`, made (128 random bits, mode 0600, the
 // directory 0700) if the file does not exist yet. kUnavailable if it can be

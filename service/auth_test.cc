@@ -8,6 +8,7 @@
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
+#include "bots/token_files.h"
 #include "db/store.h"
 #include "engine/clip.h"
 #include "gmock/gmock.h"
@@ -219,13 +220,14 @@ TEST(AuthTest, AGeneratedTokenIsPrivateAndKept) {
     std::ofstream out(dir + "/tokens");
     out << "# rotated in November\n\n  first  \nsecond\n";
   }
-  EXPECT_THAT(*ReadTokenFile(dir + "/tokens"), ::testing::ElementsAre("first", "second"));
+  EXPECT_THAT(*bots::ReadTokenFile(dir + "/tokens"), ::testing::ElementsAre("first", "second"));
   {
     std::ofstream out(dir + "/empty");
     out << "# nothing\n";
   }
-  EXPECT_EQ(ReadTokenFile(dir + "/empty").status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ReadTokenFile(dir + "/missing").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(bots::ReadTokenFile(dir + "/empty").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(bots::ReadTokenFile(dir + "/missing").status().code(), absl::StatusCode::kNotFound);
   std::filesystem::remove_all(dir);
 }
 

@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "bots/client.h"
+#include "bots/client_auth.h"
 #include "engine/record.h"
 #include "engine/record_json.h"
 #include "engine/rng.h"
@@ -28,7 +29,6 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "hoard/v1/arena.grpc.pb.h"
-#include "service/client_auth.h"
 #include "service/grpc_server.h"
 
 namespace hoard {
@@ -42,8 +42,8 @@ using v1::ServerMessage;
 constexpr char kAdmin[] = "e2e-admin-token";
 
 std::shared_ptr<grpc::Channel> AdminChannelTo(int port) {
-  return service::AuthorizedChannel(absl::StrCat("127.0.0.1:", port),
-                                    grpc::InsecureChannelCredentials(), kAdmin);
+  return bots::AuthorizedChannel(absl::StrCat("127.0.0.1:", port),
+                                 grpc::InsecureChannelCredentials(), kAdmin);
 }
 
 class ArenaE2eTest : public ::testing::Test {

@@ -8,7 +8,9 @@ generated protocol (hoard/...) and libraries (absl, grpcpp, ...). bots and
 db sit side by side and include neither the other. The server (service/)
 includes neither its web face (service/web/) nor the command line
 (service/cli/), and the web face not the command line: the `hoard` program
-is the top. In engine/, only the wire's own files include the generated
+is the top. Inside the server, the core (service/core.*) includes neither the
+API nor a face, and the two faces are siblings: the web face does not include
+the gRPC face (service/grpc_server.h). In engine/, only the wire's own files include the generated
 protocol — the codecs (codec.*, each game's *_proto.*), the record's JSON
 and views (record_json.*, record_views.*) and the conformance suite
 (testing/) — never the rules. tests/ may include anything, and is not
@@ -34,6 +36,15 @@ ALLOWED = {
     "service": {"engine", "bots", "db", "tournament"},
     "service/web": {"engine", "bots", "db", "tournament", "service"},
     "service/cli": {"engine", "bots", "db", "tournament", "service", "service/web"},
+}
+
+# Headers a file (by path prefix) may not include though its layer may: the
+# core knows no face and no API, and the faces are siblings over it.
+FORBIDDEN = {
+    "service/core.": ({"service/api.h", "service/grpc_server.h"},
+                      "the core (service/core.h) knows neither the API nor a face"),
+    "service/web/": ({"service/grpc_server.h"},
+                     "the web face and the gRPC face are siblings over the core"),
 }
 
 # engine/ files that may include the generated protocol: the wire's own.
@@ -75,6 +86,11 @@ def violations(root):
                     found.append(f"{relative}:{number}: {line.strip()}: only the engine's codecs, "
                                  "record JSON and views and conformance suite include the "
                                  "protocol (docs/engine.md, \"On the wire\")")
+                    continue
+                refusal = next((why for prefix, (headers, why) in FORBIDDEN.items()
+                                if relative.startswith(prefix) and included in headers), None)
+                if refusal is not None:
+                    found.append(f"{relative}:{number}: {line.strip()}: {refusal}")
                     continue
                 target = layer_of(included)
                 if target is None or target == folder or target in allowed:

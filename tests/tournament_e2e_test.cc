@@ -5,12 +5,12 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "bots/client_auth.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "hoard/v1/tournament.grpc.pb.h"
-#include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "tournament/runner.h"
 #include "tournament/spec.h"
@@ -50,7 +50,7 @@ class TournamentE2eTest : public ::testing::Test {
   void StartServer(const std::string& db) {
     server_ = *service::ArenaServer::Start(
         {.core = {.db_path = db, .admin_tokens = {kAdmin}}, .grpc = {.listen = "127.0.0.1:0"}});
-    stub_ = v1::Tournaments::NewStub(service::AuthorizedChannel(
+    stub_ = v1::Tournaments::NewStub(bots::AuthorizedChannel(
         absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials(), kAdmin));
   }
 
@@ -318,7 +318,7 @@ TEST_F(TournamentE2eTest, OnlyAdminsSeeTheCommandsOfTheOperatorsOwnTournaments) 
 TEST_F(TournamentE2eTest, AServerWithoutADatabaseSaysTournamentsNeedOne) {
   server_ = *service::ArenaServer::Start(
       {.core = {.admin_tokens = {kAdmin}}, .grpc = {.listen = "127.0.0.1:0"}});
-  stub_ = v1::Tournaments::NewStub(service::AuthorizedChannel(
+  stub_ = v1::Tournaments::NewStub(bots::AuthorizedChannel(
       absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials(), kAdmin));
   v1::Tournament created;
   const grpc::Status status = Create(Spec(kLeague), &created);

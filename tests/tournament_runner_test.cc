@@ -9,7 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "bots/balanced_channel.h"
 #include "bots/client.h"
+#include "bots/client_auth.h"
 #include "db/faulty_store.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -17,8 +19,6 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "service/arena_host.h"
-#include "service/balanced_channel.h"
-#include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "tournament/host.h"
 #include "tournament/leaderboard.h"
@@ -678,7 +678,7 @@ TEST(RunnerTest, ARemoteServerPlaysAndTheRunnersDatabaseKeepsTheResults) {
       {.core = {.admin_tokens = {"runner-admin"}}, .grpc = {.listen = "127.0.0.1:0"}});
   const std::string address = absl::StrCat("127.0.0.1:", server->port());
   std::shared_ptr<grpc::Channel> channel =
-      service::AuthorizedChannel(address, grpc::InsecureChannelCredentials(), "runner-admin");
+      bots::AuthorizedChannel(address, grpc::InsecureChannelCredentials(), "runner-admin");
   std::unique_ptr<MatchHost> host = RemoteHost(channel, {{.address = address, .channel = channel}});
   std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(TempDb("runner_remote.db"));
   const TournamentSpec spec = Spec(R"pb(
@@ -747,15 +747,15 @@ struct TwoServers {
       const std::string address = absl::StrCat("127.0.0.1:", (*server)->port());
       addresses.push_back(address);
       remote.push_back({.address = address,
-                        .channel = service::AuthorizedChannel(
+                        .channel = bots::AuthorizedChannel(
                             address, grpc::InsecureChannelCredentials(), "two-servers-admin")});
     }
     grpc::ChannelArguments args;
     args.SetLoadBalancingPolicyName("round_robin");
     std::shared_ptr<grpc::Channel> play =
-        service::AuthorizedChannel(*service::StaticTarget(addresses),
-                                   grpc::InsecureChannelCredentials(), "two-servers-admin", args);
-    EXPECT_TRUE(service::AwaitEveryServer(*play, 2, absl::Seconds(10)));
+        bots::AuthorizedChannel(*bots::StaticTarget(addresses), grpc::InsecureChannelCredentials(),
+                                "two-servers-admin", args);
+    EXPECT_TRUE(bots::AwaitEveryServer(*play, 2, absl::Seconds(10)));
     host = RemoteHost(play, std::move(remote));
   }
 

@@ -150,7 +150,7 @@ TEST(LeaderboardTest, EveryRowHasItsChanceOfEachPlace) {
   EXPECT_NEAR(board.rows(1).rank_probabilities(1), 0.5, 0.05);  // bob or carol second
   const std::string text = RankProbabilityText(board);
   EXPECT_THAT(text, ::testing::ContainsRegex("probability of rank +1st +2nd +3rd\n"));
-  EXPECT_THAT(text, ::testing::ContainsRegex("\nalice +>99\.9% +<0\.1% +<0\.1%\n"));
+  EXPECT_THAT(text, ::testing::ContainsRegex("\nalice +>99\\.9% +<0\\.1% +<0\\.1%\n"));
   EXPECT_THAT(text, HasSubstr("from 10000 draws of the ML model's posterior"));
   const std::string csv = LeaderboardCsv(board);
   EXPECT_THAT(csv, HasSubstr(",provisional,p_first\n"));

@@ -1,4 +1,4 @@
-// hoard bench arena: the arena's load tool (service/bench/arena_bench.h).
+// hoard bench arena: the arena's load tool (service/cli/bench/arena_bench.h).
 
 #include <iostream>
 
@@ -7,126 +7,123 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "engine/clip.h"
-#include "service/bench/arena_bench.h"
+#include "service/cli/bench/arena_bench.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 
 namespace hoard::cli {
 
-int RunBench(const std::vector<std::string>& args) {
+namespace {
+
+// What `hoard bench arena` reads from its command line.
+struct BenchFlags {
   service::ArenaBenchOptions options;
-  std::vector<std::string> words;
   std::string single_stream;
   std::string load_matches;
   std::string events;
-  CommandLine command("bench",
-                      "usage: hoard bench arena [flags]\n\n"
-                      "Starts a server in this process on loopback and measures it over gRPC:\n"
-                      "decision round trips against a raw gRPC ping-pong (the floor), memory\n"
-                      "per idle match, and time-outs under load.");
-  CLI::App& app = command.app();
+};
+
+void AddBenchFlags(CLI::App& app, BenchFlags* flags) {
   const CLI::Validator seconds =
       Number([](double s) { return s > 0 && s <= 3600; }, "{flag} needs seconds from 0 to 3600");
-  app.add_option("--matches", options.matches,
+  app.add_option("--matches", flags->options.matches,
                  "concurrent matches in the decision phase (default 16)")
       ->type_name("N")
       ->transform(InRange(1, 100000));
-  app.add_option("--players", options.players, "seats per match, one bot stream each (default 4)")
+  app.add_option("--players", flags->options.players,
+                 "seats per match, one bot stream each (default 4)")
       ->type_name("N")
       ->transform(InRange(2, 5));
-  app.add_option("--seconds", options.seconds,
+  app.add_option("--seconds", flags->options.seconds,
                  "length of the decision and floor phases (default 5)")
       ->type_name("S")
       ->transform(seconds);
-  app.add_option("--idle-matches", options.idle_matches,
+  app.add_option("--idle-matches", flags->options.idle_matches,
                  "idle matches for the memory phase (default 10000)")
       ->type_name("N")
       ->transform(InRange(1, 1000000));
-  app.add_option("--timeout-matches", options.timeout_matches,
+  app.add_option("--timeout-matches", flags->options.timeout_matches,
                  "concurrent matches in the time-out phase (default 1000)")
       ->type_name("N")
       ->transform(InRange(1, 100000));
-  app.add_option("--timeout-decision-ms", options.timeout_decision_ms,
+  app.add_option("--timeout-decision-ms", flags->options.timeout_decision_ms,
                  "decision time in the time-out phase (default 100)")
       ->type_name("MS")
       ->transform(InRange(1, 600000));
-  app.add_option("--timeout-seconds", options.timeout_seconds,
+  app.add_option("--timeout-seconds", flags->options.timeout_seconds,
                  "length of the time-out phase (default 10)")
       ->type_name("S")
       ->transform(seconds);
-  app.add_option("--think-percent", options.think_percent,
+  app.add_option("--think-percent", flags->options.think_percent,
                  "time-out phase: bots answer after P% of the decision time (default 80)")
       ->type_name("P")
       ->transform(InRange(0, 99));
-  app.add_option("--thinking-matches", options.thinking_matches,
+  app.add_option("--thinking-matches", flags->options.thinking_matches,
                  "time-out phase: all-built-in MCTS Dragon's Gold matches thinking meanwhile "
                  "(default 4)")
       ->type_name("N")
       ->transform(InRange(0, 1000));
-  app.add_option("--single-stream", single_stream,
+  app.add_option("--single-stream", flags->single_stream,
                  "also measure one stream and one match against one ping-pong chain (default "
                  "yes)")
       ->type_name("yes|no");
-  app.add_option("--load-matches", load_matches,
+  app.add_option("--load-matches", flags->load_matches,
                  "load phases: concurrent matches whose bots answer at once (default "
                  "1000,5000; none: skip)")
       ->type_name("N,N,...");
-  app.add_option("--load-decision-ms", options.load_decision_ms,
+  app.add_option("--load-decision-ms", flags->options.load_decision_ms,
                  "decision time in the load phases (default 100)")
       ->type_name("MS")
       ->transform(InRange(1, 600000));
-  app.add_option("--load-seconds", options.load_seconds, "length of each load phase (default 10)")
+  app.add_option("--load-seconds", flags->options.load_seconds,
+                 "length of each load phase (default 10)")
       ->type_name("S")
       ->transform(seconds);
-  app.add_option("--events", events,
+  app.add_option("--events", flags->events,
                  "how the bots hear the play: stream, in_requests or none (default none, like "
                  "the floor)")
       ->type_name("HOW");
-  command.Words(&words);
-  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
-  if (words.empty()) {
-    std::cout << command.Help();
-    return kExitUsage;
-  }
-  if (words.size() != 1 || words[0] != "arena") {
-    return Fail(kExitUsage,
-                SubcommandError("bench", words, {"arena"}, "usage: hoard bench arena [flags]"));
-  }
-  if (!single_stream.empty()) {
-    if (single_stream != "yes" && single_stream != "no") {
-      return Fail(kExitUsage, absl::StrCat("--single-stream must be yes or no, not '",
-                                           engine::Clip(single_stream), "'"));
+}
+
+// The flags CLI11 takes as words, checked and put into the options;
+// kInvalidArgument naming the flag.
+absl::Status ReadWordFlags(BenchFlags& flags) {
+  if (!flags.single_stream.empty()) {
+    if (flags.single_stream != "yes" && flags.single_stream != "no") {
+      return absl::InvalidArgumentError(absl::StrCat("--single-stream must be yes or no, not '",
+                                                     engine::Clip(flags.single_stream), "'"));
     }
-    options.single_stream = single_stream == "yes";
+    flags.options.single_stream = flags.single_stream == "yes";
   }
-  if (!load_matches.empty()) {
-    options.load_matches.clear();
-    if (load_matches != "none") {
-      for (absl::string_view part : absl::StrSplit(load_matches, ',')) {
+  if (!flags.load_matches.empty()) {
+    flags.options.load_matches.clear();
+    if (flags.load_matches != "none") {
+      for (absl::string_view part : absl::StrSplit(flags.load_matches, ',')) {
         int matches = 0;
         if (!absl::SimpleAtoi(part, &matches) || matches < 1 || matches > 100000) {
-          return Fail(kExitUsage, absl::StrCat("--load-matches needs counts from 1 to 100000, "
-                                               "separated by commas, or none; not '",
-                                               engine::Clip(load_matches), "'"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("--load-matches needs counts from 1 to 100000, "
+                           "separated by commas, or none; not '",
+                           engine::Clip(flags.load_matches), "'"));
         }
-        options.load_matches.push_back(matches);
+        flags.options.load_matches.push_back(matches);
       }
     }
   }
-  if (events == "stream") {
-    options.events = hoard::v1::EVENT_DELIVERY_STREAM;
-  } else if (events == "in_requests") {
-    options.events = hoard::v1::EVENT_DELIVERY_IN_REQUESTS;
-  } else if (events == "none") {
-    options.events = hoard::v1::EVENT_DELIVERY_NONE;
-  } else if (!events.empty()) {
-    return Fail(kExitUsage, absl::StrCat("--events must be stream, in_requests or none, not '",
-                                         engine::Clip(events), "'"));
+  if (flags.events == "stream") {
+    flags.options.events = hoard::v1::EVENT_DELIVERY_STREAM;
+  } else if (flags.events == "in_requests") {
+    flags.options.events = hoard::v1::EVENT_DELIVERY_IN_REQUESTS;
+  } else if (flags.events == "none") {
+    flags.options.events = hoard::v1::EVENT_DELIVERY_NONE;
+  } else if (!flags.events.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--events must be stream, in_requests or none, not '", engine::Clip(flags.events), "'"));
   }
-  options.progress = [](const std::string& line) { std::cerr << "bench: " << line << std::endl; };
-  absl::StatusOr<service::ArenaBenchReport> report = service::RunArenaBench(options);
-  if (!report.ok()) return Fail(kExitFailure, std::string(report.status().message()));
-  const auto& r = *report;
+  return absl::OkStatus();
+}
+
+void PrintReport(const service::ArenaBenchOptions& options, const service::ArenaBenchReport& r) {
   std::cout << absl::StrFormat("%-34s %10s %12s %10s %10s\n", "phase", "round trips", "per second",
                                "p50 us", "p99 us");
   std::cout << absl::StrFormat("%-34s %10d %12.0f %10.0f %10.0f\n",
@@ -206,6 +203,38 @@ int RunBench(const std::vector<std::string>& args) {
         r.load.front().matches,
         r.load.back().decisions_per_second / r.load.front().decisions_per_second);
   }
+}
+
+}  // namespace
+
+int RunBench(const std::vector<std::string>& args) {
+  BenchFlags flags;
+  std::vector<std::string> words;
+  CommandLine command("bench",
+                      "usage: hoard bench arena [flags]\n\n"
+                      "Starts a server in this process on loopback and measures it over gRPC:\n"
+                      "decision round trips against a raw gRPC ping-pong (the floor), memory\n"
+                      "per idle match, and time-outs under load.");
+  AddBenchFlags(command.app(), &flags);
+  command.Words(&words);
+  if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  if (words.empty()) {
+    std::cout << command.Help();
+    return kExitUsage;
+  }
+  if (words.size() != 1 || words[0] != "arena") {
+    return Fail(kExitUsage,
+                SubcommandError("bench", words, {"arena"}, "usage: hoard bench arena [flags]"));
+  }
+  if (absl::Status s = ReadWordFlags(flags); !s.ok()) {
+    return Fail(kExitUsage, std::string(s.message()));
+  }
+  flags.options.progress = [](const std::string& line) {
+    std::cerr << "bench: " << line << std::endl;
+  };
+  absl::StatusOr<service::ArenaBenchReport> report = service::RunArenaBench(flags.options);
+  if (!report.ok()) return Fail(kExitFailure, std::string(report.status().message()));
+  PrintReport(flags.options, *report);
   return kExitOk;
 }
 

@@ -58,7 +58,7 @@ int RunBots(const std::vector<std::string>& args) {
     request.set_key(key);
     if (!key_file.empty()) {
       if (!key.empty()) return Fail(kExitUsage, "give --key or --key-file, not both");
-      absl::StatusOr<std::vector<std::string>> read = service::ReadTokenFile(key_file);
+      absl::StatusOr<std::vector<std::string>> read = bots::ReadTokenFile(key_file);
       if (!read.ok()) return Fail(kExitUsage, std::string(read.status().message()));
       request.set_key(read->front());
     }

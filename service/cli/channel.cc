@@ -8,11 +8,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "bots/balanced_channel.h"
+#include "bots/client_auth.h"
 #include "grpcpp/grpcpp.h"
-#include "service/balanced_channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
-#include "service/client_auth.h"
 
 namespace hoard::cli {
 
@@ -58,13 +58,13 @@ grpc::ChannelArguments ChannelArguments() {
 // A channel to `address` whose calls carry the token for `use`.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> TokenChannel(const std::string& address,
                                                             const std::string& token_file,
-                                                            service::TokenUse use) {
+                                                            bots::TokenUse use) {
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
   if (!credentials.ok()) return credentials.status();
-  absl::StatusOr<service::ClientToken> token =
-      service::FindClientToken(token_file, use, /*local_server=*/IsLoopback(address));
+  absl::StatusOr<bots::ClientToken> token =
+      bots::FindClientToken(token_file, use, /*local_server=*/IsLoopback(address));
   if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
-  return service::AuthorizedChannel(address, *credentials, *token, ChannelArguments());
+  return bots::AuthorizedChannel(address, *credentials, *token, ChannelArguments());
 }
 
 }  // namespace
@@ -77,18 +77,18 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& 
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& address,
                                                             const std::string& token_file) {
-  return TokenChannel(address, token_file, service::TokenUse::kAdmin);
+  return TokenChannel(address, token_file, bots::TokenUse::kAdmin);
 }
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> ReadChannel(const std::string& address,
                                                            const std::string& token_file) {
-  return TokenChannel(address, token_file, service::TokenUse::kRead);
+  return TokenChannel(address, token_file, bots::TokenUse::kRead);
 }
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
     const std::vector<std::string>& addresses, const std::string& token_file) {
   if (addresses.size() == 1) return AdminChannel(addresses.front(), token_file);
-  absl::StatusOr<std::string> target = service::StaticTarget(addresses);
+  absl::StatusOr<std::string> target = bots::StaticTarget(addresses);
   if (!target.ok()) return target.status();
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = Credentials();
   if (!credentials.ok()) return credentials.status();
@@ -110,10 +110,10 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> BalancedAdminChannel(
     args.SetSslTargetNameOverride(host.front() == '[' ? host.substr(1, host.size() - 2) : host);
   }
   const bool local = std::all_of(addresses.begin(), addresses.end(), IsLoopback);
-  absl::StatusOr<service::ClientToken> token =
-      service::FindClientToken(token_file, service::TokenUse::kAdmin, local);
+  absl::StatusOr<bots::ClientToken> token =
+      bots::FindClientToken(token_file, bots::TokenUse::kAdmin, local);
   if (!token.ok()) return absl::InvalidArgumentError(token.status().message());
-  return service::AuthorizedChannel(*target, *credentials, *token, args);
+  return bots::AuthorizedChannel(*target, *credentials, *token, args);
 }
 
 std::string ServerAddress(const std::string& server) {

@@ -24,7 +24,7 @@ namespace hoard::cli {
 absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(const std::string& address);
 
 // The same for a command that needs the admin role: every call carries the
-// token service::FindClientToken finds for admin calls (docs/security.md):
+// token bots::FindClientToken finds for admin calls (docs/security.md):
 // --token-file, $HOARD_TOKEN, or — for a server on this machine only (a
 // loopback address) — the admin token its server keeps in the state
 // directory. A call the server refuses for that token says which token it
@@ -39,7 +39,7 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> AdminChannel(const std::string& a
 absl::StatusOr<std::shared_ptr<grpc::Channel>> ReadChannel(const std::string& address,
                                                            const std::string& token_file);
 
-// One channel to several servers (service::StaticTarget), each call to the next of
+// One channel to several servers (bots::StaticTarget), each call to the next of
 // them (gRPC's round_robin), carrying the token as AdminChannel's does (a
 // local server's admin token only when every server is on this machine).
 // Under TLS (HOARD_TLS_CA) every server's certificate must name the host of

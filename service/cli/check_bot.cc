@@ -1,11 +1,11 @@
-// hoard check-bot: does a bot keep the protocol? (service/check/checker.h)
+// hoard check-bot: does a bot keep the protocol? (service/cli/check/checker.h)
 
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "service/check/checker.h"
+#include "service/cli/check/checker.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
 

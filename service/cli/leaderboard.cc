@@ -28,9 +28,8 @@ absl::Status FromGrpc(const grpc::Status& status, const std::string& server,
                       absl::StrCat(server, ": ", status.error_message()));
 }
 
-}  // namespace
-
-int RunLeaderboard(const std::vector<std::string>& args) {
+// What `hoard leaderboard` reads from its command line.
+struct LeaderboardFlags {
   std::string game;
   std::string tournament;
   std::string system_name = "ml";
@@ -38,6 +37,52 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   std::string server;
   std::string token_file;
   bool remote = false, head_to_head = false, ranks = false, all = false, json = false, csv = false;
+};
+
+void AddLeaderboardFlags(CLI::App& app, LeaderboardFlags* f) {
+  app.add_option("--game", f->game, "the game (or give --tournament)")->type_name("ID");
+  app.add_option("--tournament", f->tournament, "only this tournament's matches")->type_name("ID");
+  app.add_option("--system", f->system_name, "rank by ml (default), elo or openskill")
+      ->type_name("NAME");
+  app.add_option("--db", f->path,
+                 "read this database: a SQLite file (default hoard.db) or postgresql://…")
+      ->type_name("FILE|URL")
+      ->check(NoPasswordInAddress());
+  app.add_option("--server", f->server, "ask this server instead of reading a database")
+      ->type_name("HOST:PORT");
+  app.add_flag("--remote", f->remote,
+               "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead");
+  app.add_option("--token-file", f->token_file, "the token to send (default $HOARD_TOKEN)")
+      ->type_name("FILE");
+  app.add_flag("--head-to-head", f->head_to_head, "print the head-to-head table too");
+  app.add_flag("--ranks", f->ranks, "print each bot's probability of each place too");
+  app.add_flag("--all", f->all, "rank every bot together (default: provisional ratings below)");
+  app.add_flag("--json", f->json, "print JSON");
+  app.add_flag("--csv", f->csv, "print CSV");
+}
+
+void PrintTables(const LeaderboardFlags& f, const hoard::v1::Leaderboard& board,
+                 const hoard::v1::HeadToHeadTable& table) {
+  if (f.json && f.head_to_head) {
+    hoard::v1::RatingSnapshot both;  // {"leaderboard": ..., "head_to_head": ...}
+    *both.mutable_leaderboard() = board;
+    *both.mutable_head_to_head() = table;
+    std::cout << ToJson(both);
+  } else if (f.json) {
+    std::cout << ToJson(board);
+  } else if (f.csv) {
+    std::cout << tournament::LeaderboardCsv(board);
+  } else {
+    std::cout << tournament::FormatLeaderboard(board, /*mark_provisional=*/true);
+    if (f.ranks) std::cout << "\n" << tournament::RankProbabilityText(board);
+    if (f.head_to_head) std::cout << "\n" << tournament::HeadToHeadText(table);
+  }
+}
+
+}  // namespace
+
+int RunLeaderboard(const std::vector<std::string>& args) {
+  LeaderboardFlags flags;
   CommandLine command(
       "leaderboard",
       "usage: hoard leaderboard --game ID [--tournament ID] [--system NAME] [--json|--csv]\n"
@@ -54,27 +99,10 @@ int RunLeaderboard(const std::vector<std::string>& args) {
       "always carries them (rank_probabilities), --csv the first (p_first).\n\n"
       "It reads a database (--db, default hoard.db) unless --server or --remote asks\n"
       "a server instead; $HOARD_SERVER is read only with --remote.");
-  CLI::App& app = command.app();
-  app.add_option("--game", game, "the game (or give --tournament)")->type_name("ID");
-  app.add_option("--tournament", tournament, "only this tournament's matches")->type_name("ID");
-  app.add_option("--system", system_name, "rank by ml (default), elo or openskill")
-      ->type_name("NAME");
-  app.add_option("--db", path,
-                 "read this database: a SQLite file (default hoard.db) or postgresql://…")
-      ->type_name("FILE|URL")
-      ->check(NoPasswordInAddress());
-  app.add_option("--server", server, "ask this server instead of reading a database")
-      ->type_name("HOST:PORT");
-  app.add_flag("--remote", remote,
-               "ask the server of $HOARD_SERVER (else 127.0.0.1:50051) instead");
-  app.add_option("--token-file", token_file, "the token to send (default $HOARD_TOKEN)")
-      ->type_name("FILE");
-  app.add_flag("--head-to-head", head_to_head, "print the head-to-head table too");
-  app.add_flag("--ranks", ranks, "print each bot's probability of each place too");
-  app.add_flag("--all", all, "rank every bot together (default: provisional ratings below)");
-  app.add_flag("--json", json, "print JSON");
-  app.add_flag("--csv", csv, "print CSV");
+  AddLeaderboardFlags(command.app(), &flags);
   if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
+  auto& [game, tournament, system_name, path, server, token_file, remote, head_to_head, ranks, all,
+         json, csv] = flags;
   if (json && csv) return Fail(kExitUsage, "give --json or --csv, not both");
   if ((csv || json) && ranks) {
     return Fail(kExitUsage, "--ranks prints as a table; --json and --csv carry the probabilities");
@@ -150,20 +178,7 @@ int RunLeaderboard(const std::vector<std::string>& args) {
   }
   if (!table.ok()) return Fail(kExitFailure, std::string(table.status().message()));
 
-  if (json && head_to_head) {
-    hoard::v1::RatingSnapshot both;  // {"leaderboard": ..., "head_to_head": ...}
-    *both.mutable_leaderboard() = *board;
-    *both.mutable_head_to_head() = *table;
-    std::cout << ToJson(both);
-  } else if (json) {
-    std::cout << ToJson(*board);
-  } else if (csv) {
-    std::cout << tournament::LeaderboardCsv(*board);
-  } else {
-    std::cout << tournament::FormatLeaderboard(*board, /*mark_provisional=*/true);
-    if (ranks) std::cout << "\n" << tournament::RankProbabilityText(*board);
-    if (head_to_head) std::cout << "\n" << tournament::HeadToHeadText(*table);
-  }
+  PrintTables(flags, *board, *table);
   return kExitOk;
 }
 

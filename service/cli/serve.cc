@@ -260,7 +260,7 @@ struct TokenFiles {
 absl::Status LoadTokens(const TokenFiles& files, service::CoreOptions& options,
                         std::vector<std::string>& made) {
   if (!files.admin_file.empty()) {
-    ASSIGN_OR_RETURN(options.admin_tokens, service::ReadTokenFile(files.admin_file));
+    ASSIGN_OR_RETURN(options.admin_tokens, bots::ReadTokenFile(files.admin_file));
   } else {
     ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(files.state_dir, "admin-token"));
     options.admin_tokens = {token};
@@ -268,7 +268,7 @@ absl::Status LoadTokens(const TokenFiles& files, service::CoreOptions& options,
   }
   options.read_tokens.clear();
   if (!files.read_file.empty()) {
-    ASSIGN_OR_RETURN(options.read_tokens, service::ReadTokenFile(files.read_file));
+    ASSIGN_OR_RETURN(options.read_tokens, bots::ReadTokenFile(files.read_file));
   } else if (options.private_reads) {
     ASSIGN_OR_RETURN(std::string token, service::EnsureTokenFile(files.state_dir, "read-token"));
     options.read_tokens = {token};
@@ -337,7 +337,7 @@ int RunServe(const std::vector<std::string>& args) {
   service::WebOptions web_options;
   WebOptionsFromFlags(flags, web_options);
   const TokenFiles files{
-      .state_dir = flags.state_dir.empty() ? service::DefaultStateDir() : flags.state_dir,
+      .state_dir = flags.state_dir.empty() ? bots::DefaultStateDir() : flags.state_dir,
       .admin_file = flags.admin_token_file,
       .read_file = flags.read_token_file};
   if (db::IsPostgresUrl(options.core.db_path)) {

@@ -129,7 +129,7 @@ int RunStats(const std::vector<std::string>& args) {
       ->type_name("N");
   app.add_option("--bots", bots, "built-in bots, one per seat or one for all (default heuristic)")
       ->type_name("A,B,...");
-  app.add_option("--matches", config.matches, "matches to play (default 1000)")
+  app.add_option("--matches", config.matches, "matches to play (default 100)")
       ->type_name("M")
       ->transform(InRange(1, 10'000'000));
   AddGameOptionFlag(app, &config.match.options, "set a game option (repeatable)");

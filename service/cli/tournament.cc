@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "bots/balanced_channel.h"
 #include "engine/player_id.h"
 #include "engine/status_macros.h"
 #include "google/protobuf/text_format.h"
@@ -21,7 +22,6 @@
 #include "hoard/v1/arena.grpc.pb.h"
 #include "service/arena.h"
 #include "service/arena_host.h"
-#include "service/balanced_channel.h"
 #include "service/cli/channel.h"
 #include "service/cli/commands.h"
 #include "service/cli/flags.h"
@@ -406,7 +406,7 @@ int OpenRemoteVenue(const TournamentFlags& flags, Venue& venue) {
   if (play == nullptr) {
     play = servers.front().channel;
   } else {
-    service::AwaitEveryServer(*play, servers.size(), absl::Seconds(5));
+    bots::AwaitEveryServer(*play, servers.size(), absl::Seconds(5));
   }
   absl::StatusOr<std::unique_ptr<db::MatchStore>> opened = db::OpenStore(flags.db);
   if (!opened.ok()) return Fail(kExitFailure, std::string(opened.status().message()));

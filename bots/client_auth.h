@@ -1,5 +1,5 @@
-#ifndef HOARD_SERVICE_CLIENT_AUTH_H_
-#define HOARD_SERVICE_CLIENT_AUTH_H_
+#ifndef HOARD_BOTS_CLIENT_AUTH_H_
+#define HOARD_BOTS_CLIENT_AUTH_H_
 
 // The client's side of docs/security.md: a channel whose every call carries
 // a token ("authorization: Bearer TOKEN"), and where the hoard program finds
@@ -16,7 +16,7 @@ class Channel;
 class ChannelCredentials;
 }  // namespace grpc
 
-namespace hoard::service {
+namespace hoard::bots {
 
 // A token a client sends, and where it was found.
 struct ClientToken {
@@ -66,6 +66,6 @@ enum class TokenUse { kRead, kAdmin };
 absl::StatusOr<ClientToken> FindClientToken(const std::string& token_file, TokenUse use,
                                             bool local_server);
 
-}  // namespace hoard::service
+}  // namespace hoard::bots
 
-#endif  // HOARD_SERVICE_CLIENT_AUTH_H_
+#endif  // HOARD_BOTS_CLIENT_AUTH_H_

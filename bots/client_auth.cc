@@ -1,4 +1,4 @@
-#include "service/client_auth.h"
+#include "bots/client_auth.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "bots/token_files.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/client_interceptor.h"
-#include "service/auth.h"
 
-namespace hoard::service {
+namespace hoard::bots {
 namespace {
 
 // What a channel adds to its calls: the token (if any) to every call, and
@@ -136,4 +136,4 @@ absl::StatusOr<ClientToken> FindClientToken(const std::string& token_file, Token
   return ClientToken();
 }
 
-}  // namespace hoard::service
+}  // namespace hoard::bots

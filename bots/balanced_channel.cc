@@ -1,4 +1,4 @@
-#include "service/balanced_channel.h"
+#include "bots/balanced_channel.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -16,7 +16,7 @@
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 
-namespace hoard::service {
+namespace hoard::bots {
 namespace {
 
 // The first IPv4 and the first IPv6 address of `host` (either may be empty).
@@ -103,4 +103,4 @@ bool AwaitEveryServer(grpc::Channel& channel, std::size_t servers, absl::Duratio
   return answered.size() >= servers;
 }
 
-}  // namespace hoard::service
+}  // namespace hoard::bots

@@ -1,10 +1,10 @@
-#include "service/balanced_channel.h"
+#include "bots/balanced_channel.h"
 
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace hoard::service {
+namespace hoard::bots {
 namespace {
 
 using ::hoard::testing::IsOkAndHolds;
@@ -41,4 +41,4 @@ TEST(StaticTargetTest, BadAddressesAreNamed) {
 }
 
 }  // namespace
-}  // namespace hoard::service
+}  // namespace hoard::bots

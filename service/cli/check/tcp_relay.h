@@ -1,5 +1,5 @@
-#ifndef HOARD_SERVICE_CHECK_TCP_RELAY_H_
-#define HOARD_SERVICE_CHECK_TCP_RELAY_H_
+#ifndef HOARD_SERVICE_CLI_CHECK_TCP_RELAY_H_
+#define HOARD_SERVICE_CLI_CHECK_TCP_RELAY_H_
 
 // A loopback TCP relay that can cut its connections, as a network failure
 // would: a client connects to port(), the relay connects on to the
@@ -43,4 +43,4 @@ class TcpRelay {
 
 }  // namespace hoard::service
 
-#endif  // HOARD_SERVICE_CHECK_TCP_RELAY_H_
+#endif  // HOARD_SERVICE_CLI_CHECK_TCP_RELAY_H_

@@ -1,4 +1,4 @@
-#include "service/check/checker.h"
+#include "service/cli/check/checker.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -20,7 +20,7 @@
 #include "absl/time/time.h"
 #include "engine/registry.h"
 #include "engine/status_macros.h"
-#include "service/check/tcp_relay.h"
+#include "service/cli/check/tcp_relay.h"
 #include "service/grpc_server.h"
 #include "tournament/launcher.h"
 #include "tournament/secrets.h"

@@ -1,4 +1,4 @@
-#include "service/check/tcp_relay.h"
+#include "service/cli/check/tcp_relay.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

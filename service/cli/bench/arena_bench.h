@@ -1,5 +1,5 @@
-#ifndef HOARD_SERVICE_BENCH_ARENA_BENCH_H_
-#define HOARD_SERVICE_BENCH_ARENA_BENCH_H_
+#ifndef HOARD_SERVICE_CLI_BENCH_ARENA_BENCH_H_
+#define HOARD_SERVICE_CLI_BENCH_ARENA_BENCH_H_
 
 // The arena load tool behind `hoard bench arena`.
 //
@@ -132,4 +132,4 @@ absl::StatusOr<ArenaBenchReport> RunArenaBench(const ArenaBenchOptions& options)
 
 }  // namespace hoard::service
 
-#endif  // HOARD_SERVICE_BENCH_ARENA_BENCH_H_
+#endif  // HOARD_SERVICE_CLI_BENCH_ARENA_BENCH_H_

@@ -1,5 +1,5 @@
-#ifndef HOARD_SERVICE_CHECK_CHECKER_H_
-#define HOARD_SERVICE_CHECK_CHECKER_H_
+#ifndef HOARD_SERVICE_CLI_CHECK_CHECKER_H_
+#define HOARD_SERVICE_CLI_CHECK_CHECKER_H_
 
 // The bot checker behind `hoard check-bot`: does a bot keep the protocol?
 //
@@ -89,4 +89,4 @@ absl::StatusOr<CheckReport> CheckBot(const CheckOptions& options,
 
 }  // namespace hoard::service
 
-#endif  // HOARD_SERVICE_CHECK_CHECKER_H_
+#endif  // HOARD_SERVICE_CLI_CHECK_CHECKER_H_

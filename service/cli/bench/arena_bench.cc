@@ -1,4 +1,4 @@
-#include "service/bench/arena_bench.h"
+#include "service/cli/bench/arena_bench.h"
 
 #include <malloc.h>
 #include <unistd.h>
@@ -20,13 +20,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "bots/client_auth.h"
 #include "engine/rng.h"
 #include "engine/status_macros.h"
 #include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
 #include "hoard/v1/arena.grpc.pb.h"
 #include "hoard/v1/bench.grpc.pb.h"
-#include "service/client_auth.h"
 #include "service/grpc_server.h"
 #include "service/write_queue.h"
 #include "tournament/secrets.h"
@@ -370,8 +370,8 @@ absl::StatusOr<Rig> StartRig(grpc::Service* extra) {
   rig.server = *std::move(server);
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(64 << 20);
-  rig.channel = AuthorizedChannel(absl::StrCat("127.0.0.1:", rig.server->port()),
-                                  grpc::InsecureChannelCredentials(), token, args);
+  rig.channel = bots::AuthorizedChannel(absl::StrCat("127.0.0.1:", rig.server->port()),
+                                        grpc::InsecureChannelCredentials(), token, args);
   rig.stub = hoard::v1::Arena::NewStub(rig.channel);
   return rig;
 }

@@ -1,5 +1,5 @@
-#ifndef HOARD_SERVICE_BALANCED_CHANNEL_H_
-#define HOARD_SERVICE_BALANCED_CHANNEL_H_
+#ifndef HOARD_BOTS_BALANCED_CHANNEL_H_
+#define HOARD_BOTS_BALANCED_CHANNEL_H_
 
 // One client channel over several Hoard servers, each call to the next of
 // them: gRPC's static resolver for their addresses and its round_robin
@@ -16,7 +16,7 @@ namespace grpc {
 class Channel;
 }  // namespace grpc
 
-namespace hoard::service {
+namespace hoard::bots {
 
 // The target of gRPC's static resolver for several servers, each
 // host:port ("[v6]:port" for an IPv6 literal): "ipv4:A:P,B:Q" or
@@ -32,6 +32,6 @@ absl::StatusOr<std::string> StaticTarget(const std::vector<std::string>& address
 // calls all go to whichever server answered first. Whether they all did.
 bool AwaitEveryServer(grpc::Channel& channel, std::size_t servers, absl::Duration timeout);
 
-}  // namespace hoard::service
+}  // namespace hoard::bots
 
-#endif  // HOARD_SERVICE_BALANCED_CHANNEL_H_
+#endif  // HOARD_BOTS_BALANCED_CHANNEL_H_
