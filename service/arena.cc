@@ -679,7 +679,16 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
                                std::shared_ptr<EventOutbox> watcher) {
   std::shared_ptr<HostedMatch> match = FindMatch(request.match_id());
   if (!match) {
-    return absl::NotFoundError(absl::StrCat("no match '", engine::Clip(request.match_id()), "'"));
+    // Over and in the store only, or unknown (kNotFound): GetMatch says.
+    hoard::v1::GetMatchRequest get;
+    get.set_match_id(request.match_id());
+    ASSIGN_OR_RETURN(hoard::v1::GetMatchResponse got, GetMatch(get, /*admin=*/true));
+    // Unless it has only just been created: then it is watched as usual.
+    match = FindMatch(request.match_id());
+    if (!match) {
+      TellEnd(std::move(got), *watcher);
+      return absl::OkStatus();
+    }
   }
   {
     absl::MutexLock lock(&mu_);
@@ -692,6 +701,35 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
   }
   match->Watch(std::move(watcher));
   return absl::OkStatus();
+}
+
+void Arena::TellEnd(hoard::v1::GetMatchResponse got, EventOutbox& watcher) const {
+  hoard::v1::MatchEvent end;
+  end.set_match_id(got.match().match_id());
+  end.set_step(got.match().actions());
+  // The spectator's view of the final table, derived from the record. An
+  // aborted match has no record, and a record of another ruleset version
+  // does not replay in this build: their events carry no view.
+  if (got.has_record()) {
+    absl::StatusOr<engine::MatchRecord> record = engine::RecordFromProto(got.record());
+    if (record.ok()) {
+      absl::StatusOr<hoard::v1::ReplayMatchResponse> replay =
+          engine::ReplayViews(*record, engine::kSpectator);
+      if (replay.ok() && replay->steps_size() > 0) {
+        *end.mutable_view() = replay->steps(replay->steps_size() - 1).view();
+      }
+    }
+  }
+  // Whatever GetMatch tells anyone: a sealed match's deal only once its
+  // seal is lifted.
+  hoard::v1::Match& match = *got.mutable_match();
+  if (!Unsealed(match)) tournament::HideDeal(match);
+  hoard::v1::MatchEvent snapshot = end;
+  *snapshot.mutable_snapshot()->mutable_match() = match;
+  *end.mutable_finished()->mutable_match() = std::move(match);
+  watcher.Send(snapshot);
+  watcher.Send(end);
+  watcher.Close();
 }
 
 void Arena::OnWatchEnded(const std::string& match_id) {

@@ -122,7 +122,12 @@ class Arena {
       const hoard::v1::ReplayMatchRequest& request, bool admin = false) const;
   absl::StatusOr<hoard::v1::ListMatchesResponse> ListMatches(
       const hoard::v1::ListMatchesRequest& request, bool admin = false) const;
-  // Streams the match's events to `watcher` until it ends.
+  // Streams the match's events to `watcher`: a snapshot, then every event
+  // until it ends. A match that is over (in memory or in the store) gets
+  // what the spectators of its end were told, its snapshot and its
+  // `finished` event (with the spectator's view of the final table where
+  // the record gives it), and `watcher` is closed. kNotFound for a match
+  // the server does not know.
   absl::Status WatchMatch(const hoard::v1::WatchMatchRequest& request,
                           std::shared_ptr<EventOutbox> watcher);
   // A spectator stream that WatchMatch accepted has ended.
@@ -251,6 +256,10 @@ class Arena {
   void ReleaseFinished(const std::string& match_id, const hoard::v1::Match& described,
                        Afterwards afterwards);
   std::shared_ptr<HostedMatch> FindMatch(const std::string& id) const;
+  // Tells `watcher` what the spectators of a stored match's end were told
+  // (its snapshot and `finished` event, from `got`, what GetMatch gives an
+  // admin) and closes it.
+  void TellEnd(hoard::v1::GetMatchResponse got, EventOutbox& watcher) const;
 
   const ArenaLimits limits_;
   // Before the matches, which count into it: destroyed after them.

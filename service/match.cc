@@ -564,11 +564,16 @@ bool HostedMatch::Abort() {
   return true;
 }
 
-void HostedMatch::AnnounceEnd() {
+hoard::v1::MatchEvent HostedMatch::FinishedEventLocked() const {
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
   event.set_step(steps_);
   *event.mutable_finished()->mutable_match() = DescribeToTableLocked();
+  return event;
+}
+
+void HostedMatch::AnnounceEnd() {
+  hoard::v1::MatchEvent event = FinishedEventLocked();
   // Every seat hears of the end, whatever its stream chose; with its view
   // if it hears every event on the stream.
   for (Seat seat = 0; seat < static_cast<Seat>(seats_.size()); ++seat) {
@@ -667,6 +672,10 @@ void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher) {
   codec_.ViewToProto(*state_->ViewFor(engine::kSpectator), event.mutable_view());
   watcher->Send(event);
   if (finished_) {
+    // What the spectators of its end were told, told again.
+    hoard::v1::MatchEvent end = FinishedEventLocked();
+    *end.mutable_view() = event.view();
+    watcher->Send(end);
     watcher->Close();
     return;
   }

@@ -125,7 +125,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   hoard::v1::AnswerResult Answer(const Connection* connection, const hoard::v1::Answer& answer,
                                  SteadyClock::time_point received = SteadyClock::now());
 
-  // Sends a snapshot, then every event until the match ends.
+  // Sends a snapshot, then every event until the match ends; a match that
+  // is over gets its snapshot and its `finished` event (what spectators of
+  // its end were told), then is closed.
   void Watch(std::shared_ptr<EventOutbox> watcher);
 
   // Ends the match unfinished (the server is stopping). Open requests are
@@ -230,6 +232,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   void Play(engine::Seat seat, engine::Action action, bool by_default)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Finish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The event that tells of the match's end, without a view.
+  hoard::v1::MatchEvent FinishedEventLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Tells the seats and spectators that the match has ended.
   void AnnounceEnd() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Tells the spectators and the seats (each with its own view).

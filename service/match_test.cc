@@ -227,19 +227,22 @@ TEST(HostedMatchTest, ASealedMatchTellsItsCommitmentButNeverItsDealToTheTable) {
   EXPECT_TRUE(match->Answer(connection1.get(), ByIndex(FirstRequest(seat1), 1)).accepted());
   ASSERT_TRUE(match->IsOver());
 
-  // Told at the end, and to a spectator and a seat that come after it.
+  // Told at the end, and to a spectator (its snapshot and the end) and a
+  // seat that come after it.
   auto late_watcher = std::make_shared<Recorder>();
   match->Watch(late_watcher);
   Recorder late_seat;
   match->Attach(0, std::make_shared<Connection>(&late_seat));
+  ASSERT_EQ(late_watcher->events.size(), 2u);
   std::vector<hoard::v1::Match> told = {watcher->events.back().finished().match(),
-                                        late_watcher->events.front().snapshot().match()};
+                                        late_watcher->events.front().snapshot().match(),
+                                        late_watcher->events.back().finished().match()};
   for (const auto& message : late_seat.messages) {
     if (message.has_event() && message.event().has_finished()) {
       told.push_back(message.event().finished().match());
     }
   }
-  ASSERT_EQ(told.size(), 3u);
+  ASSERT_EQ(told.size(), 4u);
   for (const hoard::v1::Match& m : told) {
     EXPECT_EQ(m.status(), hoard::v1::MATCH_STATUS_FINISHED);
     EXPECT_EQ(m.seed_commitment(), commitment);

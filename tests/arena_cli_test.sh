@@ -96,6 +96,20 @@ assert len([e for e in events if "action_taken" in e]) == int(sys.argv[2])
 expect_error "match watch: an unknown match" 1 "no match 'nope'" \
   -- "$HOARD" match watch nope --server "$ADDR"
 
+# watch_over NAME: watching the finished $MATCH prints its final table at
+# once, as match get shows it, and ends cleanly.
+watch_over() {
+  "$HOARD" match get "$MATCH" --server "$ADDR" >"$WORK/get-over" 2>&1
+  "$HOARD" match watch "$MATCH" --server "$ADDR" >"$WORK/watch-over" 2>&1
+  local code=$?
+  { echo "exit $code"; cat "$WORK/watch-over"; echo "match get:"; cat "$WORK/get-over"; } \
+    >"$WORK/watch-shown"
+  check "$1" "$WORK/watch-shown" [ $code -eq 0 -a "$(head -1 "$WORK/watch-over")" = "match over" -a \
+    "$(tail -n +2 "$WORK/watch-over")" = "$(cat "$WORK/get-over")" -a \
+    "$(grep -c 'rank 1 ' "$WORK/get-over")" -ge 1 ]
+}
+watch_over "match watch of a finished match: its final table at once (the match get one), exit 0"
+
 # Bad input: one line, a non-zero exit, and the server keeps serving.
 "$HOARD" bot --server "$ADDR" --match "$MATCH" --token 00000000000000000000000000000000 \
   --quiet >"$WORK/out" 2>"$WORK/err"
@@ -129,13 +143,61 @@ fi
 
 # The database keeps the finished match for the next server; a file that is
 # no database is named.
-start_server "$WORK/serve2.log" --db "$WORK/hoard.db"
+start_server "$WORK/serve2.log" --db "$WORK/hoard.db" --shutdown-grace-ms 100
 if "$HOARD" match get "$MATCH" --server "$ADDR" --record >"$WORK/record2.json" 2>"$WORK/err" &&
     cmp -s "$WORK/record.json" "$WORK/record2.json"; then
   pass "a restarted server gives the stored match's record"
 else
   fail "a restarted server gives the stored match's record" "$WORK/err"
 fi
+watch_over "so does match watch of it, after a restart"
+
+# match list: the newest first, at most --limit, filtered by status and game.
+OLDEST=$MATCH
+VILLAGE=()
+for seed in 1 2 3; do
+  "$HOARD" match create --server "$ADDR" --seats builtin:random,builtin:random --seed $seed \
+    >"$WORK/create-list" 2>&1
+  VILLAGE+=("$(sed -n 's/^match //p' "$WORK/create-list")")
+done
+FROST=$("$HOARD" match create --server "$ADDR" --game frost_dragon \
+  --seats builtin:random,builtin:random | sed -n 's/^match //p')
+WAITING=$("$HOARD" match create --server "$ADDR" --seats open,builtin:random \
+  --decision-ms 60000 | sed -n 's/^match //p')
+for id in "${VILLAGE[@]}" "$FROST"; do
+  for _ in $(seq 100); do
+    "$HOARD" match get "$id" --server "$ADDR" | grep -q MATCH_STATUS_FINISHED && break
+    sleep 0.1
+  done
+done
+# ids LIST_OUTPUT: the matches it lists, in its order, on one line.
+ids() { grep -o '^m[0-9]*  ' "$1" | tr -d ' ' | tr '\n' ' ' | sed 's/ $//'; }
+"$HOARD" match list --server "$ADDR" --limit 2 >"$WORK/list-limit" 2>&1
+check "match list --limit 2: the 2 newest, newest first, and how to see the 4 older" \
+  "$WORK/list-limit" [ "$(ids "$WORK/list-limit")" = "$WAITING $FROST" -a \
+    "$(tail -1 "$WORK/list-limit")" = "... and 4 older matches: --limit 6 shows them all (0: no limit)" ]
+"$HOARD" match list --server "$ADDR" >"$WORK/list-all" 2>&1
+check "match list: every one of the 6, newest first, when under the default limit" \
+  "$WORK/list-all" [ "$(ids "$WORK/list-all")" = \
+    "$WAITING $FROST ${VILLAGE[2]} ${VILLAGE[1]} ${VILLAGE[0]} $OLDEST" -a \
+    "$(grep -c 'older match' "$WORK/list-all")" = 0 ]
+"$HOARD" match list --server "$ADDR" --status running >"$WORK/list-running" 2>&1
+check "match list --status running: only the running match" "$WORK/list-running" \
+  [ "$(ids "$WORK/list-running")" = "$WAITING" ]
+"$HOARD" match list --server "$ADDR" --status finished --game village --limit 3 \
+  >"$WORK/list-village" 2>&1
+check "match list --status finished --game village --limit 3: the finished village ones" \
+  "$WORK/list-village" [ "$(ids "$WORK/list-village")" = \
+    "${VILLAGE[2]} ${VILLAGE[1]} ${VILLAGE[0]}" -a \
+    "$(tail -1 "$WORK/list-village")" = "... and 1 older match: --limit 4 shows them all (0: no limit)" ]
+"$HOARD" match list --server "$ADDR" --game frost_dragon >"$WORK/list-frost" 2>&1
+check "match list --game frost_dragon: only its match" "$WORK/list-frost" \
+  [ "$(ids "$WORK/list-frost")" = "$FROST" ]
+expect_error "match list --status: one of the statuses" 2 \
+  "^hoard: --status: 'done' is none of running, finished, aborted$" \
+  -- "$HOARD" match list --server "$ADDR" --status done
+expect_error "match list --limit: a number" 2 "^hoard: --limit needs a number from 0 to 1000000$" \
+  -- "$HOARD" match list --server "$ADDR" --limit lots
 kill -TERM $SERVER_PID
 
 # A token a server of the past left in the state directory (admin-token) is

@@ -46,6 +46,50 @@ std::shared_ptr<grpc::Channel> AdminChannelTo(int port) {
                                  grpc::InsecureChannelCredentials(), kAdmin);
 }
 
+// Every event WatchMatch streams for `id` until the stream ends (within 30
+// s); `status` gets how it ended.
+std::vector<v1::MatchEvent> WatchToEnd(v1::Arena::Stub& stub, const std::string& id,
+                                       grpc::Status* status) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  v1::WatchMatchRequest watch;
+  watch.set_match_id(id);
+  auto reader = stub.WatchMatch(&context, watch);
+  std::vector<v1::MatchEvent> events;
+  v1::MatchEvent event;
+  while (reader->Read(&event)) events.push_back(event);
+  *status = reader->Finish();
+  return events;
+}
+
+// What a late spectator of a match that is over must be told: its
+// snapshot, then its end, both with `described`'s final table and the
+// spectator's view of it (every hand shown), and the stream ends OK.
+void ExpectToldTheEnd(const std::vector<v1::MatchEvent>& events, const grpc::Status& status,
+                      const v1::Match& described) {
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(events.size(), 2u);
+  ASSERT_TRUE(events[0].has_snapshot());
+  ASSERT_TRUE(events[1].has_finished());
+  for (const v1::Match& told : {events[0].snapshot().match(), events[1].finished().match()}) {
+    EXPECT_EQ(told.match_id(), described.match_id());
+    EXPECT_EQ(told.status(), v1::MATCH_STATUS_FINISHED);
+    EXPECT_EQ(told.actions(), described.actions());
+    ASSERT_EQ(told.seats_size(), described.seats_size());
+    for (int seat = 0; seat < told.seats_size(); ++seat) {
+      EXPECT_EQ(told.seats(seat).rank(), described.seats(seat).rank());
+      EXPECT_EQ(told.seats(seat).score(), described.seats(seat).score());
+    }
+  }
+  for (const v1::MatchEvent& event : events) {
+    EXPECT_EQ(event.step(), described.actions());
+    EXPECT_TRUE(event.view().village().over()) << "no final table in " << event.DebugString();
+    for (const v1::VillagePlayer& player : event.view().village().players()) {
+      EXPECT_TRUE(player.has_hand()) << "every hand is shown at the end";
+    }
+  }
+}
+
 class ArenaE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -479,6 +523,53 @@ TEST_F(ArenaE2eTest, SpectatorsAndRunningMatchesShowNoHand) {
   EXPECT_TRUE(event.has_finished());
   EXPECT_TRUE(events->Finish().ok());
   EXPECT_GT(checked_running, 3);
+}
+
+TEST_F(ArenaE2eTest, AFinishedMatchIsWatchedAsItsEnd) {
+  const v1::GetMatchResponse over =
+      AwaitFinished(Create({"builtin:random", "builtin:random"}).match_id());
+  grpc::Status status;
+  std::vector<v1::MatchEvent> events = WatchToEnd(*stub_, over.match().match_id(), &status);
+  ExpectToldTheEnd(events, status, over.match());
+  // Its seed is public now that it is over.
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1].finished().match().seed(), 7u);
+
+  // A sealed match keeps its deal from spectators, at its end as after it.
+  v1::CreateMatchRequest request;
+  request.set_game("village");
+  request.set_seed(11);
+  request.set_sealed(true);
+  request.add_seats()->set_builtin("random");
+  request.add_seats()->set_builtin("random");
+  ASSERT_TRUE(TryCreate(request).ok());
+  v1::ListMatchesRequest list;
+  list.set_status(v1::MATCH_STATUS_FINISHED);
+  std::string sealed;
+  for (int i = 0; i < 2000 && sealed.empty(); ++i) {
+    v1::ListMatchesResponse listed;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->ListMatches(&context, list, &listed).ok());
+    for (const v1::Match& match : listed.matches()) {
+      if (match.sealed()) sealed = match.match_id();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_FALSE(sealed.empty()) << "the sealed match did not finish";
+  events = WatchToEnd(*stub_, sealed, &status);
+  ExpectToldTheEnd(events, status, Get(sealed).match());
+  for (const v1::MatchEvent& event : events) {
+    const v1::Match& told =
+        event.has_snapshot() ? event.snapshot().match() : event.finished().match();
+    EXPECT_EQ(told.seed(), 0u);
+    EXPECT_TRUE(told.seed_salt().empty());
+  }
+
+  // A match that never was is still not found.
+  events = WatchToEnd(*stub_, "m999", &status);
+  EXPECT_TRUE(events.empty());
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(status.error_message(), "no match 'm999'");
 }
 
 TEST_F(ArenaE2eTest, AnIllegalAnswerIsRefusedWithTheRuleAndARetrySucceeds) {
@@ -1186,6 +1277,13 @@ TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
   EXPECT_EQ(got.match().status(), v1::MATCH_STATUS_FINISHED);
   ASSERT_EQ(got.match().seats_size(), 2);
   EXPECT_EQ(got.match().seats(0).player(), "builtin:random");
+  // A spectator of the stored match is told its end, as its own spectators
+  // were; one that never was is not found.
+  grpc::Status watched;
+  ExpectToldTheEnd(WatchToEnd(*stub, first_id, &watched), watched, got.match());
+  EXPECT_TRUE(WatchToEnd(*stub, "m999999", &watched).empty());
+  EXPECT_EQ(watched.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(watched.error_message(), "no match 'm999999'");
   absl::StatusOr<engine::MatchRecord> record = engine::RecordFromProto(got.record());
   ASSERT_THAT(record, IsOk());
   EXPECT_THAT(engine::VerifyRecord(*record), IsOk());

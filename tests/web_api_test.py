@@ -192,6 +192,23 @@ def api(server):
           set(kinds[:-1]) == {"match"} and len(kinds) > 5, kinds[:5])
     check("its events say the open seat timed out and forfeited",
           "KIND_TIMEOUT" in text and "KIND_FORFEIT" in text, text[:400])
+    # Watched once it is over (this one just ended; the tournament's is in
+    # the database only): what the spectators of its end were told, then end.
+    for over in (made.match_id, ids[0]):
+        streamed = events(server, f"/api/v1/matches/{over}/events")
+        kinds = [kind for kind, _ in streamed]
+        told = [data for _, data in streamed]
+        _, got = get(server, f"/api/v1/matches/{over}")
+        ranks = [seat["rank"] for seat in got["match"]["seats"]]
+        check(f"a finished match's events ({over}): its snapshot and its end, then end",
+              kinds == ["match", "match", "end"] and
+              told[0]["snapshot"]["match"]["status"] == "MATCH_STATUS_FINISHED" and
+              [seat["rank"] for seat in told[1]["finished"]["match"]["seats"]] == ranks and
+              all(rank > 0 for rank in ranks) and
+              all(t["step"] == got["match"]["actions"] and "village" in t["view"]
+                  for t in told[:2]), (kinds, ranks, json.dumps(told)[:400]))
+    check("the tournament's stored match: the spectator's view of its final table",
+          told[1]["view"]["village"]["over"] is True, told[1]["view"]["village"].get("over"))
 
     status, body = get(server, "/metrics")
     families = {f.name: f for f in text_string_to_metric_families(body)}
@@ -274,8 +291,22 @@ def api(server):
           error["code"] == "INVALID_ARGUMENT" and "colour" in error["message"], (status, error))
     status, error = get(server, "/api/v1/matches?status=MATCH_STATUS_SOMETIMES")
     check("a bad enum value: 400", status == 400 and "status" in error["message"], (status, error))
+    status, error = get(server, "/api/v1/matches/m999999/events")
+    check("the events of an unknown match: 404 before any event", status == 404 and
+          error == {"code": "NOT_FOUND", "message": "no match 'm999999'"}, (status, error))
     status, error = get(server, "/api/v1/tournaments/99")
     check("an unknown tournament: 404", status == 404 and error["code"] == "NOT_FOUND", error)
+    status, page = get(server, "/")
+    icons = {}
+    for path in ("/favicon.svg", "/favicon.ico"):
+        with urllib.request.urlopen(server.web + path, timeout=30) as response:
+            icons[path] = (response.status, response.headers.get("Content-Type"),
+                           response.read().decode())
+    check("the app links its icon, and both /favicon.svg and the /favicon.ico browsers ask "
+          "for answer it", status == 200 and
+          '<link rel="icon" href="/favicon.svg" type="image/svg+xml">' in page and
+          all(code == 200 and kind == "image/svg+xml" and body.startswith("<svg ")
+              for code, kind, body in icons.values()), icons)
     status, error = get(server, "/no/such/page")
     check("an unknown page: 404 pointing at the API", status == 404 and
           "/openapi.json" in error["message"], error)

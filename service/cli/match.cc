@@ -1,10 +1,12 @@
 // hoard match create|get|list|watch: matches on a server.
 
+#include <deque>
 #include <iostream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -30,6 +32,8 @@ struct MatchFlags {
   std::optional<int> decision_ms, bank_ms, max_strikes;
   bool record = false;
   bool json = false;
+  int limit = 50;
+  std::string status;
   std::vector<std::string> words;
 };
 
@@ -58,7 +62,11 @@ void PrintMatch(const hoard::v1::Match& match) {
 void PrintEvent(const hoard::v1::MatchEvent& event) {
   switch (event.kind_case()) {
     case hoard::v1::MatchEvent::kSnapshot:
-      PrintMatch(event.snapshot().match());
+      // A match that is over is told at once with its `finished` event,
+      // which shows the same table.
+      if (event.snapshot().match().status() == hoard::v1::MATCH_STATUS_RUNNING) {
+        PrintMatch(event.snapshot().match());
+      }
       break;
     case hoard::v1::MatchEvent::kActionTaken: {
       const hoard::v1::ActionTaken& taken = event.action_taken();
@@ -109,6 +117,57 @@ int Watch(const MatchFlags& flags, const std::string& id, hoard::v1::Arena::Stub
   return kExitOk;
 }
 
+// --status NAME: a MatchStatus by its name in lower case, without its
+// prefix ("running" for MATCH_STATUS_RUNNING); "" for any.
+absl::StatusOr<hoard::v1::MatchStatus> StatusFromFlag(const std::string& name) {
+  if (name.empty()) return hoard::v1::MATCH_STATUS_UNSPECIFIED;
+  std::vector<std::string> names;
+  for (int i = hoard::v1::MatchStatus_MIN + 1; i <= hoard::v1::MatchStatus_MAX; ++i) {
+    if (!hoard::v1::MatchStatus_IsValid(i)) continue;
+    const auto status = static_cast<hoard::v1::MatchStatus>(i);
+    names.push_back(absl::AsciiStrToLower(
+        absl::StripPrefix(hoard::v1::MatchStatus_Name(status), "MATCH_STATUS_")));
+    if (names.back() == name) return status;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("--status: '", name, "' is none of ", absl::StrJoin(names, ", ")));
+}
+
+// The matches the flags ask for, newest first, at most --limit of them
+// (0: all), and how many more there are.
+int List(const MatchFlags& flags, hoard::v1::Arena::Stub& stub, const std::string& server,
+         grpc::Channel& channel) {
+  absl::StatusOr<hoard::v1::MatchStatus> status = StatusFromFlag(flags.status);
+  if (!status.ok()) return Fail(kExitUsage, std::string(status.status().message()));
+  hoard::v1::ListMatchesRequest request;
+  request.set_game(flags.game);
+  request.set_status(*status);
+  request.set_page_size(500);  // the server's largest page
+  // The server lists oldest first: every page is read, the newest kept.
+  std::deque<hoard::v1::Match> newest;
+  std::int64_t total = 0;
+  for (;;) {
+    hoard::v1::ListMatchesResponse response;
+    grpc::ClientContext context;
+    const grpc::Status listed = stub.ListMatches(&context, request, &response);
+    if (!listed.ok()) return FailWith(listed, server, channel);
+    for (hoard::v1::Match& match : *response.mutable_matches()) {
+      ++total;
+      newest.push_back(std::move(match));
+      if (flags.limit > 0 && std::ssize(newest) > flags.limit) newest.pop_front();
+    }
+    if (response.next_page_token().empty()) break;
+    request.set_page_token(response.next_page_token());
+  }
+  for (auto it = newest.rbegin(); it != newest.rend(); ++it) PrintMatch(*it);
+  if (const std::int64_t more = total - std::ssize(newest); more > 0) {
+    std::cout << absl::StrFormat(
+        "... and %d older match%s: --limit %d shows them all (0: no limit)\n", more,
+        more == 1 ? "" : "es", total);
+  }
+  return kExitOk;
+}
+
 int Create(const MatchFlags& flags, hoard::v1::Arena::Stub& stub, const std::string& server,
            grpc::Channel& channel) {
   hoard::v1::CreateMatchRequest request;
@@ -154,13 +213,15 @@ int RunMatch(const std::vector<std::string>& args) {
   CommandLine command("match",
                       "usage: hoard match create --seats SEATS [flags]\n"
                       "       hoard match get ID [--record]\n"
-                      "       hoard match list [--game ID]\n"
+                      "       hoard match list [--limit N] [--status STATUS] [--game ID]\n"
                       "       hoard match watch ID [--json]\n\n"
                       "Creates, shows, lists and watches matches on a Hoard server. watch\n"
                       "prints what a spectator is told, as it happens: the match, every\n"
                       "action (a sealed decision's answers once all are in), time-outs,\n"
                       "forfeits, disconnects, and the final table; it returns when the\n"
-                      "match ends (a finished match: at once, with its final table).");
+                      "match ends (a match that is over: at once, with its final table).\n"
+                      "list prints the newest matches first, --limit of them, and says how\n"
+                      "many older ones it left out.");
   CLI::App& app = command.app();
   app.add_option("--server", flags.server, kServerHelp)->type_name("HOST:PORT");
   app.add_option("--token-file", flags.token_file,
@@ -186,6 +247,12 @@ int RunMatch(const std::vector<std::string>& args) {
                  "create: time-outs before a forfeit (default 3; 0 never)")
       ->type_name("N")
       ->transform(WholeNumber());
+  app.add_option("--limit", flags.limit, "list: at most N matches, the newest (default 50; 0: all)")
+      ->type_name("N")
+      ->transform(InRange(0, 1000000));
+  app.add_option("--status", flags.status,
+                 "list: only the matches of this status: running, finished or aborted")
+      ->type_name("STATUS");
   app.add_flag("--record", flags.record, "get: print the full record (JSON) of a finished match");
   app.add_flag("--json", flags.json, "watch: print each event as one line of JSON (with its view)");
   command.Words(&flags.words);
@@ -216,19 +283,7 @@ int RunMatch(const std::vector<std::string>& args) {
     PrintMatch(response.match());
     return kExitOk;
   }
-  if (words.size() == 1 && words[0] == "list") {
-    hoard::v1::ListMatchesRequest request;
-    request.set_game(flags.game);
-    for (;;) {
-      hoard::v1::ListMatchesResponse response;
-      grpc::ClientContext context;
-      const grpc::Status status = stub->ListMatches(&context, request, &response);
-      if (!status.ok()) return FailWith(status, server, **channel);
-      for (const hoard::v1::Match& match : response.matches()) PrintMatch(match);
-      if (response.next_page_token().empty()) return kExitOk;
-      request.set_page_token(response.next_page_token());
-    }
-  }
+  if (words.size() == 1 && words[0] == "list") return List(flags, *stub, server, **channel);
   if (words.size() == 2 && words[0] == "watch") {
     return Watch(flags, words[1], *stub, server, **channel);
   }

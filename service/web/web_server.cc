@@ -127,6 +127,14 @@ const HttpHeaders& SecurityHeaders() {
 
 constexpr char kJson[] = "application/json";
 
+// The app's icon (index.html links it as /favicon.svg): a pile of gold on
+// the header's brown.
+constexpr char kFavicon[] =
+    R"(<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">)"
+    R"(<rect width="16" height="16" rx="3" fill="#2b2118"/>)"
+    R"(<circle cx="5.5" cy="10.5" r="3" fill="#e0b13a"/><circle cx="10.5" cy="10.5" r="3" )"
+    R"(fill="#e0b13a"/><circle cx="8" cy="6" r="3" fill="#f4d06f"/></svg>)";
+
 void RespondError(HttpExchange& exchange, grpc::StatusCode code, const std::string& message) {
   exchange.Respond(HttpStatusOf(code), kJson, ErrorJson(code, message));
 }
@@ -545,6 +553,10 @@ void WebServer::Impl::Handle(const HttpRequest& request,
   }
   if (request.path == "/openapi.json") {
     return exchange->Respond(200, kJson, OpenApiDocument());
+  }
+  // Browsers that do not read the page's icon link still ask /favicon.ico.
+  if (request.path == "/favicon.svg" || request.path == "/favicon.ico") {
+    return exchange->Respond(200, "image/svg+xml", kFavicon, {{"Cache-Control", "max-age=86400"}});
   }
   if (request.path == "/metrics") {
     // Whoever may read may read the metrics: on a private server, a token
