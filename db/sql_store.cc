@@ -184,6 +184,7 @@ class SqlStore final : public MatchStore {
                              "AND ($5 = 0 OR tournament_id = $5) "
                              "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
                              "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
+                             "AND ($10 = '' OR status = $10) "
                              "ORDER BY sequence LIMIT $4",
                              SqlParams()
                                  .Int(after)
@@ -194,7 +195,10 @@ class SqlStore final : public MatchStore {
                                  .Text(rated_name)
                                  .Text(rated_version)
                                  .Text(bot_name)
-                                 .Text(bot_version),
+                                 .Text(bot_version)
+                                 .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
+                                           ? ""
+                                           : hoard::v1::MatchStatus_Name(filter.status)),
                              "listing matches",
                              [&](const SqlRow& row) {
                                StoredMatch& stored = matches.emplace_back();

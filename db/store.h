@@ -48,6 +48,8 @@ struct MatchFilter {
   std::int64_t tournament_id = 0;
   // A bot by its leaderboard name (name or name@version); empty: any.
   std::string rated_bot;
+  // Only matches that ended so (finished or aborted); unspecified: any.
+  hoard::v1::MatchStatus status = hoard::v1::MATCH_STATUS_UNSPECIFIED;
 };
 
 // A match's place in a tournament.

@@ -183,6 +183,14 @@ TEST_P(StoreContractTest, ListsInOrderWithFiltersAndPages) {
   EXPECT_THAT(ids(0, 10, {.game = "village"}), ::testing::ElementsAre("m2", "m4", "m6"));
   EXPECT_THAT(ids(0, 10, {.bot = "bob"}), ::testing::ElementsAre("m4", "m5", "m6"));
   EXPECT_THAT(ids(0, 10, {.game = "village", .bot = "alice"}), ::testing::ElementsAre("m2"));
+  hoard::v1::Match aborted = Finished(7, "village", "bob");
+  aborted.set_status(hoard::v1::MATCH_STATUS_ABORTED);
+  ASSERT_THAT(store->SaveFinished(7, aborted, RecordOf(aborted)), IsOk());
+  EXPECT_THAT(ids(0, 10, {.status = hoard::v1::MATCH_STATUS_ABORTED}),
+              ::testing::ElementsAre("m7"));
+  EXPECT_THAT(ids(4, 10, {.status = hoard::v1::MATCH_STATUS_FINISHED}),
+              ::testing::ElementsAre("m5", "m6"));
+  EXPECT_THAT(ids(0, 10, {.game = "village"}), ::testing::ElementsAre("m2", "m4", "m6", "m7"));
 }
 
 // A batch taken back whole takes back the bots it added: storing their

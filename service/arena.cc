@@ -656,11 +656,12 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
     }
     page.emplace(sequence, std::move(described));
   }
-  if (store_ != nullptr && (request.status() == hoard::v1::MATCH_STATUS_UNSPECIFIED ||
-                            request.status() == hoard::v1::MATCH_STATUS_FINISHED)) {
+  // The store keeps matches that are over: finished or aborted.
+  if (store_ != nullptr && request.status() != hoard::v1::MATCH_STATUS_RUNNING) {
     ASSIGN_OR_RETURN(
         std::vector<db::StoredMatch> stored,
-        store_->List(after, page_size + 1, {.game = request.game(), .bot = request.bot()}));
+        store_->List(after, page_size + 1,
+                     {.game = request.game(), .bot = request.bot(), .status = request.status()}));
     for (db::StoredMatch& match : stored) page.try_emplace(match.sequence, std::move(match.match));
   }
   hoard::v1::ListMatchesResponse response;

@@ -174,7 +174,7 @@ class ArenaE2eTest : public ::testing::Test {
       request.add_seats()->set_bot(name);
     }
     v1::CreateMatchResponse created;
-    for (int i = 0; i < 500; ++i) {  // until every bot has registered
+    for (int i = 0; i < 3000; ++i) {  // until every bot has registered (30 s)
       grpc::ClientContext context;
       if (stub_->CreateMatch(&context, request, &created).ok()) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
