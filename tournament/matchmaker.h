@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/rng.h"
 #include "tournament/ratings.h"
 
 namespace hoard::tournament {
@@ -76,16 +77,52 @@ class Matchmaker {
   std::vector<MatchmakerRating> Ratings();
 
   // A final evaluation: from now on the score counts only what settles the
-  // order of the `top` best entrants (by rating) and who they are.
+  // order of the `top` best entrants (by rating) and who they are, and the
+  // best scoring table is taken whoever it seats (nobody's waiting counts:
+  // an entrant outside the top's reach may not play again). Placement
+  // still comes first. A top of 0 ends the focus.
   void FocusOnTop(int top);
 
   // The posterior probability that the `top` best entrants by rating are
   // the best `top` and in that order, from `samples` draws of the
   // posterior (seeded by the options' seed and the results so far).
+  // REQUIRES: 1 <= top <= entrants() <= kRankProbabilityMaxBots,
+  // samples > 0.
   double TopOrderConfidence(int top, int samples);
 
  private:
-  // Left to the implementation.
+  // Fits the ratings again if results came since the last fit.
+  void Fit();
+  // What seating i and j at one table is expected to teach about their
+  // order (natural-log units; see matchmaker.cc), counted only where the
+  // focus (FocusOnTop) cares about the pair.
+  double PairScore(int i, int j) const;
+  // Whether `table` (any order) is the last table of one of its entrants.
+  bool Repeats(std::vector<int> table) const;
+  // The best table seating `anchor` among `others`, built greedily; its
+  // score in `score`.
+  std::vector<int> BestTable(int anchor, const std::vector<int>& others, double& score) const;
+  // A placement table for `anchor`: opponents spread over the ratings of
+  // `others`.
+  std::vector<int> PlacementTable(int anchor, const std::vector<int>& others) const;
+  // Orders `table` by seat (furthest back so far first) and counts it.
+  void Seat(std::vector<int>& table, const std::vector<int>& available);
+
+  MatchmakerOptions options_;
+  int n_ = 0;
+  std::vector<MatchResult> results_;
+  bool fitted_ = false;
+  MlPosterior posterior_;  // of results_, when fitted_
+  std::vector<int> rank_;  // by rating, 0 = best, when fitted_
+  int focus_top_ = 0;      // 0: no focus
+  // Per entrant: results, calls of Next it was available and not seated
+  // since it was last seated, the sum of 2·seat − (players − 1) over its
+  // tables (as swiss.h), and its last table (sorted).
+  std::vector<int> matches_;
+  std::vector<std::int64_t> waited_;
+  std::vector<int> seat_balance_;
+  std::vector<std::vector<int>> last_table_;
+  engine::Rng rng_;
 };
 
 }  // namespace hoard::tournament

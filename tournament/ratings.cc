@@ -614,9 +614,6 @@ double ProfileBound(const Likelihood& likelihood, const std::vector<double>& bes
   return best_t + direction * outside;
 }
 
-// Natural-log units to rating points.
-constexpr double kPointsPerLogUnit = 400 / 2.302585092994046;  // 400 / ln 10
-
 // The fitted model and its bootstrap: the estimate and 95% interval of any
 // contrast of the strengths (a bot against the mean, or one bot against
 // another) by the method MlOptions documents.
@@ -690,7 +687,7 @@ class MlFit {
       low = std::min(low, Quantile(values, 0.025));
       high = std::max(high, Quantile(values, 0.975));
     }
-    return {estimate * kPointsPerLogUnit, low * kPointsPerLogUnit, high * kPointsPerLogUnit};
+    return {estimate * kMlPointsPerLogUnit, low * kMlPointsPerLogUnit, high * kMlPointsPerLogUnit};
   }
 
  private:
@@ -863,40 +860,146 @@ class NormalDraws {
 
 }  // namespace
 
-std::vector<std::vector<double>> RankProbabilities(int n, const std::vector<MatchResult>& results,
-                                                   const RankOptions& options) {
-  CheckResults(n, results);
-  HOARD_CHECK(n <= kRankProbabilityMaxBots, "rank probabilities of too many bots");
-  HOARD_CHECK(options.samples > 0, "rank probabilities need draws");
+namespace {
+
+// The Laplace posterior of the fit over `results`: the estimate (natural-log
+// strengths) and the Cholesky factor L of the information there
+// (information = L·Lᵀ), so that estimate + y with Lᵀ·y = z, z standard
+// normal, is a draw of the posterior.
+struct LaplaceFactor {
+  std::vector<double> estimate;
+  std::vector<double> l;      // row-major n×n, lower triangular
+  std::vector<double> share;  // MlFit::MeetingShares
+};
+
+LaplaceFactor FactorPosterior(int n, const std::vector<MatchResult>& results, double prior_ties) {
   const MlOptions fit_options{
-      .bootstrap_samples = 0, .profile_likelihood = false, .prior_ties = options.prior_ties};
+      .bootstrap_samples = 0, .profile_likelihood = false, .prior_ties = prior_ties};
   CheckMlOptions(fit_options);
-  std::vector<std::vector<double>> out(n, std::vector<double>(n, 0.0));
-  if (n == 0) return out;
   const MlFit fit(n, results, fit_options);
-  // x = estimate + y with Lᵀ·y = z, z standard normal: y's covariance is
-  // (L·Lᵀ)⁻¹, the information's inverse.
-  const std::vector<double> l = Cholesky(fit.Information(), n);
-  NormalDraws normal(options.seed);
-  std::vector<std::vector<int>> counts(n, std::vector<int>(n, 0));
+  return {fit.estimate(), Cholesky(fit.Information(), n), fit.MeetingShares()};
+}
+
+// Calls `visit(x)` with `samples` draws x of the posterior's natural-log
+// strengths, from a generator seeded with `seed`.
+template <typename Visit>
+void ForEachDraw(const LaplaceFactor& posterior, int samples, std::uint64_t seed, Visit visit) {
+  const int n = static_cast<int>(posterior.estimate.size());
+  const std::vector<double>& l = posterior.l;
+  NormalDraws normal(seed);
   std::vector<double> x(n);
-  std::vector<int> order(n);
-  for (int s = 0; s < options.samples; ++s) {
+  for (int s = 0; s < samples; ++s) {
     for (int i = 0; i < n; ++i) x[i] = normal.Next();
     for (int i = n - 1; i >= 0; --i) {
       double sum = x[i];
       for (int j = i + 1; j < n; ++j) sum -= l[static_cast<std::size_t>(j) * n + i] * x[j];
       x[i] = sum / l[static_cast<std::size_t>(i) * n + i];
     }
-    for (int i = 0; i < n; ++i) x[i] += fit.estimate()[i];
-    for (int i = 0; i < n; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return x[a] > x[b]; });
-    for (int r = 0; r < n; ++r) ++counts[order[r]][r];
+    for (int i = 0; i < n; ++i) x[i] += posterior.estimate[i];
+    visit(x);
   }
+}
+
+void CheckRankOptions(int n, const RankOptions& options) {
+  HOARD_CHECK(n <= kRankProbabilityMaxBots, "rank probabilities of too many bots");
+  HOARD_CHECK(options.samples > 0, "rank probabilities need draws");
+}
+
+}  // namespace
+
+MlPosterior MlLaplacePosterior(int n, const std::vector<MatchResult>& results, double prior_ties) {
+  CheckResults(n, results);
+  MlPosterior out;
+  if (n == 0) return out;
+  const LaplaceFactor posterior = FactorPosterior(n, results, prior_ties);
+  double mean = 0;
+  for (int i = 0; i < n; ++i) mean += posterior.share[i] * posterior.estimate[i];
+  out.rating.resize(n);
+  for (int i = 0; i < n; ++i) out.rating[i] = (posterior.estimate[i] - mean) * kMlPointsPerLogUnit;
+  // The covariance (L·Lᵀ)⁻¹ = L⁻ᵀ·L⁻¹: L's inverse M (lower triangular) by
+  // forward substitution, then the products of its columns.
+  const std::vector<double>& l = posterior.l;
+  const auto at = [n](int i, int j) { return static_cast<std::size_t>(i) * n + j; };
+  std::vector<double> m(static_cast<std::size_t>(n) * n, 0.0);
+  for (int j = 0; j < n; ++j) {
+    m[at(j, j)] = 1 / l[at(j, j)];
+    for (int i = j + 1; i < n; ++i) {
+      double sum = 0;
+      for (int c = j; c < i; ++c) sum += l[at(i, c)] * m[at(c, j)];
+      m[at(i, j)] = -sum / l[at(i, i)];
+    }
+  }
+  std::vector<double> strengths(static_cast<std::size_t>(n) * n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      double sum = 0;  // column i of M times column j: rows from i down
+      for (int r = i; r < n; ++r) sum += m[at(r, i)] * m[at(r, j)];
+      strengths[at(i, j)] = strengths[at(j, i)] = sum;
+    }
+  }
+  // Rating i is the contrast e_i − share of the strengths: its covariance
+  // with rating j is C_ij − (C·share)_i − (C·share)_j + shareᵀ·C·share.
+  const std::vector<double>& share = posterior.share;
+  std::vector<double> c_share(n, 0.0);
+  double share_c_share = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) c_share[i] += strengths[at(i, j)] * share[j];
+    share_c_share += share[i] * c_share[i];
+  }
+  const double scale = kMlPointsPerLogUnit * kMlPointsPerLogUnit;
+  out.covariance.resize(strengths.size());
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      out.covariance[at(i, j)] =
+          (strengths[at(i, j)] - c_share[i] - c_share[j] + share_c_share) * scale;
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> RankProbabilities(int n, const std::vector<MatchResult>& results,
+                                                   const RankOptions& options) {
+  CheckResults(n, results);
+  CheckRankOptions(n, options);
+  std::vector<std::vector<double>> out(n, std::vector<double>(n, 0.0));
+  if (n == 0) return out;
+  std::vector<std::vector<int>> counts(n, std::vector<int>(n, 0));
+  std::vector<int> order(n);
+  ForEachDraw(FactorPosterior(n, results, options.prior_ties), options.samples, options.seed,
+              [&](const std::vector<double>& x) {
+                for (int i = 0; i < n; ++i) order[i] = i;
+                std::sort(order.begin(), order.end(), [&](int a, int b) { return x[a] > x[b]; });
+                for (int r = 0; r < n; ++r) ++counts[order[r]][r];
+              });
   for (int i = 0; i < n; ++i) {
     for (int r = 0; r < n; ++r) out[i][r] = static_cast<double>(counts[i][r]) / options.samples;
   }
   return out;
+}
+
+double TopOrderProbability(int n, const std::vector<MatchResult>& results,
+                           const std::vector<int>& order, const RankOptions& options) {
+  CheckResults(n, results);
+  CheckRankOptions(n, options);
+  std::vector<bool> listed(n, false);
+  for (int bot : order) {
+    HOARD_CHECK(bot >= 0 && bot < n && !listed[bot], "distinct bots of 0..n-1");
+    listed[bot] = true;
+  }
+  if (order.empty()) return 1;
+  int hits = 0;
+  ForEachDraw(FactorPosterior(n, results, options.prior_ties), options.samples, options.seed,
+              [&](const std::vector<double>& x) {
+                for (std::size_t r = 1; r < order.size(); ++r) {
+                  if (!(x[order[r - 1]] > x[order[r]])) return;
+                }
+                const double last = x[order.back()];
+                for (int i = 0; i < n; ++i) {
+                  if (!listed[i] && !(x[i] < last)) return;
+                }
+                ++hits;
+              });
+  return static_cast<double>(hits) / options.samples;
 }
 
 bool Separated(const std::vector<MlRating>& ratings) {

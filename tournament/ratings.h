@@ -94,6 +94,10 @@ std::vector<double> EloRatings(int n, const std::vector<MatchResult>& results,
 // deviation of π/√3 = 1.81 natural-log units, 315 rating points.
 inline constexpr double kMlPriorTies = 2;
 
+// Rating points per natural-log unit of strength: a rating is
+// kMlPointsPerLogUnit·log(γ) = 400·log10(γ).
+inline constexpr double kMlPointsPerLogUnit = 400 / 2.302585092994046;  // 400 / ln 10
+
 struct MlOptions {
   int bootstrap_samples = 1000;  // 0: no bootstrap
   std::uint64_t seed = 1;
@@ -162,6 +166,31 @@ struct RankOptions {
 // REQUIRES (besides the file's): n <= kRankProbabilityMaxBots.
 std::vector<std::vector<double>> RankProbabilities(int n, const std::vector<MatchResult>& results,
                                                    const RankOptions& options = {});
+
+// The posterior of the ML model in the Laplace approximation, as
+// RankProbabilities draws it (the strengths normal, centred on the
+// estimate, with the inverse of the information matrix there as their
+// covariance): the ratings of MlRatings and their covariance under it, in
+// rating points squared (row-major n×n), each rating taken against the
+// mean MlRatings sets them against. So √c_ii is a rating's standard
+// deviation and c_ii + c_jj − 2·c_ij the variance of the difference of two.
+// Costs one fit (MlRatings without bootstrap or profile) and O(n³).
+struct MlPosterior {
+  std::vector<double> rating;
+  std::vector<double> covariance;
+};
+
+// REQUIRES (besides the file's): prior_ties > 0.
+MlPosterior MlLaplacePosterior(int n, const std::vector<MatchResult>& results,
+                               double prior_ties = kMlPriorTies);
+
+// The posterior probability, from `options.samples` draws as
+// RankProbabilities makes them, that the bots of `order` are the best
+// order.size() bots and in that order (first the strongest).
+// REQUIRES (besides the file's and RankProbabilities'): `order` lists
+// distinct bots of 0..n-1.
+double TopOrderProbability(int n, const std::vector<MatchResult>& results,
+                           const std::vector<int>& order, const RankOptions& options = {});
 
 // Whether some group of `ratings` has more than one tier (some bots never
 // lose to others), and whether there is more than one group (some bots
