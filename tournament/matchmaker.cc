@@ -260,7 +260,7 @@ std::vector<int> Matchmaker::Next(const std::vector<int>& available) {
       }
       double score = 0;
       std::vector<int> t = BestTable(a, rest, score);
-      if (score > best_score + 1e-15 * std::abs(best_score)) {
+      if (score > best_score) {
         best_score = score;
         table = std::move(t);
       }
