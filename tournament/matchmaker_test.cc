@@ -207,6 +207,35 @@ TEST(MatchmakerTest, RatingsFollowTheStrengths) {
   EXPECT_NEAR(ratings[n - 1].rating - ratings[0].rating, 700, 120);
 }
 
+TEST(MatchmakerTest, RatingsAreTheMlRatingsOfEveryResult) {
+  const int n = 6;
+  ModelGame game(Spaced(n, 50), 12);
+  Matchmaker matchmaker({.players = 3});
+  matchmaker.Grow(n);
+  std::vector<MatchResult> results;
+  for (int m = 0; m < 150; ++m) {
+    std::vector<int> available = Everyone(n);
+    available.erase(available.begin() + m % n);
+    const std::vector<int> table = matchmaker.Next(available);
+    ASSERT_FALSE(std::find(table.begin(), table.end(), m % n) != table.end()) << "not free";
+    const std::vector<int> ranks = game.Ranks(table);
+    matchmaker.Add(table, ranks);
+    MatchResult result;
+    result.unit = m;
+    for (std::size_t s = 0; s < table.size(); ++s) result.placings.push_back({table[s], ranks[s]});
+    results.push_back(result);
+  }
+  const std::vector<MlRating> ml =
+      MlRatings(n, results, {.bootstrap_samples = 0, .profile_likelihood = false});
+  const std::vector<MatchmakerRating> ratings = matchmaker.Ratings();
+  int seats = 0;
+  for (int e = 0; e < n; ++e) {
+    EXPECT_NEAR(ratings[e].rating, ml[e].rating, 1e-9) << e;
+    seats += ratings[e].matches;
+  }
+  EXPECT_EQ(seats, 150 * 3);
+}
+
 TEST(MatchmakerTest, TopOrderConfidenceIsChanceWithoutResultsAndGrowsWithThem) {
   Matchmaker matchmaker({.players = 2});
   matchmaker.Grow(4);
