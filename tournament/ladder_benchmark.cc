@@ -10,16 +10,19 @@
 // scheduler plays one table at a time with every entrant available:
 //  - ladder: Matchmaker::Next, told every result (Matchmaker::Add);
 //  - round-robin: Schedule's round-robin (every k-subset in every seat
-//    rotation), its rounds repeated in schedule order;
+//    rotation), its rounds repeated in schedule order (an entrant's
+//    matches come together, so a partial round is lopsided);
+//  - shuffled r-r: the same rounds, each in an order shuffled by the trial
+//    (a partial round is a random part of it);
 //  - swiss: Swiss rounds, each paired from the results before it.
 // Every `--every` matches (default: a round of entrants / players tables)
-// the same fit for all three, MlRatings without bootstrap or profile over
+// the same fit for all four, MlRatings without bootstrap or profile over
 // every result so far, is compared with the true order by Kendall's τ; the
 // count is the matches played at the first comparison with τ ≥
 // `--tau` (first passage: each scheduler is read the same way). A trial that
 // does not get there within `--max-matches` counts that many (and is
 // reported). The table gives each scheduler's median and mean over the
-// trials and its median over the round-robin's.
+// trials and its median over the two round-robins'.
 //
 // With --timing N, it also times the matchmaker at N entrants after
 // --timing-results results: one refit with Next, and one Next without a
@@ -119,11 +122,17 @@ Scheduler LadderScheduler(const Settings& s, std::uint64_t seed) {
           }};
 }
 
-Scheduler RoundRobinScheduler(const Settings& s, std::uint64_t seed) {
+// With `shuffled`, each round in an order of its own.
+Scheduler RoundRobinScheduler(const Settings& s, std::uint64_t seed, bool shuffled) {
   auto schedule = std::make_shared<std::vector<ScheduledMatch>>(
       *Schedule({.participants = s.entrants, .players_per_match = s.players, .seed = seed}));
   auto index = std::make_shared<std::size_t>(0);
-  return {[schedule, index] { return (*schedule)[(*index)++ % schedule->size()].seats; },
+  auto rng = std::make_shared<engine::Rng>(seed);
+  return {[schedule, index, rng, shuffled] {
+            const std::size_t at = (*index)++ % schedule->size();
+            if (at == 0 && shuffled) rng->Shuffle(std::span<ScheduledMatch>(*schedule));
+            return (*schedule)[at].seats;
+          },
           [](const std::vector<int>&, const std::vector<int>&) {}};
 }
 
@@ -180,9 +189,10 @@ double Median(std::vector<int> values) {
 }
 
 void CompareSchedulers(const Settings& s) {
-  const char* names[] = {"ladder", "round-robin", "swiss"};
-  std::vector<std::vector<int>> counts(3);
-  int censored[3] = {0, 0, 0};
+  constexpr int kSchedulers = 4;
+  const char* names[kSchedulers] = {"ladder", "round-robin", "shuffled r-r", "swiss"};
+  std::vector<std::vector<int>> counts(kSchedulers);
+  int censored[kSchedulers] = {0, 0, 0, 0};
   const int limit = s.max_matches > 0 ? s.max_matches : 400 * s.entrants;
   for (int trial = 0; trial < s.trials; ++trial) {
     engine::Rng dealer(s.seed * 1000003 + static_cast<std::uint64_t>(trial));
@@ -190,10 +200,10 @@ void CompareSchedulers(const Settings& s) {
     for (int e = 0; e < s.entrants; ++e) strength[e] = e * s.spacing / kMlPointsPerLogUnit;
     dealer.Shuffle(std::span<double>(strength));
     const std::uint64_t games = dealer.Fork(), seed = dealer.Fork();
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < kSchedulers; ++k) {
       Scheduler scheduler = k == 0   ? LadderScheduler(s, seed)
-                            : k == 1 ? RoundRobinScheduler(s, seed)
-                                     : SwissScheduler(s);
+                            : k == 3 ? SwissScheduler(s)
+                                     : RoundRobinScheduler(s, seed, k == 2);
       const int matches = MatchesToOrder(s, std::move(scheduler), strength, games);
       counts[k].push_back(matches);
       if (matches >= limit) ++censored[k];
@@ -203,14 +213,15 @@ void CompareSchedulers(const Settings& s) {
       "%d entrants %.0f Elo apart, %d players a table, %d trials: matches until "
       "Kendall's tau >= %.2f\n",
       s.entrants, s.spacing, s.players, s.trials, s.tau);
-  std::printf("%-12s %8s %8s %10s %s\n", "scheduler", "median", "mean", "vs r-robin", "");
-  const double base = Median(counts[1]);
-  for (int k = 0; k < 3; ++k) {
+  std::printf("%-12s %8s %8s %10s %12s\n", "scheduler", "median", "mean", "vs r-robin",
+              "vs shuffled");
+  const double base = Median(counts[1]), shuffled = Median(counts[2]);
+  for (int k = 0; k < kSchedulers; ++k) {
     double mean = 0;
     for (int c : counts[k]) mean += c;
     mean /= static_cast<double>(counts[k].size());
-    std::printf("%-12s %8.1f %8.1f %10.2f", names[k], Median(counts[k]), mean,
-                Median(counts[k]) / base);
+    std::printf("%-12s %8.1f %8.1f %10.2f %12.2f", names[k], Median(counts[k]), mean,
+                Median(counts[k]) / base, Median(counts[k]) / shuffled);
     if (censored[k] > 0) std::printf("  (%d trials not there by %d)", censored[k], limit);
     std::printf("\n");
   }
