@@ -177,6 +177,9 @@ absl::Status BotClient::PlayOnce() {
     hello.mutable_hello()->mutable_register_()->set_name(options_.name);
     hello.mutable_hello()->mutable_register_()->set_key(options_.key);
     hello.mutable_hello()->mutable_register_()->set_max_matches(options_.max_matches);
+    for (const std::string& ladder : options_.ladders) {
+      hello.mutable_hello()->mutable_register_()->add_ladders(ladder);
+    }
     hello.mutable_hello()->mutable_register_()->set_events(options_.events);
   }
   stream->Write(hello);

@@ -77,6 +77,8 @@ struct ClientOptions {
   std::string name;
   std::string key;
   int max_matches = 1;
+  // The ladders to join, by name (Register.ladders).
+  std::vector<std::string> ladders;
   // ...or join one seat.
   std::string match_id;
   std::string seat_token;

@@ -24,6 +24,8 @@ namespace hoard::service {
 namespace {
 
 constexpr int kMaxKeyLength = 256;
+// The most ladders one registration joins.
+constexpr int kMaxLaddersPerBot = 16;
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
 
@@ -505,6 +507,9 @@ hoard::v1::ListBotsResponse Arena::ListBots() const {
     info->set_connected(bot.connection != nullptr && bot.connection->open());
     info->set_running_matches(bot.running);
     info->set_max_matches(bot.max_matches);
+    if (info->connected()) {
+      for (const std::string& ladder : bot.ladders) info->add_ladders(ladder);
+    }
   }
   return response;
 }
@@ -854,6 +859,16 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
     return absl::InvalidArgumentError("max_matches must not be negative");
   }
   RETURN_IF_ERROR(CheckEventDelivery(request.events()));
+  if (request.ladders_size() > kMaxLaddersPerBot) {
+    return absl::InvalidArgumentError(absl::StrCat("a bot joins at most ", kMaxLaddersPerBot,
+                                                   " ladders, not ", request.ladders_size()));
+  }
+  for (const std::string& ladder : request.ladders()) {
+    if (absl::Status s = engine::CheckBotNameWord(ladder); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ladder '", engine::Clip(ladder), "': ", s.message()));
+    }
+  }
   const int max_matches =
       std::min(request.max_matches() == 0 ? 1 : request.max_matches(), limits_.max_matches_per_bot);
   // The key is checked (slowly, the first time) before any lock is taken.
@@ -875,6 +890,7 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
   auto found = bots_.try_emplace(request.name()).first;
   RegisteredBot& bot = found->second;
   bot.max_matches = max_matches;
+  bot.ladders.assign(request.ladders().begin(), request.ladders().end());
   const std::shared_ptr<Connection> replaced = std::exchange(bot.connection, connection);
   connection->set_bot(request.name());
   connection->set_identified();

@@ -195,6 +195,7 @@ class Arena {
  private:
   struct RegisteredBot {
     int max_matches = 1;
+    std::vector<std::string> ladders;  // as its last registration named them
     std::shared_ptr<Connection> connection;
     int running = 0;
   };

@@ -17,6 +17,10 @@ SIGKILL. The test requires:
 - the same leaderboard (JSON) read from each surviving replica, and the same
   again from the database with `hoard leaderboard --db`.
 
+Then the two survivors share a standing ladder of built-in bots: one runs it
+at a time; killed with SIGKILL, the other takes it over and the ladder goes
+on, every slot stored once.
+
   /usr/bin/python3 tests/replicas_test.py build/hoard
 
 HOARD_REPLICAS_MATCHES (default 300) sets the tournament's size (an even number).
@@ -156,9 +160,48 @@ def main(pg):
         check("each surviving replica shows the same leaderboard, the database's",
               same and json.loads(boards[0]).get("matches") == MATCHES,
               "\n".join(b[:400] for b in boards) + "\n" + from_db[:400] + err)
+        shared_ladder(pg, survivors)
     finally:
         for r in replicas:
             r.stop()
+
+
+def shared_ladder(pg, replicas):
+    """Two replicas share a standing ladder: one runs it at a time, and the
+    other takes it over when that one is killed."""
+    code, out, err = run(["ladder", "create", "shared", "--server", replicas[0].address,
+                          "--token-file", TOKENS, "--json", "--game", "village", "--participant",
+                          "r=builtin:random", "--participant", "f=builtin:first",
+                          "--participant", "h=builtin:heuristic", "--concurrency", "2"])
+    check("a ladder is created on one of two replicas", code == 0, out + err)
+    if code != 0:
+        return
+    lid = json.loads(out)["id"]
+
+    def stored():
+        return int(pg.psql("fleet", f"SELECT count(*) FROM matches WHERE tournament_id = {lid}"))
+
+    before = [r.finished for r in replicas]
+    deadline = time.monotonic() + 120
+    while stored() < 100 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    played = [r.finished - b for r, b in zip(replicas, before)]
+    check("one replica runs the ladder at a time (it is leased whole)",
+          stored() >= 100 and sorted(played)[0] == 0, f"played since: {played}")
+    runner = replicas[0] if played[0] > 0 else replicas[1]
+    other = replicas[1] if runner is replicas[0] else replicas[0]
+    runner.process.send_signal(signal.SIGKILL)
+    runner.process.wait(timeout=30)
+    at_kill = stored()
+    deadline = time.monotonic() + 120
+    while stored() < at_kill + 100 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    check("the other replica takes the ladder over when the one running it is killed",
+          stored() >= at_kill + 100 and other.alive(), f"{at_kill} -> {stored()} stored")
+    counts = pg.psql("fleet", f"SELECT count(*), count(DISTINCT schedule_index) FROM matches "
+                              f"WHERE tournament_id = {lid}")
+    total, distinct = counts.split("|")
+    check("every ladder slot is stored once", total == distinct, counts)
 
 
 with TemporaryPostgres() as pg:

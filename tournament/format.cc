@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tournament/fixed_schedule.h"
+#include "tournament/ladder_format.h"
 #include "tournament/spec.h"
 #include "tournament/sprt_format.h"
 #include "tournament/swiss_format.h"
@@ -37,6 +38,7 @@ void TournamentFormat::Describe(const Standings& elo,
 }
 
 absl::StatusOr<std::unique_ptr<TournamentFormat>> MakeFormat(const TournamentSpec& spec) {
+  if (spec.format() == hoard::v1::FORMAT_LADDER) return std::make_unique<LadderFormat>(spec);
   absl::StatusOr<std::vector<ScheduledMatch>> schedule = Schedule(ScheduleInputFor(spec));
   if (!schedule.ok()) return schedule.status();
   if (spec.format() == hoard::v1::FORMAT_SWISS) {
@@ -50,7 +52,8 @@ absl::StatusOr<std::unique_ptr<TournamentFormat>> MakeFormat(const TournamentSpe
 }
 
 bool IsLeasedWhole(const TournamentSpec& spec) {
-  return spec.format() == hoard::v1::FORMAT_SWISS || SprtCandidate(spec) != nullptr;
+  return spec.format() == hoard::v1::FORMAT_SWISS || spec.format() == hoard::v1::FORMAT_LADDER ||
+         SprtCandidate(spec) != nullptr;
 }
 
 absl::Status DescribeStored(const TournamentSpec& spec, const std::vector<db::RatedMatch>& results,

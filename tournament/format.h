@@ -13,25 +13,18 @@
 //   swiss_format.h    Swiss: a round is paired once the one before is stored
 //   sprt_format.h     a duplicate schedule that stops once its sequential
 //                     test decides
+//   ladder_format.h   a standing ladder: tables chosen among the entrants
+//                     present, for as long as it runs
 //
 // Adding a format: a class of its own file implementing TournamentFormat,
 // made by MakeFormat for the specs that ask for it, and named in
 // IsLeasedWhole if its next slots depend on the last results.
 //
-// A standing ladder (play that never ends) fits as one more format:
-// Resume takes in the stored history and the ratings it gives; Next
-// chooses the next tables from the ratings so far among the entrants
-// present (a slot is numbered when it is chosen, so scheduled() grows as
-// it plays), and is asked again after every result; Stored updates the
-// ratings; Complete is never true (the ladder ends when it is cancelled);
-// SeatsKnownAhead is false and MostAtOnce is the number of tables it
-// keeps going. Entrants joining and leaving are the ladder's own input: it
-// is made with a source of who is present (the host's connected bots, as
-// MatchHost::ListBots tells) and reads it when Next chooses, so a slot
-// seats only entrants present then, numbered by a participant list that
-// only grows. What the runner adds for it is asking Next again after a
-// pause while it hands out nothing, instead of ending the run once nothing
-// is ready or in flight.
+// A standing format (a ladder) is never complete by itself: while it
+// runs, the runner tells it every kPresencePoll who is present (Present),
+// adds the participants it admitted (Joined) and asks Next again, whether
+// or not anything is in flight; it ends when it is cancelled, and counts
+// failures in a row rather than in all.
 //
 // Thread safety: none. The runner calls a format under its own lock.
 
@@ -41,7 +34,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "db/store.h"
+#include "hoard/v1/arena.pb.h"
 #include "hoard/v1/tournament.pb.h"
 #include "tournament/schedule.h"
 #include "tournament/standings.h"
@@ -90,7 +85,19 @@ class TournamentFormat {
   // Fills in the progress this format shows: the standings (from `elo`,
   // the tournament's live table), and a Swiss's round or a test's state.
   virtual void Describe(const Standings& elo, hoard::v1::TournamentProgress& progress) const;
+
+  // A standing format (above).
+  virtual bool Standing() const { return false; }
+  // Who is connected to the host now, with the ladders each joined.
+  virtual void Present(const hoard::v1::ListBotsResponse&) {}
+  // The participants admitted since the last call, in order: their numbers
+  // follow the spec's participants and those told before. Next seats only
+  // participants told.
+  virtual std::vector<hoard::v1::Participant> Joined() { return {}; }
 };
+
+// How often a standing format's runner tells it who is present.
+inline constexpr absl::Duration kPresencePoll = absl::Milliseconds(250);
 
 // The format of `spec` (normalized): a Swiss, an SPRT test (a spec whose
 // sprt names a participant), or a fixed schedule. Errors as Schedule's.
@@ -98,7 +105,7 @@ absl::StatusOr<std::unique_ptr<TournamentFormat>> MakeFormat(const hoard::v1::To
 
 // Whether servers sharing a store run a tournament of `spec` one at a time,
 // whole (leasing slot -1): a format whose next matches depend on the last
-// results (Swiss, an SPRT test).
+// results (Swiss, an SPRT test, a ladder).
 bool IsLeasedWhole(const hoard::v1::TournamentSpec& spec);
 
 // Fills in the standings (and a Swiss's round) that a stored tournament

@@ -1,5 +1,6 @@
 // The formats fed results directly: no match is played and nothing stored.
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "tournament/fixed_schedule.h"
 #include "tournament/format.h"
+#include "tournament/ladder_format.h"
 #include "tournament/spec.h"
 #include "tournament/sprt_format.h"
 #include "tournament/swiss_format.h"
@@ -290,6 +292,168 @@ TEST(FormatTest, AStoredTournamentShowsItsStandingsWithoutBeingRun) {
   ASSERT_THAT(progress.standings(), SizeIs(6));
   EXPECT_EQ(progress.standings(0).points(), 1);
   EXPECT_EQ(progress.standings(0).matches(), 1);
+}
+
+// ---- Ladders ------------------------------------------------------------------
+
+constexpr char kLadderSpec[] = R"pb(
+  name: "village-open"
+  game: "village"
+  format: FORMAT_LADDER
+  seed: 7
+  concurrency: 3
+  ladder { open: true }
+  participants { name: "house" builtin: "random" }
+  participants { name: "member" registered: true }
+)pb";
+
+hoard::v1::BotInfo Bot(const std::string& name, std::vector<std::string> ladders,
+                       int max_matches = 1, int running = 0) {
+  hoard::v1::BotInfo bot;
+  bot.set_name(name);
+  bot.set_connected(true);
+  bot.set_max_matches(max_matches);
+  bot.set_running_matches(running);
+  for (const std::string& ladder : ladders) bot.add_ladders(ladder);
+  return bot;
+}
+
+hoard::v1::ListBotsResponse BotsOf(std::vector<hoard::v1::BotInfo> bots) {
+  hoard::v1::ListBotsResponse response;
+  for (hoard::v1::BotInfo& bot : bots) *response.add_bots() = std::move(bot);
+  return response;
+}
+
+TEST(LadderFormatTest, SeatsOnlyTheEntrantsPresentAndNamesTheNewOnes) {
+  const TournamentSpec spec = SpecOf(kLadderSpec);
+  EXPECT_EQ(spec.players_per_match(), 2);  // the fewest village takes
+  EXPECT_EQ(spec.ladder().per_bot_concurrency(), 1);
+  std::unique_ptr<TournamentFormat> format = Started(spec);
+  ASSERT_NE(format, nullptr);
+  EXPECT_TRUE(format->Standing());
+  EXPECT_FALSE(format->Complete(1000));
+  // Nobody but the built-in bot: no table.
+  EXPECT_THAT(format->Next(), IsEmpty());
+  // The listed member connected for other things, a bot of another ladder,
+  // and a stranger who joins this one.
+  format->Present(
+      BotsOf({Bot("member", {}), Bot("elsewhere", {"other"}), Bot("stranger", {"village-open"})}));
+  std::vector<hoard::v1::Participant> joined = format->Joined();
+  ASSERT_THAT(joined, SizeIs(1));
+  EXPECT_EQ(joined[0].name(), "stranger");
+  EXPECT_TRUE(joined[0].registered());
+  EXPECT_THAT(format->Joined(), IsEmpty());  // told once
+  std::vector<ScheduledMatch> slots = format->Next();
+  ASSERT_THAT(slots, SizeIs(1));  // house and the stranger, each once at a time
+  EXPECT_THAT(std::set<int>(slots[0].seats.begin(), slots[0].seats.end()),
+              ::testing::UnorderedElementsAre(0, 2));
+  EXPECT_EQ(slots[0].index, 0);
+  EXPECT_EQ(format->scheduled(), 1);
+  EXPECT_THAT(format->Next(), IsEmpty());  // both are playing
+  // The member names the ladder: it and the house's next match.
+  format->Present(BotsOf({Bot("member", {"village-open"}), Bot("stranger", {"village-open"})}));
+  format->Stored(slots[0], FirstSeatWins(spec, ScheduledMatch{.seats = {0, 1}}));
+  std::vector<ScheduledMatch> next = format->Next();
+  ASSERT_THAT(next, SizeIs(1));
+  EXPECT_EQ(next[0].index, 1);
+  EXPECT_NE(next[0].seed, slots[0].seed);
+}
+
+TEST(LadderFormatTest, ALadderThatIsNotOpenSeatsOnlyItsList) {
+  TournamentSpec spec = SpecOf(kLadderSpec);
+  spec.mutable_ladder()->set_open(false);
+  std::unique_ptr<TournamentFormat> format = Started(spec);
+  ASSERT_NE(format, nullptr);
+  format->Present(BotsOf({Bot("stranger", {"village-open"})}));
+  EXPECT_THAT(format->Joined(), IsEmpty());
+  EXPECT_THAT(format->Next(), IsEmpty());
+  format->Present(BotsOf({Bot("stranger", {"village-open"}), Bot("member", {"village-open"})}));
+  std::vector<ScheduledMatch> slots = format->Next();
+  ASSERT_THAT(slots, SizeIs(1));
+  EXPECT_THAT(std::set<int>(slots[0].seats.begin(), slots[0].seats.end()),
+              ::testing::UnorderedElementsAre(0, 1));
+}
+
+TEST(LadderFormatTest, KeepsWithinEachBotsLimitsAndTheLaddersTables) {
+  TournamentSpec spec = SpecOf(kLadderSpec);
+  spec.mutable_ladder()->set_per_bot_concurrency(5);
+  std::unique_ptr<TournamentFormat> format = Started(spec);
+  ASSERT_NE(format, nullptr);
+  // The member accepts 2 at once and plays one elsewhere: 1 here.
+  format->Present(BotsOf({Bot("member", {"village-open"}, 2, 1), Bot("a", {"village-open"}, 9),
+                          Bot("b", {"village-open"}, 9)}));
+  format->Joined();
+  std::vector<ScheduledMatch> slots = format->Next();
+  ASSERT_THAT(slots, SizeIs(3));  // the ladder's concurrency
+  int member = 0;
+  for (const ScheduledMatch& slot : slots) {
+    member += static_cast<int>(std::count(slot.seats.begin(), slot.seats.end(), 1));
+  }
+  EXPECT_LE(member, 1);
+  format->Lost(slots[0]);
+  EXPECT_THAT(format->Next(), SizeIs(1));  // one table freed
+}
+
+TEST(LadderFormatTest, ResumesWithItsEntrantsAndGoesOnNumbering) {
+  const TournamentSpec spec = SpecOf(kLadderSpec);
+  std::vector<db::RatedMatch> stored = {
+      {.schedule_index = 0,
+       .seats = {{.bot = "house", .rank = 1, .builtin = true}, {.bot = "alice", .rank = 2}}},
+      {.schedule_index = 4, .seats = {{.bot = "bob", .rank = 1}, {.bot = "alice", .rank = 2}}}};
+  std::unique_ptr<TournamentFormat> format = Started(spec, {0, 4}, stored);
+  ASSERT_NE(format, nullptr);
+  std::vector<hoard::v1::Participant> joined = format->Joined();
+  ASSERT_THAT(joined, SizeIs(2));  // in the order they first played
+  EXPECT_EQ(joined[0].name(), "alice");
+  EXPECT_EQ(joined[1].name(), "bob");
+  EXPECT_EQ(format->scheduled(), 5);
+  format->Present(BotsOf({Bot("bob", {"village-open"})}));
+  EXPECT_THAT(format->Joined(), IsEmpty());  // bob came back: the same entrant
+  std::vector<ScheduledMatch> slots = format->Next();
+  ASSERT_THAT(slots, SizeIs(1));
+  EXPECT_EQ(slots[0].index, 5);
+  EXPECT_THAT(std::set<int>(slots[0].seats.begin(), slots[0].seats.end()),
+              ::testing::UnorderedElementsAre(0, 3));
+  // A built-in bot the spec does not have cannot be the ladder's.
+  std::vector<db::RatedMatch> foreign = {
+      {.schedule_index = 0,
+       .seats = {{.bot = "ghost", .rank = 1, .builtin = true}, {.bot = "alice", .rank = 2}}}};
+  std::unique_ptr<TournamentFormat> other = FormatOf(spec);
+  ASSERT_NE(other, nullptr);
+  EXPECT_THAT(other->Resume({0}, foreign),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("ghost")));
+}
+
+TEST(LadderFormatTest, DealsAreOneWayAndDistinct) {
+  std::set<std::uint64_t> seeds;
+  for (int i = 0; i < 1000; ++i) seeds.insert(LadderDealSeed(7, i));
+  EXPECT_THAT(seeds, SizeIs(1000));
+  EXPECT_NE(LadderDealSeed(7, 0), LadderDealSeed(8, 0));
+  EXPECT_EQ(LadderDealSeed(7, 3), LadderDealSeed(7, 3));
+}
+
+TEST(LadderFormatTest, SpecsOfLaddersAreChecked) {
+  for (const auto& [text, field] : std::vector<std::pair<std::string, std::string>>{
+           {R"pb(game: "village" format: FORMAT_LADDER)pb", "name"},
+           {R"pb(name: "a b" game: "village" format: FORMAT_LADDER)pb", "name"},
+           {R"pb(name: "l" game: "village" format: FORMAT_LADDER rounds: 3)pb", "rounds"},
+           {R"pb(name: "l"
+                 game: "village"
+                 format: FORMAT_LADDER
+                 ladder { per_bot_concurrency: 1000 })pb",
+            "ladder.per_bot_concurrency"},
+           {R"pb(name: "l"
+                 game: "village"
+                 ladder { open: true }
+                 participants { name: "a" builtin: "random" }
+                 participants { name: "b" builtin: "random" })pb",
+            "ladder"}}) {
+    absl::StatusOr<TournamentSpec> parsed = ParseSpec(text, "spec");
+    ASSERT_THAT(parsed, IsOk());
+    EXPECT_THAT(Normalize(*parsed),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(field + ":")))
+        << text;
+  }
 }
 
 }  // namespace

@@ -276,7 +276,7 @@ absl::StatusOr<Tournament> TournamentManager::Create(
   while (asked.seed() == 0) asked.set_seed(RandomSeed());
   absl::StatusOr<hoard::v1::TournamentSpec> spec = Normalize(asked);
   if (!spec.ok()) return spec.status();
-  absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(*spec));
+  absl::StatusOr<std::int64_t> size = ScheduledAtStart(*spec);
   if (!size.ok()) return size.status();
   if (*size > policy_.max_tournament_matches) {
     return absl::ResourceExhaustedError(
@@ -294,6 +294,19 @@ absl::StatusOr<Tournament> TournamentManager::Create(
       return absl::ResourceExhaustedError(
           absl::StrCat("this token already runs ", mine,
                        " tournaments, its limit (--max-tournaments-per-creator)"));
+    }
+  }
+  if (spec->format() == hoard::v1::FORMAT_LADDER) {
+    // Bots join a ladder by its name.
+    absl::StatusOr<std::vector<db::StoredTournament>> all = store_->ListTournaments();
+    if (!all.ok()) return all.status();
+    for (const db::StoredTournament& t : *all) {
+      if (t.spec.format() == hoard::v1::FORMAT_LADDER && t.spec.name() == spec->name() &&
+          (t.status == hoard::v1::TOURNAMENT_STATUS_RUNNING ||
+           t.status == hoard::v1::TOURNAMENT_STATUS_STOPPED)) {
+        return absl::AlreadyExistsError(
+            absl::StrCat("ladder '", spec->name(), "' already runs (tournament ", t.id, ")"));
+      }
     }
   }
   bool resumed = false;

@@ -45,7 +45,7 @@ absl::StatusOr<std::int64_t> CreateOrResume(db::MatchStore& store, const Tournam
       return (*found)->id;
     }
   }
-  absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec));
+  absl::StatusOr<std::int64_t> size = ScheduledAtStart(spec);
   if (!size.ok()) return size.status();
   // Committed to its master seed before its first match.
   return store.CreateTournament(spec, hash, static_cast<int>(*size), engine::NewSeedSalt());
@@ -113,7 +113,8 @@ Tournament TournamentRunner::CurrentLocked() const {
     progress->set_matches_per_second(finished_this_run_ / absl::ToDoubleSeconds(elapsed));
   }
   const int left = scheduled - finished_;
-  if (finished_this_run_ > 0 && left > 0) {
+  const bool standing = format_ != nullptr && format_->Standing();
+  if (finished_this_run_ > 0 && left > 0 && !standing) {
     progress->set_eta_ms(absl::ToInt64Milliseconds(elapsed / finished_this_run_ * left));
   }
   progress->clear_standings();
@@ -146,6 +147,15 @@ void TournamentRunner::ReportSampled() {
 std::set<int> TournamentRunner::NeededParticipants() const {
   std::set<int> needed;
   absl::MutexLock lock(&mu_);
+  if (format_->Standing()) {
+    // Its bot accounts come and go; the bots it launches play throughout.
+    for (int p = 0; p < spec_.participants_size(); ++p) {
+      if (spec_.participants(p).has_command() || spec_.participants(p).has_catalog()) {
+        needed.insert(p);
+      }
+    }
+    return needed;
+  }
   // A format that seats its later slots as it goes: everyone may play.
   if (!format_->SeatsKnownAhead() && !pending_.empty()) {
     for (int p = 0; p < spec_.participants_size(); ++p) needed.insert(p);
@@ -211,6 +221,7 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
     standings_.Add(static_cast<int>(match.schedule_index), match.seats);
   }
   format_ = *std::move(format);
+  TakeInJoined();
   Queue(format_->Next());
   // Servers sharing the tournament start at different places of its
   // schedule (by their names), so that they seldom reach for the same slot.
@@ -222,6 +233,40 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
   started_ = absl::Now();
   stop_ = cancelled_;
   return absl::OkStatus();
+}
+
+void TournamentRunner::TakeInJoined() {
+  for (hoard::v1::Participant& p : format_->Joined()) joined_.push_back(std::move(p));
+}
+
+const Participant& TournamentRunner::ParticipantLocked(int p) const {
+  return p < spec_.participants_size() ? spec_.participants(p)
+                                       : joined_[p - spec_.participants_size()];
+}
+
+TournamentRunner::Seated TournamentRunner::SeatedAt(const ScheduledMatch& match) const {
+  Seated seated;
+  for (int p : match.seats) {
+    seated.players.push_back(ParticipantLocked(p));
+    seated.labels.push_back(ParticipantLabel(seated.players.back()));
+  }
+  return seated;
+}
+
+void TournamentRunner::FollowPresence() {
+  while (true) {
+    // Asked without the lock: a host of several servers asks each.
+    absl::StatusOr<hoard::v1::ListBotsResponse> bots = host_->ListBots();
+    absl::MutexLock lock(&mu_);
+    if (stop_) return;
+    if (bots.ok()) {
+      format_->Present(*bots);
+      TakeInJoined();
+      Queue(format_->Next());
+    }
+    mu_.AwaitWithTimeout(absl::Condition(&stop_), kPresencePoll);
+    if (stop_) return;
+  }
 }
 
 void TournamentRunner::Queue(const std::vector<ScheduledMatch>& slots) {
@@ -254,9 +299,17 @@ void TournamentRunner::PlayPending() {
           .report = [this] { Report(); }});
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) threads.emplace_back([this] { Work(); });
+  bool standing;
+  {
+    absl::MutexLock lock(&mu_);
+    standing = format_->Standing();
+  }
+  std::thread presence;
+  if (standing) presence = std::thread([this] { FollowPresence(); });
   // The launched bots are watched while the matches are played.
   supervisor_->Watch();
   for (std::thread& thread : threads) thread.join();
+  if (presence.joinable()) presence.join();
   writer_->Close();
   writer_.reset();
   supervisor_->StopWatching();
@@ -428,6 +481,7 @@ void TournamentRunner::Work() {
   const bool claim_each = leases_ != nullptr && !LeasedWhole();
   while (true) {
     ScheduledMatch slot;
+    Seated seated;
     {
       absl::MutexLock lock(&mu_);
       // A format's next slots are queued when the slots in flight end.
@@ -435,6 +489,7 @@ void TournamentRunner::Work() {
       if (stop_ || pending_.empty()) return;
       slot = std::move(pending_.back());
       pending_.pop_back();
+      seated = SeatedAt(slot);
       ++running_;
     }
     // Shared: a slot another server holds, or whose participants this
@@ -445,11 +500,14 @@ void TournamentRunner::Work() {
       --running_;
       continue;
     }
-    PlayOne(slot);
+    PlayOne(slot, seated);
   }
 }
 
-bool TournamentRunner::WorkOrDone() const { return stop_ || !pending_.empty() || running_ == 0; }
+bool TournamentRunner::WorkOrDone() const {
+  // A standing format hands out more as entrants come: its workers wait.
+  return stop_ || !pending_.empty() || (running_ == 0 && !format_->Standing());
+}
 
 void TournamentRunner::AfterMatch() {
   if (stop_) return;
@@ -461,17 +519,19 @@ void TournamentRunner::AfterMatch() {
 }
 
 void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reason) {
-  const std::string line =
-      absl::StrCat("match ", match.index, " of the schedule (",
-                   absl::StrJoin(match.seats, ", ",
-                                 [this](std::string* out, int p) { out->append(labels_[p]); }),
-                   ") failed: ", reason);
+  std::string line;
   {
     absl::MutexLock lock(&mu_);
+    line = absl::StrCat("match ", match.index, " of the schedule (",
+                        absl::StrJoin(SeatedAt(match).labels, ", "), ") failed: ", reason);
     --running_;
     ++failed_;
+    ++failed_in_a_row_;
     error_ = line;
-    if (failed_ >= spec_.fault_policy().max_failed_matches()) stop_ = true;
+    // A ladder's entrants come and go, and a match may fail as one leaves:
+    // only failures without a match stored in between stop it.
+    const int counted = format_->Standing() ? failed_in_a_row_ : failed_;
+    if (counted >= spec_.fault_policy().max_failed_matches()) stop_ = true;
     format_->Lost(match);
     AfterMatch();
   }
@@ -479,7 +539,8 @@ void TournamentRunner::Fail(const ScheduledMatch& match, const std::string& reas
   ReportSampled();
 }
 
-hoard::v1::CreateMatchRequest TournamentRunner::RequestFor(const ScheduledMatch& match) const {
+hoard::v1::CreateMatchRequest TournamentRunner::RequestFor(const ScheduledMatch& match,
+                                                           const Seated& seated) const {
   const TournamentSpec& spec = spec_;
   hoard::v1::CreateMatchRequest request;
   request.set_game(spec.game());
@@ -489,8 +550,7 @@ hoard::v1::CreateMatchRequest TournamentRunner::RequestFor(const ScheduledMatch&
   // other matches replay it): secret until the tournament is over.
   request.set_sealed(true);
   *request.mutable_time_control() = spec.time_control();
-  for (int p : match.seats) {
-    const Participant& participant = spec.participants(p);
+  for (const Participant& participant : seated.players) {
     if (participant.has_builtin()) {
       request.add_seats()->set_builtin(participant.builtin());
     } else {
@@ -500,15 +560,14 @@ hoard::v1::CreateMatchRequest TournamentRunner::RequestFor(const ScheduledMatch&
   return request;
 }
 
-void TournamentRunner::PlayOne(const ScheduledMatch& match) {
-  const TournamentSpec& spec = spec_;
+void TournamentRunner::PlayOne(const ScheduledMatch& match, const Seated& seated) {
   for (int p : match.seats) {
     if (const std::string* why = supervisor_->Unavailable(p)) {
       Fail(match, *why);
       return;
     }
   }
-  const hoard::v1::CreateMatchRequest request = RequestFor(match);
+  const hoard::v1::CreateMatchRequest request = RequestFor(match, seated);
   absl::StatusOr<FinishedMatch> played = host_->Play(request);
   // A bot at its limit of matches: wait for one of its matches to end.
   while (!played.ok() && played.status().code() == absl::StatusCode::kResourceExhausted &&
@@ -525,12 +584,12 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match) {
   hoard::v1::Match& summary = played->match;
   std::vector<db::RatedSeat> seats;
   for (int seat = 0; seat < summary.seats_size(); ++seat) {
-    const Participant& participant = spec.participants(match.seats[seat]);
+    const Participant& participant = seated.players[seat];
     summary.mutable_seats(seat)->set_player(SeatPlayerFor(participant));
     if (seat < played->record.seats_size()) {
       played->record.set_seats(seat, SeatPlayerFor(participant));
     }
-    seats.push_back({.bot = labels_[match.seats[seat]],
+    seats.push_back({.bot = seated.labels[seat],
                      .rank = summary.seats(seat).rank(),
                      .score = summary.seats(seat).score(),
                      .timeouts = summary.seats(seat).timeouts(),
@@ -572,6 +631,7 @@ void TournamentRunner::Count(const PlayedSlot& played, const absl::Status& saved
   if (saved.ok()) {
     ++finished_;
     ++finished_this_run_;
+    failed_in_a_row_ = 0;
     standings_.Add(match.index, seats);
     format_->Stored(match, seats);
   } else if (saved.code() == absl::StatusCode::kAlreadyExists) {

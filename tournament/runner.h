@@ -191,10 +191,23 @@ class TournamentRunner {
   // Stores the tournament's status, waiting out errors that may pass.
   absl::Status SetStatusWithRetries(hoard::v1::TournamentStatus status, const std::string& error);
   void Work();
+  // Who sits at a slot: each seat's participant and label.
+  struct Seated {
+    std::vector<hoard::v1::Participant> players;
+    std::vector<std::string> labels;
+  };
+  Seated SeatedAt(const ScheduledMatch& match) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  const hoard::v1::Participant& ParticipantLocked(int p) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A standing format: tells it who is present every kPresencePoll, takes
+  // in the participants it admitted and queues what it hands out, until
+  // the run stops.
+  void FollowPresence();
+  // Adds the participants the format admitted to joined_.
+  void TakeInJoined() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Plays `match` and hands it to the writer, or fails it.
-  void PlayOne(const ScheduledMatch& match);
+  void PlayOne(const ScheduledMatch& match, const Seated& seated);
   // The sealed match of `match`'s seats and deal that the host creates.
-  hoard::v1::CreateMatchRequest RequestFor(const ScheduledMatch& match) const;
+  hoard::v1::CreateMatchRequest RequestFor(const ScheduledMatch& match, const Seated& seated) const;
   // Counts the results of a batch the writer stored (or refused), in the
   // order stored.
   void CountBatch(const std::vector<PlayedSlot>& batch, const std::vector<absl::Status>& saved);
@@ -241,6 +254,12 @@ class TournamentRunner {
   hoard::v1::Tournament tournament_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<TournamentFormat> format_ ABSL_GUARDED_BY(mu_);
   std::vector<ScheduledMatch> pending_ ABSL_GUARDED_BY(mu_);  // next last
+  // A standing format's participants beyond the spec's, numbered after
+  // them (format.h, Joined).
+  std::vector<hoard::v1::Participant> joined_ ABSL_GUARDED_BY(mu_);
+  // Failed matches since the last one stored (a standing format stops on
+  // these).
+  int failed_in_a_row_ ABSL_GUARDED_BY(mu_) = 0;
   // Sharing: slots left this pass to other servers (leased by them, or
   // with participants this server cannot seat).
   std::vector<ScheduledMatch> deferred_ ABSL_GUARDED_BY(mu_);

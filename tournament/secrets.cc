@@ -41,9 +41,15 @@ bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store) {
   if (match.tournament_id() == 0 || store == nullptr) return false;
   absl::StatusOr<std::optional<db::StoredTournament>> tournament =
       store->GetTournament(match.tournament_id());
-  return tournament.ok() && tournament->has_value() &&
-         ((*tournament)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
-          (*tournament)->status == hoard::v1::TOURNAMENT_STATUS_CANCELLED);
+  if (!tournament.ok() || !tournament->has_value()) return false;
+  // A ladder never ends, and each of its deals is its own (ladder_format.h):
+  // a match's seal lifts when the match is over.
+  if ((*tournament)->spec.format() == hoard::v1::FORMAT_LADDER) {
+    return match.status() == hoard::v1::MATCH_STATUS_FINISHED ||
+           match.status() == hoard::v1::MATCH_STATUS_ABORTED;
+  }
+  return (*tournament)->status == hoard::v1::TOURNAMENT_STATUS_FINISHED ||
+         (*tournament)->status == hoard::v1::TOURNAMENT_STATUS_CANCELLED;
 }
 
 }  // namespace hoard::tournament

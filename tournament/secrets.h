@@ -29,7 +29,8 @@ void HideDeal(hoard::v1::Match& match);
 
 // Whether a non-admin may see the seed and record of `match` (a match of
 // `store`'s): always, unless it is sealed — then once its tournament is
-// FINISHED or CANCELLED, and never for a sealed match of no tournament.
+// FINISHED or CANCELLED (a ladder's: once the match is over), and never
+// for a sealed match of no tournament.
 bool SealLifted(const hoard::v1::Match& match, db::MatchStore* store);
 
 }  // namespace hoard::tournament

@@ -120,8 +120,12 @@ absl::StatusOr<const engine::Game*> FindSpecGame(const TournamentSpec& spec) {
 // the game's range) and checks that the participants can fill a match.
 absl::Status SetPlayersPerMatch(const engine::GameInfo& info, TournamentSpec& spec) {
   const int n = spec.participants_size();
+  const bool ladder = spec.format() == hoard::v1::FORMAT_LADDER;
   if (spec.players_per_match() == 0) {
-    spec.set_players_per_match(std::min(std::max(n, info.min_players), info.max_players));
+    // A ladder's entrants come later: its tables are as small as the game
+    // plays.
+    spec.set_players_per_match(ladder ? info.min_players
+                                      : std::min(std::max(n, info.min_players), info.max_players));
   }
   const int k = spec.players_per_match();
   if (k < info.min_players || k > info.max_players) {
@@ -129,7 +133,7 @@ absl::Status SetPlayersPerMatch(const engine::GameInfo& info, TournamentSpec& sp
                       absl::StrFormat("%s takes %d to %d players, not %d", info.id,
                                       info.min_players, info.max_players, k));
   }
-  if (n < k) {
+  if (n < k && !ladder) {
     return FieldError(
         "participants",
         absl::StrFormat("%d participant%s cannot fill %d-player matches", n, n == 1 ? "" : "s", k));
@@ -231,7 +235,11 @@ absl::Status SetHowItRuns(TournamentSpec& spec) {
     while ((1 << rounds) < spec.participants_size() && rounds < 30) ++rounds;
     spec.set_rounds(rounds);
   }
-  if (spec.rounds() == 0) spec.set_rounds(1);
+  if (spec.format() == hoard::v1::FORMAT_LADDER) {
+    if (spec.rounds() != 0) return FieldError("rounds", "a ladder has no rounds (leave it 0)");
+  } else if (spec.rounds() == 0) {
+    spec.set_rounds(1);
+  }
   if (spec.rounds() < 0) return FieldError("rounds", "must be 1 or more");
   if (spec.concurrency() == 0) spec.set_concurrency(kDefaultConcurrency);
   if (spec.concurrency() < 1 || spec.concurrency() > 10000) {
@@ -312,7 +320,43 @@ absl::Status CheckSprt(TournamentSpec& spec, const std::map<std::string, int>& n
   return absl::OkStatus();
 }
 
+// A ladder's name and how it plays, its defaults filled in; a spec of
+// another format says nothing of a ladder.
+absl::Status CheckLadder(TournamentSpec& spec) {
+  if (spec.format() != hoard::v1::FORMAT_LADDER) {
+    if (spec.has_ladder()) return FieldError("ladder", "needs format FORMAT_LADDER");
+    return absl::OkStatus();
+  }
+  if (spec.name().empty()) {
+    return FieldError("name", "a ladder needs a name (bots join it by its name)");
+  }
+  if (absl::Status s = engine::CheckBotNameWord(spec.name()); !s.ok()) {
+    return FieldError("name", absl::StrCat("a ladder's name: ", s.message()));
+  }
+  if (spec.candidates_size() > 0) return FieldError("candidates", "a ladder has no candidates");
+  if (spec.has_sprt()) return FieldError("sprt", "a ladder runs no sequential test");
+  hoard::v1::LadderSpec* ladder = spec.mutable_ladder();
+  if (ladder->per_bot_concurrency() == 0) ladder->set_per_bot_concurrency(1);
+  if (ladder->per_bot_concurrency() < 1 ||
+      ladder->per_bot_concurrency() > kMaxLadderBotConcurrency) {
+    return FieldError("ladder.per_bot_concurrency",
+                      absl::StrCat("must be from 1 to ", kMaxLadderBotConcurrency, ", not ",
+                                   ladder->per_bot_concurrency()));
+  }
+  if (ladder->placement_matches() == 0) ladder->set_placement_matches(kDefaultPlacementMatches);
+  if (ladder->placement_matches() < 0 || ladder->placement_matches() > 100) {
+    return FieldError("ladder.placement_matches",
+                      absl::StrCat("must be from 1 to 100, not ", ladder->placement_matches()));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+absl::StatusOr<std::int64_t> ScheduledAtStart(const TournamentSpec& spec) {
+  if (spec.format() == hoard::v1::FORMAT_LADDER) return 0;  // numbered as they are chosen
+  return ScheduleSize(ScheduleInputFor(spec));
+}
 
 absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   TournamentSpec spec = input;
@@ -325,7 +369,8 @@ absl::StatusOr<TournamentSpec> Normalize(const TournamentSpec& input) {
   if (absl::Status s = SetHowItRuns(spec); !s.ok()) return s;
   if (absl::Status s = CheckCandidates(spec, *names); !s.ok()) return s;
   if (absl::Status s = CheckSprt(spec, *names); !s.ok()) return s;
-  if (absl::StatusOr<std::int64_t> size = ScheduleSize(ScheduleInputFor(spec)); !size.ok()) {
+  if (absl::Status s = CheckLadder(spec); !s.ok()) return s;
+  if (absl::StatusOr<std::int64_t> size = ScheduledAtStart(spec); !size.ok()) {
     return size.status();
   }
   return spec;

@@ -18,6 +18,9 @@ namespace hoard::tournament {
 inline constexpr int kDefaultConcurrency = 8;
 inline constexpr int kDefaultStartTimeoutMs = 10000;
 inline constexpr int kDefaultMaxFailedMatches = 10;
+// A ladder's defaults and bounds (LadderSpec).
+inline constexpr int kDefaultPlacementMatches = 3;
+inline constexpr int kMaxLadderBotConcurrency = 100;
 
 // The spec `hoard tournament` runs when given none: four built-in bots in a
 // 4-player village round-robin of 200 matches.
@@ -44,6 +47,11 @@ std::string SpecHash(const hoard::v1::TournamentSpec& spec);
 
 // The schedule of a normalized spec.
 ScheduleInput ScheduleInputFor(const hoard::v1::TournamentSpec& spec);
+
+// The slots a tournament of `spec` (normalized) schedules when it is
+// created: its whole schedule, or 0 for a ladder (whose slots are numbered
+// as they are chosen). Errors as ScheduleSize.
+absl::StatusOr<std::int64_t> ScheduledAtStart(const hoard::v1::TournamentSpec& spec);
 
 // A participant's leaderboard name: name, or name@version.
 std::string ParticipantLabel(const hoard::v1::Participant& participant);

@@ -266,7 +266,8 @@ class KeptMatch {
 }
 
 class BotClient {
-  // options: server, and either name + key (+ maxMatches) or matchId + seatToken;
+  // options: server, and either name + key (+ maxMatches, and ladders: the
+  // names of the ladders to join) or matchId + seatToken;
   // matches (stop after that many have ended; 0 never), describeActions, log,
   // tlsCa (a PEM file of CAs to trust: TLS; unset: plaintext), events
   // ('stream', 'in_requests' or 'none'), onEvent (called with each
@@ -277,7 +278,7 @@ class BotClient {
       throw new Error('give either a name and key, or a match id and seat token');
     }
     this.decide = decide;
-    this.options = { maxMatches: 1, matches: 0, describeActions: false, log: () => {},
+    this.options = { maxMatches: 1, matches: 0, describeActions: false, ladders: [], log: () => {},
                      events: 'stream', onEvent: null, eventsKept: EVENTS_KEPT, ...options };
     if (!Object.hasOwn(EVENT_DELIVERIES, this.options.events)) {
       throw new RangeError(`events is one of ${Object.keys(EVENT_DELIVERIES).join(', ')}, ` +
@@ -349,7 +350,7 @@ class BotClient {
     }
     return { hello: { register: { name: o.name, key: o.key, max_matches: o.maxMatches,
                                   describe_actions: o.describeActions,
-                                  events: EVENT_DELIVERIES[o.events] } } };
+                                  events: EVENT_DELIVERIES[o.events], ladders: o.ladders } } };
   }
 
   // One stream's life: resolves to null when done, else its final status.
@@ -604,6 +605,8 @@ const HELP = `flags (each defaults to its environment variable):
   --key KEY           the key of the bot's account ($HOARD_BOT_KEY, else the contents
                       of the file $HOARD_BOT_KEY_FILE)
   --max-matches N     matches to play at once ($HOARD_MAX_MATCHES, else 1)
+  --ladder NAME       join this ladder: play its matches while connected (repeat for
+                      several; $HOARD_LADDER, names separated by commas)
   --match ID          or join one seat of this match...
   --token TOKEN       ...with this seat token
   --matches N         stop after N matches have ended (default: never)
@@ -643,6 +646,7 @@ function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
     ({ values } = parseArgs({ args: argv, options: {
       server: { type: 'string' }, name: { type: 'string' }, key: { type: 'string' },
       'max-matches': { type: 'string' }, match: { type: 'string' }, token: { type: 'string' },
+      ladder: { type: 'string', multiple: true },
       matches: { type: 'string' }, 'tls-ca': { type: 'string' }, quiet: { type: 'boolean' },
       help: { type: 'boolean' },
     } }));
@@ -672,7 +676,9 @@ function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
     Object.assign(options, { matchId: values.match, seatToken: values.token });
   } else {
     Object.assign(options, { name: values.name || env.HOARD_BOT_NAME || '',
-                             key: values.key || env.HOARD_BOT_KEY || '' });
+                             key: values.key || env.HOARD_BOT_KEY || '',
+                             ladders: values.ladder ||
+                                      (env.HOARD_LADDER || '').split(',').filter(Boolean) });
     if (!options.key && env.HOARD_BOT_KEY_FILE) {
       options.key = readKeyFile(env.HOARD_BOT_KEY_FILE, usage);
     }

@@ -58,6 +58,11 @@ int RunBot(const std::vector<std::string>& args) {
       ->type_name("N")
       ->envname("HOARD_MAX_MATCHES")
       ->transform(InRange(1, 1000000));
+  app.add_option("--ladder", options.ladders,
+                 "join this ladder (repeat for several; default $HOARD_LADDER): play its matches "
+                 "while connected")
+      ->type_name("NAME")
+      ->envname("HOARD_LADDER");
   app.add_option("--match", options.match_id, "or join one seat of this match...")->type_name("ID");
   app.add_option("--token", options.seat_token, "...with this seat token")->type_name("TOKEN");
   app.add_option("--strategy", strategy_name, "random (default) or first")->type_name("NAME");

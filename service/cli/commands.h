@@ -26,6 +26,7 @@ int RunBots(const std::vector<std::string>& args);
 int RunBench(const std::vector<std::string>& args);
 int RunMatch(const std::vector<std::string>& args);
 int RunTournament(const std::vector<std::string>& args);
+int RunLadder(const std::vector<std::string>& args);
 int RunLeaderboard(const std::vector<std::string>& args);
 int RunRatings(const std::vector<std::string>& args);
 int RunHealth(const std::vector<std::string>& args);

@@ -281,8 +281,8 @@ std::string DidYouMean(absl::string_view word, const std::vector<std::string>& k
   int best_distance = most + 1;
   for (const std::string& candidate : known) {
     int distance = EditDistance(word, candidate);
-    if (distance > most && word.size() >= 3 && absl::StartsWith(candidate, word)) {
-      distance = most;  // an abbreviation counts as a near miss
+    if (distance > 1 && word.size() >= 3 && absl::StartsWith(candidate, word)) {
+      distance = 1;  // an abbreviation counts as a near miss, nearer than two slips
     }
     if (distance < best_distance) {
       best = candidate;

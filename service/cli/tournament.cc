@@ -147,44 +147,14 @@ void AddTournamentFlags(CLI::App& app, TournamentFlags* flags) {
   app.add_flag("--watch", flags->watch, "create: then follow it until it ends, as watch does");
 }
 
-// One --participant: NAME=KIND, NAME possibly name@version.
-absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participant* p) {
-  const std::size_t eq = entry.find('=');
-  if (eq == std::string::npos) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--participant needs NAME=KIND (builtin:BOT, registered or command:CMD), got '", entry,
-        "'"));
-  }
-  std::string name = entry.substr(0, eq);
-  const std::size_t at = name.find('@');
-  if (at != std::string::npos) {
-    p->set_version(name.substr(at + 1));
-    name = name.substr(0, at);
-  }
-  p->set_name(name);
-  const std::string kind = entry.substr(eq + 1);
-  if (absl::StatusOr<engine::PlayerId> builtin = engine::PlayerId::Parse(kind);
-      builtin.ok() && builtin->is_builtin()) {
-    p->set_builtin(builtin->name());
-  } else if (kind == "registered") {
-    p->set_registered(true);
-  } else if (kind.rfind("command:", 0) == 0) {
-    p->set_command(kind.substr(8));
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--participant ", name, ": '", kind,
-                     "' is no kind of participant (builtin:BOT, registered or command:CMD)"));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<hoard::v1::Format> FormatFromFlag(const std::string& format) {
   if (format == "round-robin") return hoard::v1::FORMAT_ROUND_ROBIN;
   if (format == "duplicate") return hoard::v1::FORMAT_DUPLICATE;
   if (format == "gauntlet") return hoard::v1::FORMAT_GAUNTLET;
   if (format == "swiss") return hoard::v1::FORMAT_SWISS;
-  return absl::InvalidArgumentError(
-      absl::StrCat("--format: '", format, "' is none of round-robin, duplicate, gauntlet, swiss"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--format: '", format,
+      "' is none of round-robin, duplicate, gauntlet, swiss (a ladder: hoard ladder create)"));
 }
 
 absl::Status SpecFromFlags(const TournamentFlags& flags, TournamentSpec* spec) {
@@ -234,6 +204,36 @@ absl::Status SpecFromFlags(const TournamentFlags& flags, TournamentSpec* spec) {
 }
 
 }  // namespace
+
+absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participant* p) {
+  const std::size_t eq = entry.find('=');
+  if (eq == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--participant needs NAME=KIND (builtin:BOT, registered or command:CMD), got '", entry,
+        "'"));
+  }
+  std::string name = entry.substr(0, eq);
+  const std::size_t at = name.find('@');
+  if (at != std::string::npos) {
+    p->set_version(name.substr(at + 1));
+    name = name.substr(0, at);
+  }
+  p->set_name(name);
+  const std::string kind = entry.substr(eq + 1);
+  if (absl::StatusOr<engine::PlayerId> builtin = engine::PlayerId::Parse(kind);
+      builtin.ok() && builtin->is_builtin()) {
+    p->set_builtin(builtin->name());
+  } else if (kind == "registered") {
+    p->set_registered(true);
+  } else if (kind.rfind("command:", 0) == 0) {
+    p->set_command(kind.substr(8));
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--participant ", name, ": '", kind,
+                     "' is no kind of participant (builtin:BOT, registered or command:CMD)"));
+  }
+  return absl::OkStatus();
+}
 
 std::string SprtLine(const Tournament& t) {
   const hoard::v1::SprtSpec& spec = t.spec().sprt();

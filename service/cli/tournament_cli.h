@@ -53,6 +53,13 @@ struct TournamentFlags {
 // flags, normalized. kInvalidArgument says what is wrong.
 absl::StatusOr<hoard::v1::TournamentSpec> SpecToRun(const TournamentFlags& flags);
 
+// One --participant: NAME=KIND (builtin:BOT, registered or command:CMD),
+// NAME possibly name@version.
+absl::Status ParticipantFromFlag(const std::string& entry, hoard::v1::Participant* p);
+
+// "RUNNING", "FINISHED", ...
+std::string StatusName(hoard::v1::TournamentStatus status);
+
 // "SPRT NAME [elo0 .., elo1 .., alpha .., beta ..]: LLR x in (lower, upper)
 // after N blocks, score s (Elo e)" and, once decided, the verdict.
 std::string SprtLine(const hoard::v1::Tournament& t);

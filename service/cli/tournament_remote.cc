@@ -22,11 +22,6 @@ namespace {
 
 using hoard::v1::Tournament;
 
-// "RUNNING", "FINISHED", ...
-std::string StatusName(hoard::v1::TournamentStatus status) {
-  return hoard::v1::TournamentStatus_Name(status).substr(sizeof("TOURNAMENT_STATUS_") - 1);
-}
-
 std::string Title(const Tournament& t) {
   return t.spec().name().empty() ? t.spec().game()
                                  : absl::StrCat(t.spec().name(), ", ", t.spec().game());
@@ -203,6 +198,10 @@ class Client {
 };
 
 }  // namespace
+
+std::string StatusName(hoard::v1::TournamentStatus status) {
+  return hoard::v1::TournamentStatus_Name(status).substr(sizeof("TOURNAMENT_STATUS_") - 1);
+}
 
 int RunTournamentOnServer(const TournamentFlags& flags) {
   const std::vector<std::string>& words = flags.words;

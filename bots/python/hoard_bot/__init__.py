@@ -78,6 +78,10 @@ def _parser(description):
     parser.add_argument("--max-matches", type=int, metavar="N",
                         default=int(env("HOARD_MAX_MATCHES") or 1),
                         help="matches to play at once (default $HOARD_MAX_MATCHES, else 1)")
+    parser.add_argument("--ladder", action="append", metavar="NAME",
+                        default=[name for name in env("HOARD_LADDER", "").split(",") if name],
+                        help="join this ladder: play its matches while connected (repeat for "
+                             "several; default $HOARD_LADDER, names separated by commas)")
     parser.add_argument("--match", default="", metavar="ID",
                         help="instead of registering, join one seat of this match (with "
                              "--token)")
@@ -188,6 +192,7 @@ def run(decide, argv=None, description=None, **options):
     client = BotClient(decide, server=args.server, name=args.name, key=args.key,
                        match_id=args.match, seat_token=args.token,
                        max_matches=args.max_matches, matches=args.matches,
+                       ladders=args.ladder,
                        log=log, tls_ca=args.tls_ca, **options)
     _stop_on_signals(client)
     try:

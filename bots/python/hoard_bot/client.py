@@ -321,7 +321,8 @@ class BotClient:
 
     def __init__(self, decide, *, server, name="", key="", match_id="", seat_token="",
                  max_matches=1, matches=0, describe_actions=False, reconnect=True, log=None,
-                 tls_ca="", events="stream", on_event=None, events_kept=EVENTS_KEPT):
+                 tls_ca="", events="stream", on_event=None, events_kept=EVENTS_KEPT,
+                 ladders=()):
         if bool(name or key) == bool(match_id or seat_token):
             raise ValueError("give either a name and key, or a match id and seat token")
         if events not in _EVENT_DELIVERIES:
@@ -345,6 +346,8 @@ class BotClient:
         self._name, self._key = name, key
         self._match_id, self._seat_token = match_id, seat_token
         self._max_matches = max(1, max_matches)
+        # The ladders the bot joins: it plays their matches while connected.
+        self._ladders = list(ladders)
         self._matches = matches
         self._describe = describe_actions
         self._reconnect = reconnect
@@ -406,7 +409,7 @@ class BotClient:
                 describe_actions=self._describe, events=self._events)))
         return arena_pb2.BotMessage(hello=arena_pb2.Hello(register=arena_pb2.Register(
             name=self._name, key=self._key, max_matches=self._max_matches,
-            describe_actions=self._describe, events=self._events)))
+            describe_actions=self._describe, events=self._events, ladders=self._ladders)))
 
     def _play_once(self):
         """One stream's life: None when done, else (status code, details)."""
