@@ -92,6 +92,9 @@ class FaultyStore final : public MatchStore {
                                    const std::string& error) override {
     return real_->SetTournamentStatus(id, status, error);
   }
+  absl::Status SetTournamentSpec(std::int64_t id, const hoard::v1::TournamentSpec& spec) override {
+    return real_->SetTournamentSpec(id, spec);
+  }
   absl::Status PutBotAccount(const BotAccount& account) override {
     return real_->PutBotAccount(account);
   }

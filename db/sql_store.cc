@@ -295,6 +295,18 @@ class SqlStore final : public MatchStore {
     return absl::OkStatus();
   }
 
+  absl::Status SetTournamentSpec(std::int64_t id, const hoard::v1::TournamentSpec& spec) override {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(db_->CheckFile());
+    const std::string bytes = spec.SerializeAsString();
+    ASSIGN_OR_RETURN(const std::int64_t changed,
+                     db_->Run("UPDATE tournaments SET spec = $1, updated_at_ms = $2 WHERE id = $3",
+                              SqlParams().KeptBytes(bytes).Int(NowMs()).Int(id),
+                              "updating a tournament's spec"));
+    if (changed == 0) return absl::NotFoundError(absl::StrCat("no tournament ", id));
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) override {
     absl::MutexLock lock(&mu_);
     std::vector<int> slots;

@@ -235,6 +235,11 @@ class TournamentStore {
   // tournament.
   virtual absl::Status SetTournamentStatus(std::int64_t id, hoard::v1::TournamentStatus status,
                                            const std::string& error) = 0;
+  // Replaces the tournament's stored spec, keeping its identity (spec hash)
+  // — a ladder's final evaluation is set on it; kNotFound if there is no
+  // such tournament.
+  virtual absl::Status SetTournamentSpec(std::int64_t id,
+                                         const hoard::v1::TournamentSpec& spec) = 0;
   // The schedule indexes of the tournament's stored matches, ascending.
   virtual absl::StatusOr<std::vector<int>> StoredSlots(std::int64_t tournament_id) = 0;
 };

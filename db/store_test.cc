@@ -244,6 +244,16 @@ TEST_P(StoreContractTest, TournamentsAreStoredFoundAndUpdated) {
   std::vector<StoredTournament> all = *store->ListTournaments();
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].id, *second) << "newest first";
+
+  // A spec replaced keeps the tournament's identity.
+  spec.mutable_ladder()->mutable_final_evaluation()->set_top(3);
+  ASSERT_THAT(store->SetTournamentSpec(*second, spec), IsOk());
+  got = *store->GetTournament(*second);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->spec.ladder().final_evaluation().top(), 3);
+  EXPECT_EQ(got->spec_hash, "hash-a");
+  EXPECT_THAT(store->SetTournamentSpec(99, spec),
+              StatusIs(absl::StatusCode::kNotFound, HasSubstr("no tournament 99")));
 }
 
 TEST_P(StoreContractTest, ATournamentSlotIsStoredOnceWithItsBotsAndNumbering) {

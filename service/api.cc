@@ -601,6 +601,15 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
                    return manager->Cancel(*request);
                  });
   }
+  grpc::ServerUnaryReactor* FreezeLadder(grpc::CallbackServerContext* context,
+                                         const hoard::v1::FreezeLadderRequest* request,
+                                         hoard::v1::Tournament* response) override {
+    return Serve(auth_, context, Need::kAdmin, "FreezeLadder", response,
+                 [&](const Principal&) -> absl::StatusOr<hoard::v1::Tournament> {
+                   ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
+                   return manager->FreezeLadder(*request);
+                 });
+  }
   grpc::ServerUnaryReactor* GetLeaderboard(grpc::CallbackServerContext* context,
                                            const hoard::v1::GetLeaderboardRequest* request,
                                            hoard::v1::Leaderboard* response) override {

@@ -213,6 +213,8 @@ def admin_calls(server):
             tournament_pb2.CreateTournamentRequest(spec=spec), metadata=m),
         "CancelTournament": lambda m: t.CancelTournament(
             tournament_pb2.CancelTournamentRequest(id=1), metadata=m),
+        "FreezeLadder": lambda m: t.FreezeLadder(
+            tournament_pb2.FreezeLadderRequest(id=1), metadata=m),
     }
 
 

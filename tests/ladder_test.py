@@ -215,6 +215,7 @@ def play(server, bots, api, address):
 
     seal(api, lid)
     closed_ladder(bots, api, address)
+    final_evaluation(api, address)
 
     shown = hoard("ladder", "show", LADDER, "--server", address)
     check("hoard ladder show prints the ladder and its leaderboard",
@@ -273,6 +274,44 @@ def closed_ladder(bots, api, address):
     hoard("ladder", "close", "members", "--server", address)
     bots.stop("member")
     bots.stop("stranger")
+
+
+def final_evaluation(api, address):
+    """A frozen ladder plays on until the order of its top is settled."""
+    created = hoard("ladder", "create", "finals", "--game", "village", "--participant",
+                    "heuristic=builtin:heuristic", "--participant", "random=builtin:random",
+                    "--participant", "first=builtin:first", "--concurrency", "2",
+                    "--server", address)
+    check("a ladder of three built-in bots is created", created.returncode == 0,
+          created.stdout + created.stderr)
+    api.wait("it plays", lambda: api.ladder("finals").progress.finished >= 30)
+    refused = hoard("ladder", "freeze", "finals", "--top", "2", "--confidence", "1.5",
+                    "--server", address)
+    check("a confidence of 1.5 is refused, naming the flag",
+          refused.returncode != 0 and "--confidence" in refused.stderr, refused.stderr)
+    frozen = hoard("ladder", "freeze", "finals", "--top", "2", "--confidence", "0.9",
+                   "--budget", "3000", "--server", address)
+    check("hoard ladder freeze starts the final evaluation",
+          frozen.returncode == 0 and "entries frozen" in frozen.stdout,
+          frozen.stdout + frozen.stderr)
+    again = hoard("ladder", "freeze", "finals", "--server", address)
+    check("a ladder is frozen once", again.returncode != 0 and "already" in again.stderr,
+          again.stderr)
+    ended = api.wait("it settles", lambda: (lambda t: t if t.status ==
+                     tournament_pb2.TOURNAMENT_STATUS_FINISHED else None)(api.ladder("finals")),
+                     120)
+    state = ended.progress.ladder if ended else None
+    check("the frozen ladder ends FINISHED once the order of its top 2 is 90% sure",
+          ended is not None and state.frozen and state.settled and state.confidence >= 0.9
+          and 0 < state.evaluation_matches < 3000, ended)
+    board = api.tournaments.GetLeaderboard(tournament_pb2.GetLeaderboardRequest(
+        game="village", tournament_id=api.ladder("finals").id), timeout=60)
+    check("its top two are the heuristic bot, then random",
+          [row.bot for row in board.rows][:2] == ["heuristic", "random"], board.rows)
+    shown = hoard("ladder", "show", "finals", "--server", address)
+    check("hoard ladder show says how sure the final ranking is",
+          "final evaluation of the top 2" in shown.stdout and "settled" in shown.stdout,
+          shown.stdout + shown.stderr)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ absl::Status DescribeStored(const TournamentSpec& spec, const std::vector<db::Ra
                             hoard::v1::TournamentProgress& progress) {
   Standings standings;
   for (const db::RatedMatch& match : results) standings.Add(match.schedule_index, match.seats);
-  if (spec.format() != hoard::v1::FORMAT_SWISS) {
+  if (spec.format() != hoard::v1::FORMAT_SWISS && spec.format() != hoard::v1::FORMAT_LADDER) {
     // The standings alone: no schedule is made for them.
     AddStandings(standings, progress);
     return absl::OkStatus();
@@ -69,7 +69,9 @@ absl::Status DescribeStored(const TournamentSpec& spec, const std::vector<db::Ra
   if (!format.ok()) {
     return absl::DataLossError(absl::StrCat("its stored spec: ", format.status().message()));
   }
-  if (absl::Status resumed = (*format)->Resume({}, results); !resumed.ok()) return resumed;
+  std::set<int> done;
+  for (const db::RatedMatch& match : results) done.insert(static_cast<int>(match.schedule_index));
+  if (absl::Status resumed = (*format)->Resume(done, results); !resumed.ok()) return resumed;
   (*format)->Describe(standings, progress);
   return absl::OkStatus();
 }

@@ -23,7 +23,8 @@
 // A standing format (a ladder) is never complete by itself: while it
 // runs, the runner tells it every kPresencePoll who is present (Present),
 // adds the participants it admitted (Joined) and asks Next again, whether
-// or not anything is in flight; it ends when it is cancelled, and counts
+// or not anything is in flight, and tells it the stored spec every kSpecPoll
+// (Update); it ends when it is cancelled or says it is complete, and counts
 // failures in a row rather than in all.
 //
 // Thread safety: none. The runner calls a format under its own lock.
@@ -94,10 +95,16 @@ class TournamentFormat {
   // follow the spec's participants and those told before. Next seats only
   // participants told.
   virtual std::vector<hoard::v1::Participant> Joined() { return {}; }
+  // The tournament's spec as stored now (a standing format's runner reads
+  // it every kSpecPoll): what an admin changed on it since (a ladder's
+  // final evaluation).
+  virtual void Update(const hoard::v1::TournamentSpec&) {}
 };
 
 // How often a standing format's runner tells it who is present.
 inline constexpr absl::Duration kPresencePoll = absl::Milliseconds(250);
+// How often it reads the stored spec (Update).
+inline constexpr absl::Duration kSpecPoll = absl::Seconds(2);
 
 // The format of `spec` (normalized): a Swiss, an SPRT test (a spec whose
 // sprt names a participant), or a fixed schedule. Errors as Schedule's.

@@ -424,6 +424,64 @@ TEST(LadderFormatTest, ResumesWithItsEntrantsAndGoesOnNumbering) {
               StatusIs(absl::StatusCode::kDataLoss, HasSubstr("ghost")));
 }
 
+TEST(LadderFormatTest, AFinalEvaluationClosesEntriesAndEndsOnceTheTopIsSettled) {
+  TournamentSpec spec = SpecOf(kLadderSpec);
+  std::unique_ptr<TournamentFormat> format = Started(spec);
+  ASSERT_NE(format, nullptr);
+  format->Present(BotsOf({Bot("member", {"village-open"}), Bot("a", {"village-open"})}));
+  ASSERT_THAT(format->Joined(), SizeIs(1));
+  hoard::v1::FinalEvaluation* evaluation = spec.mutable_ladder()->mutable_final_evaluation();
+  evaluation->set_top(2);
+  evaluation->set_confidence(0.9);
+  evaluation->set_match_budget(500);
+  format->Update(spec);
+  format->Present(BotsOf({Bot("member", {"village-open"}), Bot("a", {"village-open"}),
+                          Bot("late", {"village-open"})}));
+  EXPECT_THAT(format->Joined(), IsEmpty()) << "entries are closed";
+  // house (0) always beats member (1), who always beats a (2).
+  int played = 0;
+  while (!format->Complete(0) && played < 500) {
+    std::vector<ScheduledMatch> slots = format->Next();
+    ASSERT_THAT(slots, ::testing::Not(IsEmpty()));
+    for (const ScheduledMatch& slot : slots) {
+      std::vector<db::RatedSeat> seats;
+      for (int p : slot.seats) seats.push_back({.bot = "x", .rank = p + 1});
+      format->Stored(slot, seats);
+      ++played;
+    }
+  }
+  hoard::v1::TournamentProgress progress;
+  format->Describe(Standings(), progress);
+  EXPECT_TRUE(format->Complete(0));
+  EXPECT_TRUE(progress.ladder().frozen());
+  EXPECT_TRUE(progress.ladder().settled());
+  EXPECT_GE(progress.ladder().confidence(), 0.9);
+  EXPECT_EQ(progress.ladder().evaluation_matches(), played);
+  EXPECT_LT(played, 100);
+  EXPECT_THAT(format->Next(), IsEmpty());
+
+  // A budget spent first ends it unsettled.
+  TournamentSpec tight = SpecOf(kLadderSpec);
+  tight.mutable_ladder()->mutable_final_evaluation()->set_top(2);
+  tight.mutable_ladder()->mutable_final_evaluation()->set_confidence(0.999999);
+  tight.mutable_ladder()->mutable_final_evaluation()->set_match_budget(3);
+  std::unique_ptr<TournamentFormat> spent = FormatOf(tight);
+  ASSERT_NE(spent, nullptr);
+  const std::vector<db::RatedMatch> stored = {
+      {.schedule_index = 0,
+       .seats = {{.bot = "house", .rank = 1, .builtin = true}, {.bot = "member", .rank = 2}}},
+      {.schedule_index = 1,
+       .seats = {{.bot = "house", .rank = 2, .builtin = true}, {.bot = "member", .rank = 1}}},
+      {.schedule_index = 2,
+       .seats = {{.bot = "house", .rank = 1, .builtin = true}, {.bot = "member", .rank = 1}}}};
+  ASSERT_THAT(spent->Resume({0, 1, 2}, stored), IsOk());
+  hoard::v1::TournamentProgress resumed;
+  spent->Describe(Standings(), resumed);
+  EXPECT_TRUE(spent->Complete(0));
+  EXPECT_FALSE(resumed.ladder().settled());
+  EXPECT_EQ(resumed.ladder().evaluation_matches(), 3);
+}
+
 TEST(LadderFormatTest, DealsAreOneWayAndDistinct) {
   std::set<std::uint64_t> seeds;
   for (int i = 0; i < 1000; ++i) seeds.insert(LadderDealSeed(7, i));

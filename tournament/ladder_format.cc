@@ -25,6 +25,11 @@ std::uint64_t LadderDealSeed(std::uint64_t ladder_seed, int index) {
 
 namespace {
 
+// Draws of the posterior per check of a final evaluation: the probability
+// is then known within about 0.011 (one standard deviation at most
+// 0.5/sqrt(2000)).
+constexpr int kEvaluationDraws = 2000;
+
 std::string KeyOf(const std::string& label, bool builtin) {
   return absl::StrCat(builtin ? "builtin:" : "bot:", label);
 }
@@ -54,6 +59,55 @@ LadderFormat::LadderFormat(const hoard::v1::TournamentSpec& spec)
   listed_ = static_cast<int>(entrants_.size());
   joined_told_ = entrants_.size();
   matchmaker_.Grow(static_cast<int>(entrants_.size()));
+  if (spec.ladder().has_final_evaluation()) Freeze(spec.ladder().final_evaluation());
+}
+
+void LadderFormat::Freeze(const hoard::v1::FinalEvaluation& evaluation) {
+  frozen_ = true;
+  evaluation_ = evaluation;
+}
+
+void LadderFormat::Update(const hoard::v1::TournamentSpec& stored) {
+  if (frozen_ || !stored.ladder().has_final_evaluation()) return;
+  Freeze(stored.ladder().final_evaluation());
+  matchmaker_.FocusOnTop(std::min(evaluation_.top(), matchmaker_.entrants()));
+  // Results stored before the freeze reached the format before its slot.
+  Evaluate(-1);
+}
+
+double LadderFormat::Confidence() {
+  const int entrants = matchmaker_.entrants();
+  const int top = std::min(evaluation_.top(), entrants);
+  // Beyond what the posterior's draws are offered for, the budget decides.
+  if (top < 1 || entrants > kRankProbabilityMaxBots) return 0;
+  return matchmaker_.TopOrderConfidence(top, kEvaluationDraws);
+}
+
+void LadderFormat::Evaluate(int index) {
+  if (!frozen_ || done_) return;
+  const bool counts = index >= evaluation_.first_slot();
+  if (counts) ++evaluation_matches_;
+  const bool spent = evaluation_matches_ >= evaluation_.match_budget();
+  // A check costs a few milliseconds at a hundred entrants: made after
+  // every result of a small field, every tenth of the entrants' count in a
+  // large one (and whenever asked, index -1).
+  const int every = std::max(1, matchmaker_.entrants() / 10);
+  if (index >= 0 && !spent && !(counts && evaluation_matches_ % every == 0)) return;
+  confidence_ = Confidence();
+  settled_ = confidence_ >= evaluation_.confidence();
+  done_ = settled_ || spent;
+}
+
+void LadderFormat::Describe(const Standings& elo, hoard::v1::TournamentProgress& progress) const {
+  TournamentFormat::Describe(elo, progress);
+  hoard::v1::LadderState* state = progress.mutable_ladder();
+  state->set_entrants(static_cast<int>(entrants_.size()));
+  state->set_present(static_cast<int>(std::count_if(entrants_.begin(), entrants_.end(),
+                                                    [](const Entrant& e) { return e.present; })));
+  state->set_frozen(frozen_);
+  state->set_evaluation_matches(evaluation_matches_);
+  state->set_confidence(confidence_);
+  state->set_settled(settled_);
 }
 
 int LadderFormat::EntrantOf(const std::string& label, bool builtin, bool add) {
@@ -94,8 +148,14 @@ absl::Status LadderFormat::Resume(const std::set<int>& done,
       ranks.push_back(seat.rank);
     }
     if (seats.size() >= 2) matchmaker_.Add(seats, ranks);
+    if (frozen_ && match->schedule_index >= evaluation_.first_slot()) ++evaluation_matches_;
   }
   if (!done.empty()) next_index_ = *done.rbegin() + 1;
+  if (frozen_) {
+    matchmaker_.FocusOnTop(std::min(evaluation_.top(), matchmaker_.entrants()));
+    // Where the evaluation stood when it stopped: settled, spent, or going on.
+    Evaluate(-1);
+  }
   return absl::OkStatus();
 }
 
@@ -127,7 +187,8 @@ void LadderFormat::Present(const hoard::v1::ListBotsResponse& bots) {
     const int free_elsewhere = bot.max_matches() - (bot.running_matches() - entrant.in_flight);
     entrant.capacity = std::max(0, std::min(per_bot_, free_elsewhere));
   }
-  if (!open_) return;
+  // Entries close with the final evaluation.
+  if (!open_ || frozen_) return;
   for (const auto& [name, bot] : connected) {
     if (!joins(*bot) || by_key_.contains(KeyOf(name, false))) continue;
     Entrant& entrant = entrants_[EntrantOf(name, /*builtin=*/false, /*add=*/true)];
@@ -154,6 +215,7 @@ std::vector<std::string> LadderFormat::present() const {
 
 std::vector<ScheduledMatch> LadderFormat::Next() {
   std::vector<ScheduledMatch> slots;
+  if (done_) return slots;
   // Joined() must have told the runner of every entrant it may seat.
   const int told = static_cast<int>(joined_told_);
   while (tables_in_flight_ < concurrency_) {
@@ -191,6 +253,7 @@ void LadderFormat::Stored(const ScheduledMatch& slot, const std::vector<db::Rate
   std::vector<int> ranks;
   for (const db::RatedSeat& seat : seats) ranks.push_back(seat.rank);
   if (ranks.size() == slot.seats.size() && ranks.size() >= 2) matchmaker_.Add(slot.seats, ranks);
+  Evaluate(slot.index);
 }
 
 absl::Status LadderFormat::StoredElsewhere(const ScheduledMatch& slot) {

@@ -17,6 +17,13 @@
 // per_bot_concurrency times at once (and within the matches its own
 // registration accepts), and at most `concurrency` tables are in flight.
 //
+// Final evaluation (spec.ladder.final_evaluation, set by FreezeLadder and
+// told by Update, or in the spec it starts from): no new entrant is
+// admitted; the matchmaker focuses on the order of the best `top`; after
+// every few results stored from first_slot on, the posterior probability of
+// that order is computed (2,000 draws), and the ladder is complete once it
+// reaches the evaluation's confidence or match_budget results are stored.
+//
 // Every deal is a one-way function of the ladder's seed and the slot's
 // number (the first 64 bits of SHA-256), so that the deal of a finished
 // match, shown once it is over, tells nothing of the others.
@@ -48,13 +55,15 @@ class LadderFormat : public TournamentFormat {
   void Stored(const ScheduledMatch& slot, const std::vector<db::RatedSeat>& seats) override;
   absl::Status StoredElsewhere(const ScheduledMatch& slot) override;
   void Lost(const ScheduledMatch& slot) override;
-  bool Complete(int) const override { return false; }
+  bool Complete(int) const override { return done_; }
   int scheduled() const override { return next_index_; }
   int MostAtOnce() const override { return concurrency_; }
   bool SeatsKnownAhead() const override { return false; }
   bool Standing() const override { return true; }
   void Present(const hoard::v1::ListBotsResponse& bots) override;
   std::vector<hoard::v1::Participant> Joined() override;
+  void Update(const hoard::v1::TournamentSpec& stored) override;
+  void Describe(const Standings& elo, hoard::v1::TournamentProgress& progress) const override;
 
   // The entrants present at the last Present, by label (for tests).
   std::vector<std::string> present() const;
@@ -73,6 +82,13 @@ class LadderFormat : public TournamentFormat {
   int EntrantOf(const std::string& label, bool builtin, bool add);
   // An entrant's table ended, either way.
   void Ended(const ScheduledMatch& slot);
+  // Starts the final evaluation.
+  void Freeze(const hoard::v1::FinalEvaluation& evaluation);
+  // A result of slot `index` was stored (-1: none, check now): counts it
+  // for the evaluation and checks whether the ranking has settled.
+  void Evaluate(int index);
+  // The posterior probability of the top's order now.
+  double Confidence();
 
   const std::string name_;
   const std::uint64_t seed_;
@@ -86,6 +102,13 @@ class LadderFormat : public TournamentFormat {
   int listed_ = 0;                     // the spec's participants
   int next_index_ = 0;
   int tables_in_flight_ = 0;
+  // The final evaluation, once frozen.
+  bool frozen_ = false;
+  hoard::v1::FinalEvaluation evaluation_;
+  int evaluation_matches_ = 0;
+  double confidence_ = 0;
+  bool done_ = false;
+  bool settled_ = false;
 };
 
 }  // namespace hoard::tournament

@@ -237,6 +237,10 @@ void TournamentManager::Broadcast(std::int64_t id, const Tournament& tournament,
 }
 
 absl::Status TournamentManager::CheckNetworkSpec(const hoard::v1::TournamentSpec& spec) const {
+  if (spec.ladder().has_final_evaluation()) {
+    return absl::InvalidArgumentError(
+        "ladder.final_evaluation: is set by FreezeLadder, not by the ladder's creator");
+  }
   for (int i = 0; i < spec.participants_size(); ++i) {
     const hoard::v1::Participant& p = spec.participants(i);
     const std::string field = absl::StrCat("participants[", i, "]");
@@ -428,6 +432,42 @@ absl::StatusOr<Tournament> TournamentManager::Cancel(
   return absl::FailedPreconditionError(
       absl::StrCat("tournament ", request.id(), " is already ",
                    hoard::v1::TournamentStatus_Name(tournament->status())));
+}
+
+absl::StatusOr<Tournament> TournamentManager::FreezeLadder(
+    const hoard::v1::FreezeLadderRequest& request) {
+  absl::StatusOr<std::optional<db::StoredTournament>> stored = store_->GetTournament(request.id());
+  if (!stored.ok()) return stored.status();
+  if (!*stored) return absl::NotFoundError(absl::StrCat("no tournament ", request.id()));
+  hoard::v1::TournamentSpec spec = (*stored)->spec;
+  if (spec.format() != hoard::v1::FORMAT_LADDER) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("tournament ", request.id(), " is no ladder: only a ladder is frozen"));
+  }
+  if ((*stored)->status != hoard::v1::TOURNAMENT_STATUS_RUNNING &&
+      (*stored)->status != hoard::v1::TOURNAMENT_STATUS_STOPPED) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("ladder '", spec.name(), "' is already ",
+                     hoard::v1::TournamentStatus_Name((*stored)->status)));
+  }
+  if (spec.ladder().has_final_evaluation()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("ladder '", spec.name(), "' is already in its final evaluation"));
+  }
+  absl::StatusOr<hoard::v1::FinalEvaluation> evaluation =
+      CheckFinalEvaluation(request.evaluation());
+  if (!evaluation.ok()) return evaluation.status();
+  absl::StatusOr<std::vector<int>> slots = store_->StoredSlots(request.id());
+  if (!slots.ok()) return slots.status();
+  evaluation->set_first_slot(slots->empty() ? 0 : slots->back() + 1);
+  *spec.mutable_ladder()->mutable_final_evaluation() = *evaluation;
+  if (absl::Status s = store_->SetTournamentSpec(request.id(), spec); !s.ok()) return s;
+  hoard::v1::GetTournamentRequest get;
+  get.set_id(request.id());
+  absl::StatusOr<Tournament> frozen = Get(get, /*admin=*/true);
+  // A live run takes the freeze in within kSpecPoll: say it now.
+  if (frozen.ok()) *frozen->mutable_spec()->mutable_ladder() = spec.ladder();
+  return frozen;
 }
 
 absl::StatusOr<db::RatingScope> TournamentManager::ScopeOf(const std::string& game,

@@ -93,6 +93,9 @@ class TournamentManager {
   absl::Status Watch(const hoard::v1::WatchTournamentRequest& request,
                      std::shared_ptr<TournamentWatcher> watcher, bool admin = false);
   absl::StatusOr<hoard::v1::Tournament> Cancel(const hoard::v1::CancelTournamentRequest& request);
+  // Sets a running ladder's final evaluation on its stored spec (its runner,
+  // here or on another server, reads it within kSpecPoll).
+  absl::StatusOr<hoard::v1::Tournament> FreezeLadder(const hoard::v1::FreezeLadderRequest& request);
   // Established ratings ranked first, provisional ones below, unless
   // request.all.
   absl::StatusOr<hoard::v1::Leaderboard> GetLeaderboard(

@@ -75,6 +75,8 @@ absl::StatusOr<Tournament> LoadTournament(db::MatchStore& store, std::int64_t id
   absl::StatusOr<std::vector<int>> slots = store.StoredSlots(id);
   if (!slots.ok()) return slots.status();
   progress->set_finished(static_cast<int>(slots->size()));
+  // A ladder numbers its slots as it chooses them: those stored are those known.
+  if (t.spec.format() == hoard::v1::FORMAT_LADDER) progress->set_scheduled(progress->finished());
   if (absl::Status described = DescribeStored(t.spec, *results, *progress); !described.ok()) {
     return absl::Status(described.code(),
                         absl::StrCat("tournament ", id, ": ", described.message()));
@@ -231,7 +233,8 @@ absl::Status TournamentRunner::Load(std::int64_t id) {
                 pending_.end());
   }
   started_ = absl::Now();
-  stop_ = cancelled_;
+  // A ladder whose final evaluation settled just before a stop.
+  stop_ = cancelled_ || format_->Complete(finished_);
   return absl::OkStatus();
 }
 
@@ -254,11 +257,28 @@ TournamentRunner::Seated TournamentRunner::SeatedAt(const ScheduledMatch& match)
 }
 
 void TournamentRunner::FollowPresence() {
+  absl::Time spec_read = absl::Now();
   while (true) {
     // Asked without the lock: a host of several servers asks each.
     absl::StatusOr<hoard::v1::ListBotsResponse> bots = host_->ListBots();
+    absl::StatusOr<std::optional<db::StoredTournament>> stored = std::nullopt;
+    if (absl::Now() - spec_read >= kSpecPoll) {
+      stored = store_->GetTournament(id_);
+      spec_read = absl::Now();
+    }
     absl::MutexLock lock(&mu_);
     if (stop_) return;
+    // A store that cannot be read now is read again next time.
+    if (stored.ok() && stored->has_value()) {
+      format_->Update((*stored)->spec);
+      if ((*stored)->spec.ladder().has_final_evaluation()) {
+        *tournament_.mutable_spec()->mutable_ladder() = (*stored)->spec.ladder();
+      }
+      if (format_->Complete(finished_)) {
+        stop_ = true;
+        return;
+      }
+    }
     if (bots.ok()) {
       format_->Present(*bots);
       TakeInJoined();

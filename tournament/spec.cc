@@ -336,6 +336,7 @@ absl::Status CheckLadder(TournamentSpec& spec) {
   if (spec.candidates_size() > 0) return FieldError("candidates", "a ladder has no candidates");
   if (spec.has_sprt()) return FieldError("sprt", "a ladder runs no sequential test");
   hoard::v1::LadderSpec* ladder = spec.mutable_ladder();
+
   if (ladder->per_bot_concurrency() == 0) ladder->set_per_bot_concurrency(1);
   if (ladder->per_bot_concurrency() < 1 ||
       ladder->per_bot_concurrency() > kMaxLadderBotConcurrency) {
@@ -352,6 +353,27 @@ absl::Status CheckLadder(TournamentSpec& spec) {
 }
 
 }  // namespace
+
+absl::StatusOr<hoard::v1::FinalEvaluation> CheckFinalEvaluation(
+    const hoard::v1::FinalEvaluation& asked) {
+  hoard::v1::FinalEvaluation evaluation = asked;
+  evaluation.clear_first_slot();
+  if (evaluation.top() == 0) evaluation.set_top(3);
+  if (evaluation.confidence() == 0) evaluation.set_confidence(0.95);
+  if (evaluation.match_budget() == 0) evaluation.set_match_budget(10000);
+  if (evaluation.top() < 1 || evaluation.top() > 50) {
+    return FieldError("evaluation.top", absl::StrCat("must be from 1 to 50, not ", asked.top()));
+  }
+  if (!(evaluation.confidence() > 0 && evaluation.confidence() < 1)) {
+    return FieldError("evaluation.confidence",
+                      absl::StrCat("must be above 0 and below 1, not ", asked.confidence()));
+  }
+  if (evaluation.match_budget() < 1 || evaluation.match_budget() > 1000000) {
+    return FieldError("evaluation.match_budget",
+                      absl::StrCat("must be from 1 to 1000000, not ", asked.match_budget()));
+  }
+  return evaluation;
+}
 
 absl::StatusOr<std::int64_t> ScheduledAtStart(const TournamentSpec& spec) {
   if (spec.format() == hoard::v1::FORMAT_LADDER) return 0;  // numbered as they are chosen

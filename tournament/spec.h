@@ -48,6 +48,12 @@ std::string SpecHash(const hoard::v1::TournamentSpec& spec);
 // The schedule of a normalized spec.
 ScheduleInput ScheduleInputFor(const hoard::v1::TournamentSpec& spec);
 
+// A final evaluation as FreezeLadder asks for it, its defaults filled in
+// (top 3, confidence 0.95, budget 10,000); kInvalidArgument names the
+// field out of range.
+absl::StatusOr<hoard::v1::FinalEvaluation> CheckFinalEvaluation(
+    const hoard::v1::FinalEvaluation& asked);
+
 // The slots a tournament of `spec` (normalized) schedules when it is
 // created: its whole schedule, or 0 for a ladder (whose slots are numbered
 // as they are chosen). Errors as ScheduleSize.

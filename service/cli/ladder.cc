@@ -27,6 +27,7 @@ using hoard::v1::Tournament;
 constexpr char kHelp[] =
     "usage: hoard ladder create NAME --game ID [--players N] [--open] [--participant "
     "NAME=KIND]...\n"
+    "       hoard ladder freeze NAME [--top K] [--confidence P] [--budget N]\n"
     "       hoard ladder list|show NAME|close NAME [--server HOST:PORT] [--json]\n"
     "\n"
     "A ladder is a tournament that never ends: the server makes its own matches among\n"
@@ -37,7 +38,10 @@ constexpr char kHelp[] =
     "\n"
     "create starts one (admin token); list shows the ladders; show NAME its standings\n"
     "and leaderboard (maximum likelihood over all its matches); close NAME ends it\n"
-    "(admin token; the matches in flight finish and are stored). They talk to\n"
+    "(admin token; the matches in flight finish and are stored); freeze NAME starts\n"
+    "its final evaluation (admin token): no bot joins any more, and it plays on until\n"
+    "the order of its best K is settled with probability P, or N more matches are\n"
+    "played, then ends FINISHED. They talk to\n"
     "--server, else $HOARD_SERVER, else 127.0.0.1:50051.";
 
 struct LadderFlags {
@@ -55,6 +59,8 @@ struct LadderFlags {
   std::optional<int> concurrency;
   std::optional<std::uint64_t> seed;
   std::map<std::string, std::string> options;
+  // freeze
+  hoard::v1::FinalEvaluation evaluation;
   std::vector<std::string> words;
 };
 
@@ -90,6 +96,39 @@ void AddLadderFlags(CLI::App& app, LadderFlags* flags) {
       ->type_name("N")
       ->transform(Seed());
   AddGameOptionFlag(app, &flags->options, "create: a game option (repeatable)");
+  app.add_option_function<int>(
+         "--top", [flags](int top) { flags->evaluation.set_top(top); },
+         "freeze: the places whose order the evaluation settles (default 3)")
+      ->type_name("K")
+      ->transform(InRange(1, 50));
+  app.add_option_function<double>(
+         "--confidence", [flags](double p) { flags->evaluation.set_confidence(p); },
+         "freeze: the probability of that order it ends at (default 0.95)")
+      ->type_name("P")
+      ->transform(Number([](double p) { return p > 0 && p < 1; },
+                         "{flag} needs a number above 0 and below 1, not '{value}'"));
+  app.add_option_function<int>(
+         "--budget", [flags](int n) { flags->evaluation.set_match_budget(n); },
+         "freeze: the most matches it plays after the freeze (default 10000)")
+      ->type_name("N")
+      ->transform(InRange(1, 1000000));
+}
+
+// "final evaluation of the top 3: 97.1% sure of their order after 214
+// matches (settled; goal 95%, budget 2000)", or "" before the freeze.
+std::string EvaluationLine(const Tournament& t) {
+  const hoard::v1::LadderState& state = t.progress().ladder();
+  const hoard::v1::FinalEvaluation& e = t.spec().ladder().final_evaluation();
+  if (!t.spec().ladder().has_final_evaluation()) return "";
+  const bool over = state.settled() || t.status() == hoard::v1::TOURNAMENT_STATUS_FINISHED;
+  return absl::StrFormat(
+      "final evaluation of the top %d: %.1f%% sure of their order after %d matches (%s; goal "
+      "%g%%, budget %d)\n",
+      e.top(), 100 * state.confidence(), state.evaluation_matches(),
+      state.settled() ? "settled"
+      : over          ? "budget spent"
+                      : "playing",
+      100 * e.confidence(), e.match_budget());
 }
 
 // The spec create sends: --config's, changed by the flags.
@@ -199,9 +238,33 @@ class LadderClient {
     if (p.failed() > 0) std::cout << ", " << p.failed() << " failed";
     std::cout << "\n";
     if (!t->error().empty()) std::cout << "last error: " << t->error() << "\n";
+    std::cout << EvaluationLine(*t);
     std::cout << "\n"
               << (board.matches() == 0 ? "no match stored yet\n"
                                        : tournament::FormatLeaderboard(board));
+    return kExitOk;
+  }
+
+  int Freeze(const std::string& name) {
+    absl::StatusOr<Tournament> t = Find(name);
+    if (!t.ok()) return kExitFailure;
+    hoard::v1::FreezeLadderRequest request;
+    request.set_id(t->id());
+    *request.mutable_evaluation() = flags_.evaluation;
+    Tournament frozen;
+    grpc::ClientContext context;
+    if (grpc::Status s = stub_->FreezeLadder(&context, request, &frozen); !s.ok()) {
+      return FailWith(s, server_, *channel_);
+    }
+    if (flags_.json) {
+      std::cout << ToJson(frozen);
+      return kExitOk;
+    }
+    const hoard::v1::FinalEvaluation& e = frozen.spec().ladder().final_evaluation();
+    std::cout << absl::StrFormat(
+        "ladder %s: entries frozen; it plays on until the order of its top %d is %g%% sure, or "
+        "%d more matches are played\n",
+        name, e.top(), 100 * e.confidence(), e.match_budget());
     return kExitOk;
   }
 
@@ -274,14 +337,16 @@ int RunLadder(const std::vector<std::string>& args) {
   command.Words(&flags.words);
   if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
   const std::vector<std::string>& words = flags.words;
-  const std::vector<std::string> verbs = {"create", "list", "show", "close"};
-  if (words.empty()) return Fail(kExitUsage, "say create, list, show or close (see --help)");
+  const std::vector<std::string> verbs = {"create", "list", "show", "freeze", "close"};
+  if (words.empty()) {
+    return Fail(kExitUsage, "say create, list, show, freeze or close (see --help)");
+  }
   const std::string& verb = words[0];
   if (std::find(verbs.begin(), verbs.end(), verb) == verbs.end()) {
     const std::string likely = DidYouMean(verb, verbs);
     return Fail(kExitUsage,
                 absl::StrCat("unknown ladder command '", verb, "' (",
-                             likely.empty() ? "commands: create, list, show, close"
+                             likely.empty() ? "commands: create, list, show, freeze, close"
                                             : absl::StrCat("did you mean '", likely, "'?"),
                              ")"));
   }
@@ -294,13 +359,15 @@ int RunLadder(const std::vector<std::string>& args) {
   }
   const std::string server = ServerAddress(flags.server);
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      verb == "create" || verb == "close" ? AdminChannel(server, flags.token_file)
-                                          : ReadChannel(server, flags.token_file);
+      verb == "create" || verb == "close" || verb == "freeze"
+          ? AdminChannel(server, flags.token_file)
+          : ReadChannel(server, flags.token_file);
   if (!channel.ok()) return Fail(kExitUsage, std::string(channel.status().message()));
   LadderClient client(flags, server, *channel);
   if (verb == "create") return client.Create(words[1]);
   if (verb == "list") return client.List();
   if (verb == "show") return client.Show(words[1]);
+  if (verb == "freeze") return client.Freeze(words[1]);
   return client.Close(words[1]);
 }
 
