@@ -206,6 +206,29 @@ async function main() {
     await page.screenshot({ path: path.join(SHOTS, "tournament-live.png"), fullPage: true });
     hoard(work, grpc, "tournament", "cancel", "2");
 
+    // A ladder: who plays and its leaderboard, kept live.
+    hoard(work, grpc, "ladder", "create", "web-ladder", "--game", "village", "--concurrency", "1",
+          "--participant", "a=builtin:random", "--participant", "b=builtin:first",
+          "--participant", "c=builtin:heuristic");
+    await page.goto(`${web}/#/tournaments/3`);
+    await page.waitForSelector("table.leaderboard tbody tr");
+    const ladderText = async () => page.$eval(".progress-text", (p) => p.textContent);
+    const playedNow = async () => Number((await ladderText()).match(/(\d+) matches/)[1]);
+    const before = await playedNow();
+    // The leaderboard is read again every few seconds: all three soon.
+    await page.waitForFunction(
+      () => document.querySelectorAll("table.leaderboard tbody tr").length === 3,
+      { timeout: 20000 }).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const heading = await page.$eval("h1", (h) => h.textContent);
+    const ladderBoard = await rowsOf(page, "table.leaderboard");
+    check("a ladder's page: who is present, its live leaderboard, advancing without a reload",
+          heading === "Ladder: web-ladder" && (await ladderText()).includes("3 of 3 entrants present")
+          && (await playedNow()) > before && ladderBoard.length === 3,
+          { heading, text: await ladderText(), before, ladderBoard });
+    await page.screenshot({ path: path.join(SHOTS, "ladder-live.png"), fullPage: true });
+    hoard(work, grpc, "ladder", "close", "web-ladder");
+
     // The matches, filtered; a finished one's play by play.
     await page.goto(`${web}/#/matches?game=village&status=MATCH_STATUS_FINISHED`);
     await page.waitForSelector("table.matches tbody tr");

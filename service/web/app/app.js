@@ -259,13 +259,30 @@ async function leaderboardPage(game) {
 
 function statusName(status) { return String(status).replace("TOURNAMENT_STATUS_", ""); }
 
+function isLadder(t) { return t.spec.format === "FORMAT_LADDER"; }
+
+// "final evaluation of the top 3: 97.1% sure of their order after 214
+// matches (settled)", as hoard ladder show says it; "" before a freeze.
+function evaluationText(t) {
+  const e = t.spec.ladder && t.spec.ladder.final_evaluation;
+  if (!e) return "";
+  const state = t.progress.ladder || {};
+  const over = state.settled ? "settled"
+    : t.status === "TOURNAMENT_STATUS_FINISHED" ? "budget spent" : "playing";
+  return `final evaluation of the top ${e.top}: ` +
+    `${(100 * Number(state.confidence || 0)).toFixed(1)}% sure of their order after ` +
+    `${state.evaluation_matches || 0} matches (${over}; goal ${100 * e.confidence}%, ` +
+    `budget ${e.match_budget})`;
+}
+
 async function tournamentsPage() {
   const list = (await api("/api/v1/tournaments")).tournaments;
   const rows = list.map((t) => el("tr", {},
     el("td", {}, el("a", { href: `#/tournaments/${t.id}`, text: t.id })),
-    el("td", { text: t.spec.name || t.spec.game }),
+    el("td", { text: isLadder(t) ? `${t.spec.name} (ladder)` : t.spec.name || t.spec.game }),
     el("td", { text: statusName(t.status) }),
-    el("td", { text: `${t.progress.finished} / ${t.progress.scheduled}` })));
+    el("td", { text: isLadder(t) ? String(t.progress.finished)
+                                 : `${t.progress.finished} / ${t.progress.scheduled}` })));
   const table = el("table", {},
     el("thead", {}, el("tr", {}, ...["Id", "Tournament", "Status", "Matches"].map(
       (label) => el("th", { scope: "col", text: label })))),
@@ -289,7 +306,38 @@ function standingsTable(t) {
     el("tbody", {}, ...rows)));
 }
 
+// A ladder never ends: its page says who is present, how it plays and its
+// final evaluation, with the leaderboard kept live.
+function drawLadder(t, board) {
+  const p = t.progress;
+  const state = p.ladder || {};
+  const running = t.status === "TOURNAMENT_STATUS_RUNNING";
+  const facts = [statusName(t.status), `${p.finished} matches`];
+  if (running) {
+    facts.push(`${state.present || 0} of ${state.entrants || 0} entrants present`);
+    facts.push(`${p.running || 0} playing`);
+  }
+  if (p.failed > 0) facts.push(`${p.failed} failed`);
+  const evaluation = evaluationText(t);
+  main.replaceChildren(
+    el("h1", { text: `Ladder: ${t.spec.name}` }),
+    el("p", { class: "progress-text", text: facts.join(" \u00b7 ") }),
+    el("p", { class: "muted", text: `${t.spec.game}, ${t.spec.players_per_match} to a table; ` +
+              (t.spec.ladder && t.spec.ladder.open ? "open to any bot: join with --ladder "
+                                                    : "its listed bots join with --ladder ") +
+              t.spec.name }),
+    evaluation ? el("p", { class: "evaluation", text: evaluation }) : "",
+    t.error ? el("p", { class: "error", text: t.error }) : "",
+    el("h2", { text: running ? "Leaderboard (live)" : "Leaderboard" }),
+    board && board.rows.length ? leaderboardTable(board)
+                               : el("p", { class: "muted", text: "No match stored yet." }),
+    board && Number(board.rank_samples) > 0 ? el("h2", { text: "Who is likely best" }) : "",
+    board && Number(board.rank_samples) > 0 ? rankTable(board) : "",
+    board && Number(board.rank_samples) > 0 ? rankNote(board) : "");
+}
+
 function drawTournament(t, board) {
+  if (isLadder(t)) return drawLadder(t, board);
   const p = t.progress;
   const fraction = p.scheduled > 0 ? p.finished / p.scheduled : 1;
   const fill = el("div");
@@ -331,10 +379,25 @@ async function tournamentPage(id) {
     drawTournament(t, board);
   };
   if (t.status !== "TOURNAMENT_STATUS_RUNNING") return finish();
+  // A ladder's leaderboard is live: read again at most every few seconds.
+  let board = null;
+  let boardAt = 0;
+  const ladderBoard = async () => {
+    if (!isLadder(t) || Date.now() - boardAt < 3000) return;
+    boardAt = Date.now();
+    board = await api(`/api/v1/leaderboard?game=${encodeURIComponent(t.spec.game)}` +
+                      `&tournament_id=${t.id}`);
+    drawTournament(t, board);
+  };
   drawTournament(t, null);
+  await ladderBoard();
   const events = new EventSource(`/api/v1/tournaments/${id}/events`);
   closeLive = () => events.close();
-  events.addEventListener("tournament", (e) => { t = JSON.parse(e.data); drawTournament(t, null); });
+  events.addEventListener("tournament", (e) => {
+    t = JSON.parse(e.data);
+    drawTournament(t, board);
+    ladderBoard().catch(showError);
+  });
   events.addEventListener("end", () => { events.close(); finish().catch(showError); });
   events.addEventListener("error", (e) => {
     if (e.data) showError(new Error(JSON.parse(e.data).message));
