@@ -94,7 +94,12 @@ std::string ServerCore::MetricsText() {
            .scheduled = p.scheduled(),
            .finished = p.finished(),
            .failed = p.failed(),
-           .running = p.running()});
+           .running = p.running(),
+           .ladder = t.spec().format() == hoard::v1::FORMAT_LADDER ? t.spec().name() : "",
+           .entrants = p.ladder().entrants(),
+           .present = p.ladder().present(),
+           .frozen = p.ladder().frozen(),
+           .confidence = p.ladder().confidence()});
     }
   }
   return arena_->metrics().Render(gauges);

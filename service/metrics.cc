@@ -133,6 +133,22 @@ std::string Metrics::Render(const MetricsGauges& gauges) const {
                       "\n");
     }
   }
+  Family(out, "hoard_ladder_entrants", "gauge",
+         "A running ladder's entrants: all that joined it, and those present now.");
+  for (const MetricsGauges::TournamentProgress& t : gauges.tournaments) {
+    if (t.ladder.empty()) continue;
+    const std::string labels =
+        absl::StrCat("tournament=\"", t.id, "\",ladder=\"", Escaped(t.ladder), "\"");
+    absl::StrAppend(&out, "hoard_ladder_entrants{", labels, ",state=\"joined\"} ", t.entrants, "\n",
+                    "hoard_ladder_entrants{", labels, ",state=\"present\"} ", t.present, "\n");
+  }
+  Family(out, "hoard_ladder_evaluation_confidence", "gauge",
+         "A frozen ladder's final evaluation: the posterior probability of its top's order.");
+  for (const MetricsGauges::TournamentProgress& t : gauges.tournaments) {
+    if (t.ladder.empty() || !t.frozen) continue;
+    absl::StrAppend(&out, "hoard_ladder_evaluation_confidence{tournament=\"", t.id, "\",ladder=\"",
+                    Escaped(t.ladder), "\"} ", t.confidence, "\n");
+  }
   Family(out, "hoard_store_write_seconds", "histogram",
          "Commits of finished matches to the database: how long each took.");
   out += store_write_seconds_.Render("hoard_store_write_seconds", "");

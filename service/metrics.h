@@ -62,6 +62,13 @@ struct MetricsGauges {
     int finished = 0;
     int failed = 0;
     int running = 0;
+    // A ladder's: its name (empty for other formats), its entrants and
+    // those present, and its final evaluation's confidence once frozen.
+    std::string ladder;
+    int entrants = 0;
+    int present = 0;
+    bool frozen = false;
+    double confidence = 0;
   };
   std::vector<TournamentProgress> tournaments;
 };

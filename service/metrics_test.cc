@@ -8,6 +8,7 @@ namespace hoard::service {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(MetricsTest, AHistogramCountsEachDurationInItsBucketAndEveryOneAbove) {
   Histogram histogram;
@@ -46,6 +47,28 @@ TEST(MetricsTest, LabelValuesAreEscaped) {
   gauges.tournaments.push_back({.id = 7, .game = "a\"b\\c\nd", .status = "RUNNING"});
   EXPECT_THAT(metrics.Render(gauges),
               HasSubstr("tournament=\"7\",game=\"a\\\"b\\\\c\\nd\",status=\"RUNNING\""));
+}
+
+TEST(MetricsTest, ALadderTellsItsEntrantsAndItsEvaluation) {
+  Metrics metrics;
+  MetricsGauges gauges;
+  gauges.tournaments.push_back({.id = 3,
+                                .game = "village",
+                                .status = "RUNNING",
+                                .ladder = "open",
+                                .entrants = 9,
+                                .present = 4,
+                                .frozen = true,
+                                .confidence = 0.75});
+  gauges.tournaments.push_back({.id = 4, .game = "village", .status = "RUNNING"});
+  const std::string text = metrics.Render(gauges);
+  EXPECT_THAT(text, HasSubstr("hoard_ladder_entrants{tournament=\"3\",ladder=\"open\","
+                              "state=\"joined\"} 9\n"));
+  EXPECT_THAT(text, HasSubstr("hoard_ladder_entrants{tournament=\"3\",ladder=\"open\","
+                              "state=\"present\"} 4\n"));
+  EXPECT_THAT(text, HasSubstr("hoard_ladder_evaluation_confidence{tournament=\"3\","
+                              "ladder=\"open\"} 0.75\n"));
+  EXPECT_THAT(text, Not(HasSubstr("tournament=\"4\",ladder")));
 }
 
 }  // namespace
