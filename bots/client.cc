@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -186,6 +187,8 @@ absl::Status BotClient::PlayOnce() {
 
   // The open request of each match, to decide again after a refusal.
   std::map<std::string, hoard::v1::DecisionRequest> open;
+  // The matches seated and not finished (whether a challenge finds room).
+  std::set<std::string> playing;
   bool done = false;
   hoard::v1::ServerMessage message;
   while (!done && stream->Read(&message)) {
@@ -229,6 +232,7 @@ absl::Status BotClient::PlayOnce() {
         if (message.event().has_finished()) {
           // Finished or aborted: its answers and history are not needed any more.
           open.erase(message.event().match_id());
+          playing.erase(message.event().match_id());
           answered_.erase(message.event().match_id());
           heard_.erase(message.event().match_id());
           absl::MutexLock lock(&mu_);
@@ -240,7 +244,23 @@ absl::Status BotClient::PlayOnce() {
           }
         }
         break;
+      case hoard::v1::ServerMessage::kChallengeOffer: {
+        const hoard::v1::ChallengeOffer& offer = message.challenge_offer();
+        const bool accept =
+            options_.accept_challenges && static_cast<int>(playing.size()) < options_.max_matches;
+        hoard::v1::BotMessage reply;
+        reply.mutable_challenge_answer()->set_challenge_id(offer.challenge_id());
+        reply.mutable_challenge_answer()->set_accept(accept);
+        stream->Write(reply);
+        if (options_.log) {
+          options_.log(absl::StrCat("challenge ", offer.challenge_id(), " from ",
+                                    offer.challenger(), " (", offer.game(),
+                                    "): ", accept ? "accepted" : "declined"));
+        }
+        break;
+      }
       case hoard::v1::ServerMessage::kSeated:
+        playing.insert(message.seated().match_id());
         if (options_.log) {
           const hoard::v1::Seated& seated = message.seated();
           options_.log(

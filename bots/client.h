@@ -79,6 +79,9 @@ struct ClientOptions {
   int max_matches = 1;
   // The ladders to join, by name (Register.ladders).
   std::vector<std::string> ladders;
+  // Accept other bots' challenges while fewer than max_matches matches are
+  // being played; false: decline them all.
+  bool accept_challenges = true;
   // ...or join one seat.
   std::string match_id;
   std::string seat_token;

@@ -221,6 +221,11 @@ const std::vector<std::vector<Piece>>& Migrations() {
     ALTER TABLE matches ADD COLUMN seed_salt TEXT NOT NULL DEFAULT '';
     ALTER TABLE tournaments ADD COLUMN seed_salt TEXT NOT NULL DEFAULT '';
     )sql")},
+      // 10: matches left out of every leaderboard (Match.unrated: an unrated
+      // challenge). Those stored before were all rated.
+      {Both(R"sql(
+    ALTER TABLE matches ADD COLUMN unrated {int} NOT NULL DEFAULT 0;
+    )sql")},
   };
   return *migrations;
 }

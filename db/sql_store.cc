@@ -92,7 +92,7 @@ struct Statements {
                          "FROM matches m "
                          "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
                          "WHERE m.game = $1 AND ($2 = 0 OR m.tournament_id = $2) "
-                         "AND m.status = 'MATCH_STATUS_FINISHED' ORDER BY m.",
+                         "AND m.status = 'MATCH_STATUS_FINISHED' AND m.unrated = 0 ORDER BY m.",
                          d.stored_order, ", s.seat")),
         tournament_version(
             absl::StrCat("SELECT ", d.scope_version, " FROM matches WHERE tournament_id = $1")),
@@ -610,15 +610,18 @@ class SqlStore final : public MatchStore {
     } else {
       params.NullInt().NullInt().NullInt();
     }
-    params.Int(match.started_unix_ms()).Int(match.finished_unix_ms()).Text(match.seed_salt());
+    params.Int(match.started_unix_ms())
+        .Int(match.finished_unix_ms())
+        .Text(match.seed_salt())
+        .Int(match.unrated() ? 1 : 0);
     // A match whose id, number or slot is taken inserts nothing and leaves
     // the transaction usable (a concurrent insert of the same is waited for).
     ASSIGN_OR_RETURN(
         const std::int64_t inserted,
         db_->Run("INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, "
                  "actions, stored_at_ms, summary, tournament_id, schedule_index, block, "
-                 "started_at_ms, finished_at_ms, seed_salt) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-                 "$8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING",
+                 "started_at_ms, finished_at_ms, seed_salt, unrated) VALUES ($1, $2, $3, $4, $5, "
+                 "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING",
                  params, "storing a match"));
     if (inserted == 0) {
       if (slot != nullptr) {

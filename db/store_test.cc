@@ -358,14 +358,16 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   // As a database from before migration 3 has it: seats without bots.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "UPDATE seats SET bot_id = NULL; DELETE FROM bots; "
-                         "DROP TABLE bot_accounts; ALTER TABLE seats DROP COLUMN disconnects; "
-                         "DROP TABLE slot_leases; ALTER TABLE matches DROP COLUMN seed_salt; "
-                         "ALTER TABLE tournaments DROP COLUMN seed_salt; "
-                         "DELETE FROM schema_migrations WHERE version >= 3",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(
+          db,
+          "UPDATE seats SET bot_id = NULL; DELETE FROM bots; "
+          "DROP TABLE bot_accounts; ALTER TABLE seats DROP COLUMN disconnects; "
+          "DROP TABLE slot_leases; ALTER TABLE matches DROP COLUMN seed_salt; "
+          "ALTER TABLE tournaments DROP COLUMN seed_salt; ALTER TABLE matches DROP COLUMN unrated; "
+          "DELETE FROM schema_migrations WHERE version >= 3",
+          nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(db);
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
   std::vector<RatedMatch> rated = *store->RatedMatches({.game = "village"});
@@ -413,23 +415,25 @@ TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
   // As migration 6 left the seats: a table with rowids and two indexes.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "BEGIN; CREATE TABLE seats6 (match_id TEXT NOT NULL REFERENCES "
-                         "matches(id), seat INTEGER NOT NULL, player TEXT NOT NULL, score REAL "
-                         "NOT NULL, rank INTEGER NOT NULL, timeouts INTEGER NOT NULL, "
-                         "illegal_answers INTEGER NOT NULL, forfeited INTEGER NOT NULL, bot_id "
-                         "INTEGER REFERENCES bots(id), disconnects INTEGER NOT NULL DEFAULT 0, "
-                         "PRIMARY KEY (match_id, seat)); "
-                         "INSERT INTO seats6 SELECT * FROM seats; DROP TABLE seats; "
-                         "ALTER TABLE seats6 RENAME TO seats; "
-                         "CREATE INDEX seats_by_player ON seats(player, match_id); "
-                         "CREATE INDEX seats_by_bot ON seats(bot_id, match_id); "
-                         "DROP TABLE slot_leases; ALTER TABLE matches DROP COLUMN seed_salt; "
-                         "ALTER TABLE tournaments DROP COLUMN seed_salt; "
-                         "DELETE FROM schema_migrations WHERE version >= 7; "
-                         "PRAGMA user_version = 6; COMMIT;",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(
+          db,
+          "BEGIN; CREATE TABLE seats6 (match_id TEXT NOT NULL REFERENCES "
+          "matches(id), seat INTEGER NOT NULL, player TEXT NOT NULL, score REAL "
+          "NOT NULL, rank INTEGER NOT NULL, timeouts INTEGER NOT NULL, "
+          "illegal_answers INTEGER NOT NULL, forfeited INTEGER NOT NULL, bot_id "
+          "INTEGER REFERENCES bots(id), disconnects INTEGER NOT NULL DEFAULT 0, "
+          "PRIMARY KEY (match_id, seat)); "
+          "INSERT INTO seats6 SELECT * FROM seats; DROP TABLE seats; "
+          "ALTER TABLE seats6 RENAME TO seats; "
+          "CREATE INDEX seats_by_player ON seats(player, match_id); "
+          "CREATE INDEX seats_by_bot ON seats(bot_id, match_id); "
+          "DROP TABLE slot_leases; ALTER TABLE matches DROP COLUMN seed_salt; "
+          "ALTER TABLE tournaments DROP COLUMN seed_salt; ALTER TABLE matches DROP COLUMN unrated; "
+          "DELETE FROM schema_migrations WHERE version >= 7; "
+          "PRAGMA user_version = 6; COMMIT;",
+          nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(db);
   ASSERT_EQ(QueryFile(path, "SELECT count(*) FROM sqlite_master WHERE name = 'seats_by_player'"),
             "1");
@@ -471,11 +475,12 @@ TEST(StoreTest, MatchesAndTournamentsStoredBeforeSaltsHaveNoneAndNewOnesKeepThei
     ASSERT_THAT(store->CreateTournament(spec, "h", 4, ""), IsOk());
   }
   // As migration 8 left the tables: no salts.
-  ASSERT_TRUE(ExecFile(path,
-                       "ALTER TABLE matches DROP COLUMN seed_salt; "
-                       "ALTER TABLE tournaments DROP COLUMN seed_salt; "
-                       "DELETE FROM schema_migrations WHERE version >= 9; "
-                       "PRAGMA user_version = 8;"));
+  ASSERT_TRUE(ExecFile(
+      path,
+      "ALTER TABLE matches DROP COLUMN seed_salt; "
+      "ALTER TABLE tournaments DROP COLUMN seed_salt; ALTER TABLE matches DROP COLUMN unrated; "
+      "DELETE FROM schema_migrations WHERE version >= 9; "
+      "PRAGMA user_version = 8;"));
 
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
   EXPECT_EQ(QueryFile(path, "SELECT '[' || seed_salt || ']' FROM matches WHERE id = 'm1'"), "[]");
@@ -744,7 +749,8 @@ TEST(PostgresStoreTest, ADatabaseOfAnOlderSchemaIsBroughtUpToDate) {
   }
   ASSERT_EQ(RunOnPostgres(*url,
                           "ALTER TABLE matches DROP COLUMN seed_salt; "
-                          "ALTER TABLE tournaments DROP COLUMN seed_salt; DROP TABLE slot_leases; "
+                          "ALTER TABLE tournaments DROP COLUMN seed_salt; ALTER TABLE matches DROP "
+                          "COLUMN unrated; DROP TABLE slot_leases; "
                           "DELETE FROM schema_migrations WHERE version >= 8"),
             "");
 

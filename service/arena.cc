@@ -39,7 +39,29 @@ absl::Status CheckEventDelivery(int events) {
 
 }  // namespace
 
-Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {}
+Arena::Arena(ArenaLimits limits) : limits_(limits), accounts_(limits.max_bot_accounts) {
+  challenges_ = std::make_unique<ChallengeBoard>(
+      &timers_,
+      ChallengeBoard::Hooks{
+          .connection_of = [this](const std::string& bot) -> std::shared_ptr<Connection> {
+            absl::MutexLock lock(&mu_);
+            auto it = bots_.find(bot);
+            if (it == bots_.end() || it->second.connection == nullptr ||
+                !it->second.connection->open()) {
+              return nullptr;
+            }
+            return it->second.connection;
+          },
+          // A challenge's match counts against its challenger's matches, as
+          // a creator's.
+          .start =
+              [this](const hoard::v1::CreateMatchRequest& request) -> absl::StatusOr<std::string> {
+            absl::StatusOr<hoard::v1::CreateMatchResponse> created =
+                CreateMatch(request, {}, absl::StrCat("bot:", request.seats(0).bot()));
+            if (!created.ok()) return created.status();
+            return created->match_id();
+          }});
+}
 
 absl::Status Arena::UseStore(std::unique_ptr<db::MatchStore> store, db::StoreWriterOptions writer) {
   RETURN_IF_ERROR(accounts_.UseStore(store.get()));
@@ -151,6 +173,7 @@ absl::StatusOr<Arena::PreparedMatch> Arena::PrepareMatch(
   setup.codec = codec;
   setup.time_control = time_control;
   setup.sealed = request.sealed();
+  setup.unrated = request.unrated();
   setup.thinkers = &thinkers_;
   setup.config.num_players = request.seats_size();
   setup.config.seed = request.seed() != 0 ? request.seed() : tournament::RandomSeed();
@@ -833,6 +856,12 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
         SendError(connection, status, message.join().match_id());
       }
       return absl::OkStatus();
+    case hoard::v1::BotMessage::kChallenge:
+      challenges_->Challenge(connection, message.challenge());
+      return absl::OkStatus();
+    case hoard::v1::BotMessage::kChallengeAnswer:
+      challenges_->Answer(connection, message.challenge_answer());
+      return absl::OkStatus();
     case hoard::v1::BotMessage::kHello:
       SendError(connection,
                 absl::FailedPreconditionError(
@@ -985,6 +1014,15 @@ void Arena::SendError(const std::shared_ptr<Connection>& connection, const absl:
 
 void Arena::OnStreamClosed(const std::shared_ptr<Connection>& connection) {
   connection->Close();
+  // Its challenges end, and those asking it, unless the bot is back on
+  // another stream already.
+  bool left = false;
+  if (!connection->bot().empty()) {
+    absl::MutexLock lock(&mu_);
+    auto bot = bots_.find(connection->bot());
+    left = bot != bots_.end() && bot->second.connection == connection;
+  }
+  if (left) challenges_->Closed(connection->bot());
   std::vector<std::shared_ptr<HostedMatch>> held;
   {
     absl::MutexLock lock(&mu_);

@@ -30,6 +30,7 @@
 #include "db/store_writer.h"
 #include "hoard/v1/arena.pb.h"
 #include "service/auth.h"
+#include "service/challenges.h"
 #include "service/connection.h"
 #include "service/event_log.h"
 #include "service/match.h"
@@ -275,6 +276,8 @@ class Arena {
   TimerQueue timers_;
   // Where built-in bots think; ~Arena stops it first.
   WorkerPool thinkers_{WorkerPool::DefaultThreads()};
+  // Bots' challenges to each other (its timeouts run on timers_).
+  std::unique_ptr<ChallengeBoard> challenges_;
 
   mutable absl::Mutex mu_;
   // The next match's sequence when there is no store (with one, the

@@ -59,6 +59,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       config_(std::move(setup.config)),
       time_control_(setup.time_control),
       sealed_(setup.sealed),
+      unrated_(setup.unrated),
       seed_salt_(setup.seed_salt),
       seed_commitment_(seed_salt_.empty() ? "" : engine::SeedCommitment(config_.seed, seed_salt_)),
       thinkers_(setup.thinkers),
@@ -723,6 +724,7 @@ hoard::v1::Match HostedMatch::DescribeLocked() const {
     match.set_seed_salt(seed_salt_);
   }
   match.set_sealed(sealed_);
+  match.set_unrated(unrated_);
   match.set_started_unix_ms(started_unix_ms_);
   match.set_finished_unix_ms(finished_unix_ms_);
   for (std::size_t i = 0; i < seats_.size(); ++i) {

@@ -82,6 +82,8 @@ struct MatchSetup {
   std::vector<SeatPlayer> seats;
   // The seed stays out of events even after the end (Match.sealed).
   bool sealed = false;
+  // Left out of every leaderboard (Match.unrated).
+  bool unrated = false;
   // The salt of the match's seed commitment (engine/seed_commitment.h):
   // told with the seed, never before. Empty: the match commits to nothing.
   std::string seed_salt;
@@ -264,6 +266,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const engine::MatchConfig config_;
   const tournament::TimeControl time_control_;
   const bool sealed_;
+  const bool unrated_;
   const std::string seed_salt_;
   // SeedCommitment(config_.seed, seed_salt_), or empty with no salt.
   const std::string seed_commitment_;

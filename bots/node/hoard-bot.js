@@ -279,7 +279,16 @@ class BotClient {
     }
     this.decide = decide;
     this.options = { maxMatches: 1, matches: 0, describeActions: false, ladders: [], log: () => {},
-                     events: 'stream', onEvent: null, eventsKept: EVENTS_KEPT, ...options };
+                     events: 'stream', onEvent: null, eventsKept: EVENTS_KEPT,
+                     challenges: 'accept', ...options };
+    const policy = this.options.challenges;
+    if (policy !== 'accept' && policy !== 'decline' && typeof policy !== 'function') {
+      throw new TypeError(`challenges is 'accept', 'decline' or a function of a ` +
+                          `ChallengeOffer, not ${policy}`);
+    }
+    this.challenged = new Map();  // own challenge id -> resolve of its result
+    this.nextChallenge = 1;
+    this.playing = new Set();     // ids of the matches seated and not finished
     if (!Object.hasOwn(EVENT_DELIVERIES, this.options.events)) {
       throw new RangeError(`events is one of ${Object.keys(EVENT_DELIVERIES).join(', ')}, ` +
                            `not '${this.options.events}'`);
@@ -383,9 +392,55 @@ class BotClient {
     if (this.call) this.call.write(message);
   }
 
+  // Asks `opponents` (bot names) to one match with this bot of `game`;
+  // resolves to the ChallengeResult (accepted, match_id, or the reason it
+  // was not), or null if none came within timeoutMs. An accepted match is
+  // played by decide as any other. Call while run() runs.
+  challenge(opponents, game, { options = {}, rated = true, timeoutMs = 30000 } = {}) {
+    const challengeId = `${this.options.name}-${this.nextChallenge++}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.challenged.delete(challengeId); resolve(null); },
+                               timeoutMs);
+      this.challenged.set(challengeId, (result) => { clearTimeout(timer); resolve(result); });
+      this.send({ challenge: { challenge_id: challengeId, opponents, game, options, rated } });
+    });
+  }
+
+  // Answers another bot's challenge by the policy.
+  async onOffer(offer) {
+    const policy = this.options.challenges;
+    let accept = false;
+    if (typeof policy === 'function') {
+      try {
+        accept = Boolean(await policy(offer));
+      } catch (error) {
+        this.options.log(`challenge ${offer.challenge_id}: the policy failed: ${error.stack}`);
+      }
+    } else {
+      accept = policy === 'accept' && this.playing.size < this.options.maxMatches;
+    }
+    this.options.log(`challenge ${offer.challenge_id} from ${offer.challenger} (${offer.game}` +
+                     `${offer.rated ? ', rated' : ''}): ${accept ? 'accepted' : 'declined'}`);
+    this.send({ challenge_answer: { challenge_id: offer.challenge_id, accept } });
+  }
+
   // Handles one server message; true when the bot is done.
   onMessage(message) {
     switch (message.kind) {
+      case 'challenge_offer':
+        this.onOffer(message.challenge_offer);
+        break;
+      case 'challenge_result': {
+        const result = message.challenge_result;
+        const resolve = this.challenged.get(result.challenge_id);
+        if (resolve) {
+          this.challenged.delete(result.challenge_id);
+          resolve(result);
+        } else if (!result.accepted) {
+          this.options.log(`challenge ${result.challenge_id} did not start: ${result.reason}`);
+        }
+        break;
+      }
       case 'decision':
         this.onDecision(message.decision);
         break;
@@ -398,6 +453,7 @@ class BotClient {
       case 'seated': {
         const seated = message.seated;
         const match = this.match(seated.match_id);
+        this.playing.add(seated.match_id);
         match.game = seated.game;
         match.seedCommitment = seated.seed_commitment || '';
         this.options.log(`${seated.match_id}: seated as seat ${seated.seat} of ` +
@@ -414,6 +470,7 @@ class BotClient {
           break;
         }
         this.tell(event);
+        this.playing.delete(matchId);
         if (!this.kept.delete(matchId)) break;  // a second seat's news of the same match
         this.stats.finished += 1;
         const match = event.finished.match;
@@ -607,6 +664,8 @@ const HELP = `flags (each defaults to its environment variable):
   --max-matches N     matches to play at once ($HOARD_MAX_MATCHES, else 1)
   --ladder NAME       join this ladder: play its matches while connected (repeat for
                       several; $HOARD_LADDER, names separated by commas)
+  --challenges WHAT   answer other bots' challenges: accept while a match slot is free
+                      (default; $HOARD_CHALLENGES) or decline
   --match ID          or join one seat of this match...
   --token TOKEN       ...with this seat token
   --matches N         stop after N matches have ended (default: never)
@@ -646,7 +705,7 @@ function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
     ({ values } = parseArgs({ args: argv, options: {
       server: { type: 'string' }, name: { type: 'string' }, key: { type: 'string' },
       'max-matches': { type: 'string' }, match: { type: 'string' }, token: { type: 'string' },
-      ladder: { type: 'string', multiple: true },
+      ladder: { type: 'string', multiple: true }, challenges: { type: 'string' },
       matches: { type: 'string' }, 'tls-ca': { type: 'string' }, quiet: { type: 'boolean' },
       help: { type: 'boolean' },
     } }));
@@ -668,9 +727,14 @@ function run(decide, { argv = process.argv.slice(2), ...clientOptions } = {}) {
     maxMatches: number(values['max-matches'] || env.HOARD_MAX_MATCHES || '1', 'max-matches'),
     matches: number(values.matches || '0', 'matches'),
     tlsCa: values['tls-ca'] || env.HOARD_TLS_CA || '',
+    challenges: values.challenges || env.HOARD_CHALLENGES || 'accept',
     ...clientOptions,
     log: values.quiet ? () => {} : (line) => process.stderr.write(`${program}: ${line}\n`),
   };
+  if (!['accept', 'decline'].includes(options.challenges) &&
+      typeof options.challenges !== 'function') {
+    usage(`--challenges is accept or decline, not '${options.challenges}'`);
+  }
   if (values.match || values.token) {
     if (!values.match || !values.token) usage('joining a seat needs both --match and --token');
     Object.assign(options, { matchId: values.match, seatToken: values.token });

@@ -63,6 +63,12 @@ int RunBot(const std::vector<std::string>& args) {
                  "while connected")
       ->type_name("NAME")
       ->envname("HOARD_LADDER");
+  app.add_option_function<std::string>(
+         "--challenges",
+         [&options](const std::string& policy) { options.accept_challenges = policy == "accept"; },
+         "answer other bots' challenges: accept while a match slot is free (default) or decline")
+      ->type_name("WHAT")
+      ->check(CLI::IsMember({"accept", "decline"}));
   app.add_option("--match", options.match_id, "or join one seat of this match...")->type_name("ID");
   app.add_option("--token", options.seat_token, "...with this seat token")->type_name("TOKEN");
   app.add_option("--strategy", strategy_name, "random (default) or first")->type_name("NAME");

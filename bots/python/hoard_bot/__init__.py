@@ -82,6 +82,10 @@ def _parser(description):
                         default=[name for name in env("HOARD_LADDER", "").split(",") if name],
                         help="join this ladder: play its matches while connected (repeat for "
                              "several; default $HOARD_LADDER, names separated by commas)")
+    parser.add_argument("--challenges", choices=("accept", "decline"),
+                        default=env("HOARD_CHALLENGES", "accept"),
+                        help="answer other bots' challenges: accept while a match slot is free "
+                             "(default; $HOARD_CHALLENGES) or decline")
     parser.add_argument("--match", default="", metavar="ID",
                         help="instead of registering, join one seat of this match (with "
                              "--token)")
@@ -192,7 +196,8 @@ def run(decide, argv=None, description=None, **options):
     client = BotClient(decide, server=args.server, name=args.name, key=args.key,
                        match_id=args.match, seat_token=args.token,
                        max_matches=args.max_matches, matches=args.matches,
-                       ladders=args.ladder,
+                       ladders=args.ladder, challenges=options.pop("challenges",
+                                                                   args.challenges),
                        log=log, tls_ca=args.tls_ca, **options)
     _stop_on_signals(client)
     try:

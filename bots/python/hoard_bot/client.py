@@ -322,7 +322,7 @@ class BotClient:
     def __init__(self, decide, *, server, name="", key="", match_id="", seat_token="",
                  max_matches=1, matches=0, describe_actions=False, reconnect=True, log=None,
                  tls_ca="", events="stream", on_event=None, events_kept=EVENTS_KEPT,
-                 ladders=()):
+                 ladders=(), challenges="accept"):
         if bool(name or key) == bool(match_id or seat_token):
             raise ValueError("give either a name and key, or a match id and seat token")
         if events not in _EVENT_DELIVERIES:
@@ -348,6 +348,17 @@ class BotClient:
         self._max_matches = max(1, max_matches)
         # The ladders the bot joins: it plays their matches while connected.
         self._ladders = list(ladders)
+        # How it answers other bots' challenges: "accept" (while it has a
+        # free slot), "decline", or a function of the ChallengeOffer that
+        # returns whether to accept.
+        if challenges not in ("accept", "decline") and not callable(challenges):
+            raise ValueError(f"challenges is 'accept', 'decline' or a function of a "
+                             f"ChallengeOffer, not {challenges!r}")
+        self._challenges = challenges
+        # Own challenges waiting for their result: id -> (Event, [result]).
+        self._challenged = {}
+        self._next_challenge = 1
+        self._playing = set()  # ids of the matches seated and not finished
         self._matches = matches
         self._describe = describe_actions
         self._reconnect = reconnect
@@ -444,10 +455,62 @@ class BotClient:
             if self._stream is not None:
                 self._stream.send(message)
 
+    def challenge(self, opponents, game, *, options=None, rated=True, timeout=30.0):
+        """Asks `opponents` (bot names) to one match with this bot of `game`;
+        returns the ChallengeResult (accepted, match_id, or the reason it was
+        not), or None if none came within `timeout` seconds. The match, if
+        accepted, is played by `decide` as any other. Call from any thread
+        but the one running run(), while it runs."""
+        done = threading.Event()
+        box = []
+        with self._lock:
+            challenge_id = f"{self._name}-{self._next_challenge}"
+            self._next_challenge += 1
+            self._challenged[challenge_id] = (done, box)
+        self._send(arena_pb2.BotMessage(challenge=arena_pb2.Challenge(
+            challenge_id=challenge_id, opponents=list(opponents), game=game,
+            options=dict(options or {}), rated=rated)))
+        done.wait(timeout)
+        with self._lock:
+            self._challenged.pop(challenge_id, None)
+        return box[0] if box else None
+
+    def _on_offer(self, offer):
+        """Answers another bot's challenge by the policy."""
+        if callable(self._challenges):
+            try:
+                accept = bool(self._challenges(offer))
+            except Exception:
+                self._log(f"challenge {offer.challenge_id}: the policy failed:\n"
+                          f"{traceback.format_exc()}")
+                accept = False
+        elif self._challenges == "accept":
+            with self._lock:
+                accept = len(self._playing) < self._max_matches
+        else:
+            accept = False
+        self._log(f"challenge {offer.challenge_id} from {offer.challenger} ({offer.game}"
+                  f"{', rated' if offer.rated else ''}): {'accepted' if accept else 'declined'}")
+        self._send(arena_pb2.BotMessage(challenge_answer=arena_pb2.ChallengeAnswer(
+            challenge_id=offer.challenge_id, accept=accept)))
+
+    def _on_challenge_result(self, result):
+        with self._lock:
+            waiting = self._challenged.get(result.challenge_id)
+        if waiting is not None:
+            waiting[1].append(result)
+            waiting[0].set()
+        elif not result.accepted:
+            self._log(f"challenge {result.challenge_id} did not start: {result.reason}")
+
     def _on_message(self, message):
         """Handles one server message; True when the bot is done."""
         kind = message.WhichOneof("kind")
-        if kind == "decision":
+        if kind == "challenge_offer":
+            self._on_offer(message.challenge_offer)
+        elif kind == "challenge_result":
+            self._on_challenge_result(message.challenge_result)
+        elif kind == "decision":
             self._on_decision(message.decision)
         elif kind == "answer_result":
             self._on_refusal(message.answer_result)
@@ -457,6 +520,7 @@ class BotClient:
             seated = message.seated
             with self._lock:
                 match = self._match(seated.match_id)
+                self._playing.add(seated.match_id)
                 match.game = seated.game
                 match.seed_commitment = seated.seed_commitment
             self._log(f"{seated.match_id}: seated as seat {seated.seat} of {seated.players} "
@@ -492,6 +556,7 @@ class BotClient:
         match_id = event.match_id
         with self._lock:
             known = self._kept.pop(match_id, None) is not None
+            self._playing.discard(match_id)
         if not known:  # a second seat's news of the same match
             return False
         self.finished += 1
