@@ -26,6 +26,21 @@ namespace {
 constexpr int kMaxKeyLength = 256;
 // The most ladders one registration joins.
 constexpr int kMaxLaddersPerBot = 16;
+
+// Ladder names as a bot gives them (Register.ladders, Ladders.names).
+absl::Status CheckLadderNames(const google::protobuf::RepeatedPtrField<std::string>& names) {
+  if (names.size() > kMaxLaddersPerBot) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a bot joins at most ", kMaxLaddersPerBot, " ladders, not ", names.size()));
+  }
+  for (const std::string& ladder : names) {
+    if (absl::Status s = engine::CheckBotNameWord(ladder); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ladder '", engine::Clip(ladder), "': ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
 
@@ -862,6 +877,11 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
     case hoard::v1::BotMessage::kChallengeAnswer:
       challenges_->Answer(connection, message.challenge_answer());
       return absl::OkStatus();
+    case hoard::v1::BotMessage::kLadders:
+      if (absl::Status status = SetLadders(connection, message.ladders()); !status.ok()) {
+        SendError(connection, status, "");
+      }
+      return absl::OkStatus();
     case hoard::v1::BotMessage::kHello:
       SendError(connection,
                 absl::FailedPreconditionError(
@@ -873,6 +893,21 @@ absl::Status Arena::OnBotMessage(const std::shared_ptr<Connection>& connection,
   }
   SendError(connection,
             absl::InvalidArgumentError("the message is empty: send an answer or a join"), "");
+  return absl::OkStatus();
+}
+
+absl::Status Arena::SetLadders(const std::shared_ptr<Connection>& connection,
+                               const hoard::v1::Ladders& ladders) {
+  if (connection->bot().empty()) {
+    return absl::FailedPreconditionError(
+        "only a registered bot joins ladders (this stream joined by seat token)");
+  }
+  RETURN_IF_ERROR(CheckLadderNames(ladders.names()));
+  absl::MutexLock lock(&mu_);
+  auto it = bots_.find(connection->bot());
+  // A stream the bot has left for another changes nothing.
+  if (it == bots_.end() || it->second.connection != connection) return absl::OkStatus();
+  it->second.ladders.assign(ladders.names().begin(), ladders.names().end());
   return absl::OkStatus();
 }
 
@@ -888,16 +923,7 @@ absl::Status Arena::Register(const std::shared_ptr<Connection>& connection,
     return absl::InvalidArgumentError("max_matches must not be negative");
   }
   RETURN_IF_ERROR(CheckEventDelivery(request.events()));
-  if (request.ladders_size() > kMaxLaddersPerBot) {
-    return absl::InvalidArgumentError(absl::StrCat("a bot joins at most ", kMaxLaddersPerBot,
-                                                   " ladders, not ", request.ladders_size()));
-  }
-  for (const std::string& ladder : request.ladders()) {
-    if (absl::Status s = engine::CheckBotNameWord(ladder); !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("ladder '", engine::Clip(ladder), "': ", s.message()));
-    }
-  }
+  RETURN_IF_ERROR(CheckLadderNames(request.ladders()));
   const int max_matches =
       std::min(request.max_matches() == 0 ? 1 : request.max_matches(), limits_.max_matches_per_bot);
   // The key is checked (slowly, the first time) before any lock is taken.

@@ -229,6 +229,9 @@ class Arena {
   void LogMatchStarted(const HostedMatch& match, const std::string& game,
                        const std::string& creator);
 
+  // Replaces the ladders of the registered bot on `connection`.
+  absl::Status SetLadders(const std::shared_ptr<Connection>& connection,
+                          const hoard::v1::Ladders& ladders);
   absl::Status Register(const std::shared_ptr<Connection>& connection,
                         const hoard::v1::Register& request);
   absl::Status Join(const std::shared_ptr<Connection>& connection, const hoard::v1::Join& request);

@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,6 +30,7 @@ sys.path.insert(0, os.path.join(REPO, "bots", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grpc  # noqa: E402
 from checks import check, finish  # noqa: E402
+from hoard_bot.client import BotClient  # noqa: E402
 from hoard_bot.stubs import arena_pb2, arena_pb2_grpc  # noqa: E402
 from hoard_bot.stubs import tournament_pb2, tournament_pb2_grpc  # noqa: E402
 
@@ -198,6 +200,8 @@ def play(server, bots, api, address):
     check("a bot that comes back plays again, its earlier matches kept under its name",
           back, api.matches_of(lid)[0])
 
+    leave_by_asking(api, lid, address)
+
     stored_before = api.ladder().progress.finished
     server.kill()
     server.start()
@@ -231,6 +235,27 @@ def play(server, bots, api, address):
         check("no match starts after a ladder is closed",
               api.ladder().progress.finished == ended.progress.finished,
               (ended.progress, api.ladder().progress))
+
+
+def leave_by_asking(api, lid, address):
+    """A bot leaves the ladder by asking, staying connected."""
+    asker = BotClient(lambda decision: 0, server=address, name="asker", key="key-of-asker",
+                      ladders=[LADDER])
+    thread = threading.Thread(target=asker.run, daemon=True)
+    thread.start()
+    played = api.wait("it plays", lambda: api.matches_of(lid)[0].get("asker", 0) >= 3)
+    check("a bot of the Python SDK's BotClient joins the ladder", played,
+          api.matches_of(lid)[0])
+    asker.set_ladders([])
+    time.sleep(1.0)  # its last match ends
+    left_with = api.matches_of(lid)[0].get("asker", 0)
+    time.sleep(2.5)
+    bots = {b.name: b for b in api.arena.ListBots(arena_pb2.ListBotsRequest(), timeout=30).bots}
+    check("a bot that asks to leave is seated no more, though still connected",
+          api.matches_of(lid)[0].get("asker", 0) == left_with and bots["asker"].connected
+          and not bots["asker"].ladders, (left_with, api.matches_of(lid)[0], bots.get("asker")))
+    asker.stop()
+    thread.join(timeout=30)
 
 
 def seal(api, lid):

@@ -406,6 +406,14 @@ class BotClient {
     });
   }
 
+  // Joins these ladders (by name) and leaves the others, without
+  // reconnecting: a ladder left seats the bot in no new match. Kept for the
+  // hellos of later reconnections too.
+  setLadders(ladders) {
+    this.options.ladders = [...ladders];
+    this.send({ ladders: { names: [...ladders] } });
+  }
+
   // Answers another bot's challenge by the policy.
   async onOffer(offer) {
     const policy = this.options.challenges;

@@ -420,7 +420,7 @@ class BotClient:
                 describe_actions=self._describe, events=self._events)))
         return arena_pb2.BotMessage(hello=arena_pb2.Hello(register=arena_pb2.Register(
             name=self._name, key=self._key, max_matches=self._max_matches,
-            describe_actions=self._describe, events=self._events, ladders=self._ladders)))
+            describe_actions=self._describe, events=self._events, ladders=list(self._ladders))))
 
     def _play_once(self):
         """One stream's life: None when done, else (status code, details)."""
@@ -474,6 +474,14 @@ class BotClient:
         with self._lock:
             self._challenged.pop(challenge_id, None)
         return box[0] if box else None
+
+    def set_ladders(self, ladders):
+        """Joins these ladders (by name) and leaves the others the bot is in,
+        without reconnecting: a ladder left seats the bot in no new match.
+        Kept for the hellos of later reconnections too."""
+        with self._lock:
+            self._ladders = list(ladders)
+        self._send(arena_pb2.BotMessage(ladders=arena_pb2.Ladders(names=list(ladders))))
 
     def _on_offer(self, offer):
         """Answers another bot's challenge by the policy."""
