@@ -70,11 +70,6 @@ ChallengeBoard::~ChallengeBoard() {
   for (TimerQueue::Id timeout : timeouts) timers_->Cancel(timeout);
 }
 
-int ChallengeBoard::waiting() const {
-  absl::MutexLock lock(&mu_);
-  return static_cast<int>(pending_.size());
-}
-
 void ChallengeBoard::Refuse(const std::shared_ptr<Connection>& from,
                             const std::string& challenge_id, const std::string& why) {
   hoard::v1::ChallengeResult result;

@@ -60,9 +60,6 @@ class ChallengeBoard {
   // as declined.
   void Closed(const std::string& bot);
 
-  // Challenges waiting for answers.
-  int waiting() const;
-
  private:
   struct Pending {
     std::string server_id;

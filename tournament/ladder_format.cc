@@ -56,7 +56,6 @@ LadderFormat::LadderFormat(const hoard::v1::TournamentSpec& spec)
     by_key_.emplace(KeyOf(entrant.label, p.has_builtin()), static_cast<int>(entrants_.size()));
     entrants_.push_back(std::move(entrant));
   }
-  listed_ = static_cast<int>(entrants_.size());
   joined_told_ = entrants_.size();
   matchmaker_.Grow(static_cast<int>(entrants_.size()));
   if (spec.ladder().has_final_evaluation()) Freeze(spec.ladder().final_evaluation());
@@ -203,14 +202,6 @@ std::vector<Participant> LadderFormat::Joined() {
     joined.push_back(entrants_[joined_told_].participant);
   }
   return joined;
-}
-
-std::vector<std::string> LadderFormat::present() const {
-  std::vector<std::string> labels;
-  for (const Entrant& entrant : entrants_) {
-    if (entrant.present) labels.push_back(entrant.label);
-  }
-  return labels;
 }
 
 std::vector<ScheduledMatch> LadderFormat::Next() {

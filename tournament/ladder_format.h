@@ -65,9 +65,6 @@ class LadderFormat : public TournamentFormat {
   void Update(const hoard::v1::TournamentSpec& stored) override;
   void Describe(const Standings& elo, hoard::v1::TournamentProgress& progress) const override;
 
-  // The entrants present at the last Present, by label (for tests).
-  std::vector<std::string> present() const;
-
  private:
   struct Entrant {
     hoard::v1::Participant participant;
@@ -99,7 +96,6 @@ class LadderFormat : public TournamentFormat {
   std::vector<Entrant> entrants_;
   std::map<std::string, int> by_key_;  // "builtin:" / "bot:" + label
   std::size_t joined_told_ = 0;        // entrants told by Joined so far
-  int listed_ = 0;                     // the spec's participants
   int next_index_ = 0;
   int tables_in_flight_ = 0;
   // The final evaluation, once frozen.
