@@ -228,6 +228,11 @@ async function main() {
           { heading, text: await ladderText(), before, ladderBoard });
     await page.screenshot({ path: path.join(SHOTS, "ladder-live.png"), fullPage: true });
     hoard(work, grpc, "ladder", "close", "web-ladder");
+    // Its last match ends before the pages below list matches.
+    for (let i = 0; i < 100 && !hoard(work, grpc, "ladder", "show", "web-ladder")
+                                  .includes("CANCELLED"); ++i) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
     // The matches, filtered; a finished one's play by play.
     await page.goto(`${web}/#/matches?game=village&status=MATCH_STATUS_FINISHED`);
