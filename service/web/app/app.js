@@ -379,20 +379,26 @@ async function tournamentPage(id) {
     drawTournament(t, board);
   };
   if (t.status !== "TOURNAMENT_STATUS_RUNNING") return finish();
-  // A ladder's leaderboard is live: read again at most every few seconds.
+  // A ladder's leaderboard is live: read again at most every few seconds,
+  // and drawn only while this page is still the one shown.
+  let live = true;
+  closeLive = () => { live = false; };
   let board = null;
   let boardAt = 0;
   const ladderBoard = async () => {
     if (!isLadder(t) || Date.now() - boardAt < 3000) return;
     boardAt = Date.now();
-    board = await api(`/api/v1/leaderboard?game=${encodeURIComponent(t.spec.game)}` +
-                      `&tournament_id=${t.id}`);
+    const read = await api(`/api/v1/leaderboard?game=${encodeURIComponent(t.spec.game)}` +
+                           `&tournament_id=${t.id}`);
+    if (!live) return;
+    board = read;
     drawTournament(t, board);
   };
   drawTournament(t, null);
   await ladderBoard();
+  if (!live) return;
   const events = new EventSource(`/api/v1/tournaments/${id}/events`);
-  closeLive = () => events.close();
+  closeLive = () => { live = false; events.close(); };
   events.addEventListener("tournament", (e) => {
     t = JSON.parse(e.data);
     drawTournament(t, board);
