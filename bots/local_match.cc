@@ -24,7 +24,9 @@ absl::StatusOr<PlayedMatch> PlayLocalMatch(const engine::Game& game,
   while (!state->IsOver()) {
     for (engine::Seat seat : state->SeatsToAct()) {
       state->LegalActions(seat, &legal);
-      const engine::Action action = bots[seat]->Choose(*state->ViewFor(seat), legal);
+      const engine::Action action = bots[seat]->ReadsView()
+                                        ? bots[seat]->Choose(*state->ViewFor(seat), legal)
+                                        : bots[seat]->Choose(engine::NoView(), legal);
       // Where the list holds only examples, the rules decide (Apply).
       const bool listed = std::find(legal.begin(), legal.end(), action) != legal.end();
       if (!listed && state->LegalActionsComplete(seat)) {

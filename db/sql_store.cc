@@ -12,6 +12,9 @@
 #include "absl/time/clock.h"
 #include "db/migrations.h"
 #include "engine/player_id.h"
+#include "engine/record.h"
+#include "engine/record_json.h"
+#include "engine/seed_commitment.h"
 #include "engine/status_macros.h"
 
 namespace hoard::db {
@@ -59,6 +62,103 @@ absl::Status Parse(absl::string_view bytes, Message& message, const std::string&
     return absl::OkStatus();
   }
   return absl::DataLossError(absl::StrCat(name, ": ", what, " cannot be read back"));
+}
+
+// What a store keeps of a record: a format 2 record in its compact form
+// (format 3), every other as it is (a compact one, a format 1 one, or
+// none). Its seed's salt is kept in its match's row, and a commitment that
+// seed and salt give again is left out.
+std::string StoredRecord(hoard::v1::MatchRecord record) {
+  if (record.format() == absl::StrCat(engine::kRecordFormatPrefix, engine::kRecordFormatVersion)) {
+    absl::StatusOr<engine::MatchRecord> compact = engine::RecordFromProto(record);
+    if (compact.ok()) compact = engine::CompactRecord(*compact);
+    if (compact.ok()) record = engine::RecordToProto(*compact);
+  }
+  if (record.has_seed_salt() &&
+      record.seed_commitment() == engine::SeedCommitment(record.seed(), record.seed_salt())) {
+    record.clear_seed_commitment();
+    record.clear_seed_salt();
+  }
+  return record.SerializeAsString();
+}
+
+// A stored record as readers are given it: the salt its match's row keeps
+// (`salt`) and the commitment it gives put back, and a compact record
+// expanded (its match replayed from its seed); kDataLoss when it no longer
+// replays.
+absl::Status ExpandStored(hoard::v1::MatchRecord& record, const std::string& salt,
+                          const std::string& name, absl::string_view what) {
+  if (!record.has_seed_salt() && !record.has_seed_commitment() && !salt.empty()) {
+    record.set_seed_salt(salt);
+    record.set_seed_commitment(engine::SeedCommitment(record.seed(), salt));
+  }
+  if (record.format() !=
+      absl::StrCat(engine::kRecordFormatPrefix, engine::kCompactRecordFormatVersion)) {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<engine::MatchRecord> read = engine::RecordFromProto(record);
+  if (read.ok()) read = engine::ExpandRecord(*read);
+  if (!read.ok()) {
+    return absl::DataLossError(
+        absl::StrCat(name, ": ", what, " cannot be read back: ", read.status().message()));
+  }
+  record = engine::RecordToProto(*read);
+  return absl::OkStatus();
+}
+
+// The columns of `matches` a stored match is read from: its row's own
+// columns, then the rest of its summary (MatchRest).
+constexpr char kMatchColumns[] =
+    "sequence, summary, id, game, ruleset_version, seed, status, actions, "
+    "COALESCE(started_at_ms, 0), COALESCE(finished_at_ms, 0), seed_salt, unrated";
+
+// What a match's summary keeps beside its row's columns: the fields the
+// columns hold are left out, and so is a commitment its seed and salt
+// give again. (Summaries stored before hold every field; read back, the
+// columns give the same values.)
+std::string MatchRest(hoard::v1::Match match) {
+  if (!match.seed_salt().empty() &&
+      match.seed_commitment() == engine::SeedCommitment(match.seed(), match.seed_salt())) {
+    match.clear_seed_commitment();
+  }
+  match.clear_match_id();
+  match.clear_game();
+  match.clear_ruleset_version();
+  match.clear_status();
+  match.clear_seed();
+  match.clear_seed_salt();
+  match.clear_actions();
+  match.clear_started_unix_ms();
+  match.clear_finished_unix_ms();
+  match.clear_unrated();
+  return match.SerializeAsString();
+}
+
+// A stored match read back from a row of kMatchColumns.
+absl::Status ReadMatch(const SqlRow& row, StoredMatch& stored, const std::string& name) {
+  stored.sequence = row.Int(0);
+  hoard::v1::Match& match = stored.match;
+  RETURN_IF_ERROR(Parse(row.Bytes(1), match, name, absl::StrCat("match ", row.Text(2))));
+  match.set_match_id(row.Text(2));
+  match.set_game(row.Text(3));
+  match.set_ruleset_version(row.Text(4));
+  match.set_seed(static_cast<std::uint64_t>(row.Int(5)));
+  hoard::v1::MatchStatus status = hoard::v1::MATCH_STATUS_UNSPECIFIED;
+  if (!hoard::v1::MatchStatus_Parse(row.Text(6), &status)) {
+    return absl::DataLossError(absl::StrCat(name, ": match ", row.Text(2), " has status '",
+                                            row.Text(6), "', which is none"));
+  }
+  match.set_status(status);
+  match.set_actions(static_cast<int>(row.Int(7)));
+  // Rows stored before these columns were added hold them in the summary.
+  if (row.Int(8) != 0) match.set_started_unix_ms(row.Int(8));
+  if (row.Int(9) != 0) match.set_finished_unix_ms(row.Int(9));
+  if (!row.Bytes(10).empty()) match.set_seed_salt(row.Text(10));
+  if (row.Int(11) != 0) match.set_unrated(true);
+  if (match.seed_commitment().empty() && !match.seed_salt().empty()) {
+    match.set_seed_commitment(engine::SeedCommitment(match.seed(), match.seed_salt()));
+  }
+  return absl::OkStatus();
 }
 
 // Every statement whose text depends on the dialect, made once per store.
@@ -144,27 +244,31 @@ class SqlStore final : public MatchStore {
   absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) override {
     absl::MutexLock lock(&mu_);
     std::optional<StoredMatch> found;
-    RETURN_IF_ERROR(db_->Run("SELECT sequence, summary FROM matches WHERE id = $1",
-                             SqlParams().Text(id), "reading a match",
-                             [&](const SqlRow& row) {
-                               found.emplace().sequence = row.Int(0);
-                               return Parse(row.Bytes(1), found->match, name_,
-                                            absl::StrCat("match ", id));
-                             })
-                        .status());
+    RETURN_IF_ERROR(
+        db_->Run(absl::StrCat("SELECT ", kMatchColumns, " FROM matches WHERE id = $1"),
+                 SqlParams().Text(id), "reading a match",
+                 [&](const SqlRow& row) { return ReadMatch(row, found.emplace(), name_); })
+            .status());
     return found;
   }
 
   absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(const std::string& id) override {
-    absl::MutexLock lock(&mu_);
     std::optional<hoard::v1::MatchRecord> found;
-    RETURN_IF_ERROR(db_->Run("SELECT record FROM match_records WHERE match_id = $1",
-                             SqlParams().Text(id), "reading a record",
-                             [&](const SqlRow& row) {
-                               return Parse(row.Bytes(0), found.emplace(), name_,
-                                            absl::StrCat("the record of ", id));
-                             })
-                        .status());
+    std::string salt;
+    const std::string what = absl::StrCat("the record of ", id);
+    {
+      absl::MutexLock lock(&mu_);
+      RETURN_IF_ERROR(db_->Run("SELECT r.record, m.seed_salt FROM match_records r "
+                               "JOIN matches m ON m.id = r.match_id WHERE r.match_id = $1",
+                               SqlParams().Text(id), "reading a record",
+                               [&](const SqlRow& row) {
+                                 salt = row.Text(1);
+                                 return Parse(row.Bytes(0), found.emplace(), name_, what);
+                               })
+                          .status());
+    }
+    // Replayed without the store's lock: other calls go on meanwhile.
+    if (found.has_value()) RETURN_IF_ERROR(ExpandStored(*found, salt, name_, what));
     return found;
   }
 
@@ -176,36 +280,34 @@ class SqlStore final : public MatchStore {
     // A seat of a registered bot (filter.bot) or of any bot by its name
     // (filter.rated_bot, built-in ones too), both found through seats_by_bot.
     std::vector<StoredMatch> matches;
-    RETURN_IF_ERROR(db_->Run("SELECT sequence, summary FROM matches WHERE sequence > $1 "
-                             "AND ($2 = '' OR game = $2) "
-                             "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-                             "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
-                             "AND s.player = 'bot:' || $3)) "
-                             "AND ($5 = 0 OR tournament_id = $5) "
-                             "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-                             "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
-                             "AND ($10 = '' OR status = $10) "
-                             "ORDER BY sequence LIMIT $4",
-                             SqlParams()
-                                 .Int(after)
-                                 .Text(filter.game)
-                                 .Text(filter.bot)
-                                 .Int(limit)
-                                 .Int(filter.tournament_id)
-                                 .Text(rated_name)
-                                 .Text(rated_version)
-                                 .Text(bot_name)
-                                 .Text(bot_version)
-                                 .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
-                                           ? ""
-                                           : hoard::v1::MatchStatus_Name(filter.status)),
-                             "listing matches",
-                             [&](const SqlRow& row) {
-                               StoredMatch& stored = matches.emplace_back();
-                               stored.sequence = row.Int(0);
-                               return Parse(row.Bytes(1), stored.match, name_, "a stored match");
-                             })
-                        .status());
+    RETURN_IF_ERROR(
+        db_->Run(absl::StrCat("SELECT ", kMatchColumns,
+                              " FROM matches WHERE sequence > $1 "
+                              "AND ($2 = '' OR game = $2) "
+                              "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                              "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
+                              "AND s.player = 'bot:' || $3)) "
+                              "AND ($5 = 0 OR tournament_id = $5) "
+                              "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                              "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
+                              "AND ($10 = '' OR status = $10) "
+                              "ORDER BY sequence LIMIT $4"),
+                 SqlParams()
+                     .Int(after)
+                     .Text(filter.game)
+                     .Text(filter.bot)
+                     .Int(limit)
+                     .Int(filter.tournament_id)
+                     .Text(rated_name)
+                     .Text(rated_version)
+                     .Text(bot_name)
+                     .Text(bot_version)
+                     .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
+                               ? ""
+                               : hoard::v1::MatchStatus_Name(filter.status)),
+                 "listing matches",
+                 [&](const SqlRow& row) { return ReadMatch(row, matches.emplace_back(), name_); })
+            .status());
     return matches;
   }
 
@@ -594,7 +696,7 @@ class SqlStore final : public MatchStore {
       match.set_tournament_id(slot->tournament_id);
       match.set_schedule_index(slot->schedule_index);
     }
-    const std::string summary = match.SerializeAsString();
+    const std::string summary = MatchRest(match);
     SqlParams params;
     params.Text(match.match_id())
         .Int(sequence)
@@ -645,7 +747,7 @@ class SqlStore final : public MatchStore {
     // An aborted match keeps no record: it never finished, and its deal may
     // be played again.
     if (match.status() == hoard::v1::MATCH_STATUS_ABORTED) return absl::OkStatus();
-    const std::string bytes = record.SerializeAsString();
+    const std::string bytes = StoredRecord(record);
     return db_
         ->Run("INSERT INTO match_records (match_id, record) VALUES ($1, $2)",
               SqlParams().Text(match.match_id()).KeptBytes(bytes), "storing a record")

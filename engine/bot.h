@@ -10,6 +10,7 @@
 // first, the search bot) and makes them by name.
 
 #include <span>
+#include <string>
 
 #include "engine/game.h"
 
@@ -27,6 +28,19 @@ class Bot {
   // matches can skip building one.
   virtual bool ReadsView() const { return true; }
 };
+
+// The view given to a bot that does not read its view (Bot::ReadsView), in
+// place of one built for nothing. It equals only itself and reads empty.
+inline const View& NoView() {
+  class Empty final : public View {
+   public:
+    bool Equals(const View& other) const override { return &other == this; }
+    std::string ToString() const override { return ""; }
+    std::string Summary() const override { return ""; }
+  };
+  static const Empty kEmpty;
+  return kEmpty;
+}
 
 }  // namespace hoard::engine
 

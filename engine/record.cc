@@ -1,7 +1,11 @@
 #include "engine/record.h"
 
+#include <algorithm>
+#include <memory>
+#include <string_view>
 #include <utility>
 
+#include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -54,17 +58,10 @@ MatchRecord MatchRecorder::Finish(const State& state) {
   return record_;
 }
 
-absl::Status VerifyRecord(const MatchRecord& record) {
-  if (record.format_version < kOldestRecordFormatVersion ||
-      record.format_version > kRecordFormatVersion) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the record is in format ", record.format_version,
-                     ", which this build does not know (it reads formats ",
-                     kOldestRecordFormatVersion, " to ", kRecordFormatVersion, ")"));
-  }
-  if (!record.seed_commitment.empty()) {
-    RETURN_IF_ERROR(CheckSeedCommitment(record.seed, record.seed_salt, record.seed_commitment));
-  }
+namespace {
+
+// The record's match at its start: its game found, its ruleset checked.
+absl::StatusOr<std::unique_ptr<State>> StartOf(const MatchRecord& record) {
   ASSIGN_OR_RETURN(const Game* game, FindGame(record.game));
   if (record.ruleset_version != game->info().ruleset_version) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -79,7 +76,200 @@ absl::Status VerifyRecord(const MatchRecord& record) {
     return absl::InvalidArgumentError(
         absl::StrCat("the record's match cannot be started: ", started.status().message()));
   }
-  std::unique_ptr<State> state = *std::move(started);
+  return started;
+}
+
+absl::Status CheckResult(const State& state, const MatchRecord& record) {
+  if (state.Scores() != record.scores) {
+    return absl::InvalidArgumentError(absl::StrCat("final scores are [", JoinScores(state.Scores()),
+                                                   "], the record says [",
+                                                   JoinScores(record.scores), "]"));
+  }
+  if (state.Ranks() != record.ranks) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("final ranks are [", absl::StrJoin(state.Ranks(), ", "),
+                     "], the record says [", absl::StrJoin(record.ranks, ", "), "]"));
+  }
+  return absl::OkStatus();
+}
+
+// A packed action's number: its place in its seat's legal list (`legal`),
+// or the list's length plus its code when it is not in the list, times the
+// seat count, plus its seat.
+absl::uint128 MoveNumber(Seat seat, Action action, const std::vector<Action>& legal, int seats) {
+  const auto listed = std::find(legal.begin(), legal.end(), action);
+  const absl::uint128 place = listed != legal.end() ? absl::uint128(listed - legal.begin())
+                                                    : absl::uint128(legal.size()) + action.code();
+  return place * static_cast<std::uint64_t>(seats) + static_cast<std::uint64_t>(seat);
+}
+
+void AppendVarint(absl::uint128 value, std::string& out) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>((absl::Uint128Low64(value) & 0x7f) | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(absl::Uint128Low64(value)));
+}
+
+// Reads the next varint of `packed` from `at`; kDataLoss on bytes a
+// compact record's moves never hold.
+absl::StatusOr<absl::uint128> ReadVarint(std::string_view packed, std::size_t& at) {
+  absl::uint128 value = 0;
+  // A 64-bit code plus a list's length, times a few seats, fits in 10
+  // bytes of 7 bits.
+  for (int shift = 0; shift < 70; shift += 7) {
+    if (at >= packed.size()) return absl::DataLossError("the packed moves end inside a move");
+    const auto byte = static_cast<unsigned char>(packed[at++]);
+    value |= absl::uint128(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return value;
+  }
+  return absl::DataLossError(absl::StrCat("a packed move runs on past 10 bytes at byte ", at));
+}
+
+// Replays a compact record, filling `expanded` (format 2) as it goes, and
+// leaves the final state in `state`.
+absl::Status Replay(const MatchRecord& record, MatchRecord& expanded,
+                    std::unique_ptr<State>& state) {
+  ASSIGN_OR_RETURN(state, StartOf(record));
+  expanded = record;
+  expanded.format_version = kRecordFormatVersion;
+  expanded.setup = state->Zones();
+  expanded.moves.clear();
+  expanded.final_state = 0;
+  expanded.checkpoints.clear();
+  const int seats = state->num_players();
+  std::vector<Action> legal;
+  std::size_t checkpoint = 0;
+  for (std::size_t at = 0; at < record.moves.size();) {
+    const std::size_t number = expanded.actions.size() + 1;
+    absl::StatusOr<absl::uint128> move = ReadVarint(record.moves, at);
+    if (!move.ok()) {
+      return absl::DataLossError(absl::StrCat("step ", number, ": ", move.status().message()));
+    }
+    const auto seat =
+        static_cast<Seat>(absl::Uint128Low64(*move % static_cast<std::uint64_t>(seats)));
+    const absl::uint128 place = *move / static_cast<std::uint64_t>(seats);
+    const std::string where = absl::StrCat("step ", number, " (seat ", seat, ")");
+    if (state->IsOver()) {
+      return absl::DataLossError(
+          absl::StrCat(where, ": the match was already over, yet the record goes on"));
+    }
+    const Seats to_act = state->SeatsToAct();
+    if (std::find(to_act.begin(), to_act.end(), seat) == to_act.end()) {
+      return absl::DataLossError(absl::StrCat(where, ": the seat is not to act"));
+    }
+    state->LegalActions(seat, &legal);
+    Action action;
+    if (place < legal.size()) {
+      action = legal[absl::Uint128Low64(place)];
+    } else if (const absl::uint128 code = place - legal.size(); absl::Uint128High64(code) == 0) {
+      action = Action(absl::Uint128Low64(code));
+    } else {
+      return absl::DataLossError(absl::StrCat(where, ": the packed move is out of range"));
+    }
+    RecordedAction& step = expanded.actions.emplace_back();
+    step.seat = seat;
+    step.action = action;
+    step.text = state->ActionToString(seat, action);
+    if (absl::Status status = state->Apply(seat, action); !status.ok()) {
+      return absl::DataLossError(
+          absl::StrCat(where, ": '", step.text, "' cannot be played: ", status.message()));
+    }
+    step.state_after = state->Fingerprint();
+    if (checkpoint < record.checkpoints.size() &&
+        record.checkpoints[checkpoint].step == static_cast<int>(number)) {
+      if (step.state_after != record.checkpoints[checkpoint].state) {
+        return absl::DataLossError(absl::StrCat(
+            where, ": after '", step.text, "' the state's fingerprint is ", Hex(step.state_after),
+            ", the record says ", Hex(record.checkpoints[checkpoint].state)));
+      }
+      ++checkpoint;
+    }
+  }
+  if (checkpoint < record.checkpoints.size()) {
+    return absl::DataLossError(absl::StrCat("the record has a checkpoint at step ",
+                                            record.checkpoints[checkpoint].step,
+                                            " out of order or past its last action"));
+  }
+  if (!state->IsOver()) {
+    return absl::DataLossError(absl::StrCat("the record ends after step ", expanded.actions.size(),
+                                            " but the match is not over"));
+  }
+  if (const std::uint64_t final_state = state->Fingerprint(); final_state != record.final_state) {
+    return absl::DataLossError(absl::StrCat("the final state's fingerprint is ", Hex(final_state),
+                                            ", the record says ", Hex(record.final_state)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<MatchRecord> CompactRecord(const MatchRecord& record) {
+  if (record.format_version == kCompactRecordFormatVersion) return record;
+  ASSIGN_OR_RETURN(std::unique_ptr<State> state, StartOf(record));
+  MatchRecord compact = record;
+  compact.format_version = kCompactRecordFormatVersion;
+  compact.setup.clear();
+  compact.actions.clear();
+  compact.moves.reserve(record.actions.size() * 2);
+  const int seats = state->num_players();
+  std::vector<Action> legal;
+  for (std::size_t i = 0; i < record.actions.size(); ++i) {
+    const RecordedAction& step = record.actions[i];
+    const std::string where = absl::StrCat("step ", i + 1, " (seat ", step.seat, ")");
+    const Seats to_act = state->IsOver() ? Seats() : state->SeatsToAct();
+    if (std::find(to_act.begin(), to_act.end(), step.seat) == to_act.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": the seat is not to act"));
+    }
+    state->LegalActions(step.seat, &legal);
+    AppendVarint(MoveNumber(step.seat, step.action, legal, seats), compact.moves);
+    if (absl::Status status = state->Apply(step.seat, step.action); !status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": the action cannot be played: ", status.message()));
+    }
+    if ((i + 1) % kCheckpointEvery == 0 && i + 1 < record.actions.size()) {
+      compact.checkpoints.push_back({static_cast<int>(i + 1), state->Fingerprint()});
+    }
+  }
+  if (!state->IsOver()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the record ends after step ", record.actions.size(), " but the match is not over"));
+  }
+  compact.final_state = state->Fingerprint();
+  return compact;
+}
+
+absl::StatusOr<MatchRecord> ExpandRecord(const MatchRecord& record) {
+  if (record.format_version != kCompactRecordFormatVersion) return record;
+  MatchRecord expanded;
+  std::unique_ptr<State> state;
+  RETURN_IF_ERROR(Replay(record, expanded, state));
+  return expanded;
+}
+
+absl::Status VerifyRecord(const MatchRecord& record) {
+  if (record.format_version < kOldestRecordFormatVersion ||
+      record.format_version > kNewestRecordFormatVersion) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the record is in format ", record.format_version,
+                     ", which this build does not know (it reads formats ",
+                     kOldestRecordFormatVersion, " to ", kNewestRecordFormatVersion, ")"));
+  }
+  if (!record.seed_commitment.empty()) {
+    RETURN_IF_ERROR(CheckSeedCommitment(record.seed, record.seed_salt, record.seed_commitment));
+  }
+  if (record.format_version == kCompactRecordFormatVersion) {
+    MatchRecord expanded;
+    std::unique_ptr<State> state;
+    if (absl::Status replayed = Replay(record, expanded, state); !replayed.ok()) {
+      // What the record says differs: the same kind of answer as for the
+      // expanded formats.
+      if (replayed.code() != absl::StatusCode::kDataLoss) return replayed;
+      return absl::InvalidArgumentError(replayed.message());
+    }
+    return CheckResult(*state, record);
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<State> state, StartOf(record));
 
   const std::vector<Zone> setup = state->Zones();
   if (setup != record.setup) {
@@ -121,17 +311,7 @@ absl::Status VerifyRecord(const MatchRecord& record) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the record ends after step ", record.actions.size(), " but the match is not over"));
   }
-  if (state->Scores() != record.scores) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("final scores are [", JoinScores(state->Scores()), "], the record says [",
-                     JoinScores(record.scores), "]"));
-  }
-  if (state->Ranks() != record.ranks) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("final ranks are [", absl::StrJoin(state->Ranks(), ", "),
-                     "], the record says [", absl::StrJoin(record.ranks, ", "), "]"));
-  }
-  return absl::OkStatus();
+  return CheckResult(*state, record);
 }
 
 }  // namespace hoard::engine

@@ -7,10 +7,25 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "engine/status_macros.h"
 #include "google/protobuf/util/json_util.h"
 #include "hoard/v1/record.pb.h"
 
 namespace hoard::engine {
+namespace {
+
+std::string Hex(std::uint64_t value) { return absl::StrCat(absl::Hex(value, absl::kZeroPad16)); }
+
+// A fingerprint's 16 hex digits, or kInvalidArgument naming `what`.
+absl::Status ReadHex(absl::string_view hex, std::uint64_t& value, absl::string_view what) {
+  if (!absl::SimpleHexAtoi(hex, &value)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a match record: ", what, " '", hex, "' is not hexadecimal"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 hoard::v1::MatchRecord RecordToProto(const MatchRecord& record) {
   hoard::v1::MatchRecord proto;
@@ -22,6 +37,16 @@ hoard::v1::MatchRecord RecordToProto(const MatchRecord& record) {
     (*proto.mutable_options())[name] = value;
   }
   for (const std::string& seat : record.seats) proto.add_seats(seat);
+  if (record.format_version == kCompactRecordFormatVersion) {
+    hoard::v1::CompactActions* compact = proto.mutable_compact();
+    compact->set_moves(record.moves);
+    compact->set_final_state(Hex(record.final_state));
+    for (const Checkpoint& checkpoint : record.checkpoints) {
+      hoard::v1::Checkpoint* out = compact->add_checkpoints();
+      out->set_step(checkpoint.step);
+      out->set_state_after(Hex(checkpoint.state));
+    }
+  }
   for (const Zone& zone : record.setup) {
     hoard::v1::Zone* out = proto.add_setup();
     out->set_name(zone.name);
@@ -33,7 +58,7 @@ hoard::v1::MatchRecord RecordToProto(const MatchRecord& record) {
     out->set_seat(step.seat);
     out->set_code(step.action.code());
     out->set_text(step.text);
-    out->set_state_after(absl::StrCat(absl::Hex(step.state_after, absl::kZeroPad16)));
+    out->set_state_after(Hex(step.state_after));
   }
   for (double score : record.scores) proto.add_scores(score);
   for (int rank : record.ranks) proto.add_ranks(rank);
@@ -71,10 +96,11 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
   if (!absl::ConsumePrefix(&format, kRecordFormatPrefix) ||
       !absl::SimpleAtoi(format, &record.format_version) ||
       record.format_version < kOldestRecordFormatVersion ||
-      record.format_version > kRecordFormatVersion) {
+      record.format_version > kNewestRecordFormatVersion) {
     return absl::InvalidArgumentError(
         absl::StrCat("not a match record: format is '", proto.format(), "', expected '",
-                     kRecordFormatPrefix, kRecordFormatVersion, "' (or an older '",
+                     kRecordFormatPrefix, kRecordFormatVersion, "' (or the compact '",
+                     kRecordFormatPrefix, kCompactRecordFormatVersion, "', or an older '",
                      kRecordFormatPrefix, kOldestRecordFormatVersion, "')"));
   }
   record.game = proto.game();
@@ -85,14 +111,25 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
   for (const hoard::v1::Zone& zone : proto.setup()) {
     record.setup.push_back({zone.name(), {zone.cards().begin(), zone.cards().end()}});
   }
+  if (record.format_version == kCompactRecordFormatVersion) {
+    if (proto.actions_size() > 0 || proto.setup_size() > 0) {
+      return absl::InvalidArgumentError(
+          "not a match record: a compact record keeps its actions in 'compact', and no setup");
+    }
+    record.moves = proto.compact().moves();
+    RETURN_IF_ERROR(ReadHex(proto.compact().final_state(), record.final_state, "final_state"));
+    for (const hoard::v1::Checkpoint& checkpoint : proto.compact().checkpoints()) {
+      Checkpoint& read = record.checkpoints.emplace_back();
+      read.step = checkpoint.step();
+      RETURN_IF_ERROR(ReadHex(checkpoint.state_after(), read.state,
+                              absl::StrCat("the checkpoint at step ", checkpoint.step())));
+    }
+  }
   for (int i = 0; i < proto.actions_size(); ++i) {
     const hoard::v1::RecordedAction& step = proto.actions(i);
     RecordedAction action{.seat = step.seat(), .action = Action(step.code()), .text = step.text()};
-    if (!absl::SimpleHexAtoi(step.state_after(), &action.state_after)) {
-      return absl::InvalidArgumentError(absl::StrCat("not a match record: step ", i + 1,
-                                                     " has state_after '", step.state_after(),
-                                                     "', which is not hexadecimal"));
-    }
+    RETURN_IF_ERROR(ReadHex(step.state_after(), action.state_after,
+                            absl::StrCat("step ", i + 1, "'s state_after")));
     record.actions.push_back(std::move(action));
   }
   record.scores.assign(proto.scores().begin(), proto.scores().end());

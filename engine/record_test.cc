@@ -1,7 +1,9 @@
 #include "engine/record.h"
 
+#include <algorithm>
 #include <memory>
 
+#include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 #include "engine/record_json.h"
 #include "engine/registry.h"
@@ -127,12 +129,13 @@ TEST(RecordTest, UnknownFormatsAreRefusedWithTheOnesKnown) {
   EXPECT_THAT(RecordFromJson(json),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("format is 'hoard.match_record.v9', expected "
-                                 "'hoard.match_record.v2' (or an older "
+                                 "'hoard.match_record.v2' (or the compact "
+                                 "'hoard.match_record.v3', or an older "
                                  "'hoard.match_record.v1')")));
   MatchRecord record = PlayRandomMatch(2, 4);
-  record.format_version = 3;
+  record.format_version = 4;
   EXPECT_THAT(VerifyRecord(record),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("in format 3")));
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("in format 4")));
 }
 
 // A match's record with the commitment to its deal, as the server and
@@ -214,6 +217,172 @@ TEST(RecordTest, FormatOneRecordsOfEveryGameStillVerify) {
     EXPECT_THAT(VerifyRecord(tampered),
                 StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("step 5 ")));
   }
+}
+
+// Compact records written by an earlier build (testdata/*_v3.json, made by
+// `hoard replay compact` of `hoard play --record` files of each game) still
+// replay: a store's records stay readable as long as the rules' version.
+TEST(RecordTest, FormatThreeRecordsOfEveryGameStillVerify) {
+  for (const char* game : {"village", "dragons_gold", "frost_dragon", "hedonia"}) {
+    SCOPED_TRACE(game);
+    absl::StatusOr<MatchRecord> record =
+        ReadRecordFile(absl::StrCat(HOARD_ENGINE_TESTDATA, "/", game, "_v3.json"));
+    ASSERT_THAT(record, IsOk());
+    EXPECT_EQ(record->format_version, 3);
+    EXPECT_THAT(VerifyRecord(*record), IsOk());
+    absl::StatusOr<MatchRecord> expanded = ExpandRecord(*record);
+    ASSERT_THAT(expanded, IsOk());
+    EXPECT_THAT(VerifyRecord(*expanded), IsOk());
+    EXPECT_EQ(*CompactRecord(*expanded), *record);
+  }
+}
+
+// Format 3: the compact form keeps only what cannot be derived, and
+// expands back to the very record it came from.
+TEST(CompactRecordTest, ExpandsBackToTheSameRecordInEveryGame) {
+  for (const char* id : {"village", "dragons_gold", "frost_dragon", "hedonia"}) {
+    const Game& game = **FindGame(id);
+    for (int players = game.info().min_players; players <= game.info().max_players; ++players) {
+      MatchConfig config{.num_players = players, .seed = 40u + players};
+      std::unique_ptr<State> state = *game.NewMatch(config);
+      MatchRecorder recorder(game.info(), config, std::vector<std::string>(players, "r"), *state);
+      Rng rng(players);
+      std::vector<Action> legal;
+      while (!state->IsOver()) {
+        const Seat seat = state->SeatsToAct()[0];
+        state->LegalActions(seat, &legal);
+        const Action action = legal[rng.Uniform(legal.size())];
+        std::string text = state->ActionToString(seat, action);
+        ASSERT_THAT(state->Apply(seat, action), IsOk());
+        recorder.Record(seat, action, text, *state);
+      }
+      const MatchRecord record = recorder.Finish(*state);
+      absl::StatusOr<MatchRecord> compact = CompactRecord(record);
+      ASSERT_THAT(compact, IsOk());
+      EXPECT_EQ(compact->format_version, 3);
+      EXPECT_TRUE(compact->setup.empty());
+      EXPECT_TRUE(compact->actions.empty());
+      EXPECT_EQ(compact->final_state, state->Fingerprint());
+      EXPECT_EQ(compact->checkpoints.size(), (record.actions.size() - 1) / kCheckpointEvery) << id;
+      EXPECT_THAT(VerifyRecord(*compact), IsOk()) << id << " " << players;
+      // Through the protocol and JSON, as a store and a file keep it.
+      absl::StatusOr<MatchRecord> read = RecordFromProto(RecordToProto(*compact));
+      ASSERT_THAT(read, IsOk());
+      EXPECT_EQ(*read, *compact);
+      absl::StatusOr<MatchRecord> from_json = RecordFromJson(RecordToJson(*compact));
+      ASSERT_THAT(from_json, IsOk());
+      EXPECT_EQ(*from_json, *compact);
+      absl::StatusOr<MatchRecord> expanded = ExpandRecord(*read);
+      ASSERT_THAT(expanded, IsOk());
+      EXPECT_EQ(*expanded, record) << id << " " << players;
+    }
+  }
+}
+
+TEST(CompactRecordTest, IsSmall) {
+  const MatchRecord record = PlayRandomMatch(4, 7);
+  const MatchRecord compact = *CompactRecord(record);
+  // Most actions are a place in a short legal list: a byte each.
+  EXPECT_LT(compact.moves.size(), record.actions.size() * 5 / 4)
+      << compact.moves.size() << " bytes for " << record.actions.size() << " actions";
+  const std::string full = RecordToProto(record).SerializeAsString();
+  const std::string small = RecordToProto(compact).SerializeAsString();
+  EXPECT_LT(small.size() * 20, full.size()) << small.size() << " against " << full.size();
+}
+
+TEST(CompactRecordTest, AnAlteredMoveIsCaughtAtTheFinalStateOrTheRules) {
+  const MatchRecord record = PlayRandomMatch(3, 11);
+  MatchRecord compact = *CompactRecord(record);
+  // Step 5's place in its list, one further on: still a legal move, but
+  // not the one played.
+  compact.moves[4] = static_cast<char>(compact.moves[4] + 3);
+  EXPECT_THAT(VerifyRecord(compact), StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+  EXPECT_THAT(ExpandRecord(compact), StatusIs(absl::StatusCode::kDataLoss, ::testing::_));
+  compact = *CompactRecord(record);
+  compact.final_state ^= 1;
+  EXPECT_THAT(ExpandRecord(compact),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("the final state's fingerprint")));
+  compact = *CompactRecord(record);
+  compact.scores[0] += 1;
+  EXPECT_THAT(VerifyRecord(compact),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("final scores")));
+}
+
+TEST(CompactRecordTest, ACheckpointNamesTheStepWhereTheMatchParts) {
+  // A long Frost Dragon match has checkpoints on the way.
+  const Game& game = **FindGame("frost_dragon");
+  MatchConfig config{.num_players = 4, .seed = 3};
+  std::unique_ptr<State> state = *game.NewMatch(config);
+  MatchRecorder recorder(game.info(), config, std::vector<std::string>(4, "r"), *state);
+  std::vector<Action> legal;
+  while (!state->IsOver()) {
+    const Seat seat = state->SeatsToAct()[0];
+    state->LegalActions(seat, &legal);
+    std::string text = state->ActionToString(seat, legal[0]);
+    ASSERT_THAT(state->Apply(seat, legal[0]), IsOk());
+    recorder.Record(seat, legal[0], text, *state);
+  }
+  MatchRecord compact = *CompactRecord(recorder.Finish(*state));
+  ASSERT_FALSE(compact.checkpoints.empty());
+  compact.checkpoints[0].state ^= 1;
+  EXPECT_THAT(ExpandRecord(compact),
+              StatusIs(absl::StatusCode::kDataLoss,
+                       HasSubstr(absl::StrCat("step ", kCheckpointEvery, " "))));
+}
+
+TEST(CompactRecordTest, DamagedMovesAreRefusedNamingTheStep) {
+  const MatchRecord record = PlayRandomMatch(2, 5);
+  MatchRecord compact = *CompactRecord(record);
+  compact.moves.back() = static_cast<char>(0x80);
+  EXPECT_THAT(ExpandRecord(compact),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("end inside a move")));
+  compact.moves = std::string(12, '\xff');
+  EXPECT_THAT(ExpandRecord(compact),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("step 1: a packed move runs on")));
+  // Seat 1 to act first: village's first decision is seat 0's.
+  compact.moves = std::string("\x01");
+  EXPECT_THAT(ExpandRecord(compact),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("step 1 (seat 1): the seat is not")));
+  compact.moves = std::string("\xfe\xff\xff\xff\xff\xff\xff\xff\xff\x7f", 10);
+  EXPECT_THAT(ExpandRecord(compact),
+              StatusIs(absl::StatusCode::kDataLoss, HasSubstr("out of range")));
+}
+
+// An action outside its seat's listed examples (a game whose lists are not
+// complete) is packed by its code and comes back the same.
+TEST(CompactRecordTest, AnActionOutsideItsListKeepsItsCode) {
+  const MatchRecord record = PlayRandomMatch(2, 9);
+  MatchRecord compact = *CompactRecord(record);
+  const Game& game = **FindGame("village");
+  std::unique_ptr<State> state = *game.NewMatch({.num_players = 2, .seed = record.seed});
+  const std::vector<Action> legal = state->LegalActions(record.actions[0].seat);
+  const std::size_t place =
+      std::find(legal.begin(), legal.end(), record.actions[0].action) - legal.begin();
+  ASSERT_LT(place, legal.size());
+  // Step 1 written as the list's length plus its code instead.
+  std::string moves;
+  absl::uint128 number = (absl::uint128(legal.size()) + record.actions[0].action.code()) * 2 +
+                         static_cast<std::uint64_t>(record.actions[0].seat);
+  while (number >= 0x80) {
+    moves.push_back(static_cast<char>((absl::Uint128Low64(number) & 0x7f) | 0x80));
+    number >>= 7;
+  }
+  moves.push_back(static_cast<char>(absl::Uint128Low64(number)));
+  std::size_t first = 0;
+  while (static_cast<unsigned char>(compact.moves[first]) & 0x80) ++first;
+  compact.moves = moves + compact.moves.substr(first + 1);
+  absl::StatusOr<MatchRecord> expanded = ExpandRecord(compact);
+  ASSERT_THAT(expanded, IsOk());
+  EXPECT_EQ(*expanded, record);
+}
+
+TEST(CompactRecordTest, ARecordThatDoesNotReplayIsNotMadeCompact) {
+  MatchRecord record = PlayRandomMatch(2, 5);
+  record.actions.pop_back();
+  EXPECT_THAT(CompactRecord(record),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("the match is not over")));
+  // Expanding what is not compact gives it back as it is.
+  EXPECT_EQ(*ExpandRecord(record), record);
 }
 
 }  // namespace

@@ -346,8 +346,9 @@ void Arena::OnMatchFinished(const std::string& match_id) {
   // An aborted match has no record (nor scores): only its summary is kept.
   hoard::v1::MatchRecord record;
   if (store || hooks.on_finished) {
-    if (std::shared_ptr<const engine::MatchRecord> full = match->Record()) {
-      record = engine::RecordToProto(*full);
+    // Kept compact: what a reader asks for is expanded when read.
+    if (std::optional<engine::MatchRecord> compact = match->CompactRecord()) {
+      record = engine::RecordToProto(*compact);
     }
   }
   const bool aborted = described.status() == hoard::v1::MATCH_STATUS_ABORTED;

@@ -103,7 +103,8 @@ void HostedMatch::Think(Seat seat, Thinking* next) {
       .seat = seat,
       .thought = ++s.thought,
       .bot = s.player.builtin.get(),
-      .view = state_->ViewFor(seat),
+      // Built only for a bot that reads it.
+      .view = s.player.builtin->ReadsView() ? state_->ViewFor(seat) : nullptr,
       .legal = std::make_shared<const std::vector<Action>>(state_->LegalActions(seat))};
   if (next != nullptr && next->bot == nullptr) {
     *next = std::move(thinking);
@@ -112,8 +113,7 @@ void HostedMatch::Think(Seat seat, Thinking* next) {
   // The bot lives as long as the match, which the task holds.
   thinkers_->Post([match = shared_from_this(), thinking = std::move(thinking)] {
     if (match->IsOver()) return;  // aborted while it waited
-    match->Thought(thinking.seat, thinking.thought,
-                   thinking.bot->Choose(*thinking.view, *thinking.legal));
+    match->Thought(thinking.seat, thinking.thought, thinking.Choose());
   });
 }
 
@@ -136,7 +136,7 @@ void HostedMatch::Thought(Seat seat, int thought, Action action) {
     if (next.bot == nullptr) return;
     seat = next.seat;
     thought = next.thought;
-    action = next.bot->Choose(*next.view, *next.legal);
+    action = next.Choose();
   }
 }
 
@@ -167,7 +167,10 @@ void HostedMatch::Advance(Thinking* next) {
       }
       if (s.player.kind == SeatPlayer::Kind::kBuiltin) {
         const std::vector<Action> legal = state_->LegalActions(seat);
-        Play(seat, s.player.builtin->Choose(*state_->ViewFor(seat), legal),
+        engine::Bot& bot = *s.player.builtin;
+        Play(seat,
+             bot.ReadsView() ? bot.Choose(*state_->ViewFor(seat), legal)
+                             : bot.Choose(engine::NoView(), legal),
              /*by_default=*/false);
         played = true;
         break;
@@ -772,6 +775,32 @@ std::shared_ptr<const engine::MatchRecord> HostedMatch::Record() const {
     record_ = std::move(record);
   }
   return record_;
+}
+
+std::optional<engine::MatchRecord> HostedMatch::CompactRecord() const {
+  engine::MatchRecord played;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!finished_ || aborted_) return std::nullopt;
+    played = {.game = game_.info().id,
+              .ruleset_version = game_.info().ruleset_version,
+              .seed = config_.seed,
+              .options = config_.options,
+              .seats = seat_names_};
+    played.actions.reserve(actions_.size());
+    for (const engine::RecordedAction& step : actions_) {
+      played.actions.push_back({.seat = step.seat, .action = step.action});
+    }
+    played.scores = state_->Scores();
+    played.ranks = final_ranks_;
+    played.seed_commitment = seed_commitment_;
+    played.seed_salt = seed_salt_;
+  }
+  // Replayed without the match's lock: the actions are packed by their
+  // places in the legal lists.
+  absl::StatusOr<engine::MatchRecord> compact = engine::CompactRecord(played);
+  HOARD_CHECK(compact.ok(), "a finished match replays its actions");
+  return *std::move(compact);
 }
 
 }  // namespace hoard::service

@@ -150,6 +150,10 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   // The full record, once the match has finished (never for an aborted one:
   // null). Built once and shared by every caller.
   std::shared_ptr<const engine::MatchRecord> Record() const;
+  // The compact (format 3) record a store keeps, once the match has
+  // finished (never for an aborted one: nullopt): the actions replayed from
+  // the start, without their words or every step's fingerprint.
+  std::optional<engine::MatchRecord> CompactRecord() const;
 
  private:
   struct Pending {
@@ -206,8 +210,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
     engine::Seat seat = 0;
     int thought = 0;
     engine::Bot* bot = nullptr;
-    std::shared_ptr<const engine::View> view;
+    std::shared_ptr<const engine::View> view;  // null for a bot that does not read it
     std::shared_ptr<const std::vector<engine::Action>> legal;
+    engine::Action Choose() const { return bot->Choose(view ? *view : engine::NoView(), *legal); }
   };
   // Plays until the match waits for a decision (or is over). A built-in
   // bot's decision goes to the worker pool — or, when `next` is given and

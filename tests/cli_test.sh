@@ -107,6 +107,26 @@ check "a record without a commitment verifies, saying its deal carries none" "$W
   eval '"$HOARD" replay verify "$(dirname "$0")/../engine/testdata/village_v1.json" >"$WORK/old" 2>&1 &&
         grep -q "the deal carries no commitment" "$WORK/old"'
 
+# The compact form a store keeps (format 3) verifies as the expanded one
+# does, names the step where a changed move parts, and expands back to the
+# same record in every field.
+"$HOARD" replay compact "$WORK/match4.json" >"$WORK/compact4.json" 2>"$WORK/compact4.err"
+check "replay compact writes format 3: packed moves and the final state, no steps or deal" \
+  "$WORK/compact4.json" jq -e '.format == "hoard.match_record.v3" and (.compact.moves | length) > 0
+    and (.compact.final_state | length) == 16 and (.actions | length) == 0
+    and (.setup | length) == 0' "$WORK/compact4.json"
+check "a compact record verifies, with as many actions as the record it came from" "$WORK/v3" \
+  eval '"$HOARD" replay verify "$WORK/compact4.json" >"$WORK/v3" 2>&1 &&
+        grep -q "$(jq .actions\|length "$WORK/match4.json") actions, compact)" "$WORK/v3" &&
+        grep -q "the seed and salt hash to the deal" "$WORK/v3"'
+jq '.compact.final_state = "0000000000000000"' "$WORK/compact4.json" >"$WORK/compact-bad.json"
+expect_error "replay verify refuses a compact record whose final state differs" 1 \
+  "does not match: the final state's fingerprint is" \
+  -- "$HOARD" replay verify "$WORK/compact-bad.json"
+"$HOARD" replay compact "$WORK/compact4.json" >"$WORK/compact4-again.json" 2>&1
+check "compacting a compact record gives it back" "$WORK/compact4-again.json" \
+  cmp -s "$WORK/compact4.json" "$WORK/compact4-again.json"
+
 # The games are listed with their options; each listed game has its rules
 # page, plays a seeded match between built-in bots, and replays from its
 # record. The list comes from the program itself (its game registry).

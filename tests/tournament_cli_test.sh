@@ -56,6 +56,13 @@ head -1 "$WORK/records.jsonl" >"$WORK/first-record.json"
 check "an exported record verifies" "$WORK/verify-export" grep -q ": matches" "$WORK/verify-export"
 check "every record is one line of JSON" "$WORK/records.jsonl" \
   "$PY" -c 'import json,sys; n=sum(1 for l in open(sys.argv[1]) if json.loads(l)["game"]=="village"); assert n==120, n' "$WORK/records.jsonl"
+# Stored compact, given out expanded: every step in words with its
+# fingerprint, the deal, and every field (seat 0 too), as hoard play --record writes it.
+check "an exported record is expanded, with every field" "$WORK/first-record.json" \
+  "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); a=r["actions"]
+assert r["format"]=="hoard.match_record.v2" and r["setup"] and "compact" not in r, r.keys()
+assert all(set(s)=={"seat","code","text","state_after"} for s in a), a[0]
+assert any(s["seat"]==0 for s in a) and r["seed_commitment"] and r["seed_salt"]' "$WORK/first-record.json"
 expect_error "export needs a tournament or a game" 2 "export needs --tournament ID or --game ID" \
   -- "$HOARD" export
 

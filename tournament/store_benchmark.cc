@@ -1,5 +1,6 @@
-// The store's speed for tournaments: result writes per second, and the time
-// of a leaderboard query with 100,000 stored matches.
+// The store's speed and size for tournaments: result writes per second, the
+// bytes on disk of a stored match, and the time of a leaderboard query with
+// 100,000 stored matches.
 //
 //   build/tournament/store_benchmark
 //
@@ -7,16 +8,19 @@
 // each match with its four seats and its record, one transaction per match
 // (per_commit:1) or per 256 (per_commit:256, as a tournament's results
 // writer batches them); disk_bytes_per_match is what the kernel wrote for
-// the process (/proc/self/io), divided by the matches. The record is
-// of a real 4-player village match between random bots (every step with its
-// state), or a bare one. The leaderboard queries read a database of 100,000
-// four-player matches among 8 bots, built once before they run (records
-// bare); "current" is a query with its snapshot up to date, "recompute" one
-// right after a match was stored (the whole scope rated again, with 1000
-// bootstrap resamples).
+// the process (/proc/self/io), divided by the matches. The record is of a
+// real 4-player village match between random bots, in the compact form a
+// hosted match gives (format 3, docs/records.md), or a bare one.
+// BM_BytesOnDisk stores 10,000 such matches and reports how much the
+// database and its log grew, per match. The leaderboard queries read a
+// database of 100,000 four-player matches among 8 bots, built once before
+// they run (records bare); "current" is a query with its snapshot up to
+// date, "recompute" one right after a match was stored (the whole scope
+// rated again, with 1000 bootstrap resamples).
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -30,6 +34,7 @@
 #include "engine/record_json.h"
 #include "engine/registry.h"
 #include "engine/rng.h"
+#include "engine/seed_commitment.h"
 #include "tournament/leaderboard.h"
 
 namespace hoard::tournament {
@@ -41,12 +46,20 @@ std::string FreshPath(const std::string& name) {
   return path;
 }
 
+// A finished 4-player village match as a tournament stores it: its seed,
+// salt and commitment, time control, times and seats of built-in bots.
 hoard::v1::Match FourSeats(int index, engine::Rng& rng, int bots) {
   hoard::v1::Match match;
   match.set_game("village");
   match.set_ruleset_version("1");
   match.set_status(hoard::v1::MATCH_STATUS_FINISHED);
-  match.set_seed(index + 1);
+  match.set_seed(rng.Next());
+  match.set_seed_salt(engine::NewSeedSalt());
+  match.set_seed_commitment(engine::SeedCommitment(match.seed(), match.seed_salt()));
+  match.set_actions(59);
+  match.mutable_time_control()->set_decision_ms(10000);
+  match.set_started_unix_ms(1764633600000 + 3 * index);
+  match.set_finished_unix_ms(match.started_unix_ms() + 2);
   std::vector<int> pool(bots);
   for (int b = 0; b < bots; ++b) pool[b] = b;
   rng.Shuffle(std::span<int>(pool));
@@ -54,6 +67,7 @@ hoard::v1::Match FourSeats(int index, engine::Rng& rng, int bots) {
     hoard::v1::SeatInfo* info = match.add_seats();
     info->set_seat(seat);
     info->set_player(absl::StrCat("builtin:bot-", pool[seat]));
+    info->set_connected(true);
     info->set_rank(seat + 1);
     info->set_score(40 - 10 * seat);
   }
@@ -70,7 +84,8 @@ hoard::v1::MatchRecord VillageRecord() {
   }
   absl::StatusOr<bots::PlayedMatch> played =
       bots::PlayLocalMatch(game, {.num_players = 4, .seed = 7}, seats, {"a", "b", "c", "d"});
-  return engine::RecordToProto(played->record);
+  // Compact, as a hosted match gives it to be stored.
+  return engine::RecordToProto(*engine::CompactRecord(played->record));
 }
 
 // Bytes this process has had written to disk so far (/proc/self/io), or -1.
@@ -138,6 +153,60 @@ BENCHMARK(BM_ResultWrites)
     ->Args({1, 256})
     ->Args({0, 256})
     ->UseRealTime();
+
+// The size on disk of 10,000 stored matches, each with its four seats and
+// its record, stored 256 to a transaction as a tournament's results writer
+// stores them: the growth of the database file and its write-ahead log
+// (bytes_per_match), with the log's pages written back by the store's
+// close.
+std::int64_t FileBytes(const std::string& path) {
+  std::int64_t total = 0;
+  for (const char* suffix : {"", "-wal"}) {
+    std::ifstream file(path + suffix, std::ios::binary | std::ios::ate);
+    if (file) total += static_cast<std::int64_t>(file.tellg());
+  }
+  return total;
+}
+
+void BM_BytesOnDisk(benchmark::State& bench) {
+  constexpr int kMatches = 10000;
+  constexpr int kPerCommit = 256;
+  const hoard::v1::MatchRecord record = VillageRecord();
+  double bytes_per_match = 0;
+  for (auto _ : bench) {
+    const std::string path = FreshPath("bytes_on_disk");
+    std::unique_ptr<db::MatchStore> store = *db::OpenSqliteStore(path);
+    hoard::v1::TournamentSpec spec;
+    spec.set_game("village");
+    const std::int64_t id = *store->CreateTournament(spec, "bench", kMatches, "");
+    const std::int64_t before = FileBytes(path);
+    engine::Rng rng(3);
+    for (int first = 0; first < kMatches; first += kPerCommit) {
+      std::vector<db::FinishedResult> batch;
+      for (int i = first; i < std::min(first + kPerCommit, kMatches); ++i) {
+        hoard::v1::Match match = FourSeats(i, rng, 8);
+        hoard::v1::MatchRecord its = record;
+        its.set_seed(match.seed());
+        its.set_seed_salt(match.seed_salt());
+        its.set_seed_commitment(match.seed_commitment());
+        batch.push_back(
+            {.match = std::move(match),
+             .record = std::move(its),
+             .slot = db::TournamentSlot{.tournament_id = id, .schedule_index = i, .block = i}});
+      }
+      std::vector<const db::FinishedResult*> pointers;
+      for (const db::FinishedResult& result : batch) pointers.push_back(&result);
+      for (const absl::Status& saved : store->SaveFinishedBatch(pointers)) {
+        if (!saved.ok()) bench.SkipWithError(std::string(saved.message()).c_str());
+      }
+    }
+    store.reset();
+    bytes_per_match = static_cast<double>(FileBytes(path) - before) / kMatches;
+  }
+  bench.counters["bytes_per_match"] = bytes_per_match;
+  bench.counters["record_bytes"] = static_cast<double>(record.ByteSizeLong());
+}
+BENCHMARK(BM_BytesOnDisk)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
 constexpr int kStoredMatches = 100000;
 

@@ -257,22 +257,11 @@ class Match {
   bool sampled_ = false;
 };
 
-// A placeholder view for bots that never read theirs (Bot::ReadsView).
-class NoView final : public engine::View {
- public:
-  bool Equals(const engine::View& other) const override { return &other == this; }
-  std::string ToString() const override { return ""; }
-  std::string Summary() const override { return ""; }
-};
-
 // The action `bot` chooses for `seat` of `state`. REQUIRES: the seat is to act.
 engine::Action Choose(engine::Bot& bot, const engine::State& state, int seat,
                       std::vector<engine::Action>& legal) {
   state.LegalActions(seat, &legal);
-  if (!bot.ReadsView()) {
-    static const NoView kNoView;
-    return bot.Choose(kNoView, legal);
-  }
+  if (!bot.ReadsView()) return bot.Choose(engine::NoView(), legal);
   return bot.Choose(*state.ViewFor(seat), legal);
 }
 

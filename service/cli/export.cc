@@ -124,6 +124,7 @@ int RunExport(const std::vector<std::string>& args) {
       if (!record->has_value()) continue;  // aborted: no record
       google::protobuf::util::JsonPrintOptions options;
       options.preserve_proto_field_names = true;
+      options.always_print_primitive_fields = true;  // every field, as docs/records.md says
       std::string line;
       (void)google::protobuf::util::MessageToJsonString(**record, &line, options);
       records_out.stream() << line << "\n";

@@ -1,5 +1,6 @@
 // hoard replay verify FILE: re-simulates a match record and checks it.
 // hoard replay html FILE: one self-contained HTML file that replays it.
+// hoard replay compact FILE: the record in the compact form a store keeps.
 
 #include <iostream>
 
@@ -17,7 +18,7 @@
 namespace hoard::cli {
 namespace {
 
-constexpr char kUsage[] = "usage: hoard replay verify|html FILE";
+constexpr char kUsage[] = "usage: hoard replay verify|html|compact FILE";
 
 const char* Asset(const std::string& path) {
   for (const service::WebAsset& asset : service::WebAssets()) {
@@ -81,17 +82,34 @@ int RunReplay(const std::vector<std::string>& args) {
                    "not.\n\n"
                    "html prints one self-contained HTML file that replays the match step by\n"
                    "step, as any seat or a spectator saw it, with no server and no network\n"
-                   "(the web app's replay viewer, and the match's views built in)."));
+                   "(the web app's replay viewer, and the match's views built in).\n\n"
+                   "compact prints the record in the compact form a store keeps (format 3:\n"
+                   "the actions packed and the final state's fingerprint; docs/records.md),\n"
+                   "which verify and html read as well."));
   command.Words(&words);
   if (std::optional<int> exit = command.ParseOrExit(args)) return *exit;
-  if (words.size() != 2 || (words[0] != "verify" && words[0] != "html")) {
-    return Fail(kExitUsage, SubcommandError("replay", words, {"verify", "html"}, kUsage));
+  if (words.size() != 2 || (words[0] != "verify" && words[0] != "html" && words[0] != "compact")) {
+    return Fail(kExitUsage,
+                SubcommandError("replay", words, {"verify", "html", "compact"}, kUsage));
   }
   const std::string& path = words[1];
   absl::StatusOr<engine::MatchRecord> record = engine::ReadRecordFile(path);
   if (!record.ok()) return Fail(kExitFailure, std::string(record.status().message()));
   if (absl::Status status = engine::VerifyRecord(*record); !status.ok()) {
     return Fail(kExitFailure, absl::StrCat(path, " does not match: ", status.message()));
+  }
+  if (words[0] == "compact") {
+    absl::StatusOr<engine::MatchRecord> compact = engine::CompactRecord(*record);
+    if (!compact.ok()) return Fail(kExitFailure, std::string(compact.status().message()));
+    std::cout << engine::RecordToJson(*compact) << "\n";
+    return kExitOk;
+  }
+  const int format = record->format_version;
+  // A compact record verified is expanded as it replays.
+  if (absl::StatusOr<engine::MatchRecord> expanded = engine::ExpandRecord(*record); expanded.ok()) {
+    record = std::move(expanded);
+  } else {
+    return Fail(kExitFailure, absl::StrCat(path, " does not match: ", expanded.status().message()));
   }
   if (words[0] == "html") {
     const std::size_t slash = path.find_last_of('/');
@@ -103,7 +121,8 @@ int RunReplay(const std::vector<std::string>& args) {
   }
   std::cout << path << ": matches (" << record->game << " ruleset " << record->ruleset_version
             << ", seed " << record->seed << ", " << record->seats.size() << " seats, "
-            << record->actions.size() << " actions)\n"
+            << record->actions.size() << " actions"
+            << (format == engine::kCompactRecordFormatVersion ? ", compact" : "") << ")\n"
             << (record->seed_commitment.empty()
                     ? "the deal carries no commitment: nothing shows it was fixed before play\n"
                     : absl::StrCat("the seed and salt hash to the deal's commitment ",
