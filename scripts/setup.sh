@@ -16,7 +16,7 @@ PACKAGES=(
   libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libboost-dev libxxhash-dev libpq-dev libcli11-dev postgresql
   python3 python3-grpcio python3-protobuf python3-prometheus-client python3-dev pybind11-dev
-  docker-compose openssl sqlite3 jq
+  docker-compose openssl sqlite3 jq prometheus
   chromium ccache clang clang-format
 )
 # Node.js for the JavaScript bots: Debian's, unless a node and npm are there.
