@@ -12,52 +12,17 @@
 // errors. Prints one line per check and a closing 'N passed, M failed'.
 "use strict";
 
-const { spawn, execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const readline = require("node:readline");
 const SwaggerParser = require("@apidevtools/swagger-parser");
 const Ajv = require("ajv");
+const webServer = require("./harness.js");
+const { check, finish } = webServer;
 
 const HOARD = path.resolve(process.argv[2] || "");
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) {
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } else {
-    failed += 1;
-    console.log(`FAIL ${name}`);
-    if (detail !== undefined) console.log(`     ${JSON.stringify(detail).slice(0, 2000)}`);
-  }
-}
-
-// `hoard serve` with a database on free ports: its process and its gRPC
-// and web addresses.
-function serve(work) {
-  const server = spawn(HOARD, ["serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
-                               "--db", path.join(work, "hoard.db"), "--shutdown-grace-ms", "0"],
-                       { env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state") },
-                         stdio: ["ignore", "pipe", "ignore"] });
-  const lines = readline.createInterface({ input: server.stdout });
-  return new Promise((resolve, reject) => {
-    const addresses = [];
-    lines.on("line", (line) => {
-      addresses.push(line.split(" ").pop());
-      if (addresses.length === 2) resolve({ server, grpc: addresses[0], web: addresses[1] });
-    });
-    server.on("exit", (code) => reject(new Error(`hoard serve exited with ${code}`)));
-  });
-}
-
-function hoard(work, address, ...args) {
-  return execFileSync(HOARD, args, {
-    env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state"), HOARD_SERVER: address },
-    encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-}
+const serve = (work) => webServer.serve(HOARD, work, "--shutdown-grace-ms", "0");
+const hoard = (...args) => webServer.hoard(HOARD, ...args);
 
 // The document with every message's object schema closed: a property the
 // schema does not name fails (a map's schema, additionalProperties already,
@@ -108,8 +73,7 @@ async function main() {
     await new Promise((resolve) => server.on("exit", resolve));
     fs.rmSync(work, { recursive: true, force: true });
   }
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
+  finish();
 }
 
 async function run(work, grpc, web) {
