@@ -5,7 +5,7 @@ FROM debian:12 AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ cmake ninja-build pkg-config \
-      libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler \
+      libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto \
       libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev \
       libboost-dev libxxhash-dev libpq-dev libcli11-dev \
  && rm -rf /var/lib/apt/lists/*

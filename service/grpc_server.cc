@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/status_macros.h"
+#include "grpc/health/v1/health.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -46,6 +47,9 @@ absl::StatusOr<std::unique_ptr<GrpcFace>> GrpcFace::Start(const GrpcOptions& opt
   face->listen_ = options.listen;
   face->api_ = std::make_unique<Api>(core, static_cast<std::size_t>(options.max_queued_bytes));
   grpc::EnableDefaultHealthCheckService(true);
+  // Reflection describes what the process's descriptor pool holds: the
+  // health service's file is linked in and loaded for it to be described.
+  (void)grpc::health::v1::HealthCheckRequest::descriptor();
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
   if (!options.tls_cert_path.empty() || !options.tls_key_path.empty()) {

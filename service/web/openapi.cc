@@ -1,26 +1,41 @@
 // The OpenAPI document of the web API (docs/web.md). Each response is a
-// hoard.v1 message in protobuf's JSON mapping, with proto field names and
-// every field printed; the messages are described in proto/hoard/v1/.
+// hoard.v1 message in protobuf's JSON mapping as the web face prints it
+// (service/web/web_server.cc: proto field names, fields with default values
+// printed); its schema is written here from the message's descriptor, so it
+// follows proto/hoard/v1/ as the protocol changes.
 
 #include <string>
+#include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/descriptor.h"
+#include "hoard/v1/arena.pb.h"
+#include "hoard/v1/tournament.pb.h"
 #include "service/web/web_server.h"
 
 namespace hoard::service {
 namespace {
 
-constexpr char kDocument[] = R"json({
+using google::protobuf::Descriptor;
+using google::protobuf::EnumDescriptor;
+using google::protobuf::FieldDescriptor;
+
+// The paths, and the responses every route shares; each route's 200 is the
+// response named after its message, written below.
+constexpr char kPaths[] = R"json({
   "openapi": "3.0.3",
   "info": {
     "title": "Hoard web API",
     "version": "1",
-    "description": "The public reads of Hoard's gRPC API over HTTP, read-only. Each response body is the hoard.v1 message named in its description, in protobuf's JSON mapping (proto field names, every field printed; 64-bit integers as strings). Errors are {\"code\": a gRPC status name, \"message\": why}. An Authorization header (Bearer TOKEN) is passed on to the RPC: what a caller may read is what it may read over gRPC (docs/security.md)."
+    "description": "The public reads of Hoard's gRPC API over HTTP, read-only. Each response body is the hoard.v1 message named in its description, in protobuf's JSON mapping, described under components/schemas: proto field names; every field printed, a default value too, but a message field, a oneof's field or an optional field only when set; 64-bit integers as strings; enums by name. Errors are {\"code\": a gRPC status name, \"message\": why}. An Authorization header (Bearer TOKEN) is passed on to the RPC: what a caller may read is what it may read over gRPC (docs/security.md)."
   },
   "paths": {
     "/api/v1/games": {"get": {"summary": "The games and their options (Arena.ListGames)", "operationId": "ListGames",
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.ListGamesResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/bots": {"get": {"summary": "Registered bots, connected or not (Arena.ListBots)", "operationId": "ListBots",
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.ListBotsResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/matches": {"get": {"summary": "Matches, newest first, a page at a time (Arena.ListMatches)", "operationId": "ListMatches",
       "parameters": [
         {"name": "game", "in": "query", "schema": {"type": "string"}, "description": "only this game"},
@@ -28,22 +43,22 @@ constexpr char kDocument[] = R"json({
         {"name": "bot", "in": "query", "schema": {"type": "string"}, "description": "only matches this bot plays"},
         {"name": "page_size", "in": "query", "schema": {"type": "integer"}},
         {"name": "page_token", "in": "query", "schema": {"type": "string"}, "description": "next_page_token of the page before"}],
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.ListMatchesResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/matches/{match_id}": {"get": {"summary": "A match, with its record once it is finished and unsealed (Arena.GetMatch)", "operationId": "GetMatch",
       "parameters": [{"$ref": "#/components/parameters/MatchId"}],
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.GetMatchResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/matches/{match_id}/replay": {"get": {"summary": "A finished match step by step as one seat (or a spectator) saw it, replayed from its record (Arena.ReplayMatch)", "operationId": "ReplayMatch",
       "parameters": [{"$ref": "#/components/parameters/MatchId"},
         {"name": "seat", "in": "query", "schema": {"type": "integer", "minimum": 0}, "description": "whose view; unset: a spectator's"}],
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.ReplayMatchResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/matches/{match_id}/events": {"get": {"summary": "A match as a spectator sees it, live (Arena.WatchMatch) as Server-Sent Events: each hoard.v1.MatchEvent an event named match, then end (or error)", "operationId": "WatchMatch",
       "parameters": [{"$ref": "#/components/parameters/MatchId"}],
       "responses": {"200": {"$ref": "#/components/responses/Events"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/tournaments": {"get": {"summary": "Tournaments (Tournaments.ListTournaments)", "operationId": "ListTournaments",
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.ListTournamentsResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/tournaments/{id}": {"get": {"summary": "A tournament and its progress (Tournaments.GetTournament)", "operationId": "GetTournament",
       "parameters": [{"$ref": "#/components/parameters/TournamentId"}],
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.Tournament"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/tournaments/{id}/events": {"get": {"summary": "A tournament's progress, live (Tournaments.WatchTournament) as Server-Sent Events: each hoard.v1.Tournament an event named tournament, then end (or error)", "operationId": "WatchTournament",
       "parameters": [{"$ref": "#/components/parameters/TournamentId"}],
       "responses": {"200": {"$ref": "#/components/responses/Events"}, "default": {"$ref": "#/components/responses/Error"}}}},
@@ -52,12 +67,12 @@ constexpr char kDocument[] = R"json({
         {"name": "game", "in": "query", "required": true, "schema": {"type": "string"}},
         {"name": "tournament_id", "in": "query", "schema": {"type": "integer"}},
         {"name": "system", "in": "query", "schema": {"type": "string", "enum": ["RATING_SYSTEM_ML", "RATING_SYSTEM_ELO", "RATING_SYSTEM_OPENSKILL"]}}],
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.Leaderboard"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/head-to-head": {"get": {"summary": "Every pair of bots: meetings and who finished ahead (Tournaments.GetHeadToHead)", "operationId": "GetHeadToHead",
       "parameters": [
         {"name": "game", "in": "query", "required": true, "schema": {"type": "string"}},
         {"name": "tournament_id", "in": "query", "schema": {"type": "integer"}}],
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.HeadToHeadTable"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/api/v1/results": {"get": {"summary": "Finished matches' results, a page at a time (Tournaments.ListResults)", "operationId": "ListResults",
       "parameters": [
         {"name": "game", "in": "query", "schema": {"type": "string"}},
@@ -65,7 +80,7 @@ constexpr char kDocument[] = R"json({
         {"name": "bot", "in": "query", "schema": {"type": "string"}},
         {"name": "page_size", "in": "query", "schema": {"type": "integer"}},
         {"name": "page_token", "in": "query", "schema": {"type": "string"}}],
-      "responses": {"200": {"$ref": "#/components/responses/Message"}, "default": {"$ref": "#/components/responses/Error"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.ListResultsResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/openapi.json": {"get": {"summary": "This document", "operationId": "OpenApi",
       "responses": {"200": {"description": "OpenAPI 3", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
     "/metrics": {"get": {"summary": "The server's metrics in the Prometheus text format (docs/web.md)", "operationId": "Metrics",
@@ -76,23 +91,154 @@ constexpr char kDocument[] = R"json({
       "MatchId": {"name": "match_id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}},
       "TournamentId": {"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}}
     },
-    "responses": {
-      "Message": {"description": "The RPC's response message (see the summary) in protobuf's JSON mapping",
-        "content": {"application/json": {"schema": {"type": "object"}}}},
-      "Events": {"description": "Server-Sent Events; each data line is one message in protobuf's JSON mapping",
+    "responses": {)json";
+
+// The shared responses; the document closes after the schemas.
+constexpr char kSharedResponses[] = R"json(
+      "Events": {"description": "Server-Sent Events; each data line is one message in protobuf's JSON mapping (the schemas hoard.v1.MatchEvent and hoard.v1.Tournament)",
         "content": {"text/event-stream": {"schema": {"type": "string"}}}},
       "Error": {"description": "The RPC's error, with the HTTP status of its code (INVALID_ARGUMENT 400, UNAUTHENTICATED 401, PERMISSION_DENIED 403, NOT_FOUND 404, RESOURCE_EXHAUSTED 429, UNAVAILABLE 503, ...); any method but GET is 405",
         "content": {"application/json": {"schema": {"type": "object", "required": ["code", "message"],
           "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}}
-    }
-  }
-}
 )json";
+
+// The messages the routes answer with (web_server.cc), and those the event
+// streams carry in their data lines.
+const std::vector<const Descriptor*>& ResponseMessages() {
+  static const auto* messages = new std::vector<const Descriptor*>{
+      hoard::v1::ListGamesResponse::descriptor(),
+      hoard::v1::ListBotsResponse::descriptor(),
+      hoard::v1::ListMatchesResponse::descriptor(),
+      hoard::v1::GetMatchResponse::descriptor(),
+      hoard::v1::ReplayMatchResponse::descriptor(),
+      hoard::v1::ListTournamentsResponse::descriptor(),
+      hoard::v1::Tournament::descriptor(),
+      hoard::v1::Leaderboard::descriptor(),
+      hoard::v1::HeadToHeadTable::descriptor(),
+      hoard::v1::ListResultsResponse::descriptor(),
+  };
+  return *messages;
+}
+
+const std::vector<const Descriptor*>& EventMessages() {
+  static const auto* messages = new std::vector<const Descriptor*>{
+      hoard::v1::MatchEvent::descriptor(), hoard::v1::Tournament::descriptor()};
+  return *messages;
+}
+
+std::string Quote(const std::string& name) { return absl::StrCat("\"", name, "\""); }
+
+std::string Ref(const std::string& full_name) {
+  return absl::StrCat("{\"$ref\": \"#/components/schemas/", full_name, "\"}");
+}
+
+// Schemas of messages and enums in protobuf's JSON mapping, each message and
+// enum once, in the order first reached (so the same on every run). Every
+// name is a .proto identifier, which JSON takes as it is between quotes.
+// The protocol uses no well-known type (Timestamp, Struct...), whose JSON
+// would be other than an object of its fields.
+class SchemaWriter {
+ public:
+  void AddMessage(const Descriptor& descriptor) {
+    if (!seen_.insert(descriptor.full_name()).second) return;
+    std::vector<std::string> properties;
+    std::vector<std::string> required;
+    for (int i = 0; i < descriptor.field_count(); ++i) {
+      const FieldDescriptor& field = *descriptor.field(i);
+      properties.push_back(absl::StrCat(Quote(field.name()), ": ", FieldSchema(field)));
+      // Printed even when unset: what has no presence (a repeated field, a
+      // map, a plain scalar or enum); a message field, a oneof's field and
+      // an optional field are left out until set.
+      if (!field.has_presence()) required.push_back(Quote(field.name()));
+    }
+    std::string schema =
+        absl::StrCat("{\"type\": \"object\", \"description\": ", Quote(descriptor.full_name()));
+    if (!required.empty()) {
+      absl::StrAppend(&schema, ", \"required\": [", absl::StrJoin(required, ", "), "]");
+    }
+    absl::StrAppend(&schema, ",\n        \"properties\": {", absl::StrJoin(properties, ", "), "}}");
+    schemas_.push_back(absl::StrCat("      ", Quote(descriptor.full_name()), ": ", schema));
+  }
+
+  std::string Schemas() const { return absl::StrJoin(schemas_, ",\n"); }
+
+ private:
+  void AddEnum(const EnumDescriptor& descriptor) {
+    if (!seen_.insert(descriptor.full_name()).second) return;
+    std::vector<std::string> values;
+    for (int i = 0; i < descriptor.value_count(); ++i) {
+      values.push_back(Quote(descriptor.value(i)->name()));
+    }
+    schemas_.push_back(absl::StrCat("      ", Quote(descriptor.full_name()),
+                                    ": {\"type\": \"string\", \"enum\": [",
+                                    absl::StrJoin(values, ", "), "]}"));
+  }
+
+  std::string FieldSchema(const FieldDescriptor& field) {
+    if (field.is_map()) {
+      return absl::StrCat("{\"type\": \"object\", \"additionalProperties\": ",
+                          ValueSchema(*field.message_type()->map_value()), "}");
+    }
+    if (field.is_repeated()) {
+      return absl::StrCat("{\"type\": \"array\", \"items\": ", ValueSchema(field), "}");
+    }
+    return ValueSchema(field);
+  }
+
+  // One value of the field, as protobuf's JSON mapping prints it.
+  std::string ValueSchema(const FieldDescriptor& field) {
+    switch (field.cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32:
+        return R"({"type": "integer", "format": "int32"})";
+      case FieldDescriptor::CPPTYPE_UINT32:
+        return R"({"type": "integer", "minimum": 0, "maximum": 4294967295})";
+      case FieldDescriptor::CPPTYPE_INT64:
+        return R"({"type": "string", "pattern": "^-?[0-9]+$", "description": "int64 as a decimal string"})";
+      case FieldDescriptor::CPPTYPE_UINT64:
+        return R"({"type": "string", "pattern": "^[0-9]+$", "description": "uint64 as a decimal string"})";
+      case FieldDescriptor::CPPTYPE_DOUBLE:
+      case FieldDescriptor::CPPTYPE_FLOAT:
+        // An unbounded rating end is Infinity, which JSON has no number for.
+        return R"({"oneOf": [{"type": "number"}, {"type": "string", "enum": ["Infinity", "-Infinity", "NaN"]}]})";
+      case FieldDescriptor::CPPTYPE_BOOL:
+        return R"({"type": "boolean"})";
+      case FieldDescriptor::CPPTYPE_STRING:
+        return field.type() == FieldDescriptor::TYPE_BYTES
+                   ? R"({"type": "string", "format": "byte"})"
+                   : R"({"type": "string"})";
+      case FieldDescriptor::CPPTYPE_ENUM:
+        AddEnum(*field.enum_type());
+        return Ref(field.enum_type()->full_name());
+      case FieldDescriptor::CPPTYPE_MESSAGE:
+        AddMessage(*field.message_type());
+        return Ref(field.message_type()->full_name());
+    }
+    return "{}";
+  }
+
+  absl::flat_hash_set<std::string> seen_;
+  std::vector<std::string> schemas_;
+};
+
+std::string Document() {
+  SchemaWriter schemas;
+  std::vector<std::string> responses;
+  for (const Descriptor* message : ResponseMessages()) {
+    responses.push_back(absl::StrCat(
+        "      ", Quote(message->full_name()), ": {\"description\": \"", message->full_name(),
+        " in protobuf's JSON mapping\",\n        \"content\": {\"application/json\": {\"schema\": ",
+        Ref(message->full_name()), "}}}"));
+    schemas.AddMessage(*message);
+  }
+  for (const Descriptor* message : EventMessages()) schemas.AddMessage(*message);
+  return absl::StrCat(kPaths, absl::StrJoin(responses, ",\n"), ",", kSharedResponses,
+                      "    },\n    \"schemas\": {\n", schemas.Schemas(), "\n    }\n  }\n}\n");
+}
 
 }  // namespace
 
 const std::string& OpenApiDocument() {
-  static const std::string* document = new std::string(kDocument);
+  static const std::string* document = new std::string(Document());
   return *document;
 }
 

@@ -11,56 +11,19 @@
 // per check and a closing 'N passed, M failed'.
 "use strict";
 
-const { spawn, execFileSync } = require("node:child_process");
+const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const readline = require("node:readline");
 const puppeteer = require("puppeteer-core");
+const webServer = require("./harness.js");
+const { check, finish } = webServer;
 
 const HOARD = path.resolve(process.argv[2] || "");
 const SHOTS = path.resolve(process.argv[3] || "web-screenshots");
 const CHROMIUM = process.env.HOARD_CHROMIUM || "/usr/bin/chromium";
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) {
-    passed += 1;
-    console.log(`ok   ${name}`);
-  } else {
-    failed += 1;
-    console.log(`FAIL ${name}`);
-    if (detail !== undefined) console.log(`     ${JSON.stringify(detail)}`);
-  }
-}
-
-// `hoard serve` on free ports; resolves with its gRPC and web addresses.
-function serve(work) {
-  const server = spawn(HOARD, ["serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
-                               "--db", path.join(work, "hoard.db")],
-                       { env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state") },
-                         stdio: ["ignore", "pipe", "ignore"] });
-  const lines = readline.createInterface({ input: server.stdout });
-  return new Promise((resolve, reject) => {
-    const got = [];
-    lines.on("line", (line) => {
-      got.push(line.split(" ").pop());
-      if (got.length === 2) resolve({ server, grpc: got[0], web: got[1] });
-    });
-    server.on("exit", (code) => reject(new Error(`hoard serve exited with ${code}`)));
-  });
-}
-
-function hoard(work, address, ...args) {
-  try {
-    return execFileSync(HOARD, args, {
-      env: { ...process.env, HOARD_STATE_DIR: path.join(work, "state"), HOARD_SERVER: address },
-      encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    throw new Error(`hoard ${args.join(" ")}: exit ${error.status}: ${error.stderr}`);
-  }
-}
+const serve = (work) => webServer.serve(HOARD, work);
+const hoard = (...args) => webServer.hoard(HOARD, ...args);
 
 async function rowsOf(page, selector) {
   return page.$$eval(`${selector} tbody tr`, (rows) => rows.map((row) => ({
@@ -480,8 +443,7 @@ async function main() {
     server.kill("SIGTERM");
     fs.rmSync(work, { recursive: true, force: true });
   }
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
+  finish();
 }
 
 main().catch((error) => {
