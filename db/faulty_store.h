@@ -71,6 +71,10 @@ class FaultyStore final : public MatchStore {
                                                 const MatchFilter& filter) override {
     return real_->List(after, limit, filter);
   }
+  absl::StatusOr<std::vector<StoredMatch>> ListNewest(std::int64_t before, int limit,
+                                                      const MatchFilter& filter) override {
+    return real_->ListNewest(before, limit, filter);
+  }
   absl::StatusOr<std::int64_t> LastSequence() override { return real_->LastSequence(); }
   absl::Status CheckFile() override { return real_->CheckFile(); }
   absl::StatusOr<std::int64_t> CreateTournament(const hoard::v1::TournamentSpec& spec,

@@ -274,40 +274,56 @@ class SqlStore final : public MatchStore {
 
   absl::StatusOr<std::vector<StoredMatch>> List(std::int64_t after, int limit,
                                                 const MatchFilter& filter) override {
+    return ListFrom(after, /*newest_first=*/false, limit, filter);
+  }
+
+  absl::StatusOr<std::vector<StoredMatch>> ListNewest(std::int64_t before, int limit,
+                                                      const MatchFilter& filter) override {
+    return ListFrom(before, /*newest_first=*/true, limit, filter);
+  }
+
+  // Oldest first after `from`, or newest first before it (0: any).
+  absl::StatusOr<std::vector<StoredMatch>> ListFrom(std::int64_t from, bool newest_first, int limit,
+                                                    const MatchFilter& filter) {
     absl::MutexLock lock(&mu_);
     const auto [rated_name, rated_version] = SplitBotName(filter.rated_bot);
     const auto [bot_name, bot_version] = SplitBotName(filter.bot);
     // A seat of a registered bot (filter.bot) or of any bot by its name
     // (filter.rated_bot, built-in ones too), both found through seats_by_bot.
     std::vector<StoredMatch> matches;
-    RETURN_IF_ERROR(
-        db_->Run(absl::StrCat("SELECT ", kMatchColumns,
-                              " FROM matches WHERE sequence > $1 "
-                              "AND ($2 = '' OR game = $2) "
-                              "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-                              "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
-                              "AND s.player = 'bot:' || $3)) "
-                              "AND ($5 = 0 OR tournament_id = $5) "
-                              "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-                              "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
-                              "AND ($10 = '' OR status = $10) "
-                              "ORDER BY sequence LIMIT $4"),
-                 SqlParams()
-                     .Int(after)
-                     .Text(filter.game)
-                     .Text(filter.bot)
-                     .Int(limit)
-                     .Int(filter.tournament_id)
-                     .Text(rated_name)
-                     .Text(rated_version)
-                     .Text(bot_name)
-                     .Text(bot_version)
-                     .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
-                               ? ""
-                               : hoard::v1::MatchStatus_Name(filter.status)),
-                 "listing matches",
-                 [&](const SqlRow& row) { return ReadMatch(row, matches.emplace_back(), name_); })
-            .status());
+    const std::string sql =
+        absl::StrCat("SELECT ", kMatchColumns, " FROM matches WHERE ",
+                     newest_first ? "($1 = 0 OR sequence < $1) " : "sequence > $1 ",
+                     "AND ($2 = '' OR game = $2) "
+                     "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                     "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
+                     "AND s.player = 'bot:' || $3)) "
+                     "AND ($5 = 0 OR tournament_id = $5) "
+                     "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
+                     "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
+                     "AND ($10 = '' OR status = $10) ORDER BY sequence",
+                     newest_first ? " DESC" : "", " LIMIT $4");
+    RETURN_IF_ERROR(db_->Run(sql,
+                             SqlParams()
+                                 .Int(from)
+                                 .Text(filter.game)
+                                 .Text(filter.bot)
+                                 .Int(limit)
+                                 .Int(filter.tournament_id)
+                                 .Text(rated_name)
+                                 .Text(rated_version)
+                                 .Text(bot_name)
+                                 .Text(bot_version)
+                                 .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
+                                           ? ""
+                                           : hoard::v1::MatchStatus_Name(filter.status)),
+                             "listing matches",
+                             [&](const SqlRow& row) {
+                               StoredMatch& stored = matches.emplace_back();
+                               stored.sequence = row.Int(0);
+                               return Parse(row.Bytes(1), stored.match, name_, "a stored match");
+                             })
+                        .status());
     return matches;
   }
 

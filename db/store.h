@@ -195,6 +195,10 @@ class MatchRecordStore {
   // Stored matches with sequence > `after`, in order, at most `limit`.
   virtual absl::StatusOr<std::vector<StoredMatch>> List(std::int64_t after, int limit,
                                                         const MatchFilter& filter) = 0;
+  // Stored matches with sequence < `before` (0: any), newest first, at most
+  // `limit`.
+  virtual absl::StatusOr<std::vector<StoredMatch>> ListNewest(std::int64_t before, int limit,
+                                                              const MatchFilter& filter) = 0;
 
   // The highest sequence stored (0 when empty).
   virtual absl::StatusOr<std::int64_t> LastSequence() = 0;

@@ -171,9 +171,11 @@ TEST_P(StoreContractTest, ListsInOrderWithFiltersAndPages) {
         Finished(i, i % 2 == 0 ? "village" : "hedonia", i <= 3 ? "alice" : "bob");
     ASSERT_THAT(store->SaveFinished(i, match, RecordOf(match)), IsOk());
   }
-  auto ids = [&](std::int64_t after, int limit, MatchFilter filter) {
+  // Oldest first after `from`, or newest first before it.
+  auto ids = [&](std::int64_t from, int limit, MatchFilter filter, bool newest_first = false) {
     std::vector<std::string> out;
-    absl::StatusOr<std::vector<StoredMatch>> listed = store->List(after, limit, filter);
+    absl::StatusOr<std::vector<StoredMatch>> listed =
+        newest_first ? store->ListNewest(from, limit, filter) : store->List(from, limit, filter);
     EXPECT_THAT(listed, IsOk());
     for (const StoredMatch& m : *listed) out.push_back(m.match.match_id());
     return out;
@@ -191,6 +193,15 @@ TEST_P(StoreContractTest, ListsInOrderWithFiltersAndPages) {
   EXPECT_THAT(ids(4, 10, {.status = hoard::v1::MATCH_STATUS_FINISHED}),
               ::testing::ElementsAre("m5", "m6"));
   EXPECT_THAT(ids(0, 10, {.game = "village"}), ::testing::ElementsAre("m2", "m4", "m6", "m7"));
+  // Newest first, before a sequence (0: from the newest).
+  auto newest = [&](std::int64_t before, int limit, MatchFilter filter) {
+    return ids(before, limit, filter, /*newest_first=*/true);
+  };
+  EXPECT_THAT(newest(0, 3, {}), ::testing::ElementsAre("m7", "m6", "m5"));
+  EXPECT_THAT(newest(5, 3, {}), ::testing::ElementsAre("m4", "m3", "m2"));
+  EXPECT_THAT(newest(2, 3, {}), ::testing::ElementsAre("m1"));
+  EXPECT_THAT(newest(0, 10, {.game = "village", .status = hoard::v1::MATCH_STATUS_FINISHED}),
+              ::testing::ElementsAre("m6", "m4", "m2"));
 }
 
 // A batch taken back whole takes back the bots it added: storing their

@@ -3,6 +3,7 @@
 #include <sys/random.h>
 
 #include <iostream>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "engine/clip.h"
 #include "engine/player_id.h"
 #include "engine/record_json.h"
@@ -43,6 +45,9 @@ absl::Status CheckLadderNames(const google::protobuf::RepeatedPtrField<std::stri
 }
 constexpr int kDefaultPageSize = 50;
 constexpr int kMaxPageSize = 500;
+// ListMatches' page tokens: the matches older than a sequence, or newer.
+constexpr absl::string_view kOlderToken = "older:";
+constexpr absl::string_view kNewerToken = "newer:";
 
 absl::Status CheckEventDelivery(int events) {
   if (hoard::v1::EventDelivery_IsValid(events)) return absl::OkStatus();
@@ -667,30 +672,27 @@ absl::StatusOr<hoard::v1::ReplayMatchResponse> Arena::ReplayMatch(
   return replay;
 }
 
-absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
-    const hoard::v1::ListMatchesRequest& request, bool admin) const {
-  if (request.page_size() < 0) {
-    return absl::InvalidArgumentError("page_size must not be negative");
-  }
-  const int page_size =
-      request.page_size() == 0 ? kDefaultPageSize : std::min(request.page_size(), kMaxPageSize);
-  std::int64_t after = 0;
-  if (!request.page_token().empty() && !absl::SimpleAtoi(request.page_token(), &after)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "page_token '", engine::Clip(request.page_token()), "' is not one this server gave"));
-  }
+absl::StatusOr<std::map<std::int64_t, hoard::v1::Match>> Arena::MatchesFrom(
+    const hoard::v1::ListMatchesRequest& request, std::int64_t from, bool older, int limit) const {
+  // The `limit` matches nearest `from` of those kept in memory, and as many
+  // of those in the store: the nearest of both are among them.
   std::vector<std::pair<std::int64_t, std::shared_ptr<HostedMatch>>> candidates;
   {
     absl::MutexLock lock(&mu_);
-    for (auto it = matches_.upper_bound(after); it != matches_.end(); ++it) {
-      candidates.emplace_back(it->first, it->second);
+    if (older) {
+      auto end = from == 0 ? matches_.end() : matches_.lower_bound(from);
+      for (auto it = std::make_reverse_iterator(end); it != matches_.rend(); ++it) {
+        candidates.emplace_back(it->first, it->second);
+      }
+    } else {
+      for (auto it = matches_.upper_bound(from); it != matches_.end(); ++it) {
+        candidates.emplace_back(it->first, it->second);
+      }
     }
   }
-  // The page is the first page_size matches, by creation, of those kept in
-  // memory and those in the store; one more tells whether a next page exists.
-  std::map<std::int64_t, hoard::v1::Match> page;
+  std::map<std::int64_t, hoard::v1::Match> found;
   for (const auto& [sequence, match] : candidates) {
-    if (static_cast<int>(page.size()) > page_size) break;
+    if (static_cast<int>(found.size()) >= limit) break;
     if (!request.game().empty() && match->game_id() != request.game()) continue;
     if (!request.bot().empty() && !match->HasBot(request.bot())) continue;
     hoard::v1::Match described = match->Describe();
@@ -698,22 +700,66 @@ absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
         described.status() != request.status()) {
       continue;
     }
-    page.emplace(sequence, std::move(described));
+    found.emplace(sequence, std::move(described));
   }
   // The store keeps matches that are over: finished or aborted.
   if (store_ != nullptr && request.status() != hoard::v1::MATCH_STATUS_RUNNING) {
+    const db::MatchFilter filter{
+        .game = request.game(), .bot = request.bot(), .status = request.status()};
     ASSIGN_OR_RETURN(
         std::vector<db::StoredMatch> stored,
-        store_->List(after, page_size + 1,
-                     {.game = request.game(), .bot = request.bot(), .status = request.status()}));
-    for (db::StoredMatch& match : stored) page.try_emplace(match.sequence, std::move(match.match));
+        older ? store_->ListNewest(from, limit, filter) : store_->List(from, limit, filter));
+    for (db::StoredMatch& match : stored) found.try_emplace(match.sequence, std::move(match.match));
   }
-  hoard::v1::ListMatchesResponse response;
-  for (auto& [sequence, match] : page) {
-    if (response.matches_size() == page_size) {
-      response.set_next_page_token(absl::StrCat(std::prev(page.find(sequence))->first));
-      break;
+  // The nearest `limit`.
+  while (static_cast<int>(found.size()) > limit) {
+    found.erase(older ? found.begin() : std::prev(found.end()));
+  }
+  return found;
+}
+
+absl::StatusOr<hoard::v1::ListMatchesResponse> Arena::ListMatches(
+    const hoard::v1::ListMatchesRequest& request, bool admin) const {
+  if (request.page_size() < 0) {
+    return absl::InvalidArgumentError("page_size must not be negative");
+  }
+  const int page_size =
+      request.page_size() == 0 ? kDefaultPageSize : std::min(request.page_size(), kMaxPageSize);
+  // Tokens: "older:S", the matches created before match sequence S, and
+  // "newer:S", those after it; no token, the newest.
+  std::int64_t from = 0;
+  bool older = true;
+  if (!request.page_token().empty()) {
+    absl::string_view token = request.page_token();
+    older = absl::ConsumePrefix(&token, kOlderToken);
+    if ((!older && !absl::ConsumePrefix(&token, kNewerToken)) || !absl::SimpleAtoi(token, &from) ||
+        from <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "page_token '", engine::Clip(request.page_token()), "' is not one this server gave"));
     }
+  }
+  // One more than a page tells whether there is another that way.
+  ASSIGN_OR_RETURN(auto found, MatchesFrom(request, from, older, page_size + 1));
+  const bool more_that_way = static_cast<int>(found.size()) > page_size;
+  if (more_that_way) found.erase(older ? found.begin() : std::prev(found.end()));
+  hoard::v1::ListMatchesResponse response;
+  if (found.empty()) return response;
+  const std::int64_t newest = found.rbegin()->first;
+  const std::int64_t oldest = found.begin()->first;
+  // Whether there is a page the other way: on the newest page, none newer.
+  bool more_back = false;
+  if (from != 0) {
+    ASSIGN_OR_RETURN(auto beyond, MatchesFrom(request, older ? newest : oldest, !older, 1));
+    more_back = !beyond.empty();
+  }
+  if (older ? more_that_way : more_back) {
+    response.set_next_page_token(absl::StrCat(kOlderToken, oldest));
+  }
+  if (older ? more_back : more_that_way) {
+    response.set_newer_page_token(absl::StrCat(kNewerToken, newest));
+  }
+  for (auto it = found.rbegin(); it != found.rend(); ++it) {
+    hoard::v1::Match& match = it->second;
     if (!admin && !Unsealed(match)) tournament::HideDeal(match);
     *response.add_matches() = std::move(match);
   }
@@ -744,7 +790,7 @@ absl::Status Arena::WatchMatch(const hoard::v1::WatchMatchRequest& request,
     }
     ++count;
   }
-  match->Watch(std::move(watcher));
+  match->Watch(std::move(watcher), request.from_start());
   return absl::OkStatus();
 }
 

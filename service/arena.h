@@ -121,14 +121,16 @@ class Arena {
   // the record (running, or sealed until its tournament is over).
   absl::StatusOr<hoard::v1::ReplayMatchResponse> ReplayMatch(
       const hoard::v1::ReplayMatchRequest& request, bool admin = false) const;
+  // Matches newest first (by creation), those kept in memory and those in
+  // the store together, a page at a time; each page links to the older and
+  // the newer one.
   absl::StatusOr<hoard::v1::ListMatchesResponse> ListMatches(
       const hoard::v1::ListMatchesRequest& request, bool admin = false) const;
-  // Streams the match's events to `watcher`: a snapshot, then every event
-  // until it ends. A match that is over (in memory or in the store) gets
-  // what the spectators of its end were told, its snapshot and its
-  // `finished` event (with the spectator's view of the final table where
-  // the record gives it), and `watcher` is closed. kNotFound for a match
-  // the server does not know.
+  // Streams the match's events to `watcher`: a snapshot (with from_start,
+  // then the play so far), then every event until it ends. A match that is over (in memory or in
+  // the store) gets what the spectators of its end were told, its snapshot and its `finished` event
+  // (with the spectator's view of the final table where the record gives it), and `watcher` is
+  // closed. kNotFound for a match the server does not know.
   absl::Status WatchMatch(const hoard::v1::WatchMatchRequest& request,
                           std::shared_ptr<EventOutbox> watcher);
   // A spectator stream that WatchMatch accepted has ended.
@@ -194,6 +196,10 @@ class Arena {
   const db::StoreWriter* store_writer() const { return writer_.get(); }
 
  private:
+  // ListMatches' page: the `limit` matches the request's filters pass that
+  // are nearest `from`, older than it (0: the newest) or newer, by sequence.
+  absl::StatusOr<std::map<std::int64_t, hoard::v1::Match>> MatchesFrom(
+      const hoard::v1::ListMatchesRequest& request, std::int64_t from, bool older, int limit) const;
   struct RegisteredBot {
     int max_matches = 1;
     std::vector<std::string> ladders;  // as its last registration named them

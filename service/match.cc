@@ -511,9 +511,7 @@ hoard::v1::MatchEvent HostedMatch::ActionEvent(engine::ToldAction told) const {
   return event;
 }
 
-void HostedMatch::CatchUp(Seat seat) {
-  SeatState& s = seats_[seat];
-  if (s.events == hoard::v1::EVENT_DELIVERY_NONE || s.told >= told_) return;
+void HostedMatch::TellAgain(int from, absl::FunctionRef<void(hoard::v1::MatchEvent)> tell) const {
   // Told again from the start: the same actions give the same telling.
   engine::PlayByPlay again;
   std::unique_ptr<engine::State> replay = initial_->Clone();
@@ -522,20 +520,26 @@ void HostedMatch::CatchUp(Seat seat) {
     const engine::RecordedAction& step = actions_[i];
     for (engine::ToldAction& item :
          again.Tell(*replay, step.seat, step.action, step.text, by_default_[i])) {
-      if (index++ < s.told) continue;
-      hoard::v1::MatchEvent event = ActionEvent(std::move(item));
-      if (s.events == hoard::v1::EVENT_DELIVERY_IN_REQUESTS) {
-        if (s.untold.size() >= kMaxEventsBetweenRequests) s.untold.pop_front();
-        s.untold.push_back(std::move(event));
-      } else {
-        event.set_seat(seat);
-        hoard::v1::ServerMessage message;
-        *message.mutable_event() = std::move(event);
-        s.connection->Send(std::move(message));
-      }
+      if (index++ >= from) tell(ActionEvent(std::move(item)));
     }
     HOARD_CHECK(replay->Apply(step.seat, step.action).ok(), "a match replays its actions");
   }
+}
+
+void HostedMatch::CatchUp(Seat seat) {
+  SeatState& s = seats_[seat];
+  if (s.events == hoard::v1::EVENT_DELIVERY_NONE || s.told >= told_) return;
+  TellAgain(s.told, [&](hoard::v1::MatchEvent event) {
+    if (s.events == hoard::v1::EVENT_DELIVERY_IN_REQUESTS) {
+      if (s.untold.size() >= kMaxEventsBetweenRequests) s.untold.pop_front();
+      s.untold.push_back(std::move(event));
+    } else {
+      event.set_seat(seat);
+      hoard::v1::ServerMessage message;
+      *message.mutable_event() = std::move(event);
+      s.connection->Send(std::move(message));
+    }
+  });
   s.told = told_;
 }
 
@@ -667,7 +671,7 @@ void HostedMatch::PublishFault(Seat seat, hoard::v1::SeatFault::Kind kind) {
   Publish(std::move(event));
 }
 
-void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher) {
+void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher, bool from_start) {
   absl::MutexLock lock(&mu_);
   hoard::v1::MatchEvent event;
   event.set_match_id(id_);
@@ -683,6 +687,8 @@ void HostedMatch::Watch(std::shared_ptr<EventOutbox> watcher) {
     watcher->Close();
     return;
   }
+  // The play so far, as the table was told it, after the table it led to.
+  if (from_start) TellAgain(0, [&](const hoard::v1::MatchEvent& told) { watcher->Send(told); });
   std::erase_if(watchers_, [](const auto& w) { return !w->open(); });
   watchers_.push_back(std::move(watcher));
 }

@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "bots/bot.h"
@@ -129,8 +130,11 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
 
   // Sends a snapshot, then every event until the match ends; a match that
   // is over gets its snapshot and its `finished` event (what spectators of
-  // its end were told), then is closed.
-  void Watch(std::shared_ptr<EventOutbox> watcher);
+  // its end were told), then is closed. With `from_start`, a running match
+  // tells every action told before the watch after its snapshot (as its
+  // spectators heard them, sealed answers not yet revealed still sealed;
+  // without views).
+  void Watch(std::shared_ptr<EventOutbox> watcher, bool from_start = false);
 
   // Ends the match unfinished (the server is stopping). Open requests are
   // withdrawn and everyone is told it ended with status ABORTED. It gives
@@ -251,6 +255,11 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   bool Heard() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The event telling of an action.
   hoard::v1::MatchEvent ActionEvent(engine::ToldAction told) const;
+  // Tells `tell` the table's telling of the actions played, from its
+  // `from`th item on (0: from the first action), without views: told again
+  // from the start, so exactly as the table was told.
+  void TellAgain(int from, absl::FunctionRef<void(hoard::v1::MatchEvent)> tell) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Tells `seat` the actions it has not been told (it was away, or came
   // late), without views: told again from the actions played.
   void CatchUp(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

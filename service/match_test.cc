@@ -1,5 +1,6 @@
 // The match host on its own, with in-memory streams: sealed simultaneous
-// decisions reveal nothing until every seat has answered, a sealed match
+// decisions reveal nothing until every seat has answered (nor to a
+// spectator who comes late and asks for the play so far), a sealed match
 // tells its deal's commitment but never its deal to the table, a decision
 // too large to list takes any legal typed answer, and built-in bots think
 // on a worker pool, their late decisions dropped.
@@ -172,6 +173,18 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
   EXPECT_EQ(sealed.seat(), 0);
   EXPECT_FALSE(sealed.has_action());
   EXPECT_EQ(sealed.text(), "answered (sealed)");
+  // A spectator who comes now and asks for the play so far is told the
+  // same: the table, then that seat 0 answered, its bid still sealed.
+  auto late = std::make_shared<Recorder>();
+  match.Watch(late, /*from_start=*/true);
+  ASSERT_EQ(late->events.size(), 2u);
+  EXPECT_TRUE(late->events[0].has_snapshot());
+  const hoard::v1::MatchEvent& so_far = late->events[1];
+  EXPECT_EQ(so_far.step(), 1);
+  EXPECT_EQ(so_far.action_taken().seat(), 0);
+  EXPECT_FALSE(so_far.action_taken().has_action());
+  EXPECT_EQ(so_far.action_taken().text(), "answered (sealed)");
+  EXPECT_FALSE(so_far.has_view());
   // A second answer to the same request is refused, not applied twice.
   EXPECT_FALSE(match.Answer(connection0.get(), ByIndex(request0, 1)).accepted());
   // Seat 0 cannot answer for seat 1.
@@ -187,6 +200,9 @@ TEST(HostedMatchTest, SealedAnswersStayHiddenUntilEverySeatHasAnswered) {
     }
   }
   EXPECT_THAT(revealed, ::testing::ElementsAre("bid 2", "bid 1"));
+  // The late spectator hears the reveal live, as everyone does.
+  EXPECT_EQ(late->events.size(), watcher->events.size());
+  EXPECT_EQ(late->events.back().SerializeAsString(), watcher->events.back().SerializeAsString());
   EXPECT_TRUE(watcher->events.back().has_finished());
   EXPECT_TRUE(watcher->closed);
   EXPECT_TRUE(finished);

@@ -1191,6 +1191,25 @@ TEST_F(ArenaE2eTest, ListingPagesAndFilters) {
     request.set_page_token(response.next_page_token());
   }
   EXPECT_EQ(seen.size(), 6u);
+  // Newest first: the open one, created last, leads.
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.front(), waiting);
+  for (std::size_t i = 1; i < seen.size(); ++i) {
+    EXPECT_GT(std::stoi(seen[i - 1].substr(1)), std::stoi(seen[i].substr(1)));
+  }
+  // And back from the oldest page, newer page by newer page.
+  std::vector<std::string> back;
+  for (;;) {
+    v1::ListMatchesResponse response;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub_->ListMatches(&context, request, &response).ok());
+    std::vector<std::string> page;
+    for (const v1::Match& match : response.matches()) page.push_back(match.match_id());
+    back.insert(back.begin(), page.begin(), page.end());
+    if (response.newer_page_token().empty()) break;
+    request.set_page_token(response.newer_page_token());
+  }
+  EXPECT_EQ(back, seen);
   request.Clear();
   request.set_status(v1::MATCH_STATUS_RUNNING);
   v1::ListMatchesResponse running;
@@ -1302,9 +1321,9 @@ TEST(ArenaStoreTest, FinishedMatchesOutliveTheServer) {
   v1::ListMatchesResponse listed;
   grpc::ClientContext context;
   ASSERT_TRUE(stub->ListMatches(&context, list, &listed).ok());
-  ASSERT_EQ(listed.matches_size(), 2);
-  EXPECT_EQ(listed.matches(0).match_id(), first_id);
-  EXPECT_EQ(listed.matches(1).match_id(), created.match_id());
+  ASSERT_EQ(listed.matches_size(), 2);  // newest first
+  EXPECT_EQ(listed.matches(0).match_id(), created.match_id());
+  EXPECT_EQ(listed.matches(1).match_id(), first_id);
 }
 
 TEST_F(ArenaE2eTest, RandomGarbageFromBotsNeverStopsTheServer) {

@@ -165,6 +165,25 @@ def api(server):
     ids = [m["match_id"] for m in page["matches"]] + [m["match_id"] for m in page2["matches"]]
     check("matches: pages of the game's matches, none twice", status == 200 and
           status2 == 200 and len(ids) == 6 and len(set(ids)) == 6, ids)
+    sequences = [int(i[1:]) for i in ids]
+    check("matches: newest first, page after page",
+          sequences == sorted(sequences, reverse=True) and ids[0] == "m6", ids)
+    check("the newest page links to older matches only, the oldest to newer only",
+          page["next_page_token"] and not page["newer_page_token"] and
+          not page2["next_page_token"] and page2["newer_page_token"], (page, page2))
+    status3, back = get(server, "/api/v1/matches?game=village&page_size=4&page_token="
+                        + page2.get("newer_page_token", ""))
+    check("the newer page of the oldest is the newest again",
+          status3 == 200 and [m["match_id"] for m in back["matches"]] == ids[:4] and
+          not back["newer_page_token"] and back["next_page_token"],
+          [m["match_id"] for m in back.get("matches", [])])
+    listed = server.arena.ListMatches(arena_pb2.ListMatchesRequest(game="village", page_size=4))
+    check("matches over HTTP are ListMatches' own, tokens too",
+          [m.match_id for m in listed.matches] == ids[:4] and
+          listed.next_page_token == page["next_page_token"], listed.next_page_token)
+    status, error = get(server, "/api/v1/matches?page_token=m3")
+    check("a page token the server did not give: 400", status == 400 and
+          "is not one this server gave" in error["message"], (status, error))
     status, match = get(server, f"/api/v1/matches/{ids[0]}")
     check("a finished match of a finished tournament: its record", status == 200 and
           match["match"]["status"] == "MATCH_STATUS_FINISHED" and
@@ -231,6 +250,58 @@ def api(server):
           families["hoard_decision_seconds"].type == "histogram" and
           sample("hoard_store_write_seconds", "_count") >= 1 and
           sample("hoard_store_matches_written", "_total") == 7, body[-800:])
+
+    # A running match opened after its start: the play so far first.
+    made = server.arena.CreateMatch(arena_pb2.CreateMatchRequest(
+        game="village", seats=[arena_pb2.SeatSpec(builtin="random"), arena_pb2.SeatSpec(open=True)],
+        time_control=arena_pb2.TimeControl(decision_ms=1500, bank_ms=0, max_strikes=3)),
+        metadata=ADMIN, timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        now = server.arena.GetMatch(arena_pb2.GetMatchRequest(match_id=made.match_id)).match
+        if now.actions >= 3:
+            break
+        time.sleep(0.05)
+    told, kind = [], None
+    with urllib.request.urlopen(f"{server.web}/api/v1/matches/{made.match_id}/events"
+                                "?from_start=true", timeout=30) as response:
+        for raw in response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[len("event: "):]
+            elif line.startswith("data: "):
+                told.append((kind, json.loads(line[len("data: "):])))
+                snapshot = told[0][1].get("snapshot", {}).get("match", {})
+                if kind != "match" or len(told) > snapshot.get("actions", 0):
+                    break
+    first = told[0][1]
+    history = [data for _, data in told[1:first["step"] + 1]]
+    check("a running match's events from its start: the table as it stands, then every "
+          "action so far, from the first, without a view",
+          first.get("snapshot", {}).get("match", {}).get("status") == "MATCH_STATUS_RUNNING"
+          and first["step"] >= 3 and "village" in first["view"] and
+          [h["step"] for h in history] == list(range(1, first["step"] + 1)) and
+          all("action_taken" in h and not h.get("view") for h in history),
+          (first.get("step"), json.dumps(history)[:600]))
+    check("from its start, a spectator learns no seed",
+          first["snapshot"]["match"]["seed"] == "0" and not first["snapshot"]["match"]["seed_salt"],
+          first["snapshot"]["match"].get("seed"))
+    record = None
+    deadline = time.monotonic() + 30
+    while record is None and time.monotonic() < deadline:
+        _, got = get(server, f"/api/v1/matches/{made.match_id}")
+        record = got.get("record")
+        time.sleep(0.1)
+    check("the play so far is what the record says",
+          record is not None and [h["action_taken"]["text"] for h in history] ==
+          [a["text"] for a in record["actions"][:len(history)]], json.dumps(history)[:300])
+    streamed = events(server, f"/api/v1/matches/{made.match_id}/events?from_start=true")
+    check("from its start, a match that is over is told as before: its final table, then end",
+          [kind for kind, _ in streamed] == ["match", "match", "end"] and
+          "finished" in streamed[1][1], [kind for kind, _ in streamed])
+    status, error = get(server, f"/api/v1/matches/{made.match_id}/events?from_start=maybe")
+    check("a bad from_start: 400", status == 400 and "from_start" in error["message"],
+          (status, error))
 
     # A tournament running now shows in the metrics, then is cancelled.
     long_spec = tournament_pb2.TournamentSpec()

@@ -35,6 +35,11 @@ int RunCheckBot(const std::vector<std::string>& args);
 int RunStats(const std::vector<std::string>& args);
 int RunExport(const std::vector<std::string>& args);
 
+// "1 match", "2 matches": a count and its noun, singular for one.
+inline std::string Counted(long long count, const std::string& one, const std::string& many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 // Prints "hoard: <message>" on stderr and returns `exit_code`.
 int Fail(int exit_code, const std::string& message);
 

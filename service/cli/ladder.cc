@@ -122,9 +122,9 @@ std::string EvaluationLine(const Tournament& t) {
   if (!t.spec().ladder().has_final_evaluation()) return "";
   const bool over = state.settled() || t.status() == hoard::v1::TOURNAMENT_STATUS_FINISHED;
   return absl::StrFormat(
-      "final evaluation of the top %d: %.1f%% sure of their order after %d matches (%s; goal "
+      "final evaluation of the top %d: %.1f%% sure of their order after %s (%s; goal "
       "%g%%, budget %d)\n",
-      e.top(), 100 * state.confidence(), state.evaluation_matches(),
+      e.top(), 100 * state.confidence(), Counted(state.evaluation_matches(), "match", "matches"),
       state.settled() ? "settled"
       : over          ? "budget spent"
                       : "playing",
@@ -231,9 +231,10 @@ class LadderClient {
       return kExitOk;
     }
     const hoard::v1::TournamentProgress& p = t->progress();
-    std::cout << absl::StrFormat("Ladder %s (%s, %d to a table, %s): %s, %d matches played", name,
+    std::cout << absl::StrFormat("Ladder %s (%s, %d to a table, %s): %s, %s played", name,
                                  t->spec().game(), t->spec().players_per_match(), Who(*t),
-                                 StatusName(t->status()), p.finished());
+                                 StatusName(t->status()),
+                                 Counted(p.finished(), "match", "matches"));
     if (p.running() > 0) std::cout << ", " << p.running() << " running";
     if (p.failed() > 0) std::cout << ", " << p.failed() << " failed";
     std::cout << "\n";

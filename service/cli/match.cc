@@ -1,6 +1,5 @@
 // hoard match create|get|list|watch: matches on a server.
 
-#include <deque>
 #include <iostream>
 
 #include "absl/strings/ascii.h"
@@ -47,8 +46,9 @@ std::string Json(const google::protobuf::Message& message) {
 }
 
 void PrintMatch(const hoard::v1::Match& match) {
-  std::cout << absl::StrFormat("%s  %s  %s  %d actions\n", match.match_id(), match.game(),
-                               hoard::v1::MatchStatus_Name(match.status()), match.actions());
+  std::cout << absl::StrFormat("%s  %s  %s  %s\n", match.match_id(), match.game(),
+                               hoard::v1::MatchStatus_Name(match.status()),
+                               Counted(match.actions(), "action", "actions"));
   for (const hoard::v1::SeatInfo& seat : match.seats()) {
     std::cout << absl::StrFormat(
         "  seat %d  %-20s %s  score %g  rank %d  time-outs %d  illegal %d  disconnects %d%s\n",
@@ -143,27 +143,30 @@ int List(const MatchFlags& flags, hoard::v1::Arena::Stub& stub, const std::strin
   request.set_game(flags.game);
   request.set_status(*status);
   request.set_page_size(500);  // the server's largest page
-  // The server lists oldest first: every page is read, the newest kept.
-  std::deque<hoard::v1::Match> newest;
-  std::int64_t total = 0;
+  // The server lists newest first: the first --limit are shown, the rest
+  // only counted.
+  std::int64_t shown = 0;
+  std::int64_t more = 0;
   for (;;) {
     hoard::v1::ListMatchesResponse response;
     grpc::ClientContext context;
     const grpc::Status listed = stub.ListMatches(&context, request, &response);
     if (!listed.ok()) return FailWith(listed, server, channel);
-    for (hoard::v1::Match& match : *response.mutable_matches()) {
-      ++total;
-      newest.push_back(std::move(match));
-      if (flags.limit > 0 && std::ssize(newest) > flags.limit) newest.pop_front();
+    for (const hoard::v1::Match& match : response.matches()) {
+      if (flags.limit > 0 && shown >= flags.limit) {
+        ++more;
+      } else {
+        PrintMatch(match);
+        ++shown;
+      }
     }
     if (response.next_page_token().empty()) break;
     request.set_page_token(response.next_page_token());
   }
-  for (auto it = newest.rbegin(); it != newest.rend(); ++it) PrintMatch(*it);
-  if (const std::int64_t more = total - std::ssize(newest); more > 0) {
+  if (more > 0) {
     std::cout << absl::StrFormat(
         "... and %d older match%s: --limit %d shows them all (0: no limit)\n", more,
-        more == 1 ? "" : "es", total);
+        more == 1 ? "" : "es", shown + more);
   }
   return kExitOk;
 }

@@ -71,8 +71,9 @@ void Print(const engine::GameInfo& info, const bots::StatsConfig& config,
   if (!report.bot_wins.empty()) {
     std::cout << "\nwin rate by bot (of the seats it played)\n";
     for (const auto& [bot, wins_seats] : report.bot_wins) {
-      std::cout << absl::StrFormat("  %-14s %s   (%d seats)\n", bot,
-                                   Percent(wins_seats.first, wins_seats.second), wins_seats.second);
+      std::cout << absl::StrFormat("  %-14s %s   (%s)\n", bot,
+                                   Percent(wins_seats.first, wins_seats.second),
+                                   Counted(wins_seats.second, "seat", "seats"));
     }
   }
   std::cout << "\nshared ranks       " << Percent(report.shared_rank, report.matches)

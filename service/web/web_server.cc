@@ -485,8 +485,8 @@ bool WebServer::Impl::HandleApi(const HttpRequest& request,
     } else if (match[1] == "events") {
       GetMatchRequest get;
       get.set_match_id(match[0]);
-      WatchMatchRequest watch;
-      watch.set_match_id(match[0]);
+      WatchMatchRequest watch;  // from_start=true: the play so far too
+      if (!ReadRequest(request, fields, watch, *exchange)) return true;
       Events<MatchEvent, GetMatchRequest, GetMatchResponse>(
           request, exchange, "match", get, [this](auto... a) { arena->async()->GetMatch(a...); },
           watch, [this](auto... a) { arena->async()->WatchMatch(a...); });

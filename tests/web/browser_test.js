@@ -60,6 +60,18 @@ async function main() {
         console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
     });
 
+    // A newcomer's path: the main job's tournament, then the server's
+    // address: the home page opens on the game just played.
+    const newcomer = await browser.newPage();
+    await newcomer.goto(`${web}/`);
+    await newcomer.waitForSelector("table.leaderboard tbody tr");
+    const home = { game: await newcomer.$eval("select", (s) => s.value),
+                   rows: (await rowsOf(newcomer, "table.leaderboard")).length,
+                   first: (await (await fetch(`${web}/api/v1/games`)).json()).games[0].id };
+    await newcomer.close();
+    check("the home page opens on the leaderboard of the game whose matches are newest",
+          home.game === "village" && home.rows === 3, home);
+
     // The leaderboard of the game.
     const landing = await page.goto(`${web}/#/leaderboard/village`);
     const policy = landing.headers()["content-security-policy"] || "";
@@ -176,7 +188,7 @@ async function main() {
     await page.goto(`${web}/#/tournaments/3`);
     await page.waitForSelector("table.leaderboard tbody tr");
     const ladderText = async () => page.$eval(".progress-text", (p) => p.textContent);
-    const playedNow = async () => Number((await ladderText()).match(/(\d+) matches/)[1]);
+    const playedNow = async () => Number((await ladderText()).match(/(\d+) match/)[1]);
     const before = await playedNow();
     // The leaderboard is read again every few seconds: all three soon.
     await page.waitForFunction(
@@ -206,6 +218,39 @@ async function main() {
           listed.length >= 15 && listed.every((m) => m.game === "village" && m.status === "FINISHED"),
           listed.slice(0, 3));
     await page.screenshot({ path: path.join(SHOTS, "matches.png"), fullPage: true });
+    // A page at a time, newest first: Older leads to older ones, Newer back.
+    const pageOf = async () => page.$$eval("table.matches tbody tr", (rows) => rows.map(
+      (row) => Number(row.dataset.match.slice(1))));
+    const links = async () => page.$$eval(".paging a", (as) => as.map((a) => a.textContent));
+    const pageQuery = "game=village&status=MATCH_STATUS_FINISHED&page_size=5";
+    await page.goto(`${web}/#/matches?${pageQuery}`);
+    await page.waitForSelector("table.matches tbody tr");
+    const newest = await pageOf();
+    const newestLinks = await links();
+    const newestListed = (await (await fetch(`${web}/api/v1/matches?${pageQuery}`)).json()).matches;
+    await page.click(".paging a.older");
+    await page.waitForFunction((first) => {
+      const row = document.querySelector("table.matches tbody tr");
+      return row && row.dataset.match !== first;
+    }, {}, `m${newest[0]}`);
+    const older = await pageOf();
+    const olderLinks = await links();
+    check("the matches page: the newest first, five to a page, with only an Older link",
+          newest.length === 5 && newest.every((m, i) => i === 0 || newest[i - 1] > m) &&
+          newest[0] === Number(newestListed[0].match_id.slice(1)) &&
+          newestLinks.length === 1 && newestLinks[0].startsWith("Older"), { newest, newestLinks });
+    check("Older matches: the next five, all older, and a Newer link back",
+          older.length === 5 && older[0] < newest[4] && older.every((m, i) => i === 0 || older[i - 1] > m) &&
+          olderLinks.some((t) => t.startsWith("\u2190 Newer")) && olderLinks.some((t) => t.startsWith("Older")),
+          { older, olderLinks });
+    await page.click(".paging a.newer");
+    await page.waitForFunction((first) => {
+      const row = document.querySelector("table.matches tbody tr");
+      return row && row.dataset.match === first;
+    }, {}, `m${newest[0]}`);
+    const back = await pageOf();
+    check("Newer matches: back to the newest five, with no Newer link",
+          back.join() === newest.join() && (await links()).every((t) => t.startsWith("Older")), back);
     await page.click("table.matches tbody tr a");
     await page.waitForSelector("ol.log li");
     const played = await page.$$eval("ol.log li", (items) => items.length);
@@ -412,15 +457,47 @@ async function main() {
     const log = await page.$$eval("ol.log li", (items) => items.map((li) => li.textContent));
     const hands = await page.evaluate(() => window.handsShownLive);
     check("while it runs, no hand's cards are shown: only how many",
-          hands.length > 0 && hands.every((text) => /^Hand: \d+ cards$/.test(text)),
-          hands.filter((text) => !/^Hand: \d+ cards$/.test(text)).slice(0, 3));
+          hands.length > 0 && hands.every((text) => /^Hand: \d+ cards?$/.test(text)),
+          hands.filter((text) => !/^Hand: \d+ cards?$/.test(text)).slice(0, 3));
     const finalHands = await page.$$eval(".player .hand", (items) => items.map((p) => p.textContent));
     check("once it is over, the hands are shown",
-          finalHands.length === 2 && finalHands.every((text) => !/^Hand: \d+ cards$/.test(text)),
+          finalHands.length === 2 && finalHands.every((text) => !/^Hand: \d+ cards?$/.test(text)),
           finalHands);
     check("a live match's page advances by itself to the end",
           liveText.includes("RUNNING (live)") && log.some((line) => line.includes("timeout")) &&
           log.some((line) => line.includes("forfeit")) && log.length > 10, { liveText, log: log.slice(0, 6) });
+
+    // A running match opened after its start: its page shows the play from
+    // the first action, then follows it.
+    const lateMatch = hoard(work, grpc, "match", "create", "--game", "village",
+                        "--seats", "builtin:random,open", "--decision-ms", "1500",
+                        "--bank-ms", "0", "--max-strikes", "3").match(/m\d+/)[0];
+    let playedBefore = 0;
+    for (let i = 0; i < 200 && playedBefore < 3; ++i) {
+      playedBefore = (await (await fetch(`${web}/api/v1/matches/${lateMatch}`)).json()).match.actions;
+      if (playedBefore < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await page.goto(`${web}/#/matches/${lateMatch}`);
+    await page.waitForFunction((n) => {
+      const status = document.querySelector(".match-status");
+      return status && status.textContent.includes("RUNNING (live)") &&
+             document.querySelectorAll("ol.log li").length >= n;
+    }, { timeout: 10000, polling: 50 }, playedBefore);
+    const opened = await page.evaluate(() => ({
+      status: document.querySelector(".match-status").textContent,
+      log: [...document.querySelectorAll("ol.log li")].map((li) => li.textContent) }));
+    check("a running match opened after several actions shows them from action 1, live",
+          playedBefore >= 3 && opened.status.includes("RUNNING (live)") &&
+          opened.log[0].startsWith("1. seat ") && opened.log[playedBefore - 1].startsWith(`${playedBefore}. seat `),
+          { playedBefore, opened });
+    await page.screenshot({ path: path.join(SHOTS, "match-live-from-start.png"), fullPage: true });
+    await page.waitForFunction(
+        () => document.querySelector(".match-status").textContent.startsWith("FINISHED"),
+        { timeout: 30000 });
+    const followed = await page.$$eval("ol.log li", (items) => items.map((li) => li.textContent));
+    check("then follows it to the end",
+          followed.length > opened.log.length && followed.some((line) => line.includes("forfeit")),
+          followed.slice(-4));
 
     // A phone-sized screen: no sideways scrolling of the page.
     await page.setViewport({ width: 375, height: 667 });

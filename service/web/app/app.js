@@ -34,6 +34,18 @@ function signed(value) {
   return (rounded >= 0 ? "+" : "\u2212") + Math.abs(rounded);
 }
 
+// "1 match", "2 matches": a count and its noun, singular for one.
+function plural(n, one, many = `${one}s`) {
+  return `${n} ${Number(n) === 1 ? one : many}`;
+}
+
+// The singular of a plural name ("doom snails", "treasuries"), for a
+// count of one.
+function singular(name) {
+  if (name.endsWith("ies")) return `${name.slice(0, -3)}y`;
+  return name.endsWith("s") && !name.endsWith("ss") ? name.slice(0, -1) : name;
+}
+
 function clock(ms) {
   const s = Math.ceil(Number(ms) / 1000);
   const pad = (n) => String(n).padStart(2, "0");
@@ -212,7 +224,7 @@ function headToHeadMap(table) {
       const c = cell.get(`${bot}\u0000${other}`);
       if (bot === other || !c || c.meetings === 0) return el("td", { class: "h2h none", text: "\u2013" });
       const td = el("td", { class: "h2h", "data-score": String(c.score),
-                            title: `${bot} against ${other}: won-drawn-lost ${c.text} in ${c.meetings} meetings`,
+                            title: `${bot} against ${other}: won-drawn-lost ${c.text} in ${plural(c.meetings, "meeting")}`,
                             text: `${Math.round(100 * c.score)}%` });
       const shade = Math.round(255 - 150 * c.score);
       td.style.background = `rgb(${shade}, ${shade}, ${shade})`;
@@ -223,9 +235,17 @@ function headToHeadMap(table) {
     el("thead", {}, head), el("tbody", {}, ...rows)));
 }
 
+// The game whose match finished last: where the home page opens, so that
+// the newest play is what a visitor sees first.
+async function latestGame(games) {
+  const newest = (await api("/api/v1/matches?page_size=1&status=MATCH_STATUS_FINISHED")).matches;
+  if (newest.length && games.some((g) => g.id === newest[0].game)) return newest[0].game;
+  return games.length ? games[0].id : "";
+}
+
 async function leaderboardPage(game) {
   const games = (await api("/api/v1/games")).games;
-  if (!game) game = games.length ? games[0].id : "";
+  if (!game) game = await latestGame(games);
   const picker = el("select", { "aria-label": "Game" },
                     ...games.map((g) => el("option", { value: g.id, text: g.name })));
   picker.value = game;
@@ -237,7 +257,7 @@ async function leaderboardPage(game) {
     el("h1", { text: "Leaderboard" }), el("p", {}, picker),
     board.rows.length ? leaderboardTable(board)
                       : el("p", { class: "muted", text: "No rated match of this game yet." }),
-    el("p", { class: "muted", text: `${board.matches} rated matches. ML: Bradley-Terry maximum ` +
+    el("p", { class: "muted", text: `${plural(board.matches, "rated match", "rated matches")}. ML: Bradley-Terry maximum ` +
               "likelihood with its 95% interval (the line), the diamond at the rating, every bar " +
               "on the axis in the column's head (the thin line: 0, the average player). P(1st): " +
               "the chance that the bot is the strongest. Elo: incremental from 1500, K=32, the " +
@@ -271,7 +291,7 @@ function evaluationText(t) {
     : t.status === "TOURNAMENT_STATUS_FINISHED" ? "budget spent" : "playing";
   return `final evaluation of the top ${e.top}: ` +
     `${(100 * Number(state.confidence || 0)).toFixed(1)}% sure of their order after ` +
-    `${state.evaluation_matches || 0} matches (${over}; goal ${100 * e.confidence}%, ` +
+    `${plural(state.evaluation_matches || 0, "match", "matches")} (${over}; goal ${100 * e.confidence}%, ` +
     `budget ${e.match_budget})`;
 }
 
@@ -312,7 +332,7 @@ function drawLadder(t, board) {
   const p = t.progress;
   const state = p.ladder || {};
   const running = t.status === "TOURNAMENT_STATUS_RUNNING";
-  const facts = [statusName(t.status), `${p.finished} matches`];
+  const facts = [statusName(t.status), plural(p.finished, "match", "matches")];
   if (running) {
     facts.push(`${state.present || 0} of ${state.entrants || 0} entrants present`);
     facts.push(`${p.running || 0} playing`);
@@ -426,7 +446,7 @@ async function matchesPage(query) {
   const games = (await api("/api/v1/games")).games;
   const params = new URLSearchParams(query);
   const ask = new URLSearchParams({ page_size: "50" });
-  for (const name of ["game", "status", "bot", "page_token"]) {
+  for (const name of ["game", "status", "bot", "page_size", "page_token"]) {
     if (params.get(name)) ask.set(name, params.get(name));
   }
   const list = await api(`/api/v1/matches?${ask}`);
@@ -457,13 +477,21 @@ async function matchesPage(query) {
     el("thead", {}, el("tr", {}, ...["Match", "Game", "Status", "Actions", "Seats"].map(
       (label) => el("th", { scope: "col", text: label })))),
     el("tbody", {}, ...rows));
-  const more = new URLSearchParams(params);
-  more.set("page_token", list.next_page_token);
+  // Newest first; the server's tokens lead to the newer and the older page.
+  const pageLink = (token, cls, text) => {
+    if (!token) return "";
+    const to = new URLSearchParams(params);
+    to.set("page_token", token);
+    return el("a", { class: cls, href: `#/matches?${to}`, text });
+  };
+  const newer = pageLink(list.newer_page_token, "newer", "\u2190 Newer matches");
+  const older = pageLink(list.next_page_token, "older", "Older matches \u2192");
+  const paging = newer || older ? el("p", { class: "paging" }, newer, newer && older ? " \u00b7 " : "", older) : "";
   main.replaceChildren(el("h1", { text: "Matches" }), el("p", {}, game, " ", status),
+    el("p", { class: "muted", text: "Newest first." }),
     rows.length ? el("div", { class: "scroll" }, table)
                 : el("p", { class: "muted", text: "No match matches." }),
-    list.next_page_token ? el("p", {}, el("a", { href: `#/matches?${more}`, text: "Older matches" }))
-                         : "");
+    paging);
 }
 
 // ---- Tables: what a spectator sees of each game ----------------------------
@@ -499,7 +527,7 @@ function villageTable(view, match) {
     return el("section", { class: "player", "data-seat": String(p.seat) },
       el("h3", { text: `${acting ? "\u25b6 " : ""}Seat ${p.seat}: ${who}${acting ? " (to act)" : ""}` }),
       el("p", { class: "hand",
-                text: p.hand ? `Hand: ${villageCards(p.hand)}` : `Hand: ${p.hand_size} cards` }),
+                text: p.hand ? `Hand: ${villageCards(p.hand)}` : `Hand: ${plural(p.hand_size, "card")}` }),
       el("p", { class: "known", text: `Known in hand: ${villageCards(p.known)}` }),
       el("ul", { class: "bribes", "aria-label": "Bribes" },
         ...(p.bribes.length ? p.bribes.map((b) => el("li", {
@@ -509,15 +537,20 @@ function villageTable(view, match) {
   return el("div", { class: "table village", "data-over": String(Boolean(view.over)) },
     el("h2", { text: "The Dragon's Favor" }), favor,
     el("h2", { text: "The Black Market" }), market,
-    el("p", { class: "deck", text: `Deck: ${view.deck_size} cards \u00b7 discard: ${villageCards(view.discard)}` +
+    el("p", { class: "deck", text: `Deck: ${plural(view.deck_size, "card")} \u00b7 discard: ${villageCards(view.discard)}` +
                                     (view.end_reason ? ` \u00b7 ended: ${view.end_reason}` : "") }),
     ...players);
 }
 
 // "2 gold, 1 red": the non-zero entries of a counts message, or "none".
-function counts(message) {
-  const parts = Object.entries(message || {}).filter(([, n]) => Number(n) > 0)
-                      .map(([kind, n]) => `${n} ${kind.replace(/_/g, " ")}`);
+// Its fields are named in the plural ("doom_snails": 1 doom snail), or,
+// with `singularNames`, in the singular ("decoy_purse": 2 decoy purses).
+function counts(message, singularNames = false) {
+  const parts = Object.entries(message || {}).filter(([, n]) => Number(n) > 0).map(([kind, n]) => {
+    const name = kind.replace(/_/g, " ");
+    if (singularNames) return plural(n, name);
+    return `${n} ${Number(n) === 1 ? singular(name) : name}`;
+  });
   return parts.length ? parts.join(", ") : "none";
 }
 
@@ -544,7 +577,7 @@ function dragonsGoldTable(view, match) {
   const dragons = el("ol", { class: "dragons", "aria-label": "Dragons" },
     ...view.dragons.map((d, i) => el("li", { class: "dragon" },
       el("strong", { text: `Dragon ${i + 1} (card ${d.card}), strength ${d.strength}` +
-                           (d.sleeping_potions ? `, ${d.sleeping_potions} sleeping potion(s)` : "") }),
+                           (d.sleeping_potions ? `, ${plural(d.sleeping_potions, "sleeping potion")}` : "") }),
       el("div", { text: `Treasure: ${counts(d.tokens)}${d.hidden_tokens ? ` + ${d.hidden_tokens} face down` : ""}` }),
       el("div", { text: `Attackers: ${d.attackers.length ? d.attackers.map(
         (a) => `seat ${a.seat} (${enumWord(a.adventurer, "DRAGONS_GOLD_ADVENTURER_")})`).join(", ") : "none"}` }))));
@@ -574,9 +607,10 @@ function dragonsGoldTable(view, match) {
       { cls: "adventurers", text: "Adventurers: " + ["knight_4", "knight_3", "thief", "wizard"]
           .map((k) => `${k.replace("_", " ")} ${enumWord(a[k], "DRAGONS_GOLD_ADVENTURER_STATE_")}`).join(", ") },
       { cls: "hand", text: counts(p.tokens) === "none" && p.token_count > 0
-          ? `Treasure: ${p.token_count} tokens` : `Treasure: ${counts(p.tokens)} (${p.token_count} tokens)` },
+          ? `Treasure: ${plural(p.token_count, "token")}`
+          : `Treasure: ${counts(p.tokens)} (${plural(p.token_count, "token")})` },
       { cls: "objects", text: counts(p.objects) === "none" && p.object_count > 0
-          ? `Magic objects: ${p.object_count}` : `Magic objects: ${counts(p.objects)}` }));
+          ? `Magic objects: ${p.object_count}` : `Magic objects: ${counts(p.objects, true)}` }));
   }
   return el("div", { class: "table dragons_gold", "data-over": String(Boolean(over)) }, ...parts);
 }
@@ -617,7 +651,7 @@ function frostDragonTable(view, match) {
       { cls: "position", text: `Space ${p.space} \u00b7 threat ${p.threat} \u00b7 boast ` +
           `${p.boast === undefined ? "\u2013" : p.boast} \u00b7 challenges won ${p.won} \u00b7 treasures ${p.treasures}` },
       { cls: "hand", text: p.hand && p.hand.length ? `Hand: ${p.hand.map(frostCard).join(", ")}`
-                                                   : `Hand: ${p.cards_held} cards` }));
+                                                   : `Hand: ${plural(p.cards_held, "card")}` }));
   }
   return el("div", { class: "table frost_dragon", "data-over": String(Boolean(over)) }, ...parts);
 }
@@ -641,7 +675,7 @@ function hedoniaTable(view, match) {
     parts.push(playerBox(match, p.seat, !over && view.active_seat === p.seat,
       { cls: "treasury", text: `Treasury: ${counts(p.treasury)} \u00b7 power ${p.power_points}` +
           (over ? ` \u00b7 score ${p.score}` : "") },
-      { cls: "hand", text: counts(p.hand) !== "none" ? `Hand: ${counts(p.hand)}` : `Hand: ${p.hand_size} cards` }));
+      { cls: "hand", text: counts(p.hand) !== "none" ? `Hand: ${counts(p.hand)}` : `Hand: ${plural(p.hand_size, "card")}` }));
   }
   return el("div", { class: "table hedonia", "data-over": String(over) }, ...parts);
 }
@@ -666,7 +700,7 @@ function enumText(type, value) {
   return (name.startsWith(prefix) ? name.slice(prefix.length) : name).replace(/_/g, " ").toLowerCase();
 }
 
-// A message of counts only (every field one whole number), as "2 swords, 1 wilds".
+// A message of counts only (every field one whole number), as "2 swords, 1 wild".
 function isCountsMessage(type) {
   const fields = VIEW_SCHEMA.messages[type];
   return fields.length > 0 && fields.every((f) => !f.repeated && INTEGER_TYPES.has(f.type));
@@ -674,7 +708,8 @@ function isCountsMessage(type) {
 
 function countsText(type, value) {
   const parts = VIEW_SCHEMA.messages[type].filter((f) => Number((value || {})[f.name]) > 0)
-                                          .map((f) => `${value[f.name]} ${fieldLabel(f.name)}`);
+                                          .map((f) => `${value[f.name]} ${Number(value[f.name]) === 1
+                                              ? singular(fieldLabel(f.name)) : fieldLabel(f.name)}`);
   return parts.length ? parts.join(", ") : "none";
 }
 
@@ -839,7 +874,7 @@ function drawMatch(match, log, live, view) {
     finished ? el("p", {}, el("a", { class: "replay-link", href: `#/matches/${match.match_id}/replay`,
                                      text: "Replay it step by step" })) : "",
     el("p", { class: "match-status", text: `${matchStatus(match.status)}${live ? " (live)" : ""}` +
-              ` · ${log.length} actions and events` }),
+              ` · ${plural(match.actions, "action")}` }),
     dealCommitment(match),
     el("div", { class: "scroll" }, seats),
     live || view ? tableOf(view, match) : "",
@@ -847,23 +882,28 @@ function drawMatch(match, log, live, view) {
     el("ol", { class: "log" }, ...log.map((line) => el("li", { text: line }))));
 }
 
+// Every action of a finished match's record, as its play by play.
+function recordLog(record) {
+  return record && record.actions ? record.actions.map((a, i) => `${i + 1}. seat ${a.seat}: ${a.text}`) : [];
+}
+
+// A running match from its start: the stream gives the table as it stands,
+// then the play so far as its spectators were told it (from_start), then
+// each event as it comes.
 async function matchPage(id) {
   const got = await api(`/api/v1/matches/${encodeURIComponent(id)}`);
   let match = got.match;
-  if (matchStatus(match.status) !== "RUNNING") {
-    const log = got.record && got.record.actions
-        ? got.record.actions.map((a, i) => `${i + 1}. seat ${a.seat}: ${a.text}`) : [];
-    return drawMatch(match, log, false);
-  }
+  if (matchStatus(match.status) !== "RUNNING") return drawMatch(match, recordLog(got.record), false);
   const log = [];
   let view = null;
   drawMatch(match, log, true, view);
-  const events = new EventSource(`/api/v1/matches/${encodeURIComponent(id)}/events`);
+  const events = new EventSource(`/api/v1/matches/${encodeURIComponent(id)}/events?from_start=true`);
   closeLive = () => events.close();
   events.addEventListener("match", (e) => {
     const event = JSON.parse(e.data);
     if (event.snapshot) match = event.snapshot.match;
     if (event.finished && event.finished.match) match = event.finished.match;
+    if (event.step > match.actions) match.actions = event.step;
     if (event.view && Object.keys(event.view).length) view = event.view;
     const line = logLine(event);
     if (line) log.push(line);
@@ -872,8 +912,12 @@ async function matchPage(id) {
   events.addEventListener("end", async () => {
     events.close();
     try {
-      match = (await api(`/api/v1/matches/${encodeURIComponent(id)}`)).match;
-      drawMatch(match, log, false, view);
+      const ended = await api(`/api/v1/matches/${encodeURIComponent(id)}`);
+      match = ended.match;
+      // Over before the stream opened: its record tells what the stream did not.
+      const record = recordLog(ended.record);
+      const told = log.filter((line) => /^\d+\. /.test(line)).length;
+      drawMatch(match, told < record.length ? record : log, false, view);
     } catch (error) {
       showError(error);
     }
