@@ -8,6 +8,7 @@
 #include "engine/record_json.h"
 #include "engine/registry.h"
 #include "engine/seed_commitment.h"
+#include "engine/testing/random_record.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -20,20 +21,7 @@ using ::hoard::testing::StatusIs;
 using ::testing::HasSubstr;
 
 MatchRecord PlayRandomMatch(int players, std::uint64_t seed) {
-  const Game& game = **FindGame("village");
-  MatchConfig config{.num_players = players, .seed = seed};
-  std::unique_ptr<State> state = *game.NewMatch(config);
-  MatchRecorder recorder(game.info(), config, std::vector<std::string>(players, "random"), *state);
-  Rng rng(seed + 1);
-  while (!state->IsOver()) {
-    const Seat seat = state->SeatsToAct()[0];
-    const std::vector<Action> legal = state->LegalActions(seat);
-    const Action action = legal[rng.Uniform(legal.size())];
-    std::string text = state->ActionToString(seat, action);
-    EXPECT_THAT(state->Apply(seat, action), IsOk());
-    recorder.Record(seat, action, text, *state);
-  }
-  return recorder.Finish(*state);
+  return ::hoard::testing::PlayRandomRecord("village", players, seed);
 }
 
 TEST(RecordTest, AFreshRecordVerifies) {

@@ -667,7 +667,9 @@ absl::StatusOr<hoard::v1::ReplayMatchResponse> Arena::ReplayMatch(
   ASSIGN_OR_RETURN(engine::MatchRecord record, engine::RecordFromProto(got.record()));
   ASSIGN_OR_RETURN(
       hoard::v1::ReplayMatchResponse replay,
-      engine::ReplayViews(record, request.has_seat() ? request.seat() : engine::kSpectator));
+      engine::ReplayViews(
+          record, request.has_seat() ? request.seat() : engine::kSpectator,
+          request.changes_only() ? engine::ReplayForm::kChanges : engine::ReplayForm::kViews));
   replay.set_match_id(got.match().match_id());
   return replay;
 }

@@ -152,6 +152,16 @@ for game in $GAMES; do
   else
     fail "$game has its rules page, plays a match of $players and replays it" "$WORK/$game.out"
   fi
+  # Its replay file carries every perspective in at most ten times the
+  # record's bytes beyond the app (docs/performance.md, Replays).
+  "$HOARD" replay html "$WORK/$game.json" >"$WORK/$game.html" 2>&1
+  data=$(sed -n 's/.*HOARD_REPLAY_GZIP = "\([A-Za-z0-9+\/=]*\)".*/\1/p' "$WORK/$game.html" | wc -c)
+  record=$(wc -c <"$WORK/$game.json")
+  if [ "$data" -gt 100 ] && [ "$data" -le $((10 * record)) ]; then
+    pass "$game's replay file carries its replay in $data bytes, at most 10 times its record's $record"
+  else
+    fail "$game's replay file carries its replay in $data bytes, at most 10 times its record's $record"
+  fi
 done
 # Every built-in bot of every game plays through hoard play, side by side
 # (typed actions outside a decision's examples included), and the record

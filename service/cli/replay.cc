@@ -2,8 +2,11 @@
 // hoard replay html FILE: one self-contained HTML file that replays it.
 // hoard replay compact FILE: the record in the compact form a store keeps.
 
+#include <zlib.h>
+
 #include <iostream>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "engine/record.h"
@@ -27,43 +30,76 @@ const char* Asset(const std::string& path) {
   return "";
 }
 
+// `text` in gzip's format.
+absl::StatusOr<std::string> Gzipped(const std::string& text) {
+  z_stream z{};
+  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return absl::InternalError("zlib cannot start compressing");
+  }
+  std::string out(deflateBound(&z, text.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int done = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (done != Z_STREAM_END) return absl::InternalError("zlib cannot compress the replay");
+  return out;
+}
+
 // The page: the web app's style and script, and every perspective's
-// replay, so that it opens with no server and no network.
+// replay, so that it opens with no server and no network. To keep the page
+// a small multiple of the record, each step carries the change from the one
+// before, what the table was told of each action is written once (in the
+// spectator's replay: the viewer reads it from there for every seat),
+// fields at their defaults are left out, and the whole is gzipped (in
+// base64; the page inflates it with the browser's DecompressionStream).
 absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record, const std::string& name) {
   std::string replays;
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
-  options.always_print_primitive_fields = true;
   for (int observer = engine::kSpectator; observer < static_cast<int>(record.seats.size());
        ++observer) {
-    absl::StatusOr<hoard::v1::ReplayMatchResponse> replay = engine::ReplayViews(record, observer);
+    absl::StatusOr<hoard::v1::ReplayMatchResponse> replay =
+        engine::ReplayViews(record, observer, engine::ReplayForm::kChanges);
     if (!replay.ok()) return replay.status();
     replay->set_match_id(name);
+    if (observer != engine::kSpectator) {
+      for (hoard::v1::ReplayStep& step : *replay->mutable_steps()) {
+        step.clear_step();
+        step.clear_seat();
+        step.clear_text();
+        step.clear_revealed();
+      }
+    }
     std::string json;
     (void)google::protobuf::util::MessageToJsonString(*replay, &json, options);
     absl::StrAppend(&replays, replays.empty() ? "" : ",", "\"", observer, "\":", json);
   }
   // What the page shows of the deal: its seed, salt and commitment, as a
   // server's match would give them.
+  options.always_print_primitive_fields = true;
   hoard::v1::Match match;
   match.set_seed(record.seed);
   match.set_seed_salt(record.seed_salt);
   match.set_seed_commitment(record.seed_commitment);
   std::string deal;
   (void)google::protobuf::util::MessageToJsonString(match, &deal, options);
-  // Nothing in the data may end the script element.
-  const std::string data = absl::StrReplaceAll(
+  const std::string data =
       absl::StrCat("{\"match_id\":\"", absl::StrReplaceAll(name, {{"\\", "\\\\"}, {"\"", "\\\""}}),
-                   "\",\"match\":", deal, ",\"replays\":{", replays, "}}"),
-      {{"</", "<\\/"}, {"<!--", "<\\!--"}});
+                   "\",\"match\":", deal, ",\"replays\":{", replays, "}}");
+  absl::StatusOr<std::string> gzipped = Gzipped(data);
+  if (!gzipped.ok()) return gzipped.status();
   return absl::StrCat(
       "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>Hoard replay: ",
       record.game, "</title>\n<style>\n", Asset("/app.css"),
       "</style>\n</head>\n<body>\n<header><span class=\"brand\">Hoard</span></header>\n"
-      "<main id=\"main\" aria-live=\"polite\"></main>\n<script>window.HOARD_REPLAY = ",
-      data, ";</script>\n<script>\n", Asset("/app.js"), "</script>\n</body>\n</html>\n");
+      "<main id=\"main\" aria-live=\"polite\"></main>\n<script>window.HOARD_REPLAY_GZIP = \"",
+      absl::Base64Escape(*gzipped), "\";</script>\n<script>\n", Asset("/app.js"),
+      "</script>\n</body>\n</html>\n");
 }
 
 }  // namespace

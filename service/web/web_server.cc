@@ -413,20 +413,21 @@ struct WebServer::Impl {
   }
 
   // A unary RPC behind GET: request from the path and query, the response
-  // as JSON, an RPC error as its HTTP status and {"code", "message"}.
+  // as JSON (indented, or on one line for the largest answers), an RPC error
+  // as its HTTP status and {"code", "message"}.
   template <typename Request, typename Response, typename Invoke>
   void Unary(const HttpRequest& http_request, const std::shared_ptr<HttpExchange>& exchange,
-             const PathFields& path_fields, Invoke invoke) {
+             const PathFields& path_fields, Invoke invoke, bool one_line = false) {
     Request request;
     if (!ReadRequest(http_request, path_fields, request, *exchange)) return;
-    Rpc<Request, Response>(http_request, *exchange, std::move(request), invoke,
-                           [exchange](const grpc::Status& status, const Response& response) {
-                             if (!status.ok()) {
-                               return RespondError(*exchange, status.error_code(),
-                                                   status.error_message());
-                             }
-                             exchange->Respond(200, kJson, Json(response));
-                           });
+    Rpc<Request, Response>(
+        http_request, *exchange, std::move(request), invoke,
+        [exchange, one_line](const grpc::Status& status, const Response& response) {
+          if (!status.ok()) {
+            return RespondError(*exchange, status.error_code(), status.error_message());
+          }
+          exchange->Respond(200, kJson, Json(response, one_line));
+        });
   }
 
   // An event stream after a read that says whether it may be watched (a
@@ -480,8 +481,10 @@ bool WebServer::Impl::HandleApi(const HttpRequest& request,
       Unary<GetMatchRequest, GetMatchResponse>(
           request, exchange, fields, [this](auto... a) { arena->async()->GetMatch(a...); });
     } else if (match[1] == "replay") {
+      // A step per action: on one line, a long match's replay is half the bytes.
       Unary<ReplayMatchRequest, ReplayMatchResponse>(
-          request, exchange, fields, [this](auto... a) { arena->async()->ReplayMatch(a...); });
+          request, exchange, fields, [this](auto... a) { arena->async()->ReplayMatch(a...); },
+          /*one_line=*/true);
     } else if (match[1] == "events") {
       GetMatchRequest get;
       get.set_match_id(match[0]);

@@ -315,6 +315,39 @@ async function main() {
           page.url().endsWith("replay?step=5&seat=2"), { seat2, url: page.url() });
     await page.screenshot({ path: path.join(SHOTS, "replay-seat2.png"), fullPage: true });
 
+    // The replay's controls: the arrow keys step, the space bar plays and
+    // pauses, the speed is chosen, and the move list jumps to a step.
+    const stepShown = () => page.$eval(".step-text", (p) => Number(p.textContent.match(/^Step (\d+) of/)[1]));
+    await page.$eval("h1", (h1) => { document.activeElement.blur(); h1.focus(); });
+    await page.keyboard.press("ArrowRight");
+    const afterRight = await stepShown();
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    const afterLeft = await stepShown();
+    check("the arrow keys step forward and back", afterRight === 6 && afterLeft === 4, { afterRight, afterLeft });
+    await page.keyboard.press("Space");
+    const playing = await page.$eval("button.play", (b) => b.textContent);
+    await page.keyboard.press("Space");
+    const paused = await page.$eval("button.play", (b) => b.textContent);
+    check("the space bar plays and pauses", playing.includes("Pause") && paused.includes("Play"), { playing, paused });
+    const movesListed = await page.$$eval(".moves .move", (items) => items.map((b) => b.textContent));
+    await page.click(`.moves .move[data-step="${steps - 3}"]`);
+    const jumped = await stepShown();
+    const current = await page.$eval(".moves .move[aria-current]", (b) => Number(b.dataset.step));
+    check("the move list holds the deal and every action, and a click jumps to its step",
+          movesListed.length === steps + 1 && movesListed[0] === "the deal" &&
+          movesListed[1] === `seat ${replayed.actions[0].seat || 0}: ${replayed.actions[0].text}` &&
+          jumped === steps - 3 && current === steps - 3 && page.url().includes(`step=${steps - 3}&`),
+          { listed: movesListed.length, first: movesListed.slice(0, 2), jumped, current });
+    const speeds = await page.$$eval("select.speed option", (options) => options.map((o) => o.value));
+    await page.select("select.speed", "8");
+    await page.click("button.play");
+    const ended = await page.waitForFunction((n) => document.querySelector(".step-text").textContent
+        .startsWith(`Step ${n} of ${n}`) && document.querySelector("button.play").textContent.includes("Play"),
+        { timeout: 10000 }, steps).then(() => true, () => false);
+    check("a speed is chosen, and play goes on to the last step and stops there",
+          speeds.length >= 3 && speeds.includes("1") && speeds.includes("8") && ended, { speeds, ended });
+
     // The self-contained replay file, with the network off.
     const record = path.join(work, "m1.json");
     fs.writeFileSync(record, JSON.stringify(replayed));
@@ -343,6 +376,7 @@ async function main() {
 
     // Every game's table, in a replay: a spectator sees no hand; a seat's
     // perspective shows its own and changes no other.
+    let sealedDecisions = 0;
     for (const [game, kind] of [["dragons_gold", ".dragon"], ["frost_dragon", ".map .space"],
                                 ["hedonia", ".gaps li"], ["village", ".favor .space"]]) {
       const created = hoard(work, grpc, "match", "create", "--game", game, "--seed", "9",
@@ -384,6 +418,55 @@ async function main() {
                  text: table.textContent };
       }, game, matchId);
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-from-protocol.png`), fullPage: true });
+      // Every step of every perspective, rebuilt from the changes the viewer
+      // fetches, is the whole view the server gives step by step.
+      const rebuilt = await page.evaluate(async (id) => {
+        const canonical = (v) => JSON.stringify(v, (key, value) => value && typeof value === "object" &&
+            !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value);
+        const out = [];
+        for (const seat of [-1, 0, 1, 2]) {
+          const query = seat >= 0 ? `seat=${seat}` : "";
+          const whole = await (await fetch(`/api/v1/matches/${id}/replay?${query}`)).text();
+          const changed = await (await fetch(`/api/v1/matches/${id}/replay?changes_only=true&${query}`)).text();
+          const views = replayViews(JSON.parse(changed));
+          const steps = JSON.parse(whole).steps;
+          const differ = steps.map((s, i) => i).filter((i) => canonical(views[i]) !== canonical(steps[i].view));
+          out.push({ seat, steps: steps.length, differ, whole: whole.length, changed: changed.length });
+        }
+        return out;
+      }, matchId);
+      check(`${game}: every step of every perspective, rebuilt from the changes, is the whole view, ` +
+            "in a fraction of the bytes",
+            rebuilt.length === 4 && rebuilt.every((r) => r.steps > 12 && r.differ.length === 0 &&
+                                                         r.changed * 5 < r.whole), rebuilt);
+      // A sealed answer (a Dragon's Gold vote, a Hedonia claim) reads as
+      // sealed until the last answer of its decision is in; that step tells
+      // them all.
+      if (game === "dragons_gold" || game === "hedonia") {
+        const played = JSON.parse(hoard(work, grpc, "match", "get", matchId, "--record")).actions;
+        const sealed = await page.evaluate(async (id) => {
+          const replay = await (await fetch(`/api/v1/matches/${id}/replay?changes_only=true&seat=1`)).json();
+          const first = replay.steps.findIndex((s) => s.text === "answered (sealed)");
+          const reveal = replay.steps.findIndex((s, i) => i >= first && (s.revealed || []).length);
+          return { first, reveal, answers: first < 0 ? [] : replay.steps[reveal].revealed.map((r) => r.text) };
+        }, matchId);
+        if (sealed.first > 0) {
+          sealedDecisions += 1;
+          const shownAt = async (i) => {
+            await page.click(`.moves .move[data-step="${i}"]`);
+            return page.$eval(".step-text", (p) => p.textContent);
+          };
+          const before = await shownAt(sealed.first);
+          const after = await shownAt(sealed.reveal);
+          const answer = { seat: 0, ...played[sealed.first - 1] };  // seat 0 is left out of the JSON
+          check(`${game}: a sealed answer is shown only once its decision is complete`,
+                before === `Step ${sealed.first} of ${played.length} \u00b7 seat ${answer.seat}: answered (sealed) ` +
+                           "\u00b7 seen by seat 1" &&
+                sealed.reveal > sealed.first && after.includes(" \u00b7 revealed: ") &&
+                after.includes(`seat ${answer.seat}: ${answer.text}`) && sealed.answers.includes(answer.text),
+                { sealed, before, after, answer });
+        }
+      }
       const shownByHand = { village: ["favor", "players"], dragons_gold: ["dragons", "players"],
                             frost_dragon: ["map", "players"], hedonia: ["gaps", "players"] }[game];
       check(`${game}: the fields its table does not show are listed below it, and only those`,
@@ -414,6 +497,8 @@ async function main() {
             seat1[1] !== spectator[1] && seat1[0] === spectator[0] && seat1[2] === spectator[2],
             { drawn, spectator, seat1 });
     }
+
+    check("a sealed decision was replayed (Dragon's Gold or Hedonia)", sealedDecisions > 0, sealedDecisions);
 
     // A match whose open seat nobody takes, watched live: it advances as its
     // seat times out, forfeits, and the match ends.

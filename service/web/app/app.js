@@ -926,20 +926,84 @@ async function matchPage(id) {
 
 // ---- Replays ---------------------------------------------------------------
 
+// The view a change (ReplayStep.change, docs/records.md) turns `before` into:
+// {"=": value} is the value itself; any other object merges into an object
+// key by key (null removes a key), or splices an array ("@": [at, remove,
+// items...]) and changes its elements by index; anything else replaces.
+// What the change leaves alone is shared with `before`, never altered.
+function changedView(before, change) {
+  if (change === undefined) return before;
+  if (change === null || typeof change !== "object" || Array.isArray(change)) return change;
+  if ("=" in change) return change["="];
+  if (Array.isArray(before)) {
+    const after = before.slice();
+    if (change["@"]) {
+      const [at, remove, ...items] = change["@"];
+      after.splice(at, remove, ...items);
+    }
+    for (const [key, value] of Object.entries(change)) {
+      if (key !== "@") after[Number(key)] = changedView(after[Number(key)], value);
+    }
+    return after;
+  }
+  const after = before !== null && typeof before === "object" ? { ...before } : {};
+  for (const [key, value] of Object.entries(change)) {
+    if (value === null) delete after[key];
+    else after[key] = changedView(after[key], value);
+  }
+  return after;
+}
+
+// Every step's view of a replay: as it came (ReplayStep.view), or each
+// step's change applied to the view before it (changes_only).
+function replayViews(replay) {
+  let view = {};
+  return replay.steps.map((s) => (view = s.view !== undefined ? s.view : changedView(view, s.change)));
+}
+
+// What the table was told at a step: the action in words (a sealed answer
+// as "answered (sealed)"), and every answer its sealed decision revealed.
+function stepText(s) {
+  if (!s.step) return "the deal";
+  const revealed = (s.revealed || []).map((r) => `seat ${r.seat || 0}: ${r.text}`);
+  return `seat ${s.seat || 0}: ${s.text}` + (revealed.length ? ` \u00b7 revealed: ${revealed.join("; ")}` : "");
+}
+
+// A perspective of a replay file (hoard replay html): what the table was
+// told at each step is written once, in the spectator's steps.
+function fileReplay(data, seat) {
+  const replay = data.replays[String(seat)];
+  const told = data.replays["-1"].steps;
+  return { ...replay, steps: replay.steps.map((s, i) => ({ ...told[i], step: i, view: s.view, change: s.change })) };
+}
+
+// A replay file's data (hoard replay html): JSON, gzipped, in base64.
+async function replayFileData(base64) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(json).text());
+}
+
+const REPLAY_SPEEDS = [["0.5", "\u00bdx"], ["1", "1x"], ["2", "2x"], ["4", "4x"], ["8", "8x"]];
+
 // A finished match step by step, as a seat or a spectator saw it: step
-// buttons, play and pause, a slider, a link to the step, and the
-// perspective, and the deal's commitment, checked. `data` is given when the
-// page carries its replays and match itself (hoard replay html); otherwise
-// they are asked of the server.
+// buttons, play and pause at a chosen speed, a slider, the list of moves
+// (each a jump to its step), a link to the step, the perspective, and the
+// deal's commitment, checked; the arrow keys step back and forward and the
+// space bar plays and pauses. `data` is given when the page carries its
+// replays and match itself (hoard replay html); otherwise they are asked of
+// the server, each step as the change from the one before.
 async function replayPage(id, query, data) {
   const params = new URLSearchParams(query);
   let observer = params.has("seat") ? Number(params.get("seat")) : -1;
   let step = Number(params.get("step") || 0);
   const load = async (seat) => {
-    if (data) return data.replays[String(seat)];
-    return api(`/api/v1/matches/${encodeURIComponent(id)}/replay` + (seat >= 0 ? `?seat=${seat}` : ""));
+    const replay = data ? fileReplay(data, seat)
+        : await api(`/api/v1/matches/${encodeURIComponent(id)}/replay?changes_only=true` +
+                    (seat >= 0 ? `&seat=${seat}` : ""));
+    return { replay, views: replayViews(replay) };
   };
-  let replay = await load(observer);
+  let { replay, views } = await load(observer);
   const commitment = dealCommitment(
       data ? data.match : (await api(`/api/v1/matches/${encodeURIComponent(id)}`)).match);
   let timer = null;
@@ -949,34 +1013,61 @@ async function replayPage(id, query, data) {
   const perspective = el("select", { "aria-label": "Perspective", class: "perspective" },
     el("option", { value: "-1", text: "Spectator" }),
     ...replay.seats.map((player, seat) => el("option", { value: String(seat), text: `Seat ${seat}: ${player}` })));
+  const speed = el("select", { "aria-label": "Speed", class: "speed" },
+    ...REPLAY_SPEEDS.map(([value, text]) => el("option", { value, text })));
+  speed.value = "1";
   const slider = el("input", { type: "range", min: "0", "aria-label": "Step", class: "slider" });
   const button = (label, text, action) => {
     const b = el("button", { type: "button", "aria-label": label, class: label.toLowerCase().replace(/ /g, "-"), text });
     b.addEventListener("click", action);
     return b;
   };
+  const start = () => {
+    clearInterval(timer);
+    timer = setInterval(() => { if (step >= last()) stop(); else go(step + 1); }, 400 / Number(speed.value));
+    play.textContent = "|| Pause";
+  };
   const play = button("Play", "\u25b6 Play", () => {
     if (timer) return stop();
-    if (step >= last()) step = 0;
-    timer = setInterval(() => { if (step >= last()) stop(); else go(step + 1); }, 400);
-    play.textContent = "|| Pause";
+    if (step >= last()) go(0);
+    start();
   });
   const stop = () => { clearInterval(timer); timer = null; play.textContent = "\u25b6 Play"; };
+  speed.addEventListener("change", () => { if (timer) start(); });
   const controls = el("p", { class: "controls" },
     button("First step", "|\u25c0", () => go(0)), " ",
     button("Step back", "\u25c0", () => go(step - 1)), " ", play, " ",
     button("Step forward", "\u25b6", () => go(step + 1)), " ",
-    button("Last step", "\u25b6|", () => go(last())), " ", slider, " ", perspective);
+    button("Last step", "\u25b6|", () => go(last())), " ", slider, " ", speed, " ", perspective);
   const where = el("p", { class: "step-text" });
   const link = el("a", { class: "step-link", text: "Link to this step" });
   const board = el("div", { class: "replay-table" });
   const scores = el("p", { class: "final-scores" });
-  closeLive = stop;
+  const moves = el("ol", { class: "moves", start: "0", "aria-label": "Moves" });
+  const drawMoves = () => moves.replaceChildren(...replay.steps.map((s, i) => {
+    const jump = el("button", { type: "button", class: "move", "data-step": String(i), text: stepText(s) });
+    jump.addEventListener("click", () => { stop(); go(i); });
+    return el("li", {}, jump);
+  }));
+  // The arrow keys and the space bar, but where a control takes them itself.
+  const onKey = (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const tag = event.target && event.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (event.key === "ArrowLeft") go(step - 1);
+    else if (event.key === "ArrowRight") go(step + 1);
+    else if (event.key === " " && tag !== "BUTTON") play.click();
+    else return;
+    event.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
+  closeLive = () => { stop(); document.removeEventListener("keydown", onKey); };
   slider.addEventListener("input", () => go(Number(slider.value)));
   perspective.addEventListener("change", async () => {
     observer = Number(perspective.value);
     try {
-      replay = await load(observer);
+      ({ replay, views } = await load(observer));
+      drawMoves();
       go(step);
     } catch (error) {
       showError(error);
@@ -984,23 +1075,30 @@ async function replayPage(id, query, data) {
   });
   function go(to) {
     step = Math.max(0, Math.min(last(), to));
-    const s = replay.steps[step];
     slider.max = String(last());
     slider.value = String(step);
     perspective.value = String(observer);
-    where.textContent = `Step ${step} of ${last()}` +
-        (step > 0 ? ` \u00b7 seat ${s.seat}: ${s.text}` : " \u00b7 the deal") +
+    where.textContent = `Step ${step} of ${last()} \u00b7 ${stepText(replay.steps[step])}` +
         ` \u00b7 seen by ${observer < 0 ? "a spectator" : `seat ${observer}`}`;
     const hash = `#/matches/${replay.match_id}/replay?step=${step}` + (observer >= 0 ? `&seat=${observer}` : "");
     link.setAttribute("href", hash);
     if (!data) history.replaceState(null, "", hash);
-    board.replaceChildren(tableOf(s.view, match()));
+    board.replaceChildren(tableOf(views[step], match()));
     scores.textContent = step === last()
         ? "Final: " + replay.seats.map((p, i) => `seat ${i} ${p} ${replay.scores[i]} (#${replay.ranks[i]})`).join(", ")
         : "";
+    for (const item of moves.querySelectorAll("[aria-current]")) item.removeAttribute("aria-current");
+    const current = moves.children[step];
+    if (current) {
+      current.firstChild.setAttribute("aria-current", "step");
+      moves.scrollTop = Math.max(0, current.offsetTop - moves.clientHeight / 2);
+    }
   }
+  drawMoves();
   main.replaceChildren(el("h1", { text: `Replay of ${replay.match_id}: ${replay.game}` }),
-                       commitment, controls, where, link, scores, board);
+                       commitment, controls, where, link, scores,
+                       el("div", { class: "replay" }, board,
+                          el("nav", { class: "move-list", "aria-label": "Move list" }, el("h2", { text: "Moves" }), moves)));
   go(step);
 }
 
@@ -1023,10 +1121,10 @@ async function route() {
   }
 }
 
-if (window.HOARD_REPLAY) {
+if (window.HOARD_REPLAY_GZIP) {
   // A self-contained replay file (hoard replay html): no server.
-  const data = window.HOARD_REPLAY;
-  replayPage(data.match_id, location.hash.split("?")[1] || "", data).catch(showError);
+  replayFileData(window.HOARD_REPLAY_GZIP)
+      .then((data) => replayPage(data.match_id, location.hash.split("?")[1] || "", data)).catch(showError);
 } else {
   window.addEventListener("hashchange", route);
   route();
