@@ -137,8 +137,9 @@ std::string Ref(const std::string& full_name) {
 // Schemas of messages and enums in protobuf's JSON mapping, each message and
 // enum once, in the order first reached (so the same on every run). Every
 // name is a .proto identifier, which JSON takes as it is between quotes.
-// The protocol uses no well-known type (Timestamp, Struct...), whose JSON
-// would be other than an object of its fields.
+// Of the well-known types, whose JSON is other than an object of their
+// fields, the protocol uses only google.protobuf.Value (a replay step's
+// change): any JSON value.
 class SchemaWriter {
  public:
   void AddMessage(const Descriptor& descriptor) {
@@ -212,6 +213,9 @@ class SchemaWriter {
         AddEnum(*field.enum_type());
         return Ref(field.enum_type()->full_name());
       case FieldDescriptor::CPPTYPE_MESSAGE:
+        if (field.message_type()->full_name() == "google.protobuf.Value") {
+          return R"({"description": "any JSON value"})";
+        }
         AddMessage(*field.message_type());
         return Ref(field.message_type()->full_name());
     }
