@@ -20,6 +20,8 @@ using ::hoard::testing::StatusIs;
 using ::testing::DoubleEq;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
 
 const Game& FrostDragon() { return **FindGame("frost_dragon"); }
 
@@ -737,6 +739,18 @@ TEST(FrostDragonTest, TooFewCardsForTheChartDealAsManyAsDivideEvenly) {
   EXPECT_TRUE(exhausted.IsOver());
   EXPECT_EQ(exhausted.position().end, EndReason::kDeckExhausted);
   EXPECT_EQ(exhausted.Ranks(), (std::vector<int>{1, 2}));
+
+  // The end tells what happened: quest 2 was never dealt, so no text of the
+  // match names it as a quest played, with no cards in anyone's hand.
+  const std::unique_ptr<View> end = exhausted.ViewFor(kSpectator);
+  EXPECT_THAT(end->ToString(),
+              HasSubstr("the deck ran out before quest 2 could begin (1 card left for 2 "
+                        "adventurers), trump Glacier, over\n"));
+  EXPECT_THAT(end->ToString(), Not(HasSubstr("quest 2,")));
+  EXPECT_THAT(end->ToString(), Not(HasSubstr("0 cards each")));
+  EXPECT_THAT(end->Summary(),
+              StartsWith("the deck ran out before quest 2 could begin (1 card left for 2 "
+                         "adventurers), trump Glacier | spaces "));
 }
 
 // The options' ranges keep every accepted value playable: the dragons by
