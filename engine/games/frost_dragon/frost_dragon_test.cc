@@ -173,6 +173,8 @@ TEST(FrostDragonTest, TheFateNamesTrumpThenTheDealFollowsTheChart) {
       all |= p.hands[s];
     }
     EXPECT_EQ(all, Rules{}.Deck());
+    EXPECT_EQ(std::popcount(all), 59)
+        << "52 kingdom cards, 4 ally jokers, 2 Treasure jokers, 1 Dragon joker";
     EXPECT_EQ(std::popcount(p.out_of_play),
               std::popcount(Rules{}.Deck()) - players * kHandSizeChart[players]);
     EXPECT_EQ(state->SeatsToAct(), Seats{(fate + 1) % players}) << "boasting starts left";
