@@ -374,6 +374,32 @@ async function main() {
     await offline.screenshot({ path: path.join(SHOTS, "replay-file.png"), fullPage: true });
     await offline.close();
 
+    // The end of a match as its replay's last step draws it: a Frost
+    // Dragon's Treasure match the deck ended names the quest that could not
+    // begin, not as a quest played; a Dragon's Gold match the turn cap ended
+    // counts the turns played, not one more. (These seeds end so.)
+    for (const [game, flags, ending] of [
+      ["frost_dragon", ["--players", "4", "--seed", "1"],
+       /^The deck ran out before quest \d+ could begin \(\d+ cards? left for 4 adventurers\) .* ended: deck exhausted$/],
+      ["dragons_gold", ["--players", "3", "--seed", "1", "--option", "max_turns=30"],
+       /^Phase: over \u00b7 turn 30 \u00b7 .* ended: turn cap$/]]) {
+      const ended = path.join(work, `${game}-ended.json`);
+      execFileSync(HOARD, ["play", "--game", game, "--bots", "random", "--quiet", "--record", ended, ...flags],
+                   { stdio: "ignore" });
+      const endHtml = path.join(SHOTS, `replay-${game}-ended.html`);
+      // Every step's view of a long match: more than execFileSync's usual 1 MB.
+      fs.writeFileSync(endHtml, execFileSync(HOARD, ["replay", "html", ended],
+                                             { encoding: "utf8", maxBuffer: 256 << 20 }));
+      const endPage = await browser.newPage();
+      await endPage.goto(`file://${endHtml}`);
+      await endPage.waitForSelector(".step-text");
+      await endPage.click("button.last-step");
+      const state = await endPage.$eval(`.table.${game} .state`, (p) => p.textContent);
+      check(`${game}: the last step of a match ${game === "frost_dragon" ? "the deck ended" : "the turn cap ended"} ` +
+            "says how it ended", ending.test(state), state);
+      await endPage.close();
+    }
+
     // Every game's table, in a replay: a spectator sees no hand; a seat's
     // perspective shows its own and changes no other.
     let sealedDecisions = 0;

@@ -1211,7 +1211,9 @@ std::unique_ptr<View> DragonsGoldState::ViewFor(Seat observer) const {
   }
   view->phase = p.phase;
   view->current = p.current;
-  view->turns = p.turns;
+  // The turn counter passes the cap as it ends the match, but the turn it
+  // counted never began.
+  view->turns = std::min(p.turns, rules_.max_turns);
   view->negotiation = p.negotiation;
   // Sealed votes: whether each has voted, not how.
   for (int& vote : view->negotiation.votes) vote = vote != 0 ? 1 : 0;

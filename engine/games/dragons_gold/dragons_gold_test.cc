@@ -473,6 +473,11 @@ TEST(DragonsGoldRulesTest, TheTurnCapEndsTheMatch) {
   ASSERT_THAT(state.Apply(0, Attack(0, kWizard)), IsOk());
   EXPECT_TRUE(state.IsOver());
   EXPECT_EQ(state.position().end, EndReason::kTurnCap);
+  // The table at the end counts the 30 turns played, not the one the cap
+  // stopped before it began.
+  const std::unique_ptr<View> end = state.ViewFor(kSpectator);
+  EXPECT_EQ(static_cast<const DragonsGoldView&>(*end).turns, 30);
+  EXPECT_THAT(end->ToString(), HasSubstr(", turn 30\n"));
 }
 
 Action Offer(Seat to, TokenCounts give, TokenCounts get) {

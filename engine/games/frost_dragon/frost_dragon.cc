@@ -108,6 +108,14 @@ std::string WinnerText(Seat winner) {
   return winner < 0 ? "nobody" : absl::StrCat("seat ", winner);
 }
 
+// A match the deck ended stopped as its next quest would have begun: the
+// view's quest is that quest, which was never dealt, boasted or played.
+std::string DeckRanOutText(const FrostDragonView& view) {
+  return absl::StrCat("the deck ran out before quest ", view.quest, " could begin (",
+                      view.cards_in_match, view.cards_in_match == 1 ? " card" : " cards",
+                      " left for ", view.players.size(), " adventurers)");
+}
+
 }  // namespace
 
 absl::string_view KingdomName(int kingdom) {
@@ -717,10 +725,13 @@ std::unique_ptr<View> FrostDragonState::ViewFor(Seat observer) const {
 }
 
 std::string FrostDragonView::ToString() const {
+  const absl::string_view trump_name = trump == kNoKingdom ? "not named" : KingdomName(trump);
   std::string out =
-      absl::StrCat("quest ", quest, ", Fate seat ", fate, ", trump ",
-                   trump == kNoKingdom ? "not named" : KingdomName(trump),
-                   trump_led ? " (led)" : "", ", ", hand_size, " cards each, ", PhaseName(phase));
+      end == EndReason::kDeckExhausted
+          ? absl::StrCat(DeckRanOutText(*this), ", trump ", trump_name, ", ", PhaseName(phase))
+          : absl::StrCat("quest ", quest, ", Fate seat ", fate, ", trump ", trump_name,
+                         trump_led ? " (led)" : "", ", ", hand_size, " cards each, ",
+                         PhaseName(phase));
   if (phase != Phase::kOver) absl::StrAppend(&out, ", seat ", to_act, " to act");
   if (final_quest) absl::StrAppend(&out, ", the final quest");
   absl::StrAppend(&out, "\ncards in the match ", cards_in_match, ", out of play ", out_of_play,
@@ -769,10 +780,12 @@ std::string FrostDragonView::Summary() const {
   } else if (last_challenge.size > 0 && phase == Phase::kPlay) {
     table = absl::StrCat(" | last won by ", WinnerText(last_challenge.winner));
   }
-  return absl::StrCat("quest ", quest, " ", PhaseName(phase), ", trump ",
-                      trump == kNoKingdom ? "-" : KingdomName(trump), table, " | spaces ",
-                      absl::StrJoin(spaces, " "), " | threat ", absl::StrJoin(threats, " "),
-                      " | won/boast ", absl::StrJoin(boasts, " "));
+  const std::string quest_text = end == EndReason::kDeckExhausted
+                                     ? DeckRanOutText(*this)
+                                     : absl::StrCat("quest ", quest, " ", PhaseName(phase));
+  return absl::StrCat(quest_text, ", trump ", trump == kNoKingdom ? "-" : KingdomName(trump), table,
+                      " | spaces ", absl::StrJoin(spaces, " "), " | threat ",
+                      absl::StrJoin(threats, " "), " | won/boast ", absl::StrJoin(boasts, " "));
 }
 
 std::string FrostDragonState::ActionToString(Seat seat, Action action) const {

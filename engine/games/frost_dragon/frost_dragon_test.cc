@@ -20,6 +20,8 @@ using ::hoard::testing::StatusIs;
 using ::testing::DoubleEq;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
 
 const Game& FrostDragon() { return **FindGame("frost_dragon"); }
 
@@ -171,6 +173,8 @@ TEST(FrostDragonTest, TheFateNamesTrumpThenTheDealFollowsTheChart) {
       all |= p.hands[s];
     }
     EXPECT_EQ(all, Rules{}.Deck());
+    EXPECT_EQ(std::popcount(all), 59)
+        << "52 kingdom cards, 4 ally jokers, 2 Treasure jokers, 1 Dragon joker";
     EXPECT_EQ(std::popcount(p.out_of_play),
               std::popcount(Rules{}.Deck()) - players * kHandSizeChart[players]);
     EXPECT_EQ(state->SeatsToAct(), Seats{(fate + 1) % players}) << "boasting starts left";
@@ -737,6 +741,18 @@ TEST(FrostDragonTest, TooFewCardsForTheChartDealAsManyAsDivideEvenly) {
   EXPECT_TRUE(exhausted.IsOver());
   EXPECT_EQ(exhausted.position().end, EndReason::kDeckExhausted);
   EXPECT_EQ(exhausted.Ranks(), (std::vector<int>{1, 2}));
+
+  // The end tells what happened: quest 2 was never dealt, so no text of the
+  // match names it as a quest played, with no cards in anyone's hand.
+  const std::unique_ptr<View> end = exhausted.ViewFor(kSpectator);
+  EXPECT_THAT(end->ToString(),
+              HasSubstr("the deck ran out before quest 2 could begin (1 card left for 2 "
+                        "adventurers), trump Glacier, over\n"));
+  EXPECT_THAT(end->ToString(), Not(HasSubstr("quest 2,")));
+  EXPECT_THAT(end->ToString(), Not(HasSubstr("0 cards each")));
+  EXPECT_THAT(end->Summary(),
+              StartsWith("the deck ran out before quest 2 could begin (1 card left for 2 "
+                         "adventurers), trump Glacier | spaces "));
 }
 
 // The options' ranges keep every accepted value playable: the dragons by

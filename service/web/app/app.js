@@ -640,8 +640,16 @@ function frostDragonTable(view, match) {
   const trick = c && c.cards && c.cards.length
       ? c.cards.map((pc) => `seat ${pc.seat}: ${frostCard(pc.card)}${pc.as && pc.as.rank ? ` as ${frostCard(pc.as)}` : ""}`).join("; ")
       : "no card yet";
+  // A match the deck ended stopped as its next quest would have begun: that
+  // quest (the view's) was never dealt.
+  const ranOut = String(view.end_reason).endsWith("DECK_EXHAUSTED");
+  const cardsLeft = view.cards_in_match || 0;
+  const quest = ranOut
+      ? `The deck ran out before quest ${view.quest} could begin (${cardsLeft} ` +
+        `${cardsLeft === 1 ? "card" : "cards"} left for ${view.players.length} adventurers)`
+      : `Quest ${view.quest} \u00b7 phase ${enumWord(view.phase, "FROST_DRAGON_PHASE_")}`;
   const parts = [
-    el("p", { class: "state", text: `Quest ${view.quest} \u00b7 phase ${enumWord(view.phase, "FROST_DRAGON_PHASE_")}` +
+    el("p", { class: "state", text: quest +
       ` \u00b7 trump: ${enumWord(view.trump, "FROST_DRAGON_KINGDOM_")}` +
       (over ? ` \u00b7 ended: ${enumWord(view.end_reason, "FROST_DRAGON_END_REASON_")}` : "") }),
     el("h2", { text: "The map" }), track,
