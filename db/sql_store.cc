@@ -303,27 +303,24 @@ class SqlStore final : public MatchStore {
                      "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
                      "AND ($10 = '' OR status = $10) ORDER BY sequence",
                      newest_first ? " DESC" : "", " LIMIT $4");
-    RETURN_IF_ERROR(db_->Run(sql,
-                             SqlParams()
-                                 .Int(from)
-                                 .Text(filter.game)
-                                 .Text(filter.bot)
-                                 .Int(limit)
-                                 .Int(filter.tournament_id)
-                                 .Text(rated_name)
-                                 .Text(rated_version)
-                                 .Text(bot_name)
-                                 .Text(bot_version)
-                                 .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
-                                           ? ""
-                                           : hoard::v1::MatchStatus_Name(filter.status)),
-                             "listing matches",
-                             [&](const SqlRow& row) {
-                               StoredMatch& stored = matches.emplace_back();
-                               stored.sequence = row.Int(0);
-                               return Parse(row.Bytes(1), stored.match, name_, "a stored match");
-                             })
-                        .status());
+    RETURN_IF_ERROR(
+        db_->Run(sql,
+                 SqlParams()
+                     .Int(from)
+                     .Text(filter.game)
+                     .Text(filter.bot)
+                     .Int(limit)
+                     .Int(filter.tournament_id)
+                     .Text(rated_name)
+                     .Text(rated_version)
+                     .Text(bot_name)
+                     .Text(bot_version)
+                     .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
+                               ? ""
+                               : hoard::v1::MatchStatus_Name(filter.status)),
+                 "listing matches",
+                 [&](const SqlRow& row) { return ReadMatch(row, matches.emplace_back(), name_); })
+            .status());
     return matches;
   }
 
