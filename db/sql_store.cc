@@ -92,17 +92,12 @@ absl::Status ExpandStored(hoard::v1::MatchRecord& record, const std::string& sal
     record.set_seed_salt(salt);
     record.set_seed_commitment(engine::SeedCommitment(record.seed(), salt));
   }
-  if (record.format() !=
-      absl::StrCat(engine::kRecordFormatPrefix, engine::kCompactRecordFormatVersion)) {
-    return absl::OkStatus();
-  }
-  absl::StatusOr<engine::MatchRecord> read = engine::RecordFromProto(record);
-  if (read.ok()) read = engine::ExpandRecord(*read);
-  if (!read.ok()) {
+  absl::StatusOr<hoard::v1::MatchRecord> expanded = engine::ExpandRecordProto(record);
+  if (!expanded.ok()) {
     return absl::DataLossError(
-        absl::StrCat(name, ": ", what, " cannot be read back: ", read.status().message()));
+        absl::StrCat(name, ": ", what, " cannot be read back: ", expanded.status().message()));
   }
-  record = engine::RecordToProto(*read);
+  record = *std::move(expanded);
   return absl::OkStatus();
 }
 

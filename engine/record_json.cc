@@ -139,6 +139,15 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
   return record;
 }
 
+absl::StatusOr<hoard::v1::MatchRecord> ExpandRecordProto(const hoard::v1::MatchRecord& proto) {
+  if (proto.format() != absl::StrCat(kRecordFormatPrefix, kCompactRecordFormatVersion)) {
+    return proto;
+  }
+  ASSIGN_OR_RETURN(MatchRecord read, RecordFromProto(proto));
+  ASSIGN_OR_RETURN(MatchRecord expanded, ExpandRecord(read));
+  return RecordToProto(expanded);
+}
+
 absl::Status WriteRecordFile(const std::string& path, const MatchRecord& record) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << RecordToJson(record);

@@ -18,6 +18,10 @@ absl::StatusOr<MatchRecord> RecordFromProto(const hoard::v1::MatchRecord& proto)
 
 std::string RecordToJson(const MatchRecord& record);
 
+// A record message as readers are given it: a compact (format 3) one
+// expanded (ExpandRecord), any other as it is. Errors as ExpandRecord's.
+absl::StatusOr<hoard::v1::MatchRecord> ExpandRecordProto(const hoard::v1::MatchRecord& proto);
+
 // kInvalidArgument, naming the problem, for text that is not a record.
 absl::StatusOr<MatchRecord> RecordFromJson(const std::string& json);
 

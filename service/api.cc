@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "engine/record_json.h"
 #include "engine/status_macros.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/server_interceptor.h"
@@ -464,7 +465,9 @@ class PlayMatchReactor final : public grpc::ServerUnaryReactor {
     }
     MatchHooks hooks;
     hooks.on_finished = [call = call_](hoard::v1::Match match, hoard::v1::MatchRecord record) {
-      call->Over(std::move(match), std::move(record));
+      // Its caller is given the record whole, as GetMatch gives it.
+      absl::StatusOr<hoard::v1::MatchRecord> expanded = engine::ExpandRecordProto(record);
+      call->Over(std::move(match), expanded.ok() ? *std::move(expanded) : std::move(record));
     };
     absl::StatusOr<hoard::v1::CreateMatchResponse> created =
         arena->CreateMatch(request, std::move(hooks), creator);

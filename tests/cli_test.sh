@@ -260,7 +260,7 @@ expect_error "an unknown flag" 2 "unknown flag --speed" \
   -- "$HOARD" play --speed 3
 expect_error "an unknown command" 2 "unknown command 'fly'" \
   -- "$HOARD" fly
-expect_error "replay without verify or html" 2 "usage: hoard replay verify|html FILE" \
+expect_error "replay without verify or html" 2 "usage: hoard replay verify|html|compact FILE" \
   -- "$HOARD" replay "$WORK/match2.json"
 expect_error "a bot without credentials" 2 "give either --name and --key, or --match and --token" \
   -- "$HOARD" bot --server 127.0.0.1:1
