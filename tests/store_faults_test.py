@@ -793,12 +793,19 @@ def part_tournament8():
           f"{status_name(got.status)}, {got.progress.finished}/{scheduled} finished, "
           f"{got.progress.failed} failed; error: {got.error}")
     slots = check_slots("tournament8", db, created.id, scheduled)
-    check_unstored_yes("tournament8", server)
     # The tournament's matches are logged as stored once its runner has
     # stored them, as every other match is.
-    stored_ids_logged = {e.get("match") for e in server.select("match_finished")
-                         if e.get("stored") == "yes"}
     in_db = {i for ids in slots.values() for i in ids}
+
+    def logged_stored():
+        return {e.get("match") for e in server.select("match_finished")
+                if e.get("stored") == "yes"}
+
+    # The log's reader looks each stored=yes line up in the database as it
+    # reads it, and may be behind the server by a burst of lines.
+    wait_until(lambda: in_db <= logged_stored(), 60, step=0.2)
+    check_unstored_yes("tournament8", server)
+    stored_ids_logged = logged_stored()
     check("tournament8: every stored match of the tournament is logged match_finished "
           "stored=yes", in_db and in_db <= stored_ids_logged,
           f"{len(in_db - stored_ids_logged)} of {len(in_db)} not logged stored=yes, e.g. "

@@ -632,12 +632,14 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match, const Seated& seated
 
 void TournamentRunner::CountBatch(const std::vector<PlayedSlot>& batch,
                                   const std::vector<absl::Status>& saved) {
+  // The host logs each outcome before the counts show it, so whoever sees
+  // the tournament finished finds every match's end in the log.
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    host_->Stored(batch[i].result.match.match_id(), saved[i]);
+  }
   {
     absl::MutexLock lock(&mu_);
     for (std::size_t i = 0; i < batch.size(); ++i) Count(batch[i], saved[i]);
-  }
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    host_->Stored(batch[i].result.match.match_id(), saved[i]);
   }
   ReportSampled();
 }
