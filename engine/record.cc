@@ -1,6 +1,7 @@
 #include "engine/record.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -79,13 +80,33 @@ absl::StatusOr<std::unique_ptr<State>> StartOf(const MatchRecord& record) {
   return started;
 }
 
+// Whether `recorded` are the rules' `ranks`, or those ranks with some seats
+// moved after every other, as a host ranks the seats that forfeited (the
+// rules' order kept among them): those seats are the ones ranked last.
+bool RanksWithForfeits(const std::vector<int>& ranks, const std::vector<int>& recorded) {
+  if (ranks == recorded) return true;
+  if (ranks.size() != recorded.size()) return false;
+  std::vector<int> worst_first = recorded;
+  std::sort(worst_first.begin(), worst_first.end(), std::greater<>());
+  for (std::size_t forfeited = 1; forfeited < recorded.size(); ++forfeited) {
+    // The `forfeited` seats ranked last, when no tie crosses the boundary.
+    if (worst_first[forfeited - 1] == worst_first[forfeited]) continue;
+    std::vector<std::pair<int, int>> keys;
+    for (std::size_t seat = 0; seat < ranks.size(); ++seat) {
+      keys.emplace_back(recorded[seat] >= worst_first[forfeited - 1] ? 0 : 1, -ranks[seat]);
+    }
+    if (RanksFromKeys(keys) == recorded) return true;
+  }
+  return false;
+}
+
 absl::Status CheckResult(const State& state, const MatchRecord& record) {
   if (state.Scores() != record.scores) {
     return absl::InvalidArgumentError(absl::StrCat("final scores are [", JoinScores(state.Scores()),
                                                    "], the record says [",
                                                    JoinScores(record.scores), "]"));
   }
-  if (state.Ranks() != record.ranks) {
+  if (!RanksWithForfeits(state.Ranks(), record.ranks)) {
     return absl::InvalidArgumentError(
         absl::StrCat("final ranks are [", absl::StrJoin(state.Ranks(), ", "),
                      "], the record says [", absl::StrJoin(record.ranks, ", "), "]"));
@@ -204,38 +225,50 @@ absl::Status Replay(const MatchRecord& record, MatchRecord& expanded,
 
 }  // namespace
 
+void CompactRecorder::Record(Seat seat, Action action, const std::vector<Action>& legal,
+                             const State& after) {
+  AppendVarint(MoveNumber(seat, action, legal, seats_), moves_);
+  if (++actions_ % kCheckpointEvery == 0) checkpoints_.push_back({actions_, after.Fingerprint()});
+}
+
+void CompactRecorder::Finish(const State& final_state, MatchRecord& record) const {
+  record.format_version = kCompactRecordFormatVersion;
+  record.setup.clear();
+  record.actions.clear();
+  record.moves = moves_;
+  record.checkpoints = checkpoints_;
+  // The final state has a fingerprint of its own, not a checkpoint.
+  if (!record.checkpoints.empty() && record.checkpoints.back().step == actions_) {
+    record.checkpoints.pop_back();
+  }
+  record.final_state = final_state.Fingerprint();
+}
+
 absl::StatusOr<MatchRecord> CompactRecord(const MatchRecord& record) {
   if (record.format_version == kCompactRecordFormatVersion) return record;
   ASSIGN_OR_RETURN(std::unique_ptr<State> state, StartOf(record));
-  MatchRecord compact = record;
-  compact.format_version = kCompactRecordFormatVersion;
-  compact.setup.clear();
-  compact.actions.clear();
-  compact.moves.reserve(record.actions.size() * 2);
-  const int seats = state->num_players();
+  CompactRecorder recorder(state->num_players());
   std::vector<Action> legal;
   for (std::size_t i = 0; i < record.actions.size(); ++i) {
     const RecordedAction& step = record.actions[i];
-    const std::string where = absl::StrCat("step ", i + 1, " (seat ", step.seat, ")");
+    auto where = [&] { return absl::StrCat("step ", i + 1, " (seat ", step.seat, ")"); };
     const Seats to_act = state->IsOver() ? Seats() : state->SeatsToAct();
     if (std::find(to_act.begin(), to_act.end(), step.seat) == to_act.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ": the seat is not to act"));
+      return absl::InvalidArgumentError(absl::StrCat(where(), ": the seat is not to act"));
     }
     state->LegalActions(step.seat, &legal);
-    AppendVarint(MoveNumber(step.seat, step.action, legal, seats), compact.moves);
     if (absl::Status status = state->Apply(step.seat, step.action); !status.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(where, ": the action cannot be played: ", status.message()));
+          absl::StrCat(where(), ": the action cannot be played: ", status.message()));
     }
-    if ((i + 1) % kCheckpointEvery == 0 && i + 1 < record.actions.size()) {
-      compact.checkpoints.push_back({static_cast<int>(i + 1), state->Fingerprint()});
-    }
+    recorder.Record(step.seat, step.action, legal, *state);
   }
   if (!state->IsOver()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the record ends after step ", record.actions.size(), " but the match is not over"));
   }
-  compact.final_state = state->Fingerprint();
+  MatchRecord compact = record;
+  recorder.Finish(*state, compact);
   return compact;
 }
 

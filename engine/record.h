@@ -110,6 +110,32 @@ class MatchRecorder {
   MatchRecord record_;
 };
 
+// Packs a match's actions as they are played, for its compact (format 3)
+// record without a replay: each action by its place in the legal list it
+// was chosen from (or its code, when outside it), and a checkpoint after
+// every kCheckpointEvery-th action. What it gives equals CompactRecord's
+// for the same match.
+class CompactRecorder {
+ public:
+  explicit CompactRecorder(int seats) : seats_(seats) {}
+
+  // Call after `action` by `seat` was applied to `after`; `legal` is the
+  // seat's legal list from the state before it (the list the action was
+  // chosen from or checked against).
+  void Record(Seat seat, Action action, const std::vector<Action>& legal, const State& after);
+
+  // Puts the moves, checkpoints and final state's fingerprint into
+  // `record` and marks it format 3; its other fields are the caller's.
+  // REQUIRES: `final_state` is the state after the last recorded action.
+  void Finish(const State& final_state, MatchRecord& record) const;
+
+ private:
+  int seats_;
+  int actions_ = 0;
+  std::string moves_;
+  std::vector<Checkpoint> checkpoints_;
+};
+
 // The compact (format 3) form of a record: its actions packed, the final
 // state's fingerprint and the checkpoints. The match is replayed from its
 // seed to pack each action as its place in its seat's legal list (or its

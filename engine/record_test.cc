@@ -92,6 +92,30 @@ TEST(RecordTest, TruncatedAndTamperedResultsAreCaught) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("final ranks are")));
 }
 
+TEST(RecordTest, SeatsThatForfeitedMayBeRankedLast) {
+  // A host ranks the seats that forfeited after every other, keeping the
+  // rules' order among them; any other change of the ranks is refused.
+  const MatchRecord played = PlayRandomMatch(4, 2);
+  ASSERT_THAT(played.ranks, ::testing::UnorderedElementsAre(1, 2, 3, 4));
+  std::vector<int> winner_first(4);
+  for (int seat = 0; seat < 4; ++seat) winner_first[played.ranks[seat] - 1] = seat;
+  MatchRecord winner_forfeited = played;
+  std::vector<std::pair<int, int>> keys;
+  for (int seat = 0; seat < 4; ++seat) {
+    keys.emplace_back(seat == winner_first[0] ? 0 : 1, -played.ranks[seat]);
+  }
+  winner_forfeited.ranks = RanksFromKeys(keys);
+  ASSERT_NE(winner_forfeited.ranks, played.ranks);
+  EXPECT_EQ(winner_forfeited.ranks[winner_first[0]], 4);
+  EXPECT_THAT(VerifyRecord(winner_forfeited), IsOk());
+  // Reversed, the winner last: no set of forfeits ranks the rules' last
+  // seat first and the others in the reverse of the rules' order.
+  MatchRecord reversed = played;
+  for (int& rank : reversed.ranks) rank = 5 - rank;
+  EXPECT_THAT(VerifyRecord(reversed),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("final ranks are")));
+}
+
 TEST(RecordTest, OtherGamesAndRulesetsAreNamed) {
   MatchRecord record = PlayRandomMatch(2, 3);
   record.ruleset_version = "0";

@@ -68,6 +68,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       on_finished_(std::move(on_finished)),
       state_(std::move(state)),
       initial_(state_->Clone()),
+      packed_(config_.num_players),
       started_unix_ms_(absl::ToUnixMillis(absl::Now())) {
   HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players, "one player per seat");
   for (SeatPlayer& player : setup.seats) {
@@ -113,11 +114,12 @@ void HostedMatch::Think(Seat seat, Thinking* next) {
   // The bot lives as long as the match, which the task holds.
   thinkers_->Post([match = shared_from_this(), thinking = std::move(thinking)] {
     if (match->IsOver()) return;  // aborted while it waited
-    match->Thought(thinking.seat, thinking.thought, thinking.Choose());
+    match->Thought(thinking.seat, thinking.thought, thinking.Choose(), thinking.legal);
   });
 }
 
-void HostedMatch::Thought(Seat seat, int thought, Action action) {
+void HostedMatch::Thought(Seat seat, int thought, Action action,
+                          std::shared_ptr<const std::vector<Action>> legal) {
   const SteadyClock::time_point began = SteadyClock::now();
   while (true) {
     Thinking next;
@@ -126,7 +128,7 @@ void HostedMatch::Thought(Seat seat, int thought, Action action) {
       SeatState& s = seats_[seat];
       if (finished_ || !s.thinking || s.thought != thought) return;
       s.thinking = false;
-      Play(seat, action, /*by_default=*/false);
+      Play(seat, action, *legal, /*by_default=*/false);
       // Cheap bots (random, heuristic) play a match through on one worker;
       // one that thinks longer hands each decision to the pool, where other
       // matches' decisions take turns with it.
@@ -137,6 +139,7 @@ void HostedMatch::Thought(Seat seat, int thought, Action action) {
     seat = next.seat;
     thought = next.thought;
     action = next.Choose();
+    legal = std::move(next.legal);
   }
 }
 
@@ -171,12 +174,13 @@ void HostedMatch::Advance(Thinking* next) {
         Play(seat,
              bot.ReadsView() ? bot.Choose(*state_->ViewFor(seat), legal)
                              : bot.Choose(engine::NoView(), legal),
-             /*by_default=*/false);
+             legal, /*by_default=*/false);
         played = true;
         break;
       }
       if (s.forfeited) {
-        Play(seat, state_->LegalActions(seat)[0], /*by_default=*/true);
+        const std::vector<Action> legal = state_->LegalActions(seat);
+        Play(seat, legal[0], legal, /*by_default=*/true);
         played = true;
         break;
       }
@@ -413,9 +417,10 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
         metrics_->decision_seconds.Observe(absl::FromChrono(round_trip));
       }
       timers_->Cancel(s.pending->timer);
+      const std::vector<Action> legal = std::move(s.pending->legal);
       s.pending.reset();
       outcomes_[id - 1] = Outcome::kAnswered;
-      Play(seat, *action, /*by_default=*/false);
+      Play(seat, *action, legal, /*by_default=*/false);
       Advance();
       result.set_match_id(id_);
       result.set_request_id(id);
@@ -464,7 +469,7 @@ void HostedMatch::TimeOut(Seat seat) {
   SeatState& s = seats_[seat];
   timers_->Cancel(s.pending->timer);
   outcomes_[s.pending->request_id - 1] = Outcome::kTimedOut;
-  const Action fallback = s.pending->legal[0];
+  const std::vector<Action> legal = std::move(s.pending->legal);
   s.pending.reset();
   s.bank_ms = 0;
   ++s.timeouts;
@@ -474,17 +479,19 @@ void HostedMatch::TimeOut(Seat seat) {
     s.forfeited = true;
     PublishFault(seat, hoard::v1::SeatFault::KIND_FORFEIT);
   }
-  Play(seat, fallback, /*by_default=*/true);
+  Play(seat, legal[0], legal, /*by_default=*/true);
   Advance();
 }
 
-void HostedMatch::Play(Seat seat, Action action, bool by_default) {
+void HostedMatch::Play(Seat seat, Action action, const std::vector<Action>& legal,
+                       bool by_default) {
   std::string text = state_->ActionToString(seat, action);
   std::vector<engine::ToldAction> told =
       play_by_play_.Tell(*state_, seat, action, text, by_default);
   const absl::Status status = state_->Apply(seat, action);
   HOARD_CHECK(status.ok(), "the match host applied an action it had checked");
   actions_.push_back({.seat = seat, .action = action, .text = std::move(text)});
+  packed_.Record(seat, action, legal, *state_);
   by_default_.push_back(by_default);
   if (metrics_ != nullptr) {
     std::atomic<std::int64_t>& count = by_default ? metrics_->default_decisions
@@ -784,29 +791,19 @@ std::shared_ptr<const engine::MatchRecord> HostedMatch::Record() const {
 }
 
 std::optional<engine::MatchRecord> HostedMatch::CompactRecord() const {
-  engine::MatchRecord played;
-  {
-    absl::MutexLock lock(&mu_);
-    if (!finished_ || aborted_) return std::nullopt;
-    played = {.game = game_.info().id,
-              .ruleset_version = game_.info().ruleset_version,
-              .seed = config_.seed,
-              .options = config_.options,
-              .seats = seat_names_};
-    played.actions.reserve(actions_.size());
-    for (const engine::RecordedAction& step : actions_) {
-      played.actions.push_back({.seat = step.seat, .action = step.action});
-    }
-    played.scores = state_->Scores();
-    played.ranks = final_ranks_;
-    played.seed_commitment = seed_commitment_;
-    played.seed_salt = seed_salt_;
-  }
-  // Replayed without the match's lock: the actions are packed by their
-  // places in the legal lists.
-  absl::StatusOr<engine::MatchRecord> compact = engine::CompactRecord(played);
-  HOARD_CHECK(compact.ok(), "a finished match replays its actions");
-  return *std::move(compact);
+  absl::MutexLock lock(&mu_);
+  if (!finished_ || aborted_) return std::nullopt;
+  engine::MatchRecord record = {.game = game_.info().id,
+                                .ruleset_version = game_.info().ruleset_version,
+                                .seed = config_.seed,
+                                .options = config_.options,
+                                .seats = seat_names_,
+                                .scores = final_scores_,
+                                .ranks = final_ranks_,
+                                .seed_commitment = seed_commitment_,
+                                .seed_salt = seed_salt_};
+  packed_.Finish(*state_, record);
+  return record;
 }
 
 }  // namespace hoard::service

@@ -234,14 +234,16 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   // On a worker: applies a decision, and while the match's next decision is
   // a built-in bot's and this worker has spent less than kInlineThinking on
   // the match, makes that one too, without a hand-off to another worker.
-  void Thought(engine::Seat seat, int thought, engine::Action action);
+  void Thought(engine::Seat seat, int thought, engine::Action action,
+               std::shared_ptr<const std::vector<engine::Action>> legal);
   void TimeOut(engine::Seat seat) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Answer's work: accepts and plays the answer, or says why not.
   hoard::v1::AnswerResult Judge(const Connection* connection, const hoard::v1::Answer& answer,
                                 SteadyClock::time_point received);
-  // Applies a legal action and tells everyone who may know of it.
-  void Play(engine::Seat seat, engine::Action action, bool by_default)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Applies a legal action, chosen from (or checked against) the seat's
+  // `legal` list, and tells everyone who may know of it.
+  void Play(engine::Seat seat, engine::Action action, const std::vector<engine::Action>& legal,
+            bool by_default) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Finish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The event that tells of the match's end, without a view.
   hoard::v1::MatchEvent FinishedEventLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -298,6 +300,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const std::unique_ptr<engine::State> initial_;
   std::vector<std::string> seat_names_;
   std::vector<engine::RecordedAction> actions_ ABSL_GUARDED_BY(mu_);
+  // The actions packed as they are played: the compact record needs no
+  // replay.
+  engine::CompactRecorder packed_ ABSL_GUARDED_BY(mu_);
   // by_default_[i]: actions_[i] was played for its seat by the server.
   std::vector<bool> by_default_ ABSL_GUARDED_BY(mu_);
   bool finished_ ABSL_GUARDED_BY(mu_) = false;

@@ -7,8 +7,11 @@
 
 #include "service/match.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/notification.h"
+#include "engine/registry.h"
 #include "engine/testing/multiples_of_three.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
@@ -26,6 +30,7 @@ namespace {
 
 using engine::Action;
 using engine::Seat;
+using ::hoard::testing::IsOk;
 
 // Sealed bids: every seat bids 0, 1 or 2 at once; the bids are scores.
 struct BidView final : engine::ComparableView<BidView> {
@@ -481,6 +486,93 @@ TEST(HostedMatchTest, ADecisionTooLargeToListTakesAnyLegalTypedAnswer) {
   EXPECT_EQ(described.seats(1).answers(), 1);
   EXPECT_EQ(described.seats(1).default_answers(), 1);
   EXPECT_EQ(described.seats(0).score(), 999);
+}
+
+// A seat's stream that keeps the decision requests it is sent, for the test
+// to answer from its own thread.
+class QueuedSeat final : public Outbox {
+ public:
+  void Send(OutgoingMessage message) override {
+    absl::MutexLock lock(&mu_);
+    if (message->has_decision()) requests_.push_back(message->decision());
+  }
+  std::optional<hoard::v1::DecisionRequest> Next() {
+    absl::MutexLock lock(&mu_);
+    if (requests_.empty()) return std::nullopt;
+    hoard::v1::DecisionRequest next = std::move(requests_.front());
+    requests_.pop_front();
+    return next;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::deque<hoard::v1::DecisionRequest> requests_ ABSL_GUARDED_BY(mu_);
+};
+
+TEST(HostedMatchTest, TheRecordPackedAsThePlayGoesIsTheOneAReplayPacks) {
+  // In every game, with every way an action comes: a built-in bot's
+  // choice, an answer by index, a typed answer, a time-out's default and a
+  // forfeited seat's.
+  for (const engine::Game* game : engine::AllGames()) {
+    SCOPED_TRACE(game->info().id);
+    absl::StatusOr<const engine::GameCodec*> codec = engine::FindCodec(game->info().id);
+    ASSERT_THAT(codec, IsOk());
+    const int players = std::min(4, game->info().max_players);
+    ASSERT_GE(players, 3);
+    TimerQueue timers;
+    const engine::MatchConfig config{.num_players = players, .seed = 20261202};
+    MatchSetup setup{.id = "m1",
+                     .game = game,
+                     .codec = *codec,
+                     .config = config,
+                     .time_control = {.decision_ms = 200, .bank_ms = 0, .max_strikes = 2},
+                     .seed_salt = "salt"};
+    setup.seats.resize(players);
+    setup.seats[0].kind = SeatPlayer::Kind::kBuiltin;
+    setup.seats[0].name = "random";
+    setup.seats[0].builtin = std::make_unique<bots::RandomBot>(7);
+    for (Seat seat = 1; seat < players; ++seat) {
+      setup.seats[seat].kind = SeatPlayer::Kind::kBot;
+      setup.seats[seat].name = absl::StrCat("bot", seat);
+    }
+    absl::StatusOr<std::unique_ptr<engine::State>> state = game->NewMatch(config);
+    ASSERT_THAT(state, IsOk());
+    auto match =
+        std::make_shared<HostedMatch>(std::move(setup), *std::move(state), &timers, nullptr);
+    // Seat 1 answers with its last listed action, seat 2 with the typed
+    // form of its first; the last seat never answers.
+    QueuedSeat by_index, typed;
+    auto connection1 = std::make_shared<Connection>(&by_index);
+    auto connection2 = std::make_shared<Connection>(&typed);
+    match->Start();
+    match->Attach(1, connection1);
+    match->Attach(2, connection2);
+    const absl::Time deadline = absl::Now() + absl::Seconds(60);
+    while (!match->IsOver() && absl::Now() < deadline) {
+      if (std::optional<hoard::v1::DecisionRequest> request = by_index.Next()) {
+        match->Answer(connection1.get(), ByIndex(*request, request->legal_actions_size() - 1));
+      } else if (std::optional<hoard::v1::DecisionRequest> request = typed.Next()) {
+        hoard::v1::Answer answer;
+        answer.set_match_id(request->match_id());
+        answer.set_request_id(request->request_id());
+        *answer.mutable_action() = request->legal_actions(0).action();
+        match->Answer(connection2.get(), answer);
+      } else {
+        absl::SleepFor(absl::Milliseconds(1));
+      }
+    }
+    ASSERT_TRUE(match->IsOver());
+    const hoard::v1::Match described = match->Describe();
+    EXPECT_TRUE(described.seats(players - 1).forfeited());
+    EXPECT_GT(described.seats(1).answers(), 0);
+    EXPECT_GT(described.seats(2).answers(), 0);
+    std::optional<engine::MatchRecord> packed = match->CompactRecord();
+    ASSERT_TRUE(packed.has_value());
+    absl::StatusOr<engine::MatchRecord> replayed = engine::CompactRecord(*match->Record());
+    ASSERT_THAT(replayed, IsOk());
+    EXPECT_EQ(*packed, *replayed);
+    EXPECT_THAT(engine::VerifyRecord(*packed), IsOk());
+  }
 }
 
 // A built-in bot that bids 2 once it is let go, and notes which thread it
