@@ -339,7 +339,8 @@ const HoardTables = (() => {
   const DG_ADVENTURERS = [["knight_4", "K4"], ["knight_3", "K3"], ["thief", "Th"], ["wizard", "Wz"]];
 
   function dgTokens(tokens, keyOf, options) {
-    return entries(tokens).map(([kind, n]) => token(`${n}${DG_TOKENS[kind][1]}`, DG_TOKENS[kind][0], `kind-${kind}`,
+    const shown = Object.keys(DG_TOKENS).filter((kind) => Number((tokens || {})[kind]) > 0);
+    return shown.map((kind) => [kind, Number(tokens[kind])]).map(([kind, n]) => token(`${n}${DG_TOKENS[kind][1]}`, DG_TOKENS[kind][0], `kind-${kind}`,
                                                     keyOf(kind), `${n} ${kind}`, options, DG_DARK.has(kind)));
   }
 
