@@ -98,8 +98,8 @@ absl::StatusOr<std::string> ReplayHtml(const engine::MatchRecord& record, const 
       record.game, "</title>\n<style>\n", Asset("/app.css"),
       "</style>\n</head>\n<body>\n<header><span class=\"brand\">Hoard</span></header>\n"
       "<main id=\"main\" aria-live=\"polite\"></main>\n<script>window.HOARD_REPLAY_GZIP = \"",
-      absl::Base64Escape(*gzipped), "\";</script>\n<script>\n", Asset("/app.js"),
-      "</script>\n</body>\n</html>\n");
+      absl::Base64Escape(*gzipped), "\";</script>\n<script>\n", Asset("/tables.js"),
+      "</script>\n<script>\n", Asset("/app.js"), "</script>\n</body>\n</html>\n");
 }
 
 }  // namespace

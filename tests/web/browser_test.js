@@ -1,14 +1,17 @@
 // The web app in a real browser: headless Chromium (Debian's) driven by
 // puppeteer-core, against a real `hoard serve --http`.
 //
-//   node tests/web/browser_test.js build/hoard SCREENSHOT_DIR
+//   node tests/web/browser_test.js build/hoard SCREENSHOT_DIR [DOCS_DIR]
 //
 // Plays a tournament of built-in bots, then checks what a user sees: the
 // leaderboard lists its bots with their intervals and sorts by a column;
 // the tournament page shows it finished with its standings and leaderboard;
 // a running tournament's page advances by itself; a phone-sized screen has
-// no sideways scrolling. Saves a screenshot of each page. Prints one line
-// per check and a closing 'N passed, M failed'.
+// no sideways scrolling; each game's table is drawn, live and replayed, on a
+// desktop and a phone; axe-core finds no serious accessibility violation.
+// Saves a screenshot of each page (and into DOCS_DIR, docs/web, each game's
+// live page and replay, desktop and phone). Prints one line per check and a
+// closing 'N passed, M failed'.
 "use strict";
 
 const { execFileSync } = require("node:child_process");
@@ -21,6 +24,9 @@ const { check, finish } = webServer;
 
 const HOARD = path.resolve(process.argv[2] || "");
 const SHOTS = path.resolve(process.argv[3] || "web-screenshots");
+const DOCS = process.argv[4] ? path.resolve(process.argv[4]) : null;
+const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const DESKTOP = { width: 1280, height: 800 }, PHONE = { width: 390, height: 844 };
 const CHROMIUM = process.env.HOARD_CHROMIUM || "/usr/bin/chromium";
 const serve = (work) => webServer.serve(HOARD, work);
 const hoard = (...args) => webServer.hoard(HOARD, ...args);
@@ -33,8 +39,32 @@ async function rowsOf(page, selector) {
   })));
 }
 
+// The violations axe-core finds on the page as it stands whose impact is
+// serious or critical: [{id, impact, nodes}].
+async function seriousViolations(page) {
+  await page.evaluate(AXE);
+  const found = await page.evaluate(async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) })));
+  return found.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+// A screenshot of the page as a desktop and as a phone shows it, named
+// NAME.png and NAME-phone.png, into the screenshots and the docs; the page is
+// left at the desktop's size.
+async function shotsOf(page, name, ready) {
+  for (const [size, suffix] of [[DESKTOP, ""], [PHONE, "-phone"]]) {
+    await page.setViewport(size);
+    await ready();
+    for (const dir of DOCS ? [SHOTS, DOCS] : [SHOTS]) {
+      await page.screenshot({ path: path.join(dir, `${name}${suffix}.png`), fullPage: true });
+    }
+  }
+  await page.setViewport(DESKTOP);
+}
+
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
+  if (DOCS) fs.mkdirSync(DOCS, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "hoard-browser-"));
   const { server, grpc, web } = await serve(work);
   const browser = await puppeteer.launch({
@@ -46,7 +76,7 @@ async function main() {
           "--participant", "heuristic=builtin:heuristic", "--participant", "random=builtin:random",
           "--participant", "first=builtin:first", "--watch", "--quiet");
     const page = await browser.newPage();
-    await page.setViewport({ width: 1100, height: 800 });
+    await page.setViewport(DESKTOP);
     const errors = [];
     page.on("pageerror", (error) => errors.push(String(error)));
     // What the server's Content-Security-Policy blocks, as the console and
@@ -134,6 +164,9 @@ async function main() {
           board.rows.every((r) => Math.abs(r.rank_probabilities.reduce((a, b) => a + Number(b), 0) - 1) < 1e-9),
           ranks);
     await page.screenshot({ path: path.join(SHOTS, "leaderboard-village.png"), fullPage: true });
+    const leaderboardAxe = await seriousViolations(page);
+    check("axe-core: the leaderboard has no serious or critical accessibility violation",
+          leaderboardAxe.length === 0, leaderboardAxe);
 
     // Sorted by Elo, then the other way.
     await page.click('th[data-key="elo"] button');
@@ -224,7 +257,12 @@ async function main() {
     const links = async () => page.$$eval(".paging a", (as) => as.map((a) => a.textContent));
     const pageQuery = "game=village&status=MATCH_STATUS_FINISHED&page_size=5";
     await page.goto(`${web}/#/matches?${pageQuery}`);
-    await page.waitForSelector("table.matches tbody tr");
+    // The address changes only after its hash: the list before it stays
+    // until the page is drawn again.
+    await page.waitForFunction(() => {
+      const rows = document.querySelectorAll("table.matches tbody tr").length;
+      return rows > 0 && rows <= 5;
+    }, { timeout: 5000 }).catch(() => {});
     const newest = await pageOf();
     const newestLinks = await links();
     const newestListed = (await (await fetch(`${web}/api/v1/matches?${pageQuery}`)).json()).matches;
@@ -300,8 +338,9 @@ async function main() {
     await page.goto(`${web}/#/matches/m1/replay?step=5`);
     await page.waitForFunction(
         () => (document.querySelector(".step-text") || { textContent: "" }).textContent.startsWith("Step 5 of"));
+    // A drawn thing's facts in words are its <title>.
     const handsAt = () => page.$$eval(".player", (players) => players.map((p) => ({
-      seat: p.dataset.seat, hand: p.querySelector(".hand").textContent })));
+      seat: p.dataset.seat, hand: p.querySelector(".hand > title").textContent })));
     const spectator = await handsAt();
     await page.select("select.perspective", "2");
     await page.waitForFunction(() => document.querySelector(".step-text").textContent.includes("seen by seat 2"));
@@ -325,6 +364,22 @@ async function main() {
     await page.keyboard.press("ArrowLeft");
     const afterLeft = await stepShown();
     check("the arrow keys step forward and back", afterRight === 6 && afterLeft === 4, { afterRight, afterLeft });
+    // Each step is animated briefly where it changed the table, and not at
+    // all for a reader who asks for reduced motion.
+    const animated = () => page.evaluate(() => [...document.querySelectorAll(
+        "svg.hoard-table .entered, svg.hoard-table .changed")].map((n) => getComputedStyle(n).animationName));
+    await page.keyboard.press("ArrowRight");
+    const moving = await animated();
+    await page.emulateMediaFeatures([{ name: "prefers-reduced-motion", value: "reduce" }]);
+    await page.keyboard.press("ArrowRight");
+    const still = await animated();
+    await page.emulateMediaFeatures([]);
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    check("a step animates what it changed on the table, and nothing for prefers-reduced-motion",
+          moving.length > 0 && moving.every((name) => name === "hoard-step") &&
+          still.length > 0 && still.every((name) => name === "none") && (await stepShown()) === 4,
+          { moving, still });
     await page.keyboard.press("Space");
     const playing = await page.$eval("button.play", (b) => b.textContent);
     await page.keyboard.press("Space");
@@ -363,7 +418,7 @@ async function main() {
     const offlineEnd = await offline.$eval(".final-scores", (p) => p.textContent);
     await offline.select("select.perspective", "1");
     await offline.click("button.first-step");
-    const offlineHands = await offline.$$eval(".player .hand", (items) => items.map((p) => p.textContent));
+    const offlineHands = await offline.$$eval(".player .hand > title", (items) => items.map((p) => p.textContent));
     const offlineVerified = await verifiedText(offline);
     check("hoard replay html checks the deal commitment with no server",
           offlineVerified.includes(replayed.seed_commitment), offlineVerified);
@@ -404,7 +459,7 @@ async function main() {
     // perspective shows its own and changes no other.
     let sealedDecisions = 0;
     for (const [game, kind] of [["dragons_gold", ".dragon"], ["frost_dragon", ".map .space"],
-                                ["hedonia", ".gaps li"], ["village", ".favor .space"]]) {
+                                ["hedonia", ".gap"], ["village", ".favor .space"]]) {
       const created = hoard(work, grpc, "match", "create", "--game", game, "--seed", "9",
                             "--seats", "builtin:random,builtin:random,builtin:random");
       const matchId = created.match(/m\d+/)[0];
@@ -419,14 +474,57 @@ async function main() {
           return title.startsWith(`Replay of ${id}:`) && text.startsWith("Step 12 of") &&
                  text.endsWith(s < 0 ? "seen by a spectator" : `seen by seat ${s}`);
         }, {}, seat, matchId);
-        return page.$$eval(`.table.${game} .player`, (players) => players.map(
-          (p) => (p.querySelector(".hand") || { textContent: "" }).textContent));
+        // Each hand's facts (its title), and how many things of it are
+        // drawn face down.
+        return page.$$eval(`.table.${game} .player`, (players) => players.map((p) => ({
+          fact: p.querySelector(".hand > title").textContent,
+          faceDown: p.querySelectorAll(".hand .face-down .back").length })));
       };
-      const spectator = await handsSeenBy(-1);
+      const spectatorHands = await handsSeenBy(-1);
       const drawn = await page.$$eval(`.table.${game} ${kind}`, (items) => items.length);
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-spectator.png`), fullPage: true });
-      const seat1 = await handsSeenBy(1);
+      const seat1Hands = await handsSeenBy(1);
+      const spectator = spectatorHands.map((h) => h.fact), seat1 = seat1Hands.map((h) => h.fact);
       await page.screenshot({ path: path.join(SHOTS, `replay-${game}-seat1.png`), fullPage: true });
+      // Hands are drawn face down where the viewer may not see them: a hand
+      // of N cards (or tokens, or objects) the view does not show, and only
+      // such a hand.
+      const hidden = (h) => /^(Hand|Treasure): [1-9]\d* (cards?|tokens?)$/.test(h.fact);
+      check(`${game}: hands the viewer may not see are drawn face down, and only those`,
+            spectatorHands.some(hidden) && spectatorHands.every((h) => hidden(h) === (h.faceDown > 0)) &&
+            seat1Hands[1].faceDown === 0 && !hidden(seat1Hands[1]) &&
+            seat1Hands.every((h, i) => i === 1 || hidden(h) === (h.faceDown > 0)), { spectatorHands, seat1Hands });
+      // The drawing scales to a phone and stays legible there: no text
+      // drawn smaller than 9 px, no sideways scrolling.
+      const shot = `${game.replace(/_/g, "-")}-replay`;
+      await shotsOf(page, shot, async () => page.waitForSelector(`.table.${game} svg.hoard-table`));
+      await page.setViewport(PHONE);
+      const phone = await page.evaluate(() => {
+        const svg = document.querySelector("svg.hoard-table");
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        const sizes = [...svg.querySelectorAll("text")].map((t) => scale * parseFloat(getComputedStyle(t).fontSize));
+        return { width: svg.getBoundingClientRect().width, smallest: Math.min(...sizes),
+                 overflow: document.documentElement.scrollWidth - window.innerWidth };
+      });
+      await page.setViewport(DESKTOP);
+      check(`${game}: on a 390 px phone the drawing fits the screen and no text is under 9 px`,
+            phone.width <= 390 && phone.width > 300 && phone.smallest >= 9 && phone.overflow <= 0, phone);
+      const replayAxe = await seriousViolations(page);
+      check(`axe-core: ${game}'s replay has no serious or critical accessibility violation`,
+            replayAxe.length === 0, replayAxe);
+      // A thing that is a legal action is marked to be clicked: the drawing
+      // given a key's action index marks that thing, and only it.
+      const marked = await page.evaluate(async (g, id) => {
+        const replay = await (await fetch(`/api/v1/matches/${id}/replay?seat=1`)).json();
+        const key = { village: "stall:1", dragons_gold: "dragon:0", frost_dragon: "space:3", hedonia: "gap:0" }[g];
+        const svg = HoardTables[g](replay.steps[12].view[g], { seats: [] }, { actions: { [key]: 7 } });
+        const actionable = [...svg.querySelectorAll("[data-action]")];
+        return { key, marked: actionable.map((n) => ({ thing: n.dataset.thing, action: n.dataset.action,
+                                                       role: n.getAttribute("role"), tabindex: n.getAttribute("tabindex") })) };
+      }, game, matchId);
+      check(`${game}: a legal action's thing carries its index (data-action), as a button`,
+            marked.marked.length === 1 && marked.marked[0].thing === marked.key && marked.marked[0].action === "7" &&
+            marked.marked[0].role === "button" && marked.marked[0].tabindex === "0", marked);
       // What the hand-drawn table leaves out is listed below it, from the
       // protocol; and the table any game gets from the protocol alone shows
       // every field of the view, repeated messages as rows, enums by name.
@@ -526,6 +624,31 @@ async function main() {
 
     check("a sealed decision was replayed (Dragon's Gold or Hedonia)", sealedDecisions > 0, sealedDecisions);
 
+    // Each game's live page: a match that waits on its open seat, its table
+    // drawn as it stands, on a desktop and a phone, checked by axe-core.
+    for (const game of ["village", "dragons_gold", "frost_dragon", "hedonia"]) {
+      const liveId = hoard(work, grpc, "match", "create", "--game", game, "--seed", "5",
+                           "--seats", "builtin:random,builtin:random,open", "--decision-ms", "15000",
+                           "--bank-ms", "0", "--max-strikes", "1").match(/m\d+/)[0];
+      await page.goto(`${web}/#/matches/${liveId}`);
+      const ready = () => page.waitForFunction((g) => {
+        const status = document.querySelector(".match-status");
+        return status && status.textContent.includes("RUNNING (live)") &&
+               document.querySelector(`.table.${g} svg.hoard-table .player`) !== null;
+      }, { timeout: 10000, polling: 50 }, game);
+      const shown = await ready().then(() => page.evaluate((g) => ({
+        state: document.querySelector(`.table.${g} .state`).textContent,
+        players: document.querySelectorAll(`.table.${g} .player`).length,
+        titled: [...document.querySelectorAll(`.table.${g} [data-thing]`)].every(
+          (n) => (n.querySelector(":scope > title") || { textContent: "" }).textContent.length > 0) }), game), () => null);
+      await shotsOf(page, `${game.replace(/_/g, "-")}-live`, ready);
+      const liveAxe = await seriousViolations(page);
+      check(`${game}: its live page draws the table with a seat each, every drawn thing titled`,
+            shown !== null && shown.players === 3 && shown.state.length > 0 && shown.titled, shown);
+      check(`axe-core: ${game}'s live page has no serious or critical accessibility violation`,
+            liveAxe.length === 0, liveAxe);
+    }
+
     // A match whose open seat nobody takes, watched live: it advances as its
     // seat times out, forfeits, and the match ends.
     const made = hoard(work, grpc, "match", "create", "--game", "village",
@@ -546,7 +669,7 @@ async function main() {
         // The table the page draws says when the match is over.
         const table = document.querySelector(".table.village");
         if (!table || table.dataset.over === "true") return;
-        for (const hand of document.querySelectorAll(".player .hand")) {
+        for (const hand of document.querySelectorAll(".player .hand > title")) {
           window.handsShownLive.push(hand.textContent);
         }
       };
@@ -570,7 +693,7 @@ async function main() {
     check("while it runs, no hand's cards are shown: only how many",
           hands.length > 0 && hands.every((text) => /^Hand: \d+ cards?$/.test(text)),
           hands.filter((text) => !/^Hand: \d+ cards?$/.test(text)).slice(0, 3));
-    const finalHands = await page.$$eval(".player .hand", (items) => items.map((p) => p.textContent));
+    const finalHands = await page.$$eval(".player .hand > title", (items) => items.map((p) => p.textContent));
     check("once it is over, the hands are shown",
           finalHands.length === 2 && finalHands.every((text) => !/^Hand: \d+ cards?$/.test(text)),
           finalHands);

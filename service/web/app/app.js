@@ -34,17 +34,9 @@ function signed(value) {
   return (rounded >= 0 ? "+" : "\u2212") + Math.abs(rounded);
 }
 
-// "1 match", "2 matches": a count and its noun, singular for one.
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${Number(n) === 1 ? one : many}`;
-}
-
-// The singular of a plural name ("doom snails", "treasuries"), for a
-// count of one.
-function singular(name) {
-  if (name.endsWith("ies")) return `${name.slice(0, -3)}y`;
-  return name.endsWith("s") && !name.endsWith("ss") ? name.slice(0, -1) : name;
-}
+// "1 match", "2 matches"; and "doom snails" of one, "doom snail": as the
+// drawings of the tables say them.
+const { plural, singular } = HoardTables;
 
 function clock(ms) {
   const s = Math.ceil(Number(ms) / 1000);
@@ -494,199 +486,7 @@ async function matchesPage(query) {
     paging);
 }
 
-// ---- Tables: what a spectator sees of each game ----------------------------
-
-const VILLAGE_KINDS = ["swords", "scrolls", "feathers", "potions", "axes", "crowns", "wilds"];
-
-// "2 swords, 1 wild", or "none".
-function villageCards(cards) {
-  const parts = VILLAGE_KINDS.filter((k) => cards && cards[k] > 0)
-                             .map((k) => `${cards[k]} ${cards[k] === 1 ? k.replace(/s$/, "") : k}`);
-  return parts.length ? parts.join(", ") : "none";
-}
-
-function villageCardName(card) {
-  return String(card).replace("VILLAGE_CARD_", "").toLowerCase();
-}
-
-// Please Don't Burn My Village!: the Dragon's Favor row, the Black Market's
-// stalls, the deck, and each player's bribes and hand (its size, and the
-// cards everyone knows are in it; the cards themselves only once over).
-function villageTable(view, match) {
-  const favor = el("ol", { class: "favor", "aria-label": "The Dragon's Favor, lowest to highest" },
-    ...view.favor.map((card, i) => el("li", { class: "space" },
-      el("span", { class: "kind", text: villageCardName(card) }),
-      el("span", { class: "value", text: `worth ${view.favor_values[i]}` }))));
-  const market = el("ol", { class: "market", "aria-label": "The Black Market" },
-    ...view.market.map((stall, cost) => el("li", { class: "stall" },
-      el("strong", { text: `Stall ${cost} (${cost === 0 ? "free" : `costs ${cost}`}): ` }),
-      villageCards(stall))));
-  const players = view.players.map((p) => {
-    const who = match.seats[p.seat] ? match.seats[p.seat].player : `seat ${p.seat}`;
-    const acting = !view.over && view.current_seat === p.seat;
-    return el("section", { class: "player", "data-seat": String(p.seat) },
-      el("h3", { text: `${acting ? "\u25b6 " : ""}Seat ${p.seat}: ${who}${acting ? " (to act)" : ""}` }),
-      el("p", { class: "hand",
-                text: p.hand ? `Hand: ${villageCards(p.hand)}` : `Hand: ${plural(p.hand_size, "card")}` }),
-      el("p", { class: "known", text: `Known in hand: ${villageCards(p.known)}` }),
-      el("ul", { class: "bribes", "aria-label": "Bribes" },
-        ...(p.bribes.length ? p.bribes.map((b) => el("li", {
-              text: `Bribe: ${b.treasures} ${villageCardName(b.treasure)}${b.wilds ? ` + ${b.wilds} wild` : ""}` }))
-                            : [el("li", { class: "muted", text: "No bribe yet" })])));
-  });
-  return el("div", { class: "table village", "data-over": String(Boolean(view.over)) },
-    el("h2", { text: "The Dragon's Favor" }), favor,
-    el("h2", { text: "The Black Market" }), market,
-    el("p", { class: "deck", text: `Deck: ${plural(view.deck_size, "card")} \u00b7 discard: ${villageCards(view.discard)}` +
-                                    (view.end_reason ? ` \u00b7 ended: ${view.end_reason}` : "") }),
-    ...players);
-}
-
-// "2 gold, 1 red": the non-zero entries of a counts message, or "none".
-// Its fields are named in the plural ("doom_snails": 1 doom snail), or,
-// with `singularNames`, in the singular ("decoy_purse": 2 decoy purses).
-function counts(message, singularNames = false) {
-  const parts = Object.entries(message || {}).filter(([, n]) => Number(n) > 0).map(([kind, n]) => {
-    const name = kind.replace(/_/g, " ");
-    if (singularNames) return plural(n, name);
-    return `${n} ${Number(n) === 1 ? singular(name) : name}`;
-  });
-  return parts.length ? parts.join(", ") : "none";
-}
-
-function enumWord(value, prefix) {
-  return String(value || "").replace(prefix, "").replace(/_/g, " ").toLowerCase();
-}
-
-// Seat N and who plays it.
-function seatName(match, seat) {
-  const player = match.seats[seat] ? match.seats[seat].player : "";
-  return `Seat ${seat}${player ? `: ${player}` : ""}`;
-}
-
-function playerBox(match, seat, acting, ...lines) {
-  return el("section", { class: "player", "data-seat": String(seat) },
-    el("h3", { text: `${acting ? "\u25b6 " : ""}${seatName(match, seat)}${acting ? " (to act)" : ""}` }),
-    ...lines.filter((line) => line !== null).map((line) => el("p", { class: line.cls, text: line.text })));
-}
-
-// Dragon's Gold: the dragons with their treasure and attackers, the
-// negotiation (proposals and votes), the market, and each player.
-function dragonsGoldTable(view, match) {
-  const over = view.end_reason && !String(view.end_reason).endsWith("UNSPECIFIED");
-  const dragons = el("ol", { class: "dragons", "aria-label": "Dragons" },
-    ...view.dragons.map((d, i) => el("li", { class: "dragon" },
-      el("strong", { text: `Dragon ${i + 1} (card ${d.card}), strength ${d.strength}` +
-                           (d.sleeping_potions ? `, ${plural(d.sleeping_potions, "sleeping potion")}` : "") }),
-      el("div", { text: `Treasure: ${counts(d.tokens)}${d.hidden_tokens ? ` + ${d.hidden_tokens} face down` : ""}` }),
-      el("div", { text: `Attackers: ${d.attackers.length ? d.attackers.map(
-        (a) => `seat ${a.seat} (${enumWord(a.adventurer, "DRAGONS_GOLD_ADVENTURER_")})`).join(", ") : "none"}` }))));
-  const parts = [
-    el("p", { class: "state", text: `Phase: ${enumWord(view.phase, "DRAGONS_GOLD_PHASE_")} \u00b7 turn ${view.turns}` +
-      ` \u00b7 dragon pile ${view.pile_size} \u00b7 bag ${view.bag_size} \u00b7 objects ${view.object_deck_size}` +
-      (over ? ` \u00b7 ended: ${enumWord(view.end_reason, "DRAGONS_GOLD_END_REASON_")}` : "") }),
-    el("h2", { text: "Dragons" }), dragons];
-  const n = view.negotiation;
-  if (n && n.contributors && n.contributors.length) {
-    parts.push(el("h2", { text: "Negotiation" }), el("div", { class: "negotiation" },
-      el("p", { text: `Treasure: ${counts(n.tokens)} \u00b7 contributors: seats ${n.contributors.join(", ")}` +
-                      ` \u00b7 proposal ${n.proposals_made} of ${n.proposals_allowed} by seat ${n.proposer}` }),
-      el("p", { text: `Proposed: ${n.proposal.length ? n.proposal.map((sh) => `seat ${sh.seat}: ${counts(sh.tokens)}`).join("; ") : "nothing yet"}` }),
-      el("p", { text: `Voted: ${n.voted.length ? `seats ${n.voted.join(", ")}` : "nobody yet"}` +
-                      (n.last_accepted.length ? ` \u00b7 last accepted by ${n.last_accepted.join(", ")}` : "") +
-                      (n.last_rejected.length ? ` \u00b7 last rejected by ${n.last_rejected.join(", ")}` : "") })));
-  }
-  const m = view.market;
-  if (m && m.offer && m.offerer !== undefined && (m.offers_left || []).length) {
-    parts.push(el("h2", { text: "Market" }), el("p", { class: "market-offer",
-      text: `Seat ${m.offerer} offers seat ${m.offer.to} ${counts(m.offer.give)} for ${counts(m.offer.get)}` }));
-  }
-  for (const p of view.players) {
-    const a = p.adventurers || {};
-    parts.push(playerBox(match, p.seat, !over && view.current_seat === p.seat,
-      { cls: "adventurers", text: "Adventurers: " + ["knight_4", "knight_3", "thief", "wizard"]
-          .map((k) => `${k.replace("_", " ")} ${enumWord(a[k], "DRAGONS_GOLD_ADVENTURER_STATE_")}`).join(", ") },
-      { cls: "hand", text: counts(p.tokens) === "none" && p.token_count > 0
-          ? `Treasure: ${plural(p.token_count, "token")}`
-          : `Treasure: ${counts(p.tokens)} (${plural(p.token_count, "token")})` },
-      { cls: "objects", text: counts(p.objects) === "none" && p.object_count > 0
-          ? `Magic objects: ${p.object_count}` : `Magic objects: ${counts(p.objects, true)}` }));
-  }
-  return el("div", { class: "table dragons_gold", "data-over": String(Boolean(over)) }, ...parts);
-}
-
-function frostCard(card) {
-  if (!card) return "?";
-  const joker = enumWord(card.joker, "FROST_DRAGON_JOKER_");
-  if (joker && joker !== "unspecified") return `${joker} joker`;
-  return `${enumWord(card.kingdom, "FROST_DRAGON_KINGDOM_")} ${card.rank}`;
-}
-
-// Frost Dragon's Treasure: the map with each adventurer and its boast and
-// threat, the trick on the table, and each player.
-function frostDragonTable(view, match) {
-  const over = view.end_reason && !String(view.end_reason).endsWith("UNSPECIFIED");
-  const map = view.map || {};
-  const track = el("ol", { class: "map", "aria-label": "The map" },
-    ...Array.from({ length: (map.finish || 0) + 1 }, (_, space) => {
-      const here = view.players.filter((p) => p.space === space).map((p) => `seat ${p.seat}`);
-      const special = (map.action_spaces || []).find((a) => a.space === space);
-      return el("li", { class: here.length ? "space occupied" : "space", "data-space": String(space) },
-        el("span", { class: "number", text: String(space) }),
-        special ? el("span", { class: "kind", text: enumWord(special.kind, "FROST_DRAGON_ACTION_SPACE_KIND_") }) : "",
-        here.length ? el("span", { class: "who", text: here.join(", ") }) : "");
-    }));
-  const c = view.challenge;
-  const trick = c && c.cards && c.cards.length
-      ? c.cards.map((pc) => `seat ${pc.seat}: ${frostCard(pc.card)}${pc.as && pc.as.rank ? ` as ${frostCard(pc.as)}` : ""}`).join("; ")
-      : "no card yet";
-  // A match the deck ended stopped as its next quest would have begun: that
-  // quest (the view's) was never dealt.
-  const ranOut = String(view.end_reason).endsWith("DECK_EXHAUSTED");
-  const cardsLeft = view.cards_in_match || 0;
-  const quest = ranOut
-      ? `The deck ran out before quest ${view.quest} could begin (${cardsLeft} ` +
-        `${cardsLeft === 1 ? "card" : "cards"} left for ${view.players.length} adventurers)`
-      : `Quest ${view.quest} \u00b7 phase ${enumWord(view.phase, "FROST_DRAGON_PHASE_")}`;
-  const parts = [
-    el("p", { class: "state", text: quest +
-      ` \u00b7 trump: ${enumWord(view.trump, "FROST_DRAGON_KINGDOM_")}` +
-      (over ? ` \u00b7 ended: ${enumWord(view.end_reason, "FROST_DRAGON_END_REASON_")}` : "") }),
-    el("h2", { text: "The map" }), track,
-    el("h2", { text: "The trick" }), el("p", { class: "trick", text: trick })];
-  for (const p of view.players) {
-    parts.push(playerBox(match, p.seat, !over && view.seat_to_act === p.seat,
-      { cls: "position", text: `Space ${p.space} \u00b7 threat ${p.threat} \u00b7 boast ` +
-          `${p.boast === undefined ? "\u2013" : p.boast} \u00b7 challenges won ${p.won} \u00b7 treasures ${p.treasures}` },
-      { cls: "hand", text: p.hand && p.hand.length ? `Hand: ${p.hand.map(frostCard).join(", ")}`
-                                                   : `Hand: ${plural(p.cards_held, "card")}` }));
-  }
-  return el("div", { class: "table frost_dragon", "data-over": String(Boolean(over)) }, ...parts);
-}
-
-// Hedonia: the houses round the table, the offers in the gaps between
-// them, the treasuries, and the King.
-function hedoniaTable(view, match) {
-  const over = String(view.phase).endsWith("OVER");
-  const parts = [
-    el("p", { class: "state", text: `Round ${view.round} of ${view.rounds} \u00b7 ` +
-      `${enumWord(view.phase, "HEDONIA_PHASE_")} \u00b7 play goes ${view.clockwise ? "clockwise" : "counter-clockwise"}` +
-      ` \u00b7 deck ${view.deck_size}` }),
-    el("p", { class: "king", text: `The King: ${counts(view.king)}` }),
-    el("h2", { text: "Offers in the gaps" }),
-    el("ol", { class: "gaps" }, ...view.gaps.map((g) => el("li", { text:
-      `Between seats ${g.left_seat} and ${g.right_seat}: ` +
-      (g.offered && !String(g.offered).endsWith("UNSPECIFIED")
-          ? `${enumWord(g.offered, "HEDONIA_ASSET_")} offered by seat ${g.offered_by}` : "no offer") +
-      (counts(g.shared) !== "none" ? ` \u00b7 shared: ${counts(g.shared)}` : "") })))];
-  for (const p of view.players) {
-    parts.push(playerBox(match, p.seat, !over && view.active_seat === p.seat,
-      { cls: "treasury", text: `Treasury: ${counts(p.treasury)} \u00b7 power ${p.power_points}` +
-          (over ? ` \u00b7 score ${p.score}` : "") },
-      { cls: "hand", text: counts(p.hand) !== "none" ? `Hand: ${counts(p.hand)}` : `Hand: ${plural(p.hand_size, "card")}` }));
-  }
-  return el("div", { class: "table hedonia", "data-over": String(over) }, ...parts);
-}
+// ---- Tables: each game's drawn in tables.js ------------------------------
 
 // ---- Any game's table, from the protocol ----------------------------------
 
@@ -786,26 +586,30 @@ function protocolTable(game, view) {
             type ? messageList(type, view) : structuredView(view));
 }
 
-// The games whose tables are drawn by hand, and the fields of their views
-// the tables show; tableOf lists the others below the table.
+// The games whose tables are drawn (tables.js), and the fields of their
+// views the drawings show; tableOf lists the others below the table.
 const DRAWN_TABLES = {
-  village: { draw: villageTable, shows: ["observer", "favor", "favor_values", "market", "deck_size",
-                                         "discard", "players", "current_seat", "over", "end_reason"] },
-  dragons_gold: { draw: dragonsGoldTable, shows: ["observer", "dragons", "pile_size", "bag_size",
-                                                  "object_deck_size", "players", "phase", "current_seat",
-                                                  "turns", "negotiation", "market", "end_reason"] },
-  frost_dragon: { draw: frostDragonTable, shows: ["observer", "map", "quest", "phase", "trump", "end_reason",
-                                                  "challenge", "players", "seat_to_act"] },
-  hedonia: { draw: hedoniaTable, shows: ["observer", "round", "rounds", "phase", "clockwise", "deck_size",
-                                         "king", "gaps", "players", "active_seat"] },
+  village: { draw: HoardTables.village, shows: ["observer", "favor", "favor_values", "market", "deck_size",
+                                                "discard", "players", "current_seat", "over", "end_reason"] },
+  dragons_gold: { draw: HoardTables.dragons_gold, shows: ["observer", "dragons", "pile_size", "bag_size",
+                                                          "object_deck_size", "players", "phase", "current_seat",
+                                                          "turns", "negotiation", "market", "end_reason"] },
+  frost_dragon: { draw: HoardTables.frost_dragon, shows: ["observer", "map", "quest", "phase", "trump", "end_reason",
+                                                          "challenge", "players", "seat_to_act"] },
+  hedonia: { draw: HoardTables.hedonia, shows: ["observer", "round", "rounds", "phase", "clockwise", "deck_size",
+                                                "king", "gaps", "players", "active_seat"] },
 };
 
+// A game's table: its state in a sentence, the drawing, and the rest of the
+// view in words.
 function tableOf(view, match) {
   if (!view) return el("p", { class: "muted", text: "No view of the table yet." });
   const [game, body] = Object.entries(view)[0] || [];
   const drawn = DRAWN_TABLES[game];
   if (!drawn) return protocolTable(game, body);
-  const table = drawn.draw(body, match);
+  const drawing = drawn.draw(body, match);
+  const table = el("div", { class: `table ${game}`, "data-over": drawing.dataset.over },
+                   el("p", { class: "state", text: drawing.querySelector("desc").textContent }), drawing);
   const type = VIEW_SCHEMA && VIEW_SCHEMA.views[game];
   const rest = type ? messageList(type, body, new Set(drawn.shows)) : null;
   if (rest && rest.children.length) {
@@ -813,6 +617,14 @@ function tableOf(view, match) {
                     el("summary", { text: "The rest of the view" }), rest));
   }
   return table;
+}
+
+// Puts `next` in place of what `container` holds, showing what the step
+// changed in the drawing that was there.
+function replaceShowingStep(container, ...next) {
+  const before = container.querySelector("svg.hoard-table");
+  container.replaceChildren(...next);
+  HoardTables.animate(before, container.querySelector("svg.hoard-table"));
 }
 
 // One line of a match's log: what a spectator was told.
@@ -877,7 +689,7 @@ function drawMatch(match, log, live, view) {
       el("td", { text: matchStatus(match.status) === "RUNNING" ? "–" : String(s.rank) }),
       el("td", { text: String(s.timeouts) + (s.forfeited ? " (forfeited)" : "") })))));
   const finished = matchStatus(match.status) === "FINISHED";
-  main.replaceChildren(
+  replaceShowingStep(main,
     el("h1", { text: `Match ${match.match_id}: ${match.game}` }),
     finished ? el("p", {}, el("a", { class: "replay-link", href: `#/matches/${match.match_id}/replay`,
                                      text: "Replay it step by step" })) : "",
@@ -1091,7 +903,7 @@ async function replayPage(id, query, data) {
     const hash = `#/matches/${replay.match_id}/replay?step=${step}` + (observer >= 0 ? `&seat=${observer}` : "");
     link.setAttribute("href", hash);
     if (!data) history.replaceState(null, "", hash);
-    board.replaceChildren(tableOf(views[step], match()));
+    replaceShowingStep(board, tableOf(views[step], match()));
     scores.textContent = step === last()
         ? "Final: " + replay.seats.map((p, i) => `seat ${i} ${p} ${replay.scores[i]} (#${replay.ranks[i]})`).join(", ")
         : "";
