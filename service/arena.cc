@@ -309,6 +309,7 @@ void Arena::LogMatchStarted(const HostedMatch& match, const std::string& game,
 absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
   ASSIGN_OR_RETURN(PreparedMatch prepared, PrepareMatch(request));
+  const bool think_here = hooks.think_here;
   hoard::v1::CreateMatchResponse response;
   std::shared_ptr<HostedMatch> match;
   {
@@ -325,7 +326,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     match = Admit(std::move(prepared), sequence, std::move(hooks), creator, response);
   }
   LogMatchStarted(*match, request.game(), creator);
-  match->Start();
+  match->Start(think_here);
   return response;
 }
 

@@ -89,12 +89,17 @@ HostedMatch::~HostedMatch() {
 
 const std::string& HostedMatch::game_id() const { return game_.info().id; }
 
-void HostedMatch::Start() {
+void HostedMatch::Start(bool think_here) {
+  Thinking first;
   {
     absl::MutexLock lock(&mu_);
-    Advance();
+    Advance(think_here ? &first : nullptr);
   }
   NotifyIfFinished();
+  if (first.bot != nullptr) {
+    const Action action = first.Choose();
+    Thought(first.seat, first.thought, action, std::move(first.legal));
+  }
 }
 
 void HostedMatch::Think(Seat seat, Thinking* next) {
@@ -588,12 +593,15 @@ hoard::v1::MatchEvent HostedMatch::FinishedEventLocked() const {
 }
 
 void HostedMatch::AnnounceEnd() {
+  for (SeatState& s : seats_) s.untold.clear();
+  const bool seats_listen = std::any_of(seats_.begin(), seats_.end(),
+                                        [](const SeatState& s) { return s.connection != nullptr; });
+  if (!seats_listen && watchers_.empty()) return;  // nobody to tell
   hoard::v1::MatchEvent event = FinishedEventLocked();
   // Every seat hears of the end, whatever its stream chose; with its view
   // if it hears every event on the stream.
   for (Seat seat = 0; seat < static_cast<Seat>(seats_.size()); ++seat) {
     SeatState& s = seats_[seat];
-    s.untold.clear();
     if (s.connection == nullptr) continue;
     hoard::v1::ServerMessage message;
     *message.mutable_event() = event;
