@@ -45,6 +45,27 @@ async function openPage(browser, web, matchId) {
   return page;
 }
 
+// Where the game's drawing marks no legal action itself, an element of the
+// table marked with the last one (data-action, as a drawing marks a card):
+// the page must answer a click on it as on its button.
+function markLastAction(page) {
+  return page.evaluate(() => {
+    const draw = window.tableOf;
+    window.tableOf = (view, match, options = {}) => {
+      const table = draw(view, match, options);
+      const legal = options.legal_actions || [];
+      if (legal.length > 0 && !table.querySelector("[data-action]")) {
+        const mark = document.createElement("span");
+        mark.className = "test-mark";
+        mark.textContent = legal[legal.length - 1].text;
+        mark.setAttribute("data-action", String(legal[legal.length - 1].index));
+        table.prepend(mark);
+      }
+      return table;
+    };
+  });
+}
+
 async function enterToken(page, token) {
   await page.type("#play-token", token);
   await page.click(".play-start");
@@ -61,12 +82,15 @@ function pageState(page) {
   });
 }
 
-// Plays the match to its end by clicking; the number of clicks, and on the
-// drawing. A small LCG picks among the legal actions, the same on every run.
+// Plays the match to its end by clicking; the number of clicks, of those on
+// the drawing, and of decisions whose drawing marked legal actions
+// (`data-action`). A small LCG picks among the legal actions, and between a
+// button and a marked element, the same on every run.
 async function playByClicking(page, seed) {
   let random = seed;
   let clicks = 0;
   let onDrawing = 0;
+  let marked = 0;
   let last = null;
   for (;;) {
     const handle = await page.waitForFunction((previous) => {
@@ -77,18 +101,30 @@ async function playByClicking(page, seed) {
       return request && request !== previous ? request : false;
     }, { timeout: 60000 }, last);
     const state = await handle.jsonValue();
-    if (state === "over" || state === "error") return { clicks, onDrawing, state };
+    if (state === "over" || state === "error") return { clicks, onDrawing, marked, state };
     last = state;
     random = (random * 1103515245 + 12345) % 2147483648;
-    const marks = await page.$$(".play-match .playable");
-    if (marks.length > 0 && random % 2 === 0) {
-      await marks[random % marks.length].click();
-      onDrawing += 1;
-    } else {
-      const buttons = await page.$$(".play-match .legal-action");
-      await buttons[random % buttons.length].click();
-    }
+    const marks = (await page.$$(".play-match .playable")).length;
+    if (marks > 0) marked += 1;
+    const selector = marks > 0 && random % 2 === 0 ? ".play-match .playable" : ".play-match .legal-action";
+    if (selector.endsWith(".playable")) onDrawing += 1;
+    await clickOne(page, selector, random);
     clicks += 1;
+  }
+}
+
+// Clicks the element `pick` (modulo their number) of those `selector`
+// finds. The page draws the seat again when the match's details come, so an
+// element found may be replaced before the click reaches it: then it is
+// found again (no click was made).
+async function clickOne(page, selector, pick) {
+  for (let attempt = 0; ; ++attempt) {
+    const found = await page.$$(selector);
+    try {
+      return await found[pick % found.length].click();
+    } catch (error) {
+      if (attempt === 5 || !/detached|not clickable/i.test(String(error))) throw error;
+    }
   }
 }
 
@@ -144,6 +180,7 @@ async function main() {
     for (const [index, game] of Object.keys(GAMES).filter((g) => g !== "village").entries()) {
       const match = openMatch(work, grpc, game, 20 + index);
       const gamePage = await openPage(browser, web, match.id);
+      if (game === "frost_dragon") await markLastAction(gamePage);
       await enterToken(gamePage, match.token);
       const gamePlayed = await playByClicking(gamePage, 7 + index);
       await gamePage.evaluate(() => window.scrollTo(0, 0));
@@ -151,13 +188,14 @@ async function main() {
       await gamePage.close();
       results.push({ game, match, page: gamePage, played: gamePlayed });
     }
-    for (const { game, match, page: played, played: { clicks, onDrawing, state } } of results) {
+    for (const { game, match, page: played, played: { clicks, onDrawing, marked, state } } of results) {
       const got = await (await fetch(`${web}/api/v1/matches/${match.id}`)).json();
       const seat = got.match.seats[0];
       check(`${game}: the whole match is played by clicking until it is FINISHED`,
             state === "over" && got.match.status === "MATCH_STATUS_FINISHED" && clicks > 0 &&
-            seat.answers === clicks && seat.timeouts === 0 && played.errors.length === 0,
-            { state, status: got.match.status, clicks, onDrawing, answers: seat.answers,
+            seat.answers === clicks && seat.timeouts === 0 && played.errors.length === 0 &&
+            (marked === 0 || onDrawing > 0) && (game !== "frost_dragon" || onDrawing > 0),
+            { state, status: got.match.status, clicks, onDrawing, marked, answers: seat.answers,
               timeouts: seat.timeouts, errors: played.errors });
     }
   } finally {
