@@ -519,32 +519,50 @@ class PlayMatchReactor final : public grpc::ServerUnaryReactor {
   const std::shared_ptr<Call> call_;
 };
 
+// Who may call: the server's authenticator, and where a caller's address
+// (for limits on wrong keys) comes from.
+struct Gate {
+  const Authenticator& auth;
+  // Every call comes from the web face over its own in-process server,
+  // naming its HTTP client's address in kClientAddressMetadata.
+  bool forwarded = false;
+
+  std::string AddressOf(const grpc::CallbackServerContext* context) const {
+    if (forwarded) {
+      const auto& metadata = context->client_metadata();
+      if (auto it = metadata.find(kClientAddressMetadata); it != metadata.end()) {
+        return std::string(it->second.data(), std::min<std::size_t>(it->second.size(), 64));
+      }
+    }
+    return ClientAddress(context->peer());
+  }
+};
+
 // What a call needs of its caller.
 enum class Need { kRead, kAdmin };
 
 // Who is calling, if they may: the caller of `context` checked for `need`
 // (`rpc` names the call in refusals).
-absl::StatusOr<Principal> Caller(const Authenticator& auth,
-                                 const grpc::CallbackServerContext* context, Need need,
-                                 absl::string_view rpc) {
+absl::StatusOr<Principal> Caller(const Gate& gate, const grpc::CallbackServerContext* context,
+                                 Need need, absl::string_view rpc) {
   std::optional<absl::string_view> authorization;
   const auto& metadata = context->client_metadata();
   if (auto it = metadata.find("authorization"); it != metadata.end()) {
     authorization = absl::string_view(it->second.data(), it->second.size());
   }
-  absl::StatusOr<Principal> who = auth.Identify(authorization, ClientAddress(context->peer()));
+  absl::StatusOr<Principal> who = gate.auth.Identify(authorization, gate.AddressOf(context));
   if (!who.ok()) return who.status();
-  absl::Status allowed = need == Need::kAdmin ? auth.CheckAdmin(*who, rpc) : auth.CheckRead(*who);
+  absl::Status allowed =
+      need == Need::kAdmin ? gate.auth.CheckAdmin(*who, rpc) : gate.auth.CheckRead(*who);
   if (!allowed.ok()) return allowed;
   return who;
 }
 
 // A unary call: its caller checked, then `handler(principal)` answered.
 template <typename Response, typename Handler>
-grpc::ServerUnaryReactor* Serve(const Authenticator& auth, grpc::CallbackServerContext* context,
-                                Need need, absl::string_view rpc, Response* response,
-                                Handler handler) {
-  absl::StatusOr<Principal> who = Caller(auth, context, need, rpc);
+grpc::ServerUnaryReactor* Serve(const Gate& gate, grpc::CallbackServerContext* context, Need need,
+                                absl::string_view rpc, Response* response, Handler handler) {
+  absl::StatusOr<Principal> who = Caller(gate, context, need, rpc);
   if (!who.ok()) return Reply(context, absl::StatusOr<Response>(who.status()), response);
   return Reply(context, absl::StatusOr<Response>(handler(*who)), response);
 }
@@ -556,13 +574,13 @@ grpc::ServerUnaryReactor* Serve(const Authenticator& auth, grpc::CallbackServerC
 // FAILED_PRECONDITION saying so.
 class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackService {
  public:
-  TournamentServiceImpl(ServerCore* core, std::size_t max_queued_bytes)
-      : core_(*core), auth_(core->auth()), max_queued_bytes_(max_queued_bytes) {}
+  TournamentServiceImpl(ServerCore* core, std::size_t max_queued_bytes, bool forwarded)
+      : core_(*core), gate_{core->auth(), forwarded}, max_queued_bytes_(max_queued_bytes) {}
 
   grpc::ServerUnaryReactor* CreateTournament(grpc::CallbackServerContext* context,
                                              const hoard::v1::CreateTournamentRequest* request,
                                              hoard::v1::Tournament* response) override {
-    return Serve(auth_, context, Need::kAdmin, "CreateTournament", response,
+    return Serve(gate_, context, Need::kAdmin, "CreateTournament", response,
                  [&](const Principal& who) -> absl::StatusOr<hoard::v1::Tournament> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->Create(*request, who.name);
@@ -571,7 +589,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerUnaryReactor* GetTournament(grpc::CallbackServerContext* context,
                                           const hoard::v1::GetTournamentRequest* request,
                                           hoard::v1::Tournament* response) override {
-    return Serve(auth_, context, Need::kRead, "GetTournament", response,
+    return Serve(gate_, context, Need::kRead, "GetTournament", response,
                  [&](const Principal& who) -> absl::StatusOr<hoard::v1::Tournament> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->Get(*request, who.is_admin());
@@ -580,7 +598,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerUnaryReactor* ListTournaments(grpc::CallbackServerContext* context,
                                             const hoard::v1::ListTournamentsRequest*,
                                             hoard::v1::ListTournamentsResponse* response) override {
-    return Serve(auth_, context, Need::kRead, "ListTournaments", response,
+    return Serve(gate_, context, Need::kRead, "ListTournaments", response,
                  [&](const Principal& who) -> absl::StatusOr<hoard::v1::ListTournamentsResponse> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->List(who.is_admin());
@@ -589,7 +607,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerWriteReactor<hoard::v1::Tournament>* WatchTournament(
       grpc::CallbackServerContext* context,
       const hoard::v1::WatchTournamentRequest* request) override {
-    absl::StatusOr<Principal> who = Caller(auth_, context, Need::kRead, "WatchTournament");
+    absl::StatusOr<Principal> who = Caller(gate_, context, Need::kRead, "WatchTournament");
     if (!who.ok()) return Refused<hoard::v1::Tournament>(who.status());
     absl::StatusOr<tournament::TournamentManager*> manager = Manager();
     if (!manager.ok()) return Refused<hoard::v1::Tournament>(manager.status());
@@ -598,7 +616,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerUnaryReactor* CancelTournament(grpc::CallbackServerContext* context,
                                              const hoard::v1::CancelTournamentRequest* request,
                                              hoard::v1::Tournament* response) override {
-    return Serve(auth_, context, Need::kAdmin, "CancelTournament", response,
+    return Serve(gate_, context, Need::kAdmin, "CancelTournament", response,
                  [&](const Principal&) -> absl::StatusOr<hoard::v1::Tournament> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->Cancel(*request);
@@ -607,7 +625,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerUnaryReactor* FreezeLadder(grpc::CallbackServerContext* context,
                                          const hoard::v1::FreezeLadderRequest* request,
                                          hoard::v1::Tournament* response) override {
-    return Serve(auth_, context, Need::kAdmin, "FreezeLadder", response,
+    return Serve(gate_, context, Need::kAdmin, "FreezeLadder", response,
                  [&](const Principal&) -> absl::StatusOr<hoard::v1::Tournament> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->FreezeLadder(*request);
@@ -616,7 +634,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerUnaryReactor* GetLeaderboard(grpc::CallbackServerContext* context,
                                            const hoard::v1::GetLeaderboardRequest* request,
                                            hoard::v1::Leaderboard* response) override {
-    return Serve(auth_, context, Need::kRead, "GetLeaderboard", response,
+    return Serve(gate_, context, Need::kRead, "GetLeaderboard", response,
                  [&](const Principal&) -> absl::StatusOr<hoard::v1::Leaderboard> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->GetLeaderboard(*request);
@@ -625,7 +643,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerUnaryReactor* ListResults(grpc::CallbackServerContext* context,
                                         const hoard::v1::ListResultsRequest* request,
                                         hoard::v1::ListResultsResponse* response) override {
-    return Serve(auth_, context, Need::kRead, "ListResults", response,
+    return Serve(gate_, context, Need::kRead, "ListResults", response,
                  [&](const Principal& who) -> absl::StatusOr<hoard::v1::ListResultsResponse> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->ListResults(*request, who.is_admin());
@@ -634,7 +652,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   grpc::ServerUnaryReactor* GetHeadToHead(grpc::CallbackServerContext* context,
                                           const hoard::v1::GetHeadToHeadRequest* request,
                                           hoard::v1::HeadToHeadTable* response) override {
-    return Serve(auth_, context, Need::kRead, "GetHeadToHead", response,
+    return Serve(gate_, context, Need::kRead, "GetHeadToHead", response,
                  [&](const Principal&) -> absl::StatusOr<hoard::v1::HeadToHeadTable> {
                    ASSIGN_OR_RETURN(tournament::TournamentManager * manager, Manager());
                    return manager->GetHeadToHead(*request);
@@ -649,7 +667,7 @@ class TournamentServiceImpl final : public hoard::v1::Tournaments::CallbackServi
   }
 
   ServerCore& core_;
-  const Authenticator& auth_;
+  const Gate gate_;
   const std::size_t max_queued_bytes_;
 };
 
@@ -670,26 +688,28 @@ using ArenaCallbackService = hoard::v1::Arena::WithRawCallbackMethod_Play<
 
 class ArenaServiceImpl final : public ArenaCallbackService {
  public:
-  ArenaServiceImpl(ServerCore* core, std::size_t max_queued_bytes)
-      : arena_(&core->arena()), auth_(core->auth()), max_queued_bytes_(max_queued_bytes) {}
+  ArenaServiceImpl(ServerCore* core, std::size_t max_queued_bytes, bool forwarded)
+      : arena_(&core->arena()),
+        gate_{core->auth(), forwarded},
+        max_queued_bytes_(max_queued_bytes) {}
 
   grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Play(
       grpc::CallbackServerContext* context) override {
     // A bot proves who it is in its hello.
-    return new PlayReactor(arena_, max_queued_bytes_, ClientAddress(context->peer()));
+    return new PlayReactor(arena_, max_queued_bytes_, gate_.AddressOf(context));
   }
 
   grpc::ServerUnaryReactor* CreateMatch(grpc::CallbackServerContext* context,
                                         const hoard::v1::CreateMatchRequest* request,
                                         hoard::v1::CreateMatchResponse* response) override {
-    return Serve(auth_, context, Need::kAdmin, "CreateMatch", response,
+    return Serve(gate_, context, Need::kAdmin, "CreateMatch", response,
                  [&](const Principal& who) { return arena_->CreateMatch(*request, {}, who.name); });
   }
 
   grpc::ServerUnaryReactor* PlayMatch(grpc::CallbackServerContext* context,
                                       const hoard::v1::CreateMatchRequest* request,
                                       hoard::v1::GetMatchResponse* response) override {
-    absl::StatusOr<Principal> who = Caller(auth_, context, Need::kAdmin, "PlayMatch");
+    absl::StatusOr<Principal> who = Caller(gate_, context, Need::kAdmin, "PlayMatch");
     if (!who.ok()) {
       return Reply(context, absl::StatusOr<hoard::v1::GetMatchResponse>(who.status()), response);
     }
@@ -701,14 +721,14 @@ class ArenaServiceImpl final : public ArenaCallbackService {
   grpc::ServerUnaryReactor* GetMatch(grpc::CallbackServerContext* context,
                                      const hoard::v1::GetMatchRequest* request,
                                      hoard::v1::GetMatchResponse* response) override {
-    return Serve(auth_, context, Need::kRead, "GetMatch", response,
+    return Serve(gate_, context, Need::kRead, "GetMatch", response,
                  [&](const Principal& who) { return arena_->GetMatch(*request, who.is_admin()); });
   }
 
   grpc::ServerUnaryReactor* ReplayMatch(grpc::CallbackServerContext* context,
                                         const hoard::v1::ReplayMatchRequest* request,
                                         hoard::v1::ReplayMatchResponse* response) override {
-    return Serve(auth_, context, Need::kRead, "ReplayMatch", response, [&](const Principal& who) {
+    return Serve(gate_, context, Need::kRead, "ReplayMatch", response, [&](const Principal& who) {
       return arena_->ReplayMatch(*request, who.is_admin());
     });
   }
@@ -716,7 +736,7 @@ class ArenaServiceImpl final : public ArenaCallbackService {
   grpc::ServerUnaryReactor* ListMatches(grpc::CallbackServerContext* context,
                                         const hoard::v1::ListMatchesRequest* request,
                                         hoard::v1::ListMatchesResponse* response) override {
-    return Serve(auth_, context, Need::kRead, "ListMatches", response, [&](const Principal& who) {
+    return Serve(gate_, context, Need::kRead, "ListMatches", response, [&](const Principal& who) {
       return arena_->ListMatches(*request, who.is_admin());
     });
   }
@@ -724,7 +744,7 @@ class ArenaServiceImpl final : public ArenaCallbackService {
   grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context,
                                       const hoard::v1::ListGamesRequest*,
                                       hoard::v1::ListGamesResponse* response) override {
-    return Serve(auth_, context, Need::kRead, "ListGames", response, [&](const Principal&) {
+    return Serve(gate_, context, Need::kRead, "ListGames", response, [&](const Principal&) {
       return absl::StatusOr<hoard::v1::ListGamesResponse>(arena_->ListGames());
     });
   }
@@ -732,7 +752,7 @@ class ArenaServiceImpl final : public ArenaCallbackService {
   grpc::ServerUnaryReactor* ListBots(grpc::CallbackServerContext* context,
                                      const hoard::v1::ListBotsRequest*,
                                      hoard::v1::ListBotsResponse* response) override {
-    return Serve(auth_, context, Need::kRead, "ListBots", response, [&](const Principal&) {
+    return Serve(gate_, context, Need::kRead, "ListBots", response, [&](const Principal&) {
       return absl::StatusOr<hoard::v1::ListBotsResponse>(arena_->ListBots());
     });
   }
@@ -740,27 +760,27 @@ class ArenaServiceImpl final : public ArenaCallbackService {
   grpc::ServerUnaryReactor* AddBot(grpc::CallbackServerContext* context,
                                    const hoard::v1::AddBotRequest* request,
                                    hoard::v1::AddBotResponse* response) override {
-    return Serve(auth_, context, Need::kAdmin, "AddBot", response,
+    return Serve(gate_, context, Need::kAdmin, "AddBot", response,
                  [&](const Principal&) { return arena_->AddBot(*request); });
   }
 
   grpc::ServerUnaryReactor* RevokeBot(grpc::CallbackServerContext* context,
                                       const hoard::v1::RevokeBotRequest* request,
                                       hoard::v1::RevokeBotResponse* response) override {
-    return Serve(auth_, context, Need::kAdmin, "RevokeBot", response,
+    return Serve(gate_, context, Need::kAdmin, "RevokeBot", response,
                  [&](const Principal&) { return arena_->RevokeBot(*request); });
   }
 
   grpc::ServerWriteReactor<hoard::v1::MatchEvent>* WatchMatch(
       grpc::CallbackServerContext* context, const hoard::v1::WatchMatchRequest* request) override {
-    absl::StatusOr<Principal> who = Caller(auth_, context, Need::kRead, "WatchMatch");
+    absl::StatusOr<Principal> who = Caller(gate_, context, Need::kRead, "WatchMatch");
     if (!who.ok()) return Refused<hoard::v1::MatchEvent>(who.status());
     return new WatchReactor(arena_, *request, max_queued_bytes_);
   }
 
  private:
   Arena* const arena_;
-  const Authenticator& auth_;
+  const Gate gate_;
   const std::size_t max_queued_bytes_;
 };
 
@@ -773,9 +793,10 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
   return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::move(message));
 }
 
-Api::Api(ServerCore* core, std::size_t max_queued_bytes)
-    : arena_(std::make_unique<ArenaServiceImpl>(core, max_queued_bytes)),
-      tournaments_(std::make_unique<TournamentServiceImpl>(core, max_queued_bytes)) {}
+Api::Api(ServerCore* core, std::size_t max_queued_bytes, bool forwarded_addresses)
+    : arena_(std::make_unique<ArenaServiceImpl>(core, max_queued_bytes, forwarded_addresses)),
+      tournaments_(
+          std::make_unique<TournamentServiceImpl>(core, max_queued_bytes, forwarded_addresses)) {}
 
 Api::~Api() = default;
 

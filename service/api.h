@@ -29,8 +29,11 @@ class ServerCore;
 class Api {
  public:
   // `max_queued_bytes`: bytes queued for a stream that reads too slowly
-  // before it is ended.
-  Api(ServerCore* core, std::size_t max_queued_bytes);
+  // before it is ended. `forwarded_addresses`: the API is served to the web
+  // face only (an in-process server without a port), whose calls name their
+  // HTTP client's address in kClientAddressMetadata; limits on wrong keys
+  // count that address. Else they count the peer's.
+  Api(ServerCore* core, std::size_t max_queued_bytes, bool forwarded_addresses = false);
   ~Api();
   Api(const Api&) = delete;
   Api& operator=(const Api&) = delete;
@@ -43,6 +46,10 @@ class Api {
   std::unique_ptr<class ArenaServiceImpl> arena_;
   std::unique_ptr<class TournamentServiceImpl> tournaments_;
 };
+
+// The metadata in which the web face names the client it makes a call for,
+// by its address as service/web/http_server.h counts it (see Api).
+inline constexpr char kClientAddressMetadata[] = "hoard-client-address";
 
 // Maps an absl::Status to grpc::Status with the same code and message.
 grpc::Status ToGrpcStatus(const absl::Status& status);

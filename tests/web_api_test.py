@@ -347,12 +347,14 @@ def api(server):
     check("the OpenAPI document", status == 200 and document["openapi"].startswith("3.") and
           "/api/v1/matches/{match_id}/events" in document["paths"], status)
     answered = []
-    for path in document["paths"]:
-        if "{" in path or path.endswith("/events"):
+    for path, methods in document["paths"].items():
+        # The play routes take POST only (tests/web_play_test.py).
+        if "{" in path or path.endswith("/events") or "get" not in methods:
             continue
         query = "?game=village" if path.endswith(("leaderboard", "head-to-head")) else ""
         answered.append((path, get(server, path + query)[0]))
-    check("every path it lists answers", all(code == 200 for _, code in answered), answered)
+    check("every path it lists for GET answers",
+          len(answered) > 5 and all(code == 200 for _, code in answered), answered)
 
     status, error = get(server, "/api/v1/matches/m999999")
     check("an unknown match: 404 with the gRPC code and why", status == 404 and

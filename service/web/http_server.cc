@@ -403,7 +403,11 @@ class HttpServer::Impl::Session final : public HttpExchange,
     if (auto it = message.find(http::field::authorization); it != message.end()) {
       request.authorization = std::string(it->value());
     }
+    if (auto it = message.find(http::field::content_type); it != message.end()) {
+      request.content_type = std::string(it->value());
+    }
     request.client = client_;
+    request.body = message.body();
     head_ = request.method == "HEAD";
     keep_alive_ = message.keep_alive();
     phase_ = Phase::kHandling;

@@ -60,7 +60,9 @@ struct HttpRequest {
   std::string path;           // the target up to '?'
   std::string query;          // after '?', undecoded
   std::string authorization;  // the Authorization header, or ""
+  std::string content_type;   // the Content-Type header, or ""
   std::string client;         // the client address, as counted
+  std::string body;           // at most HttpLimits::max_body_bytes
 };
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;

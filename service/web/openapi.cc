@@ -29,7 +29,7 @@ constexpr char kPaths[] = R"json({
   "info": {
     "title": "Hoard web API",
     "version": "1",
-    "description": "The public reads of Hoard's gRPC API over HTTP, read-only. Each response body is the hoard.v1 message named in its description, in protobuf's JSON mapping, described under components/schemas: proto field names; every field printed, a default value too, but a message field, a oneof's field or an optional field only when set; 64-bit integers as strings; enums by name. Errors are {\"code\": a gRPC status name, \"message\": why}. An Authorization header (Bearer TOKEN) is passed on to the RPC: what a caller may read is what it may read over gRPC (docs/security.md)."
+    "description": "The public reads of Hoard's gRPC API over HTTP, and a seat played by its holder (the two /api/v1/play routes, the only ones that change state). Each response body is the hoard.v1 message named in its description, in protobuf's JSON mapping, described under components/schemas: proto field names; every field printed, a default value too, but a message field, a oneof's field or an optional field only when set; 64-bit integers as strings; enums by name. Errors are {\"code\": a gRPC status name, \"message\": why}. An Authorization header (Bearer TOKEN) is passed on to the RPC: what a caller may read is what it may read over gRPC (docs/security.md)."
   },
   "paths": {
     "/api/v1/games": {"get": {"summary": "The games and their options (Arena.ListGames)", "operationId": "ListGames",
@@ -83,6 +83,12 @@ constexpr char kPaths[] = R"json({
         {"name": "page_size", "in": "query", "schema": {"type": "integer"}},
         {"name": "page_token", "in": "query", "schema": {"type": "string"}}],
       "responses": {"200": {"$ref": "#/components/responses/hoard.v1.ListResultsResponse"}, "default": {"$ref": "#/components/responses/Error"}}}},
+    "/api/v1/play": {"post": {"summary": "Plays a seat (Arena.Play): the body is the hello of its holder, an open seat's join (match_id, seat_token) or a bot account's register (name, key), in the body only, never the address. Answered with the seat's Play stream as Server-Sent Events: session (PlaySession: the id the answers name), then each hoard.v1.ServerMessage as play (decision requests with the seat's view, legal actions in words and clock; the play as it happens; the end), then end (or error). A refused hello is an error: 401 an unknown token or a wrong key, 403 another match's token, 429 a name or address backing off after wrong keys, 503 no room for another stream (per address and in total)", "operationId": "Play",
+      "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/hoard.v1.Hello"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/PlayEvents"}, "default": {"$ref": "#/components/responses/Error"}}}},
+    "/api/v1/play/answer": {"post": {"summary": "Answers a decision of an open play session (Arena.Play's Answer), from the address that opened it: the arena's result once it has judged the answer (200 accepted), or its refusal as an error (400 an illegal action or a request no longer open, with the reason; 401 no such session; 403 another address's session; 429 too many answers waiting)", "operationId": "PlayAnswer",
+      "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PlayAnswer"}}}},
+      "responses": {"200": {"$ref": "#/components/responses/hoard.v1.AnswerResult"}, "default": {"$ref": "#/components/responses/Error"}}}},
     "/openapi.json": {"get": {"summary": "This document", "operationId": "OpenApi",
       "responses": {"200": {"description": "OpenAPI 3", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
     "/metrics": {"get": {"summary": "The server's metrics in the Prometheus text format (docs/web.md)", "operationId": "Metrics",
@@ -99,7 +105,9 @@ constexpr char kPaths[] = R"json({
 constexpr char kSharedResponses[] = R"json(
       "Events": {"description": "Server-Sent Events; each data line is one message in protobuf's JSON mapping (the schemas hoard.v1.MatchEvent and hoard.v1.Tournament)",
         "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-      "Error": {"description": "The RPC's error, with the HTTP status of its code (INVALID_ARGUMENT 400, UNAUTHENTICATED 401, PERMISSION_DENIED 403, NOT_FOUND 404, RESOURCE_EXHAUSTED 429, UNAVAILABLE 503, ...); any method but GET is 405",
+      "PlayEvents": {"description": "Server-Sent Events: session (the schema PlaySession), then play events (hoard.v1.ServerMessage), then end or error (Error's object)",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+      "Error": {"description": "The RPC's error, with the HTTP status of its code (INVALID_ARGUMENT 400, UNAUTHENTICATED 401, PERMISSION_DENIED 403, NOT_FOUND 404, RESOURCE_EXHAUSTED 429, UNAVAILABLE 503, ...); a method a route does not take is 405 (every route takes GET and HEAD but the play routes, which take POST only), a POST body not of type application/json 415",
         "content": {"application/json": {"schema": {"type": "object", "required": ["code", "message"],
           "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}}
 )json";
@@ -118,15 +126,24 @@ const std::vector<const Descriptor*>& ResponseMessages() {
       hoard::v1::Leaderboard::descriptor(),
       hoard::v1::HeadToHeadTable::descriptor(),
       hoard::v1::ListResultsResponse::descriptor(),
+      hoard::v1::AnswerResult::descriptor(),
   };
   return *messages;
 }
 
 const std::vector<const Descriptor*>& EventMessages() {
   static const auto* messages = new std::vector<const Descriptor*>{
-      hoard::v1::MatchEvent::descriptor(), hoard::v1::Tournament::descriptor()};
+      hoard::v1::MatchEvent::descriptor(), hoard::v1::Tournament::descriptor(),
+      hoard::v1::ServerMessage::descriptor()};
   return *messages;
 }
+
+// The bodies the play routes take: a hello, and an answer in a session.
+constexpr char kPlaySchemas[] = R"json(,
+      "PlayAnswer": {"type": "object", "description": "An answer to a play session's decision", "required": ["session", "answer"],
+        "properties": {"session": {"type": "string", "description": "the id of the session's first event"}, "answer": {"$ref": "#/components/schemas/hoard.v1.Answer"}}},
+      "PlaySession": {"type": "object", "description": "The first event of a play stream", "required": ["session"],
+        "properties": {"session": {"type": "string", "pattern": "^[0-9a-f]{32}$", "description": "128 random bits: whoever holds it may answer for the seat, from the same address"}}})json";
 
 std::string Quote(const std::string& name) { return absl::StrCat("\"", name, "\""); }
 
@@ -237,8 +254,11 @@ std::string Document() {
     schemas.AddMessage(*message);
   }
   for (const Descriptor* message : EventMessages()) schemas.AddMessage(*message);
+  schemas.AddMessage(*hoard::v1::Hello::descriptor());
+  schemas.AddMessage(*hoard::v1::Answer::descriptor());
   return absl::StrCat(kPaths, absl::StrJoin(responses, ",\n"), ",", kSharedResponses,
-                      "    },\n    \"schemas\": {\n", schemas.Schemas(), "\n    }\n  }\n}\n");
+                      "    },\n    \"schemas\": {\n", schemas.Schemas(), kPlaySchemas,
+                      "\n    }\n  }\n}\n");
 }
 
 }  // namespace

@@ -5,12 +5,15 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/clip.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
@@ -19,6 +22,7 @@
 #include "service/api.h"
 #include "service/core.h"
 #include "service/web/assets.h"
+#include "tournament/secrets.h"
 
 namespace hoard::service {
 namespace {
@@ -303,10 +307,11 @@ class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
   // request, this)`; REQUIRES: the exchange's stream place is reserved.
   template <typename Open>
   static void Start(Calls* calls, EventTexts* texts, std::shared_ptr<HttpExchange> exchange,
-                    const std::string& authorization, const std::string& kind,
-                    const Request& request, Open open) {
+                    const std::string& authorization, const std::string& client,
+                    const std::string& kind, const Request& request, Open open) {
     auto relay = std::make_shared<EventRelay>(calls, texts, exchange, kind, request);
     if (!authorization.empty()) relay->context.AddMetadata("authorization", authorization);
+    relay->context.AddMetadata(kClientAddressMetadata, client);
     if (!calls->Add(relay, &relay->id_)) {
       return RespondError(*exchange, grpc::StatusCode::UNAVAILABLE, "the server is stopping");
     }
@@ -354,6 +359,264 @@ class EventRelay final : public grpc::ClientReadReactor<Message>, public Call {
   std::shared_ptr<EventRelay> self_;
 };
 
+// The open play sessions, by id: a page's answers find their stream here.
+class PlaySession;
+class PlaySessions {
+ public:
+  void Add(const std::string& id, const std::shared_ptr<PlaySession>& session) {
+    std::lock_guard<std::mutex> lock(mu_);
+    sessions_[id] = session;
+  }
+  void Remove(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    sessions_.erase(id);
+  }
+  std::shared_ptr<PlaySession> Find(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sessions_.find(id);
+    return it == sessions_.end() ? nullptr : it->second.lock();
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::weak_ptr<PlaySession>> sessions_;
+};
+
+// A seat played from a page (docs/web.md, "Playing a seat"): a Play stream
+// on the in-process channel, the same path as any bot's, whose hello the
+// page sent. The server's messages go to the page as Server-Sent Events on
+// the response to POST /api/v1/play: first `session` with the session's id
+// (a secret of 128 random bits the page's answers name), then each
+// hoard.v1.ServerMessage as `play`, then `end` or `error`. A hello the arena
+// refuses is answered with the HTTP status of its code instead. Answers
+// come by POST /api/v1/play/answer, each written to the stream; its
+// request is answered with the arena's AnswerResult (the hello asks for
+// every answer to be acknowledged).
+class PlaySession final
+    : public grpc::ClientBidiReactor<hoard::v1::BotMessage, hoard::v1::ServerMessage>,
+      public Call {
+ public:
+  // Answers waiting for their result, at most, per session.
+  static constexpr std::size_t kMaxPendingAnswers = 8;
+
+  PlaySession(PlaySessions* sessions, Calls* calls, std::shared_ptr<HttpExchange> exchange,
+              std::string client)
+      : sessions_(sessions),
+        calls_(calls),
+        exchange_(std::move(exchange)),
+        client_(std::move(client)),
+        id_(tournament::RandomToken()) {}
+
+  // Says `hello` on a Play stream of `arena`; REQUIRES: the exchange's
+  // stream place is reserved.
+  static void Start(PlaySessions* sessions, Calls* calls, hoard::v1::Arena::Stub* arena,
+                    std::shared_ptr<HttpExchange> exchange, const std::string& client,
+                    hoard::v1::Hello hello) {
+    auto session = std::make_shared<PlaySession>(sessions, calls, exchange, client);
+    session->context.AddMetadata(kClientAddressMetadata, client);
+    if (!calls->Add(session, &session->call_id_)) {
+      return RespondError(*exchange, grpc::StatusCode::UNAVAILABLE, "the server is stopping");
+    }
+    session->self_ = session;
+    sessions->Add(session->id_, session);
+    *session->writing_.mutable_hello() = std::move(hello);
+    session->write_in_flight_ = true;
+    arena->async()->Play(&session->context, session.get());
+    // Held until the server has ended its side and no write is in flight,
+    // so that an answer may be written from the HTTP thread meanwhile.
+    session->AddHold();
+    session->StartWrite(&session->writing_);
+    session->StartRead(&session->incoming_);
+    session->StartCall();
+  }
+
+  const std::string& client() const { return client_; }
+
+  // Writes `answer` on the stream; `exchange` is answered with its result.
+  void Answer(hoard::v1::Answer answer, std::shared_ptr<HttpExchange> exchange) {
+    bool write_now = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (ending_) {
+        return RespondError(*exchange, grpc::StatusCode::FAILED_PRECONDITION,
+                            "the play session has ended");
+      }
+      if (pending_.size() >= kMaxPendingAnswers) {
+        return RespondError(*exchange, grpc::StatusCode::RESOURCE_EXHAUSTED,
+                            absl::StrCat("this play session has ", kMaxPendingAnswers,
+                                         " answers waiting for their results already"));
+      }
+      pending_.emplace(std::make_pair(answer.match_id(), answer.request_id()), std::move(exchange));
+      hoard::v1::BotMessage message;
+      *message.mutable_answer() = std::move(answer);
+      if (write_in_flight_) {
+        queued_.push_back(std::move(message));
+      } else {
+        writing_ = std::move(message);
+        write_in_flight_ = write_now = true;
+      }
+    }
+    if (write_now) StartWrite(&writing_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    bool write_next = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (ok && !queued_.empty()) {
+        writing_ = std::move(queued_.front());
+        queued_.pop_front();
+        write_next = true;
+      } else {
+        queued_.clear();
+        write_in_flight_ = false;
+      }
+    }
+    if (write_next) return StartWrite(&writing_);
+    MaybeRelease();
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {  // the server ended the stream, or the call was cancelled
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        ending_ = true;
+      }
+      return MaybeRelease();
+    }
+    if (!streaming_) {
+      streaming_ = true;
+      std::weak_ptr<PlaySession> weak = self_;
+      exchange_->StartStream("text/event-stream", [weak] {
+        if (auto alive = weak.lock()) alive->context.TryCancel();
+      });
+      google::protobuf::Struct opened;
+      (*opened.mutable_fields())["session"].set_string_value(id_);
+      exchange_->Send(EventText("session", Json(opened, true)));
+    }
+    if (incoming_.has_answer_result()) {
+      const hoard::v1::AnswerResult& result = incoming_.answer_result();
+      if (std::shared_ptr<HttpExchange> waiting =
+              TakePending(result.match_id(), result.request_id())) {
+        if (result.accepted()) {
+          waiting->Respond(200, kJson, Json(result));
+        } else {
+          const auto code = static_cast<grpc::StatusCode>(result.code());
+          RespondError(*waiting, code, result.reason());
+        }
+      }
+    } else if (incoming_.has_error()) {
+      // An answer naming no match the stream holds is refused this way.
+      if (std::shared_ptr<HttpExchange> waiting =
+              TakePending(incoming_.error().match_id(), std::nullopt)) {
+        RespondError(*waiting, static_cast<grpc::StatusCode>(incoming_.error().code()),
+                     incoming_.error().message());
+      }
+    }
+    if (!exchange_->Send(EventText("play", Json(incoming_, /*one_line=*/true)))) {
+      context.TryCancel();
+    }
+    StartRead(&incoming_);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    if (!streaming_) {
+      // Refused before the server said anything: the hello's answer.
+      if (status.ok()) {
+        RespondError(*exchange_, grpc::StatusCode::UNAVAILABLE,
+                     "the play stream ended before the server answered the hello");
+      } else {
+        RespondError(*exchange_, status.error_code(), status.error_message());
+      }
+    } else {
+      google::protobuf::Struct error;
+      (*error.mutable_fields())["code"].set_string_value(CodeName(status.error_code()));
+      (*error.mutable_fields())["message"].set_string_value(status.error_message());
+      exchange_->Finish(status.ok() ? EventText("end", "{}")
+                                    : EventText("error", Json(error, true)));
+    }
+    std::multimap<std::pair<std::string, std::int64_t>, std::shared_ptr<HttpExchange>> left;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      left.swap(pending_);
+    }
+    for (const auto& [key, waiting] : left) {
+      RespondError(*waiting, grpc::StatusCode::ABORTED,
+                   "the play session ended before the answer was judged");
+    }
+    sessions_->Remove(id_);
+    calls_->Remove(call_id_);
+    std::shared_ptr<PlaySession> last = std::move(self_);
+  }
+
+ private:
+  // The answer waiting for the result of (match, request), or with no
+  // request given the first waiting in the match.
+  std::shared_ptr<HttpExchange> TakePending(const std::string& match_id,
+                                            std::optional<std::int64_t> request_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = request_id ? pending_.find({match_id, *request_id})
+                         : pending_.lower_bound({match_id, INT64_MIN});
+    if (it == pending_.end() || it->first.first != match_id) return nullptr;
+    std::shared_ptr<HttpExchange> waiting = std::move(it->second);
+    pending_.erase(it);
+    return waiting;
+  }
+
+  // Lets the call end once the server's side has ended and no write is in
+  // flight (no answer is written after that).
+  void MaybeRelease() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!ending_ || write_in_flight_ || released_) return;
+      released_ = true;
+    }
+    RemoveHold();
+  }
+
+  PlaySessions* const sessions_;
+  Calls* const calls_;
+  const std::shared_ptr<HttpExchange> exchange_;
+  const std::string client_;
+  const std::string id_;
+  std::uint64_t call_id_ = 0;
+  // Only the reactions touch these: one read at a time.
+  hoard::v1::ServerMessage incoming_;
+  bool streaming_ = false;
+  std::mutex mu_;
+  // The message being written; set by whoever sets write_in_flight_.
+  hoard::v1::BotMessage writing_;
+  bool write_in_flight_ = false;
+  std::deque<hoard::v1::BotMessage> queued_;
+  bool ending_ = false;
+  bool released_ = false;
+  std::multimap<std::pair<std::string, std::int64_t>, std::shared_ptr<HttpExchange>> pending_;
+  std::shared_ptr<PlaySession> self_;
+};
+
+// A JSON body that must be `message`; else answers 400 (or 415 for
+// another content type) saying why.
+bool ReadBody(const HttpRequest& http, google::protobuf::Message& message, HttpExchange& exchange) {
+  if (!absl::StartsWith(absl::AsciiStrToLower(http.content_type), "application/json")) {
+    exchange.Respond(
+        415, kJson,
+        ErrorJson(grpc::StatusCode::INVALID_ARGUMENT,
+                  absl::StrCat(http.path, " takes a JSON body (Content-Type: ",
+                               "application/json), not '", engine::Clip(http.content_type), "'")));
+    return false;
+  }
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  if (const auto parsed = google::protobuf::util::JsonStringToMessage(http.body, &message, options);
+      !parsed.ok()) {
+    RespondError(exchange, grpc::StatusCode::INVALID_ARGUMENT,
+                 absl::StrCat("the body is no ", message.GetDescriptor()->full_name(), ": ",
+                              engine::Clip(std::string(parsed.message()))));
+    return false;
+  }
+  return true;
+}
+
 // "/api/v1/matches/m12/events" after "/api/v1/matches/": {"m12", "events"}.
 std::vector<std::string> Segments(absl::string_view path, absl::string_view prefix) {
   if (!absl::ConsumePrefix(&path, prefix)) return {};
@@ -383,6 +646,7 @@ struct WebServer::Impl {
   std::unique_ptr<hoard::v1::Tournaments::Stub> tournaments;
   Calls calls;
   EventTexts event_texts;
+  PlaySessions play_sessions;
   std::unique_ptr<HttpServer> http;
 
   // Makes an RPC with `invoke(context, request, response, done)`, the
@@ -401,6 +665,7 @@ struct WebServer::Impl {
     if (!http_request.authorization.empty()) {
       call->context.AddMetadata("authorization", http_request.authorization);
     }
+    call->context.AddMetadata(kClientAddressMetadata, http_request.client);
     std::uint64_t id = 0;
     if (!calls.Add(call, &id)) {
       return RespondError(exchange, grpc::StatusCode::UNAVAILABLE, "the server is stopping");
@@ -446,18 +711,19 @@ struct WebServer::Impl {
     }
     Rpc<CheckRequest, CheckResponse>(
         http_request, *exchange, std::move(check_request), check,
-        [this, exchange, head, kind, watch, open, authorization = http_request.authorization](
-            const grpc::Status& status, const CheckResponse&) {
+        [this, exchange, head, kind, watch, open, authorization = http_request.authorization,
+         client = http_request.client](const grpc::Status& status, const CheckResponse&) {
           if (!status.ok()) {
             return RespondError(*exchange, status.error_code(), status.error_message());
           }
           if (head) return exchange->Respond(200, "text/event-stream", "");
           EventRelay<WatchRequest, Message>::Start(&calls, &event_texts, exchange, authorization,
-                                                   kind, watch, open);
+                                                   client, kind, watch, open);
         });
   }
 
   void Handle(const HttpRequest& request, const std::shared_ptr<HttpExchange>& exchange);
+  void HandlePlay(const HttpRequest& request, const std::shared_ptr<HttpExchange>& exchange);
   bool HandleApi(const HttpRequest& request, const std::shared_ptr<HttpExchange>& exchange);
 };
 
@@ -534,9 +800,91 @@ bool WebServer::Impl::HandleApi(const HttpRequest& request,
   return true;
 }
 
+// The routes of a seat played from a page (PlaySession): the only ones
+// that take POST, and only POST.
+void WebServer::Impl::HandlePlay(const HttpRequest& request,
+                                 const std::shared_ptr<HttpExchange>& exchange) {
+  if (request.method != "POST") {
+    return exchange->Respond(405, kJson,
+                             ErrorJson(grpc::StatusCode::UNIMPLEMENTED,
+                                       absl::StrCat(request.method, " ", request.path,
+                                                    ": a seat is played with POST only")),
+                             {{"Allow", "POST"}});
+  }
+  if (request.path == "/api/v1/play") {
+    hoard::v1::Hello hello;
+    if (!ReadBody(request, hello, *exchange)) return;
+    // The page shows every action in words, the play as it happens, and
+    // each answer's result.
+    switch (hello.identity_case()) {
+      case hoard::v1::Hello::kRegister:
+        hello.mutable_register_()->set_describe_actions(true);
+        hello.mutable_register_()->set_acknowledge_answers(true);
+        hello.mutable_register_()->set_events(hoard::v1::EVENT_DELIVERY_STREAM);
+        break;
+      case hoard::v1::Hello::kJoin:
+        hello.mutable_join()->set_describe_actions(true);
+        hello.mutable_join()->set_acknowledge_answers(true);
+        hello.mutable_join()->set_events(hoard::v1::EVENT_DELIVERY_STREAM);
+        break;
+      case hoard::v1::Hello::IDENTITY_NOT_SET:
+        return RespondError(*exchange, grpc::StatusCode::UNAUTHENTICATED,
+                            "the hello carries no credentials: set join (match_id and "
+                            "seat_token) or register (name and key)");
+    }
+    if (absl::Status reserved = exchange->ReserveStream(); !reserved.ok()) {
+      return RespondError(*exchange, grpc::StatusCode::UNAVAILABLE,
+                          std::string(reserved.message()));
+    }
+    return PlaySession::Start(&play_sessions, &calls, arena.get(), exchange, request.client,
+                              std::move(hello));
+  }
+  // POST /api/v1/play/answer: {"session": ID, "answer": hoard.v1.Answer}.
+  google::protobuf::Struct body;
+  if (!ReadBody(request, body, *exchange)) return;
+  const auto& fields = body.fields();
+  for (const auto& [name, value] : fields) {
+    if (name != "session" && name != "answer") {
+      return RespondError(*exchange, grpc::StatusCode::INVALID_ARGUMENT,
+                          absl::StrCat("unknown field '", engine::Clip(name),
+                                       "': the body is {\"session\": ID, \"answer\": ANSWER}"));
+    }
+  }
+  auto session_field = fields.find("session");
+  if (session_field == fields.end() || !session_field->second.has_string_value()) {
+    return RespondError(*exchange, grpc::StatusCode::UNAUTHENTICATED,
+                        "the body names no session (the id the play stream's first event gave)");
+  }
+  hoard::v1::Answer answer;
+  if (auto it = fields.find("answer"); it != fields.end()) {
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(it->second, &json);
+    if (const auto parsed = google::protobuf::util::JsonStringToMessage(json, &answer);
+        !parsed.ok()) {
+      return RespondError(*exchange, grpc::StatusCode::INVALID_ARGUMENT,
+                          absl::StrCat("the answer is no hoard.v1.Answer: ",
+                                       engine::Clip(std::string(parsed.message()))));
+    }
+  }
+  std::shared_ptr<PlaySession> session = play_sessions.Find(session_field->second.string_value());
+  if (session == nullptr) {
+    return RespondError(*exchange, grpc::StatusCode::UNAUTHENTICATED,
+                        "no open play session has this id: it has ended, or never was (open one "
+                        "with POST /api/v1/play)");
+  }
+  if (session->client() != request.client) {
+    return RespondError(*exchange, grpc::StatusCode::PERMISSION_DENIED,
+                        "this play session was opened from another address");
+  }
+  session->Answer(std::move(answer), exchange);
+}
+
 void WebServer::Impl::Handle(const HttpRequest& request,
                              const std::shared_ptr<HttpExchange>& exchange) {
-  // Nothing here changes state.
+  if (request.path == "/api/v1/play" || request.path == "/api/v1/play/answer") {
+    return HandlePlay(request, exchange);
+  }
+  // Nothing else changes state.
   if (request.method != "GET" && request.method != "HEAD") {
     return exchange->Respond(
         405, kJson,
@@ -594,7 +942,8 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->core = core;
-  impl->api = std::make_unique<Api>(core, static_cast<std::size_t>(options.max_queued_bytes));
+  impl->api = std::make_unique<Api>(core, static_cast<std::size_t>(options.max_queued_bytes),
+                                    /*forwarded_addresses=*/true);
   grpc::ServerBuilder builder;
   impl->api->AddTo(builder);
   impl->api_server = builder.BuildAndStart();

@@ -38,8 +38,9 @@ function strict(document) {
 }
 
 // The JSON schema of a path's 200 response, as the document names it.
-function responseSchema(document, route) {
-  let response = document.paths[route].get.responses["200"];
+function responseSchema(document, route, method = "get") {
+  if (!document.paths[route][method]) return null;
+  let response = document.paths[route][method].responses["200"];
   if (response.$ref) response = document.components.responses[response.$ref.split("/").pop()];
   const json = (response.content || {})["application/json"];
   return json ? json.schema : null;
@@ -89,9 +90,10 @@ async function run(work, grpc, web) {
                           "--seats", "builtin:random,builtin:random,builtin:random");
     finished[game] = created.match(/m\d+/)[0];
   }
-  const running = hoard(work, grpc, "match", "create", "--game", "village",
-                        "--seats", "builtin:random,open", "--decision-ms", "120000",
-                        "--bank-ms", "0").match(/m\d+/)[0];
+  const created = hoard(work, grpc, "match", "create", "--game", "village",
+                       "--seats", "builtin:random,open", "--decision-ms", "120000", "--bank-ms", "0");
+  const running = created.match(/m\d+/)[0];
+  const seatToken = created.match(/seat 1 token (\S+)/)[1];
   for (const id of Object.values(finished)) {
     for (let i = 0; i < 300 && !hoard(work, grpc, "match", "get", id).includes("FINISHED"); ++i) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -109,9 +111,11 @@ async function run(work, grpc, web) {
   }
   check("/openapi.json is a valid OpenAPI 3 document (swagger-parser)", valid === null, valid);
   const schemas = document.components.schemas;
-  check("its schemas are the hoard.v1 messages, each a typed object or enum",
+  // Besides them, the play routes' own two: an answer's body and a play
+  // stream's first event.
+  check("its schemas are the hoard.v1 messages and the play routes' two, each a typed object or enum",
         Object.keys(schemas).length > 50 && Object.entries(schemas).every(([name, schema]) =>
-          name.startsWith("hoard.v1.") &&
+          (name.startsWith("hoard.v1.") || name === "PlayAnswer" || name === "PlaySession") &&
           ((schema.type === "object" && schema.properties) ||
            (schema.type === "string" && schema.enum))), Object.keys(schemas).length);
   check("a 64-bit id is a string, an enum its names, a record's actions an array of integers",
@@ -215,6 +219,37 @@ async function run(work, grpc, web) {
     if (answer.status < 400 || !validateError(JSON.parse(answer.body))) errors.push({ target, ...answer });
   }
   check("errors (404, 400) match the Error response", errors.length === 0, errors);
+
+  // The play routes: a seat's stream and an answer, as the document says.
+  const post = (route, body, signal) => fetch(web + route, {
+    method: "POST", body: JSON.stringify(body), signal, headers: { "Content-Type": "application/json" } });
+  const opened = new AbortController();
+  const stream = await post("/api/v1/play", { join: { match_id: running, seat_token: seatToken } },
+                            opened.signal);
+  const reader = stream.body.getReader();
+  let text = "";
+  while (!/event: play\ndata: .*"decision"/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  const played = text.split("\n\n").filter((block) => block.startsWith("event: ")).map((block) => ({
+    name: block.match(/^event: (.*)$/m)[1], data: JSON.parse(block.match(/^data: (.*)$/m)[1]) }));
+  const validateSession = validator({ $ref: "#/components/schemas/PlaySession" });
+  const validateMessage = validator({ $ref: "#/components/schemas/hoard.v1.ServerMessage" });
+  const decision = (played.find((e) => e.data.decision) || { data: {} }).data.decision;
+  check("/api/v1/play: the session event and each play event match their schemas",
+        stream.status === 200 && played[0].name === "session" && validateSession(played[0].data) &&
+        played.slice(1).every((e) => e.name === "play" && validateMessage(e.data)) && decision,
+        { status: stream.status, events: played.map((e) => e.name), errors: validateMessage.errors });
+  const answered = await post("/api/v1/play/answer", { session: played[0].data.session,
+    answer: { match_id: running, request_id: decision.request_id, legal_index: 0 } });
+  const validateResult = validator(responseSchema(document, "/api/v1/play/answer", "post"));
+  const refused = await post("/api/v1/play", { join: { match_id: running, seat_token: "nope" } });
+  check("/api/v1/play/answer: the result matches hoard.v1.AnswerResult; a refused hello the Error",
+        answered.status === 200 && validateResult(await answered.json()) && refused.status === 401 &&
+        validateError(await refused.json()), validateResult.errors);
+  opened.abort();
 }
 
 main().catch((error) => {

@@ -933,6 +933,7 @@ async function route() {
     if (parts[0] === "matches" && parts[1] && parts[2] === "replay") await replayPage(parts[1], query);
     else if (parts[0] === "matches" && parts[1]) await matchPage(parts[1]);
     else if (parts[0] === "matches") await matchesPage(query);
+    else if (parts[0] === "play") await playPage(parts[1] || "");
     else if (parts[0] === "tournaments" && parts[1]) await tournamentPage(parts[1]);
     else if (parts[0] === "tournaments") await tournamentsPage();
     else await leaderboardPage(parts[0] === "leaderboard" ? parts[1] : "");
