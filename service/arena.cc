@@ -309,7 +309,6 @@ void Arena::LogMatchStarted(const HostedMatch& match, const std::string& game,
 absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
   ASSIGN_OR_RETURN(PreparedMatch prepared, PrepareMatch(request));
-  const bool think_here = hooks.think_here;
   hoard::v1::CreateMatchResponse response;
   std::shared_ptr<HostedMatch> match;
   {
@@ -326,7 +325,7 @@ absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     match = Admit(std::move(prepared), sequence, std::move(hooks), creator, response);
   }
   LogMatchStarted(*match, request.game(), creator);
-  match->Start(think_here);
+  match->Start();
   return response;
 }
 

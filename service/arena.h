@@ -79,10 +79,6 @@ struct MatchHooks {
   // False: the arena does not keep the match in its store; the caller does
   // (a tournament stores its matches with their place in its schedule).
   bool store = true;
-  // True: the caller waits for the end on its own thread, and built-in
-  // bots' decisions are made there, without a hand-off to the pool
-  // (CreateMatch returns once the match waits for someone else, or ends).
-  bool think_here = false;
 };
 
 class Arena {

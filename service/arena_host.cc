@@ -20,7 +20,6 @@ class InProcess final : public tournament::MatchHost {
     std::future<FinishedMatch> finished = done->get_future();
     MatchHooks hooks;
     hooks.store = false;
-    hooks.think_here = true;  // this thread waits for the end anyway
     hooks.on_finished = [done](hoard::v1::Match match, hoard::v1::MatchRecord record) {
       FinishedMatch result{.match = std::move(match), .record = std::move(record)};
       // The arena numbers its matches "m<sequence>" from its store's last.

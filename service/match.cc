@@ -89,17 +89,12 @@ HostedMatch::~HostedMatch() {
 
 const std::string& HostedMatch::game_id() const { return game_.info().id; }
 
-void HostedMatch::Start(bool think_here) {
-  Thinking first;
+void HostedMatch::Start() {
   {
     absl::MutexLock lock(&mu_);
-    Advance(think_here ? &first : nullptr);
+    Advance();
   }
   NotifyIfFinished();
-  if (first.bot != nullptr) {
-    const Action action = first.Choose();
-    Thought(first.seat, first.thought, action, std::move(first.legal));
-  }
 }
 
 void HostedMatch::Think(Seat seat, Thinking* next) {

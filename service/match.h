@@ -112,11 +112,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   HostedMatch(const HostedMatch&) = delete;
   HostedMatch& operator=(const HostedMatch&) = delete;
 
-  // Plays until a remote seat must answer (or the match ends). With
-  // `think_here`, built-in bots' decisions are made on this thread, as a
-  // worker makes them (Thought: as long as they are quick), instead of
-  // being handed to the pool.
-  void Start(bool think_here = false);
+  // Plays until a remote seat must answer (or the match ends).
+  void Start();
 
   // `connection` now plays `seat` (a join or a reconnect): it is told so,
   // and sent the seat's open request again, if there is one.

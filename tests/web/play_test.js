@@ -91,6 +91,7 @@ async function playByClicking(page, seed) {
   let clicks = 0;
   let onDrawing = 0;
   let marked = 0;
+  let drawn = 0;  // decisions where the game's own drawing marked actions
   let last = null;
   for (;;) {
     const handle = await page.waitForFunction((previous) => {
@@ -101,11 +102,12 @@ async function playByClicking(page, seed) {
       return request && request !== previous ? request : false;
     }, { timeout: 60000 }, last);
     const state = await handle.jsonValue();
-    if (state === "over" || state === "error") return { clicks, onDrawing, marked, state };
+    if (state === "over" || state === "error") return { clicks, onDrawing, marked, drawn, state };
     last = state;
     random = (random * 1103515245 + 12345) % 2147483648;
     const marks = (await page.$$(".play-match .playable")).length;
     if (marks > 0) marked += 1;
+    if ((await page.$$(".play-match svg.hoard-table [data-action]")).length > 0) drawn += 1;
     const selector = marks > 0 && random % 2 === 0 ? ".play-match .playable" : ".play-match .legal-action";
     if (selector.endsWith(".playable")) onDrawing += 1;
     await clickOne(page, selector, random);
@@ -188,14 +190,17 @@ async function main() {
       await gamePage.close();
       results.push({ game, match, page: gamePage, played: gamePlayed });
     }
-    for (const { game, match, page: played, played: { clicks, onDrawing, marked, state } } of results) {
+    for (const { game, match, page: played, played: { clicks, onDrawing, marked, drawn, state } } of results) {
       const got = await (await fetch(`${web}/api/v1/matches/${match.id}`)).json();
       const seat = got.match.seats[0];
       check(`${game}: the whole match is played by clicking until it is FINISHED`,
             state === "over" && got.match.status === "MATCH_STATUS_FINISHED" && clicks > 0 &&
             seat.answers === clicks && seat.timeouts === 0 && played.errors.length === 0 &&
-            (marked === 0 || onDrawing > 0) && (game !== "frost_dragon" || onDrawing > 0),
-            { state, status: got.match.status, clicks, onDrawing, marked, answers: seat.answers,
+            (marked === 0 || onDrawing > 0) && (game !== "frost_dragon" || onDrawing > 0) &&
+            // Dragon's Gold's choices are a dragon and who attacks it, or a
+            // deal: its drawing marks a thing only when one action is left.
+            (game === "dragons_gold" || drawn > 0),
+            { state, status: got.match.status, clicks, onDrawing, marked, drawn, answers: seat.answers,
               timeouts: seat.timeouts, errors: played.errors });
     }
   } finally {

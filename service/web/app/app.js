@@ -602,12 +602,15 @@ const DRAWN_TABLES = {
 
 // A game's table: its state in a sentence, the drawing, and the rest of the
 // view in words.
-function tableOf(view, match) {
+// `decision`: the seat's decision request, when the page plays the seat;
+// the things on the drawing that stand for one legal action are marked.
+function tableOf(view, match, decision = null) {
   if (!view) return el("p", { class: "muted", text: "No view of the table yet." });
   const [game, body] = Object.entries(view)[0] || [];
   const drawn = DRAWN_TABLES[game];
   if (!drawn) return protocolTable(game, body);
-  const drawing = drawn.draw(body, match);
+  const actions = decision ? HoardTables.actionKeys(game, decision.seat || 0, decision.legal_actions) : undefined;
+  const drawing = drawn.draw(body, match, { actions });
   const table = el("div", { class: `table ${game}`, "data-over": drawing.dataset.over },
                    el("p", { class: "state", text: drawing.querySelector("desc").textContent }), drawing);
   const type = VIEW_SCHEMA && VIEW_SCHEMA.views[game];

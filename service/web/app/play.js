@@ -92,7 +92,7 @@ function drawSeat(panel, answer) {
     parts.push(el("p", { class: "play-turn muted", role: "status", text: "Waiting for the other seats." }));
   }
   if (panel.refusal) parts.push(el("p", { class: "refusal", role: "alert", text: panel.refusal }));
-  const table = tableOf(panel.view, match, decision ? { legal_actions: decision.legal_actions } : {});
+  const table = tableOf(panel.view, match, decision);
   parts.push(table);
   if (decision) {
     // The drawing's own marks: an element for a legal action carries its index.

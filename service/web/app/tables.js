@@ -22,7 +22,8 @@
 //
 // options.actions maps keys to the index of a legal action: a thing whose
 // key is there is marked clickable (data-action="INDEX", class "actionable",
-// a button to the keyboard), for a page that plays a seat by clicks.
+// a button to the keyboard), for a page that plays a seat by clicks;
+// HoardTables.actionKeys(game, seat, legal_actions) gives it for a decision.
 // The <svg> holds the table's state in one sentence as its <desc>, and says
 // whether the match is over in data-over.
 //
@@ -733,5 +734,38 @@ const HoardTables = (() => {
     }
   }
 
-  return { village, dragons_gold, frost_dragon, hedonia, animate, plural, singular };
+  // Which drawn thing an action of each game stands for (the action as the
+  // API's JSON gives it, under its game's name; `seat` the seat to act).
+  const enumKey = (value, prefix) => String(value || "").replace(prefix, "").toLowerCase();
+  const ACTION_THINGS = {
+    village: (a) => (a.draw ? "deck" : a.buy ? `stall:${a.buy.stall || 0}` : null),
+    dragons_gold: (a, seat) => (a.attack ? `dragon:${a.attack.slot || 0}`
+      : a.use_object ? `object:${seat}:${enumKey(a.use_object.object, "DRAGONS_GOLD_OBJECT_")}` : null),
+    frost_dragon: (a) => (a.play ? `card:${a.play.card || 0}` : null),
+    hedonia: (a, seat) => {
+      if (!a.offer) return null;
+      const one = enumKey(a.offer.asset, "HEDONIA_ASSET_");
+      const key = HEDONIA_ASSETS.find((k) => k === one || k === `${one}s`);
+      return key ? `card:${seat}:${key}` : null;
+    },
+  };
+
+  // options.actions for a seat's decision: each drawn thing that stands for
+  // exactly one of the legal actions (the decision's legal_actions), keyed
+  // to that action's index. A thing several actions share (a stall bought
+  // with one payment or another, a dragon any of a party may attack) is
+  // left to the page's list of actions.
+  function actionKeys(game, seat, legal) {
+    const thingOf = ACTION_THINGS[game];
+    const found = new Map();
+    for (const item of legal || []) {
+      const key = thingOf && item.action && item.action[game] ? thingOf(item.action[game], seat) : null;
+      if (key) found.set(key, found.has(key) ? null : item.index || 0);
+    }
+    const keys = {};
+    for (const [key, index] of found) if (index !== null) keys[key] = index;
+    return keys;
+  }
+
+  return { village, dragons_gold, frost_dragon, hedonia, animate, actionKeys, plural, singular };
 })();
