@@ -171,6 +171,12 @@ void PackScore(double score, hoard::db::StoredSeat& packed) {
   }
 }
 
+// The id in `bots` of the bot that held a packed seat; 0 for none.
+std::int64_t BotIdOf(const hoard::db::StoredSeat& packed) {
+  return packed.bot_case() == hoard::db::StoredSeat::kBuiltinBot ? packed.builtin_bot()
+                                                                 : packed.account_bot();
+}
+
 double UnpackedScore(const hoard::db::StoredSeat& packed) {
   return packed.whole_score() != 0 ? static_cast<double>(packed.whole_score()) : packed.score();
 }
@@ -584,11 +590,11 @@ class SqlStore final : public MatchStore {
             .status());
     for (std::size_t i = 0; i < matches.size(); ++i) {
       for (const hoard::db::StoredSeat& seat : packed[i].seats()) {
-        if (seat.bot_id() == 0) continue;  // an open seat
-        ASSIGN_OR_RETURN(const std::string* bot, BotNameLocked(seat.bot_id()));
+        if (BotIdOf(seat) == 0) continue;  // an open seat
+        ASSIGN_OR_RETURN(const std::string* bot, BotNameLocked(BotIdOf(seat)));
         hoard::v1::SeatInfo info = seat.rest();
         info.set_score(UnpackedScore(seat));
-        matches[i].seats.push_back(RatedSeatOf(info, *bot, seat.builtin()));
+        matches[i].seats.push_back(RatedSeatOf(info, *bot, seat.has_builtin_bot()));
       }
     }
     return matches;
@@ -810,10 +816,10 @@ class SqlStore final : public MatchStore {
         info.set_score(UnpackedScore(seat));
         if (!seat.player().empty()) {
           info.set_player(seat.player());
-        } else if (seat.bot_id() != 0) {
-          ASSIGN_OR_RETURN(const std::string* bot, BotNameLocked(seat.bot_id()));
-          info.set_player(seat.builtin() ? engine::PlayerId::Builtin(*bot).ToString()
-                                         : engine::PlayerId::Bot(*bot).ToString());
+        } else if (BotIdOf(seat) != 0) {
+          ASSIGN_OR_RETURN(const std::string* bot, BotNameLocked(BotIdOf(seat)));
+          info.set_player(seat.has_builtin_bot() ? engine::PlayerId::Builtin(*bot).ToString()
+                                                 : engine::PlayerId::Bot(*bot).ToString());
         }
       }
     }
@@ -841,8 +847,11 @@ class SqlStore final : public MatchStore {
       }
       ASSIGN_OR_RETURN(const std::int64_t bot_id,
                        BotIdLocked(std::string(id->base_name()), std::string(id->version())));
-      one.set_bot_id(bot_id);
-      one.set_builtin(id->is_builtin());
+      if (id->is_builtin()) {
+        one.set_builtin_bot(bot_id);
+      } else {
+        one.set_account_bot(bot_id);
+      }
       // Read back as the kind's prefix and the bot's name and version
       // joined: a player text that would not be is kept as it is.
       if (engine::JoinBotName(id->base_name(), id->version()) != id->name()) {
