@@ -685,11 +685,25 @@ class SqlStore final : public MatchStore {
     const absl::Time started = absl::Now();
     if (absl::Status s = db_->CheckFile(); !s.ok()) return all(s);
     if (absl::Status s = db_->Exec(db_->dialect().begin_write); !s.ok()) return all(s);
+    // The matches without a number get theirs from the reserved numbers
+    // too, so that no server is given them: all in one reservation.
+    const int unnumbered = static_cast<int>(std::count_if(
+        pending.begin(), pending.end(), [](const Pending& p) { return p.sequence == 0; }));
+    std::int64_t next = 0;
+    if (unnumbered > 0) {
+      absl::StatusOr<std::int64_t> first = ReserveLocked(unnumbered);
+      if (!first.ok()) {
+        RollbackLocked();
+        return all(first.status());
+      }
+      next = *first;
+    }
     for (std::size_t i = 0; i < pending.size(); ++i) {
       // One already stored inserts nothing (ON CONFLICT DO NOTHING), so the
       // transaction goes on with the others.
       const Pending& one = pending[i];
-      statuses[i] = InsertLocked(one.sequence, *one.match, *one.record, one.slot);
+      statuses[i] = InsertLocked(one.sequence != 0 ? one.sequence : next++, *one.match, *one.record,
+                                 one.slot);
       if (!statuses[i].ok() && statuses[i].code() != absl::StatusCode::kAlreadyExists) {
         const absl::Status error = statuses[i];
         RollbackLocked();
@@ -866,11 +880,7 @@ class SqlStore final : public MatchStore {
   absl::Status InsertLocked(std::int64_t sequence, hoard::v1::Match match,
                             const hoard::v1::MatchRecord& record, const TournamentSlot* slot)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (sequence == 0) {
-      // From the reserved numbers too, so that no server is given it.
-      ASSIGN_OR_RETURN(sequence, ReserveLocked(1));
-      if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
-    }
+    if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
     if (slot != nullptr) {
       match.set_tournament_id(slot->tournament_id);
       match.set_schedule_index(slot->schedule_index);
