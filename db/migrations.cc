@@ -226,6 +226,81 @@ const std::vector<std::vector<Piece>>& Migrations() {
       {Both(R"sql(
     ALTER TABLE matches ADD COLUMN unrated {int} NOT NULL DEFAULT 0;
     )sql")},
+      // 11: a match in one row. Its seats are packed in the row (seats:
+      // hoard.db.StoredSeats, db/stored_seats.proto) and so is its compact
+      // record; bot_matches finds each bot's matches; the status is its
+      // number (hoard.v1.MatchStatus), and stored_at_ms, which nothing read,
+      // goes. Rows stored before keep their seats in their summaries (every
+      // summary held them), and are read from there.
+      {Each(R"sql(
+    CREATE TABLE matches_in_a_row (
+      id TEXT PRIMARY KEY,
+      sequence INTEGER NOT NULL UNIQUE,
+      game TEXT NOT NULL,
+      ruleset_version TEXT NOT NULL,
+      seed INTEGER NOT NULL,
+      status INTEGER NOT NULL,  -- hoard.v1.MatchStatus
+      actions INTEGER NOT NULL,
+      tournament_id INTEGER REFERENCES tournaments(id),
+      schedule_index INTEGER,
+      block INTEGER,
+      started_at_ms INTEGER,
+      finished_at_ms INTEGER,
+      seed_salt TEXT NOT NULL DEFAULT '',
+      unrated INTEGER NOT NULL DEFAULT 0,
+      summary BLOB NOT NULL,  -- hoard.v1.Match: what the columns do not hold
+      seats BLOB,             -- hoard.db.StoredSeats; NULL: in the summary
+      record BLOB             -- hoard.v1.MatchRecord; NULL: none (aborted)
+    );
+    -- The rowid is the order matches were stored in: kept.
+    INSERT INTO matches_in_a_row (rowid, id, sequence, game, ruleset_version, seed, status,
+        actions, tournament_id, schedule_index, block, started_at_ms, finished_at_ms, seed_salt,
+        unrated, summary, record)
+      SELECT m.rowid, m.id, m.sequence, m.game, m.ruleset_version, m.seed,
+             CASE m.status WHEN 'MATCH_STATUS_RUNNING' THEN 1 WHEN 'MATCH_STATUS_FINISHED' THEN 2
+                           WHEN 'MATCH_STATUS_ABORTED' THEN 3 ELSE 0 END,
+             m.actions, m.tournament_id, m.schedule_index, m.block, m.started_at_ms,
+             m.finished_at_ms, m.seed_salt, m.unrated, m.summary,
+             (SELECT r.record FROM match_records r WHERE r.match_id = m.id)
+      FROM matches m ORDER BY m.rowid;
+    CREATE TABLE bot_matches (
+      bot_id INTEGER NOT NULL REFERENCES bots(id),
+      builtin INTEGER NOT NULL,  -- 1: as a built-in bot, 0: as a bot account
+      sequence INTEGER NOT NULL REFERENCES matches_in_a_row(sequence),
+      PRIMARY KEY (bot_id, builtin, sequence)
+    ) WITHOUT ROWID;
+    INSERT OR IGNORE INTO bot_matches (bot_id, builtin, sequence)
+      SELECT s.bot_id, CASE WHEN s.player LIKE 'builtin:%' THEN 1 ELSE 0 END, m.sequence
+      FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.bot_id IS NOT NULL;
+    DROP TABLE match_records;
+    DROP TABLE seats;
+    DROP TABLE matches;
+    ALTER TABLE matches_in_a_row RENAME TO matches;
+    CREATE UNIQUE INDEX matches_by_slot ON matches(tournament_id, schedule_index)
+      WHERE tournament_id IS NOT NULL;
+    CREATE INDEX matches_by_game ON matches(game);
+    )sql",
+            R"sql(
+    ALTER TABLE matches ALTER COLUMN status TYPE BIGINT USING
+      CASE status WHEN 'MATCH_STATUS_RUNNING' THEN 1 WHEN 'MATCH_STATUS_FINISHED' THEN 2
+                  WHEN 'MATCH_STATUS_ABORTED' THEN 3 ELSE 0 END;
+    ALTER TABLE matches DROP COLUMN stored_at_ms;
+    ALTER TABLE matches ADD COLUMN seats BYTEA;
+    ALTER TABLE matches ADD COLUMN record BYTEA;
+    UPDATE matches m SET record = r.record FROM match_records r WHERE r.match_id = m.id;
+    CREATE TABLE bot_matches (
+      bot_id BIGINT NOT NULL REFERENCES bots(id),
+      builtin BIGINT NOT NULL,
+      sequence BIGINT NOT NULL REFERENCES matches(sequence),
+      PRIMARY KEY (bot_id, builtin, sequence)
+    );
+    INSERT INTO bot_matches (bot_id, builtin, sequence)
+      SELECT s.bot_id, CASE WHEN s.player LIKE 'builtin:%' THEN 1 ELSE 0 END, m.sequence
+      FROM seats s JOIN matches m ON m.id = s.match_id WHERE s.bot_id IS NOT NULL
+      ON CONFLICT DO NOTHING;
+    DROP TABLE match_records;
+    DROP TABLE seats;
+    )sql")},
   };
   return *migrations;
 }

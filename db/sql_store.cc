@@ -11,6 +11,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "db/migrations.h"
+#include "db/stored_seats.pb.h"
 #include "engine/player_id.h"
 #include "engine/record.h"
 #include "engine/record_json.h"
@@ -46,14 +47,6 @@ std::pair<std::string, std::string> SplitBotName(const std::string& bot) {
   return {bot.substr(0, at), at == std::string::npos ? std::string() : bot.substr(at + 1)};
 }
 
-// A seat's bot as (name, version); nullopt for a seat no bot held (an open
-// one).
-std::optional<std::pair<std::string, std::string>> SeatBot(const std::string& player) {
-  absl::StatusOr<engine::PlayerId> id = engine::PlayerId::Parse(player);
-  if (!id.ok()) return std::nullopt;
-  return std::make_pair(std::string(id->base_name()), std::string(id->version()));
-}
-
 // A stored protobuf read back; kDataLoss, naming `what`, if it cannot be.
 template <typename Message>
 absl::Status Parse(absl::string_view bytes, Message& message, const std::string& name,
@@ -67,27 +60,55 @@ absl::Status Parse(absl::string_view bytes, Message& message, const std::string&
 // What a store keeps of a record: a format 2 record in its compact form
 // (format 3), every other as it is (a compact one, a format 1 one, or
 // none). Its seed's salt is kept in its match's row, and a commitment that
-// seed and salt give again is left out.
-std::string StoredRecord(hoard::v1::MatchRecord record) {
+// seed and salt give again is left out; so are a compact record's format,
+// game, ruleset version and seed when its match's row holds the same (a
+// stored record with compact moves and no format is one of those).
+std::string StoredRecord(hoard::v1::MatchRecord record, const hoard::v1::Match& match) {
   if (record.format() == absl::StrCat(engine::kRecordFormatPrefix, engine::kRecordFormatVersion)) {
     absl::StatusOr<engine::MatchRecord> compact = engine::RecordFromProto(record);
     if (compact.ok()) compact = engine::CompactRecord(*compact);
     if (compact.ok()) record = engine::RecordToProto(*compact);
   }
-  if (record.has_seed_salt() &&
+  if (record.has_seed_salt() && record.seed_salt() == match.seed_salt() &&
       record.seed_commitment() == engine::SeedCommitment(record.seed(), record.seed_salt())) {
     record.clear_seed_commitment();
     record.clear_seed_salt();
   }
+  if (record.has_compact() &&
+      record.format() ==
+          absl::StrCat(engine::kRecordFormatPrefix, engine::kCompactRecordFormatVersion) &&
+      record.game() == match.game() && record.ruleset_version() == match.ruleset_version() &&
+      record.seed() == match.seed()) {
+    record.clear_format();
+    record.clear_game();
+    record.clear_ruleset_version();
+    record.clear_seed();
+  }
   return record.SerializeAsString();
 }
 
-// A stored record as readers are given it: the salt its match's row keeps
-// (`salt`) and the commitment it gives put back, and a compact record
+// What StoredRecord leaves out of a record and its match's row holds.
+struct RecordRow {
+  std::string salt;
+  std::string game;
+  std::string ruleset_version;
+  std::uint64_t seed = 0;
+};
+
+// A stored record as readers are given it: what its match's row keeps
+// (`row`) and the commitment its salt gives put back, and a compact record
 // expanded (its match replayed from its seed); kDataLoss when it no longer
 // replays.
-absl::Status ExpandStored(hoard::v1::MatchRecord& record, const std::string& salt,
+absl::Status ExpandStored(hoard::v1::MatchRecord& record, const RecordRow& row,
                           const std::string& name, absl::string_view what) {
+  if (record.format().empty() && record.has_compact()) {
+    record.set_format(
+        absl::StrCat(engine::kRecordFormatPrefix, engine::kCompactRecordFormatVersion));
+    record.set_game(row.game);
+    record.set_ruleset_version(row.ruleset_version);
+    record.set_seed(row.seed);
+  }
+  const std::string& salt = row.salt;
   if (!record.has_seed_salt() && !record.has_seed_commitment() && !salt.empty()) {
     record.set_seed_salt(salt);
     record.set_seed_commitment(engine::SeedCommitment(record.seed(), salt));
@@ -102,14 +123,18 @@ absl::Status ExpandStored(hoard::v1::MatchRecord& record, const std::string& sal
 }
 
 // The columns of `matches` a stored match is read from: its row's own
-// columns, then the rest of its summary (MatchRest).
+// columns, then the rest of its summary (MatchRest), then its packed seats
+// (kSeatsColumn).
 constexpr char kMatchColumns[] =
     "sequence, summary, id, game, ruleset_version, seed, status, actions, "
-    "COALESCE(started_at_ms, 0), COALESCE(finished_at_ms, 0), seed_salt, unrated";
+    "COALESCE(started_at_ms, 0), COALESCE(finished_at_ms, 0), seed_salt, unrated, "
+    "COALESCE(tournament_id, 0), COALESCE(schedule_index, 0), seats";
+constexpr int kSeatsColumn = 14;
 
 // What a match's summary keeps beside its row's columns: the fields the
-// columns hold are left out, and so is a commitment its seed and salt
-// give again. (Summaries stored before hold every field; read back, the
+// columns hold are left out (its seats are packed in a column of their own:
+// PackSeatsLocked), and so is a commitment its seed and salt give again.
+// (Summaries stored before hold every field, seats included; read back, the
 // columns give the same values.)
 std::string MatchRest(hoard::v1::Match match) {
   if (!match.seed_salt().empty() &&
@@ -126,7 +151,34 @@ std::string MatchRest(hoard::v1::Match match) {
   match.clear_started_unix_ms();
   match.clear_finished_unix_ms();
   match.clear_unrated();
+  match.clear_seats();
+  if (match.tournament_id() != 0) {
+    match.clear_tournament_id();
+    match.clear_schedule_index();
+  }
   return match.SerializeAsString();
+}
+
+// A seat's score as StoredSeat keeps it: whole numbers (up to 2^53, which a
+// double holds exactly) as integers.
+void PackScore(double score, hoard::db::StoredSeat& packed) {
+  constexpr double kExact = 9007199254740992.0;  // 2^53
+  if (score >= -kExact && score <= kExact &&
+      score == static_cast<double>(static_cast<std::int64_t>(score))) {
+    packed.set_whole_score(static_cast<std::int64_t>(score));
+  } else {
+    packed.set_score(score);
+  }
+}
+
+// The id in `bots` of the bot that held a packed seat; 0 for none.
+std::int64_t BotIdOf(const hoard::db::StoredSeat& packed) {
+  return packed.bot_case() == hoard::db::StoredSeat::kBuiltinBot ? packed.builtin_bot()
+                                                                 : packed.account_bot();
+}
+
+double UnpackedScore(const hoard::db::StoredSeat& packed) {
+  return packed.whole_score() != 0 ? static_cast<double>(packed.whole_score()) : packed.score();
 }
 
 // A stored match read back from a row of kMatchColumns.
@@ -138,18 +190,21 @@ absl::Status ReadMatch(const SqlRow& row, StoredMatch& stored, const std::string
   match.set_game(row.Text(3));
   match.set_ruleset_version(row.Text(4));
   match.set_seed(static_cast<std::uint64_t>(row.Int(5)));
-  hoard::v1::MatchStatus status = hoard::v1::MATCH_STATUS_UNSPECIFIED;
-  if (!hoard::v1::MatchStatus_Parse(row.Text(6), &status)) {
-    return absl::DataLossError(absl::StrCat(name, ": match ", row.Text(2), " has status '",
-                                            row.Text(6), "', which is none"));
+  if (!hoard::v1::MatchStatus_IsValid(static_cast<int>(row.Int(6)))) {
+    return absl::DataLossError(
+        absl::StrCat(name, ": match ", row.Text(2), " has status ", row.Int(6), ", which is none"));
   }
-  match.set_status(status);
+  match.set_status(static_cast<hoard::v1::MatchStatus>(row.Int(6)));
   match.set_actions(static_cast<int>(row.Int(7)));
   // Rows stored before these columns were added hold them in the summary.
   if (row.Int(8) != 0) match.set_started_unix_ms(row.Int(8));
   if (row.Int(9) != 0) match.set_finished_unix_ms(row.Int(9));
   if (!row.Bytes(10).empty()) match.set_seed_salt(row.Text(10));
   if (row.Int(11) != 0) match.set_unrated(true);
+  if (row.Int(12) != 0) {
+    match.set_tournament_id(row.Int(12));
+    match.set_schedule_index(static_cast<int>(row.Int(13)));
+  }
   if (match.seed_commitment().empty() && !match.seed_salt().empty()) {
     match.set_seed_commitment(engine::SeedCommitment(match.seed(), match.seed_salt()));
   }
@@ -179,16 +234,12 @@ struct Statements {
             d.now_ms)),
         renew_leases(absl::StrCat("UPDATE slot_leases SET expires_at_ms = ", d.now_ms,
                                   " + $2 WHERE holder = $1")),
-        rated_matches(
-            absl::StrCat("SELECT m.sequence, COALESCE(m.tournament_id, 0), COALESCE(m.block, 0), "
-                         "s.rank, s.score, b.name, b.version, COALESCE(m.schedule_index, 0), "
-                         "s.timeouts, s.forfeited, s.disconnects, "
-                         "CASE WHEN s.player LIKE 'builtin:%' THEN 1 ELSE 0 END "
-                         "FROM matches m "
-                         "JOIN seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id "
-                         "WHERE m.game = $1 AND ($2 = 0 OR m.tournament_id = $2) "
-                         "AND m.status = 'MATCH_STATUS_FINISHED' AND m.unrated = 0 ORDER BY m.",
-                         d.stored_order, ", s.seat")),
+        rated_matches(absl::StrCat(
+            "SELECT sequence, COALESCE(tournament_id, 0), COALESCE(block, 0), "
+            "COALESCE(schedule_index, 0), seats, CASE WHEN seats IS NULL THEN summary END "
+            "FROM matches WHERE game = $1 AND ($2 = 0 OR tournament_id = $2) AND status = ",
+            static_cast<int>(hoard::v1::MATCH_STATUS_FINISHED), " AND unrated = 0 ORDER BY ",
+            d.stored_order)),
         tournament_version(
             absl::StrCat("SELECT ", d.scope_version, " FROM matches WHERE tournament_id = $1")),
         game_version(absl::StrCat("SELECT ", d.scope_version, " FROM matches WHERE game = $1")) {}
@@ -238,32 +289,34 @@ class SqlStore final : public MatchStore {
 
   absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) override {
     absl::MutexLock lock(&mu_);
-    std::optional<StoredMatch> found;
+    std::vector<StoredMatch> found;
     RETURN_IF_ERROR(
-        db_->Run(absl::StrCat("SELECT ", kMatchColumns, " FROM matches WHERE id = $1"),
-                 SqlParams().Text(id), "reading a match",
-                 [&](const SqlRow& row) { return ReadMatch(row, found.emplace(), name_); })
-            .status());
-    return found;
+        ReadMatchesLocked(absl::StrCat("SELECT ", kMatchColumns, " FROM matches WHERE id = $1"),
+                          SqlParams().Text(id), "reading a match", found));
+    if (found.empty()) return std::nullopt;
+    return std::move(found.front());
   }
 
   absl::StatusOr<std::optional<hoard::v1::MatchRecord>> GetRecord(const std::string& id) override {
     std::optional<hoard::v1::MatchRecord> found;
-    std::string salt;
+    RecordRow kept;
     const std::string what = absl::StrCat("the record of ", id);
     {
       absl::MutexLock lock(&mu_);
-      RETURN_IF_ERROR(db_->Run("SELECT r.record, m.seed_salt FROM match_records r "
-                               "JOIN matches m ON m.id = r.match_id WHERE r.match_id = $1",
+      RETURN_IF_ERROR(db_->Run("SELECT record, seed_salt, game, ruleset_version, seed "
+                               "FROM matches WHERE id = $1 AND record IS NOT NULL",
                                SqlParams().Text(id), "reading a record",
                                [&](const SqlRow& row) {
-                                 salt = row.Text(1);
+                                 kept = {.salt = row.Text(1),
+                                         .game = row.Text(2),
+                                         .ruleset_version = row.Text(3),
+                                         .seed = static_cast<std::uint64_t>(row.Int(4))};
                                  return Parse(row.Bytes(0), found.emplace(), name_, what);
                                })
                           .status());
     }
     // Replayed without the store's lock: other calls go on meanwhile.
-    if (found.has_value()) RETURN_IF_ERROR(ExpandStored(*found, salt, name_, what));
+    if (found.has_value()) RETURN_IF_ERROR(ExpandStored(*found, kept, name_, what));
     return found;
   }
 
@@ -284,38 +337,32 @@ class SqlStore final : public MatchStore {
     const auto [rated_name, rated_version] = SplitBotName(filter.rated_bot);
     const auto [bot_name, bot_version] = SplitBotName(filter.bot);
     // A seat of a registered bot (filter.bot) or of any bot by its name
-    // (filter.rated_bot, built-in ones too), both found through seats_by_bot.
+    // (filter.rated_bot, built-in ones too), both found through bot_matches.
     std::vector<StoredMatch> matches;
-    const std::string sql =
-        absl::StrCat("SELECT ", kMatchColumns, " FROM matches WHERE ",
-                     newest_first ? "($1 = 0 OR sequence < $1) " : "sequence > $1 ",
-                     "AND ($2 = '' OR game = $2) "
-                     "AND ($3 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-                     "ON b.id = s.bot_id WHERE b.name = $8 AND b.version = $9 "
-                     "AND s.player = 'bot:' || $3)) "
-                     "AND ($5 = 0 OR tournament_id = $5) "
-                     "AND ($6 = '' OR id IN (SELECT s.match_id FROM seats s JOIN bots b "
-                     "ON b.id = s.bot_id WHERE b.name = $6 AND b.version = $7)) "
-                     "AND ($10 = '' OR status = $10) ORDER BY sequence",
-                     newest_first ? " DESC" : "", " LIMIT $4");
-    RETURN_IF_ERROR(
-        db_->Run(sql,
-                 SqlParams()
-                     .Int(from)
-                     .Text(filter.game)
-                     .Text(filter.bot)
-                     .Int(limit)
-                     .Int(filter.tournament_id)
-                     .Text(rated_name)
-                     .Text(rated_version)
-                     .Text(bot_name)
-                     .Text(bot_version)
-                     .Text(filter.status == hoard::v1::MATCH_STATUS_UNSPECIFIED
-                               ? ""
-                               : hoard::v1::MatchStatus_Name(filter.status)),
-                 "listing matches",
-                 [&](const SqlRow& row) { return ReadMatch(row, matches.emplace_back(), name_); })
-            .status());
+    const std::string sql = absl::StrCat(
+        "SELECT ", kMatchColumns, " FROM matches WHERE ",
+        newest_first ? "($1 = 0 OR sequence < $1) " : "sequence > $1 ",
+        "AND ($2 = '' OR game = $2) "
+        "AND ($3 = '' OR sequence IN (SELECT bm.sequence FROM bot_matches bm JOIN bots b "
+        "ON b.id = bm.bot_id WHERE b.name = $8 AND b.version = $9 AND bm.builtin = 0)) "
+        "AND ($5 = 0 OR tournament_id = $5) "
+        "AND ($6 = '' OR sequence IN (SELECT bm.sequence FROM bot_matches bm JOIN bots b "
+        "ON b.id = bm.bot_id WHERE b.name = $6 AND b.version = $7)) "
+        "AND ($10 = 0 OR status = $10) ORDER BY sequence",
+        newest_first ? " DESC" : "", " LIMIT $4");
+    RETURN_IF_ERROR(ReadMatchesLocked(sql,
+                                      SqlParams()
+                                          .Int(from)
+                                          .Text(filter.game)
+                                          .Text(filter.bot)
+                                          .Int(limit)
+                                          .Int(filter.tournament_id)
+                                          .Text(rated_name)
+                                          .Text(rated_version)
+                                          .Text(bot_name)
+                                          .Text(bot_version)
+                                          .Int(filter.status),
+                                      "listing matches", matches));
     return matches;
   }
 
@@ -513,29 +560,43 @@ class SqlStore final : public MatchStore {
   absl::StatusOr<std::vector<RatedMatch>> RatedMatches(const RatingScope& scope) override {
     absl::MutexLock lock(&mu_);
     std::vector<RatedMatch> matches;
-    RETURN_IF_ERROR(db_->Run(sql_.rated_matches,
-                             SqlParams().Text(scope.game).Int(scope.tournament_id),
-                             "reading results",
-                             [&](const SqlRow& row) {
-                               const std::int64_t sequence = row.Int(0);
-                               if (matches.empty() || matches.back().sequence != sequence) {
-                                 RatedMatch& match = matches.emplace_back();
-                                 match.sequence = sequence;
-                                 match.tournament_id = row.Int(1);
-                                 match.block = match.tournament_id != 0 ? row.Int(2) : sequence;
-                                 match.schedule_index = row.Int(7);
-                               }
-                               matches.back().seats.push_back(
-                                   {.bot = engine::JoinBotName(row.Bytes(5), row.Bytes(6)),
-                                    .rank = static_cast<int>(row.Int(3)),
-                                    .score = row.Double(4),
-                                    .timeouts = static_cast<int>(row.Int(8)),
-                                    .forfeited = row.Int(9) != 0,
-                                    .disconnects = static_cast<int>(row.Int(10)),
-                                    .builtin = row.Int(11) != 0});
-                               return absl::OkStatus();
-                             })
-                        .status());
+    // Each match's packed seats, named once every row is read (naming a bot
+    // the store has not met may take a query of its own).
+    std::vector<hoard::db::StoredSeats> packed;
+    RETURN_IF_ERROR(
+        db_->Run(sql_.rated_matches, SqlParams().Text(scope.game).Int(scope.tournament_id),
+                 "reading results",
+                 [&](const SqlRow& row) {
+                   RatedMatch& match = matches.emplace_back();
+                   match.sequence = row.Int(0);
+                   match.tournament_id = row.Int(1);
+                   match.block = match.tournament_id != 0 ? row.Int(2) : match.sequence;
+                   match.schedule_index = row.Int(3);
+                   const std::string what = absl::StrCat("the seats of match ", match.sequence);
+                   if (!row.Bytes(4).empty()) {
+                     return Parse(row.Bytes(4), packed.emplace_back(), name_, what);
+                   }
+                   // Stored before seats were packed: its summary holds them.
+                   packed.emplace_back();
+                   hoard::v1::Match summary;
+                   RETURN_IF_ERROR(Parse(row.Bytes(5), summary, name_, what));
+                   for (const hoard::v1::SeatInfo& seat : summary.seats()) {
+                     absl::StatusOr<engine::PlayerId> id = engine::PlayerId::Parse(seat.player());
+                     if (!id.ok()) continue;
+                     match.seats.push_back(RatedSeatOf(seat, id->name(), id->is_builtin()));
+                   }
+                   return absl::OkStatus();
+                 })
+            .status());
+    for (std::size_t i = 0; i < matches.size(); ++i) {
+      for (const hoard::db::StoredSeat& seat : packed[i].seats()) {
+        if (BotIdOf(seat) == 0) continue;  // an open seat
+        ASSIGN_OR_RETURN(const std::string* bot, BotNameLocked(BotIdOf(seat)));
+        hoard::v1::SeatInfo info = seat.rest();
+        info.set_score(UnpackedScore(seat));
+        matches[i].seats.push_back(RatedSeatOf(info, *bot, seat.has_builtin_bot()));
+      }
+    }
     return matches;
   }
 
@@ -624,11 +685,25 @@ class SqlStore final : public MatchStore {
     const absl::Time started = absl::Now();
     if (absl::Status s = db_->CheckFile(); !s.ok()) return all(s);
     if (absl::Status s = db_->Exec(db_->dialect().begin_write); !s.ok()) return all(s);
+    // The matches without a number get theirs from the reserved numbers
+    // too, so that no server is given them: all in one reservation.
+    const int unnumbered = static_cast<int>(std::count_if(
+        pending.begin(), pending.end(), [](const Pending& p) { return p.sequence == 0; }));
+    std::int64_t next = 0;
+    if (unnumbered > 0) {
+      absl::StatusOr<std::int64_t> first = ReserveLocked(unnumbered);
+      if (!first.ok()) {
+        RollbackLocked();
+        return all(first.status());
+      }
+      next = *first;
+    }
     for (std::size_t i = 0; i < pending.size(); ++i) {
       // One already stored inserts nothing (ON CONFLICT DO NOTHING), so the
       // transaction goes on with the others.
       const Pending& one = pending[i];
-      statuses[i] = InsertLocked(one.sequence, *one.match, *one.record, one.slot);
+      statuses[i] = InsertLocked(one.sequence != 0 ? one.sequence : next++, *one.match, *one.record,
+                                 one.slot);
       if (!statuses[i].ok() && statuses[i].code() != absl::StatusCode::kAlreadyExists) {
         const absl::Status error = statuses[i];
         RollbackLocked();
@@ -646,8 +721,9 @@ class SqlStore final : public MatchStore {
   }
 
   void RollbackLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    // The rollback may take back bots inserted since the cache learnt them.
+    // The rollback may take back bots inserted since the caches learnt them.
     bot_ids_.clear();
+    bot_names_.clear();
     db_->Exec("ROLLBACK").IgnoreError();
   }
 
@@ -692,28 +768,138 @@ class SqlStore final : public MatchStore {
     return *first;
   }
 
+  static RatedSeat RatedSeatOf(const hoard::v1::SeatInfo& seat, std::string bot, bool builtin) {
+    return {.bot = std::move(bot),
+            .rank = seat.rank(),
+            .score = seat.score(),
+            .timeouts = seat.timeouts(),
+            .forfeited = seat.forfeited(),
+            .disconnects = seat.disconnects(),
+            .builtin = builtin};
+  }
+
+  // The name ("name" or "name@version") of the bot `id` in `bots`; the
+  // table is read again when the store has not met it yet (another server
+  // may have added it). kDataLoss if there is none.
+  absl::StatusOr<const std::string*> BotNameLocked(std::int64_t id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto it = bot_names_.find(id);
+    if (it == bot_names_.end()) {
+      RETURN_IF_ERROR(db_->Run("SELECT id, name, version FROM bots", SqlParams(), "reading bots",
+                               [&](const SqlRow& row) {
+                                 bot_names_[row.Int(0)] =
+                                     engine::JoinBotName(row.Bytes(1), row.Bytes(2));
+                                 return absl::OkStatus();
+                               })
+                          .status());
+      it = bot_names_.find(id);
+      if (it == bot_names_.end()) {
+        return absl::DataLossError(
+            absl::StrCat(name_, ": a seat names bot ", id, ", which is none"));
+      }
+    }
+    return &it->second;
+  }
+
+  // The stored matches `sql` (its columns kMatchColumns) selects, in order,
+  // appended to `matches` with their seats.
+  absl::Status ReadMatchesLocked(const std::string& sql, const SqlParams& params,
+                                 absl::string_view what, std::vector<StoredMatch>& matches)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    // Seats are named once every row is read: naming a bot the store has
+    // not met takes a query of its own.
+    std::vector<std::pair<std::size_t, hoard::db::StoredSeats>> packed;
+    RETURN_IF_ERROR(db_->Run(sql, params, what,
+                             [&](const SqlRow& row) {
+                               RETURN_IF_ERROR(ReadMatch(row, matches.emplace_back(), name_));
+                               // Empty: stored before seats were packed, its summary holds them.
+                               if (row.Bytes(kSeatsColumn).empty()) return absl::OkStatus();
+                               auto& [index, seats] = packed.emplace_back(matches.size() - 1,
+                                                                          hoard::db::StoredSeats());
+                               return Parse(row.Bytes(kSeatsColumn), seats, name_,
+                                            absl::StrCat("the seats of match ", row.Text(2)));
+                             })
+                        .status());
+    for (const auto& [index, seats] : packed) {
+      hoard::v1::Match& match = matches[index].match;
+      for (int i = 0; i < seats.seats_size(); ++i) {
+        const hoard::db::StoredSeat& seat = seats.seats(i);
+        hoard::v1::SeatInfo& info = *match.add_seats();
+        info = seat.rest();
+        info.set_seat(i);
+        info.set_score(UnpackedScore(seat));
+        if (!seat.player().empty()) {
+          info.set_player(seat.player());
+        } else if (BotIdOf(seat) != 0) {
+          ASSIGN_OR_RETURN(const std::string* bot, BotNameLocked(BotIdOf(seat)));
+          info.set_player(seat.has_builtin_bot() ? engine::PlayerId::Builtin(*bot).ToString()
+                                                 : engine::PlayerId::Bot(*bot).ToString());
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // `match`'s seats as its row keeps them (StoredSeats), each bot by its id
+  // in `bots` (added there if new), and the bots that held them, without
+  // repeats, as bot_matches keeps them: (bot id, 1 for a built-in bot).
+  absl::StatusOr<std::string> PackSeatsLocked(const hoard::v1::Match& match,
+                                              std::vector<std::pair<std::int64_t, int>>& bots)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    hoard::db::StoredSeats packed;
+    for (const hoard::v1::SeatInfo& seat : match.seats()) {
+      hoard::db::StoredSeat& one = *packed.add_seats();
+      *one.mutable_rest() = seat;
+      one.mutable_rest()->clear_seat();
+      one.mutable_rest()->clear_player();
+      one.mutable_rest()->clear_score();
+      PackScore(seat.score(), one);
+      absl::StatusOr<engine::PlayerId> id = engine::PlayerId::Parse(seat.player());
+      if (!id.ok()) {
+        one.set_player(seat.player());
+        continue;
+      }
+      ASSIGN_OR_RETURN(const std::int64_t bot_id,
+                       BotIdLocked(std::string(id->base_name()), std::string(id->version())));
+      if (id->is_builtin()) {
+        one.set_builtin_bot(bot_id);
+      } else {
+        one.set_account_bot(bot_id);
+      }
+      // Read back as the kind's prefix and the bot's name and version
+      // joined: a player text that would not be is kept as it is.
+      if (engine::JoinBotName(id->base_name(), id->version()) != id->name()) {
+        one.set_player(seat.player());
+      }
+      const std::pair<std::int64_t, int> held(bot_id, id->is_builtin() ? 1 : 0);
+      if (std::find(bots.begin(), bots.end(), held) == bots.end()) bots.push_back(held);
+    }
+    return packed.SerializeAsString();
+  }
+
   absl::Status InsertLocked(std::int64_t sequence, hoard::v1::Match match,
                             const hoard::v1::MatchRecord& record, const TournamentSlot* slot)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (sequence == 0) {
-      // From the reserved numbers too, so that no server is given it.
-      ASSIGN_OR_RETURN(sequence, ReserveLocked(1));
-      if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
-    }
+    if (match.match_id().empty()) match.set_match_id(absl::StrCat("m", sequence));
     if (slot != nullptr) {
       match.set_tournament_id(slot->tournament_id);
       match.set_schedule_index(slot->schedule_index);
     }
     const std::string summary = MatchRest(match);
+    std::vector<std::pair<std::int64_t, int>> bots;
+    ASSIGN_OR_RETURN(const std::string seats, PackSeatsLocked(match, bots));
+    // An aborted match keeps no record: it never finished, and its deal may
+    // be played again.
+    const bool aborted = match.status() == hoard::v1::MATCH_STATUS_ABORTED;
+    const std::string record_bytes = aborted ? std::string() : StoredRecord(record, match);
     SqlParams params;
     params.Text(match.match_id())
         .Int(sequence)
         .Text(match.game())
         .Text(match.ruleset_version())
         .Int(static_cast<std::int64_t>(match.seed()))
-        .Text(hoard::v1::MatchStatus_Name(match.status()))
+        .Int(match.status())
         .Int(match.actions())
-        .Int(NowMs())
         .KeptBytes(summary);
     if (slot != nullptr) {
       params.Int(slot->tournament_id).Int(slot->schedule_index).Int(slot->block);
@@ -723,15 +909,21 @@ class SqlStore final : public MatchStore {
     params.Int(match.started_unix_ms())
         .Int(match.finished_unix_ms())
         .Text(match.seed_salt())
-        .Int(match.unrated() ? 1 : 0);
+        .Int(match.unrated() ? 1 : 0)
+        .KeptBytes(seats);
+    if (aborted) {
+      params.NullInt();
+    } else {
+      params.KeptBytes(record_bytes);
+    }
     // A match whose id, number or slot is taken inserts nothing and leaves
     // the transaction usable (a concurrent insert of the same is waited for).
     ASSIGN_OR_RETURN(
         const std::int64_t inserted,
         db_->Run("INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, "
-                 "actions, stored_at_ms, summary, tournament_id, schedule_index, block, "
-                 "started_at_ms, finished_at_ms, seed_salt, unrated) VALUES ($1, $2, $3, $4, $5, "
-                 "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING",
+                 "actions, summary, tournament_id, schedule_index, block, started_at_ms, "
+                 "finished_at_ms, seed_salt, unrated, seats, record) VALUES ($1, $2, $3, $4, $5, "
+                 "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING",
                  params, "storing a match"));
     if (inserted == 0) {
       if (slot != nullptr) {
@@ -751,46 +943,16 @@ class SqlStore final : public MatchStore {
                                                         " cannot be stored: its sequence ",
                                                         sequence, " belongs to another match"));
     }
-    if (match.seats_size() > 0) RETURN_IF_ERROR(InsertSeatsLocked(match));
-    // An aborted match keeps no record: it never finished, and its deal may
-    // be played again.
-    if (match.status() == hoard::v1::MATCH_STATUS_ABORTED) return absl::OkStatus();
-    const std::string bytes = StoredRecord(record);
-    return db_
-        ->Run("INSERT INTO match_records (match_id, record) VALUES ($1, $2)",
-              SqlParams().Text(match.match_id()).KeptBytes(bytes), "storing a record")
-        .status();
-  }
-
-  // Every seat of `match` in one statement.
-  absl::Status InsertSeatsLocked(const hoard::v1::Match& match) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    SqlParams seats;
-    std::string sql =
-        "INSERT INTO seats (match_id, seat, player, score, rank, timeouts, illegal_answers, "
-        "forfeited, bot_id, disconnects) VALUES ";
-    for (int i = 0; i < match.seats_size(); ++i) {
-      const hoard::v1::SeatInfo& seat = match.seats(i);
-      const int p = i * 10;
-      absl::StrAppend(&sql, i == 0 ? "" : ", ", "($", p + 1, ", $", p + 2, ", $", p + 3, ", $",
-                      p + 4, ", $", p + 5, ", $", p + 6, ", $", p + 7, ", $", p + 8, ", $", p + 9,
-                      ", $", p + 10, ")");
-      seats.Text(match.match_id())
-          .Int(seat.seat())
-          .Text(seat.player())
-          .Double(seat.score())
-          .Int(seat.rank())
-          .Int(seat.timeouts())
-          .Int(seat.illegal_answers())
-          .Int(seat.forfeited() ? 1 : 0);
-      if (auto bot = SeatBot(seat.player())) {
-        ASSIGN_OR_RETURN(const std::int64_t bot_id, BotIdLocked(bot->first, bot->second));
-        seats.Int(bot_id);
-      } else {
-        seats.NullInt();
-      }
-      seats.Int(seat.disconnects());
+    if (bots.empty()) return absl::OkStatus();
+    // The bots that held its seats, in one statement.
+    SqlParams held;
+    std::string sql = "INSERT INTO bot_matches (bot_id, builtin, sequence) VALUES ";
+    for (std::size_t i = 0; i < bots.size(); ++i) {
+      absl::StrAppend(&sql, i == 0 ? "" : ", ", "($", 3 * i + 1, ", $", 3 * i + 2, ", $", 3 * i + 3,
+                      ")");
+      held.Int(bots[i].first).Int(bots[i].second).Int(sequence);
     }
-    return db_->Run(sql, seats, "storing a seat").status();
+    return db_->Run(sql, held, "storing a match's bots").status();
   }
 
   absl::StatusOr<std::int64_t> BotIdLocked(const std::string& name, const std::string& version)
@@ -807,6 +969,7 @@ class SqlStore final : public MatchStore {
                      db_->QueryInt("SELECT id FROM bots WHERE name = $1 AND version = $2",
                                    SqlParams().Text(name).Text(version), "reading a bot"));
     if (!id.has_value()) return absl::InternalError(absl::StrCat(name_, ": a bot went missing"));
+    bot_names_[*id] = engine::JoinBotName(name, version);
     return bot_ids_[key] = *id;
   }
 
@@ -818,6 +981,8 @@ class SqlStore final : public MatchStore {
   // (name, version) -> bots.id, as stored in this connection's view.
   absl::flat_hash_map<std::pair<std::string, std::string>, std::int64_t> bot_ids_
       ABSL_GUARDED_BY(mu_);
+  // bots.id -> "name" or "name@version", as BotNameLocked has read them.
+  absl::flat_hash_map<std::int64_t, std::string> bot_names_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace

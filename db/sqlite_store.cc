@@ -318,6 +318,9 @@ class SqliteConnection final : public SqlConnection {
           absl::StrCat(path_, " cannot be written (", s.message(),
                        "): check the file's and its directory's permissions and free space"));
     }
+    // A new database went through every migration, and the tables later
+    // ones replace left free pages behind: it starts without them.
+    if (version == 0 && known > 0) RETURN_IF_ERROR(Exec("VACUUM"));
     return absl::OkStatus();
   }
 

@@ -12,11 +12,14 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "db/migrations.h"
 #include "db/testing/temporary_postgres.h"
 #include "engine/status_macros.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 
 namespace hoard::db {
@@ -52,6 +55,62 @@ hoard::v1::MatchRecord RecordOf(const hoard::v1::Match& match) {
   record.set_game(match.game());
   record.set_seed(match.seed());
   return record;
+}
+
+// The SQL that makes a database of schema version 10 (before matches were
+// kept in one row) holding `matches` as that schema stored them: a row of
+// each with its whole summary, a row of each seat with its bot, and its
+// record (RecordOf) in match_records.
+std::string Version10Database(const std::vector<hoard::v1::Match>& matches, SqlDatabase database) {
+  const bool sqlite = database == SqlDatabase::kSqlite;
+  auto blob = [&](const std::string& bytes) {
+    const std::string hex = absl::BytesToHexString(bytes);
+    return sqlite ? absl::StrCat("X'", hex, "'") : absl::StrCat("'\\x", hex, "'::bytea");
+  };
+  std::string sql =
+      absl::StrCat("CREATE TABLE schema_migrations (version ", sqlite ? "INTEGER" : "BIGINT",
+                   " PRIMARY KEY, applied_at_ms ", sqlite ? "INTEGER" : "BIGINT", " NOT NULL);");
+  for (int version = 1; version <= 10; ++version) {
+    absl::StrAppend(&sql, MigrationSql(version, database),
+                    "; INSERT INTO schema_migrations VALUES (", version, ", 0);");
+  }
+  if (sqlite)
+    absl::StrAppend(&sql, "PRAGMA application_id = 1213157956; PRAGMA user_version = 10;");
+  for (const hoard::v1::Match& match : matches) {
+    absl::StrAppend(&sql,
+                    "INSERT INTO matches (id, sequence, game, ruleset_version, seed, status, "
+                    "actions, stored_at_ms, summary, seed_salt) VALUES ('",
+                    match.match_id(), "', ", match.match_id().substr(1), ", '", match.game(),
+                    "', '", match.ruleset_version(), "', ", static_cast<std::int64_t>(match.seed()),
+                    ", '", hoard::v1::MatchStatus_Name(match.status()), "', ", match.actions(),
+                    ", 0, ", blob(match.SerializeAsString()), ", '", match.seed_salt(), "');");
+    for (const hoard::v1::SeatInfo& seat : match.seats()) {
+      const std::string bot = seat.player().substr(seat.player().find(':') + 1);
+      absl::StrAppend(&sql, "INSERT INTO bots (name, version) VALUES ('", bot,
+                      "', '') ON CONFLICT DO NOTHING; INSERT INTO seats (match_id, seat, player, "
+                      "score, rank, timeouts, illegal_answers, forfeited, bot_id, disconnects) "
+                      "VALUES ('",
+                      match.match_id(), "', ", seat.seat(), ", '", seat.player(), "', ",
+                      seat.score(), ", ", seat.rank(), ", ", seat.timeouts(), ", ",
+                      seat.illegal_answers(), ", ", seat.forfeited() ? 1 : 0,
+                      ", (SELECT id FROM bots WHERE name = '", bot, "'), ", seat.disconnects(),
+                      ");");
+    }
+    absl::StrAppend(&sql, "INSERT INTO match_records (match_id, record) VALUES ('",
+                    match.match_id(), "', ", blob(RecordOf(match).SerializeAsString()), ");");
+  }
+  return sql;
+}
+
+// A SQLite file of schema version 10 at `path` holding `matches`; false if
+// it cannot be made.
+bool Version10File(const std::string& path, const std::vector<hoard::v1::Match>& matches) {
+  sqlite3* db = nullptr;
+  const bool made = sqlite3_open(path.c_str(), &db) == SQLITE_OK &&
+                    sqlite3_exec(db, Version10Database(matches, SqlDatabase::kSqlite).c_str(),
+                                 nullptr, nullptr, nullptr) == SQLITE_OK;
+  sqlite3_close(db);
+  return made;
 }
 
 std::string TempPath(const std::string& name) {
@@ -361,11 +420,7 @@ TEST(StoreTest, AFileSurvivesReopeningInWalMode) {
 
 TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
   const std::string path = TempPath("hoard_backfill.db");
-  {
-    std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
-    const hoard::v1::Match match = Finished(1, "village", "alice@3");
-    ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
-  }
+  ASSERT_TRUE(Version10File(path, {Finished(1, "village", "alice@3")}));
   // As a database from before migration 3 has it: seats without bots.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -376,7 +431,7 @@ TEST(StoreTest, MatchesStoredBeforeBotsWereKeptGetTheirBots) {
           "DROP TABLE bot_accounts; ALTER TABLE seats DROP COLUMN disconnects; "
           "DROP TABLE slot_leases; ALTER TABLE matches DROP COLUMN seed_salt; "
           "ALTER TABLE tournaments DROP COLUMN seed_salt; ALTER TABLE matches DROP COLUMN unrated; "
-          "DELETE FROM schema_migrations WHERE version >= 3",
+          "DELETE FROM schema_migrations WHERE version >= 3; PRAGMA user_version = 2",
           nullptr, nullptr, nullptr),
       SQLITE_OK);
   sqlite3_close(db);
@@ -415,14 +470,13 @@ std::string QueryFile(const std::string& path, const char* sql) {
 
 TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
   const std::string path = TempPath("hoard_seats_by_match.db");
-  {
-    std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
-    for (int i = 1; i <= 3; ++i) {
-      hoard::v1::Match match = Finished(i, "village", i == 2 ? "bob" : "alice");
-      match.mutable_seats(0)->set_disconnects(i);
-      ASSERT_THAT(store->SaveFinished(i, match, RecordOf(match)), IsOk());
-    }
+  std::vector<hoard::v1::Match> matches;
+  for (int i = 1; i <= 3; ++i) {
+    hoard::v1::Match& match =
+        matches.emplace_back(Finished(i, "village", i == 2 ? "bob" : "alice"));
+    match.mutable_seats(0)->set_disconnects(i);
   }
+  ASSERT_TRUE(Version10File(path, matches));
   // As migration 6 left the seats: a table with rowids and two indexes.
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -452,7 +506,8 @@ TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
   std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
   EXPECT_EQ(QueryFile(path, "SELECT count(*) FROM sqlite_master WHERE name = 'seats_by_player'"),
             "0");
-  EXPECT_EQ(QueryFile(path, "SELECT count(*) FROM seats"), "6");
+  // Each bot's three matches (alice two, bob one, random three).
+  EXPECT_EQ(QueryFile(path, "SELECT count(*) FROM bot_matches"), "6");
   auto ids = [&](MatchFilter filter) {
     std::vector<std::string> out;
     absl::StatusOr<std::vector<StoredMatch>> listed = store->List(0, 10, filter);
@@ -477,17 +532,13 @@ TEST(StoreTest, SeatsStoredBeforeMigrationSevenKeepTheirBotsAndFilters) {
 
 TEST(StoreTest, MatchesAndTournamentsStoredBeforeSaltsHaveNoneAndNewOnesKeepTheirs) {
   const std::string path = TempPath("hoard_seed_salts.db");
-  {
-    std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
-    const hoard::v1::Match match = Finished(1, "village", "alice");
-    ASSERT_THAT(store->SaveFinished(1, match, RecordOf(match)), IsOk());
-    hoard::v1::TournamentSpec spec;
-    spec.set_game("village");
-    ASSERT_THAT(store->CreateTournament(spec, "h", 4, ""), IsOk());
-  }
+  ASSERT_TRUE(Version10File(path, {Finished(1, "village", "alice")}));
   // As migration 8 left the tables: no salts.
   ASSERT_TRUE(ExecFile(
       path,
+      "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, scheduled, "
+      "created_at_ms, updated_at_ms) VALUES ('', 'village', X'', 'h', "
+      "'TOURNAMENT_STATUS_RUNNING', '', 4, 0, 0); "
       "ALTER TABLE matches DROP COLUMN seed_salt; "
       "ALTER TABLE tournaments DROP COLUMN seed_salt; ALTER TABLE matches DROP COLUMN unrated; "
       "DELETE FROM schema_migrations WHERE version >= 9; "
@@ -751,14 +802,17 @@ TEST(PostgresStoreTest, AReopenedDatabaseKeepsItsMatchesAndMigratesOnce) {
 // A database of an older schema (as migration 7 left it) is read only once
 // brought up to date, which a read-write open does, keeping what it holds.
 TEST(PostgresStoreTest, ADatabaseOfAnOlderSchemaIsBroughtUpToDate) {
-  absl::StatusOr<std::string> url = PostgresHoldingAMatch(1);
+  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
   ASSERT_THAT(url, IsOk());
-  {
-    hoard::v1::TournamentSpec spec;
-    spec.set_game("village");
-    ASSERT_THAT((*OpenPostgresStore(*url))->CreateTournament(spec, "h", 4, ""), IsOk());
-  }
+  ASSERT_EQ(
+      RunOnPostgres(
+          *url,
+          Version10Database({Finished(1, "village", "alice")}, SqlDatabase::kPostgresql).c_str()),
+      "");
   ASSERT_EQ(RunOnPostgres(*url,
+                          "INSERT INTO tournaments (name, game, spec, spec_hash, status, error, "
+                          "scheduled, created_at_ms, updated_at_ms) VALUES ('', 'village', '', "
+                          "'h', 'TOURNAMENT_STATUS_RUNNING', '', 4, 0, 0); "
                           "ALTER TABLE matches DROP COLUMN seed_salt; "
                           "ALTER TABLE tournaments DROP COLUMN seed_salt; ALTER TABLE matches DROP "
                           "COLUMN unrated; DROP TABLE slot_leases; "
@@ -913,6 +967,96 @@ TEST(PostgresStoreTest, ALostConnectionIsMadeAgain) {
   EXPECT_THAT(store->SaveFinished(2, second, RecordOf(second)), IsOk());
   EXPECT_EQ(*store->LastSequence(), 2);
   EXPECT_THAT(*store->List(0, 10, {.bot = "alice"}), ::testing::SizeIs(2));
+}
+
+// Matches stored before migration 11 (their seats in rows of their own and
+// in their summaries, their records in match_records) read back as they
+// were stored, on either database: one match, a page of them, a bot's, the
+// record, the leaderboard's seats; and matches stored after read the same.
+void ExpectUpgradedMatchesReadAsStored(MatchStore& store,
+                                       const std::vector<hoard::v1::Match>& before) {
+  std::vector<hoard::v1::Match> all = before;
+  hoard::v1::Match after = Finished(4, "village", "alice");
+  after.mutable_seats(1)->set_timeouts(2);
+  after.mutable_seats(1)->set_score(-3.25);
+  ASSERT_THAT(store.SaveFinished(4, after, RecordOf(after)), IsOk());
+  all.push_back(after);
+  for (const hoard::v1::Match& match : all) {
+    SCOPED_TRACE(match.match_id());
+    absl::StatusOr<std::optional<StoredMatch>> got = store.Get(match.match_id());
+    ASSERT_THAT(got, IsOk());
+    ASSERT_TRUE(got->has_value());
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals((*got)->match, match))
+        << (*got)->match.DebugString() << " is not " << match.DebugString();
+    absl::StatusOr<std::optional<hoard::v1::MatchRecord>> record =
+        store.GetRecord(match.match_id());
+    ASSERT_THAT(record, IsOk());
+    ASSERT_TRUE(record->has_value());
+    EXPECT_EQ((*record)->SerializeAsString(), RecordOf(match).SerializeAsString());
+  }
+  absl::StatusOr<std::vector<StoredMatch>> newest = store.ListNewest(0, 10, {});
+  ASSERT_THAT(newest, IsOk());
+  ASSERT_EQ(newest->size(), all.size());
+  EXPECT_EQ((*newest)[0].match.match_id(), "m4");
+  EXPECT_EQ((*newest)[0].match.seats(1).score(), -3.25);
+  EXPECT_EQ((*newest)[3].match.seats(0).player(), "bot:alice");
+  absl::StatusOr<std::vector<StoredMatch>> alices = store.List(0, 10, {.bot = "alice"});
+  ASSERT_THAT(alices, IsOk());
+  ASSERT_EQ(alices->size(), 3u);
+  EXPECT_EQ((*alices)[1].match.match_id(), "m3");
+  EXPECT_EQ((*alices)[2].match.match_id(), "m4");
+  std::vector<RatedMatch> rated = *store.RatedMatches({.game = "village"});
+  ASSERT_EQ(rated.size(), 4u);
+  EXPECT_EQ(rated[1].seats[0].bot, "bob");
+  EXPECT_EQ(rated[1].seats[0].disconnects, 1);
+  EXPECT_EQ(rated[3].seats[1].bot, "random");
+  EXPECT_TRUE(rated[3].seats[1].builtin);
+  EXPECT_EQ(rated[3].seats[1].timeouts, 2);
+  EXPECT_EQ(rated[3].seats[1].score, -3.25);
+}
+
+std::vector<hoard::v1::Match> ThreeOldMatches() {
+  std::vector<hoard::v1::Match> matches;
+  for (int i = 1; i <= 3; ++i) {
+    hoard::v1::Match& match =
+        matches.emplace_back(Finished(i, "village", i == 2 ? "bob" : "alice"));
+    match.mutable_seats(0)->set_disconnects(i - 1);
+    match.mutable_time_control()->set_decision_ms(1000 * i);
+  }
+  return matches;
+}
+
+TEST(StoreTest, MatchesStoredBeforeMigrationElevenReadAsTheyWereStored) {
+  const std::string path = TempPath("hoard_one_row.db");
+  ASSERT_TRUE(Version10File(path, ThreeOldMatches()));
+  std::unique_ptr<MatchStore> store = *OpenSqliteStore(path);
+  EXPECT_EQ(QueryFile(path,
+                      "SELECT count(*) FROM sqlite_master WHERE name IN ('seats', "
+                      "'match_records')"),
+            "0");
+  ExpectUpgradedMatchesReadAsStored(*store, ThreeOldMatches());
+}
+
+TEST(PostgresStoreTest, MatchesStoredBeforeMigrationElevenReadAsTheyWereStored) {
+  absl::StatusOr<std::string> url = PostgresEnvironment::NewDatabase();
+  ASSERT_THAT(url, IsOk());
+  ASSERT_EQ(
+      RunOnPostgres(*url, Version10Database(ThreeOldMatches(), SqlDatabase::kPostgresql).c_str()),
+      "");
+  std::unique_ptr<MatchStore> store = *OpenPostgresStore(*url);
+  EXPECT_EQ(RunOnPostgres(*url,
+                          "SELECT count(*) FROM pg_tables WHERE tablename IN ('seats', "
+                          "'match_records')"),
+            "0");
+  ExpectUpgradedMatchesReadAsStored(*store, ThreeOldMatches());
+}
+
+TEST_P(StoreContractTest, AStoredMatchReadsBackAsItWasStored) {
+  std::unique_ptr<MatchStore> store = *Fresh();
+  for (const hoard::v1::Match& match : ThreeOldMatches()) {
+    ASSERT_THAT(store->SaveFinished(0, match, RecordOf(match)), IsOk());
+  }
+  ExpectUpgradedMatchesReadAsStored(*store, ThreeOldMatches());
 }
 
 }  // namespace

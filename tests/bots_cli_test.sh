@@ -153,8 +153,10 @@ expect_error "check-bot refuses an unknown game" 2 "unknown game 'chess'" \
 check "the cross-language round-robin finishes" "$WORK/cross.err" [ $? -eq 0 ]
 check "it stored all 30 matches (5 bots, 3 a match, every seat order)" "$WORK/cross.out" \
   grep -q "FINISHED, 30 of 30 matches stored" "$WORK/cross.out"
-seats=$("$PY" -c 'import sqlite3,sys; print(" ".join(f"{p}={n}" for p, n in sqlite3.connect(
-  sys.argv[1]).execute("SELECT player, COUNT(*) FROM seats GROUP BY player ORDER BY player")))' \
+seats=$("$PY" -c 'import sqlite3,sys; print(" ".join(sorted(
+  "%s:%s=%d" % (("bot", "builtin")[builtin], name, n) for builtin, name, n in sqlite3.connect(sys.argv[1]).execute(
+  "SELECT m.builtin, b.name, COUNT(*) FROM bot_matches m JOIN bots b ON b.id = m.bot_id "
+  "GROUP BY m.builtin, b.name"))))' \
   "$WORK/cross.db" 2>&1)
 echo "$seats" >"$WORK/seats"
 check "SQLite holds 18 finished seats of each bot, in every language" "$WORK/seats" \

@@ -107,13 +107,13 @@ check "the log names the match that finished in the grace" "$WORK/serve.log" \
 # The database: every finished match with its record, the aborted ones
 # marked, without record or seed, and nothing corrupt.
 check "SQLite holds the 6 finished matches" "$WORK/serve.log" \
-  [ "$(sql "SELECT COUNT(*) FROM matches WHERE status = 'MATCH_STATUS_FINISHED'")" -eq 6 ]
+  [ "$(sql "SELECT COUNT(*) FROM matches WHERE status = 2")" -eq 6 ]  # MATCH_STATUS_FINISHED
 check "and the 3 unfinished ones, marked aborted" "$WORK/serve.log" \
-  [ "$(sql "SELECT COUNT(*) FROM matches WHERE status = 'MATCH_STATUS_ABORTED'")" -eq 3 ]
+  [ "$(sql "SELECT COUNT(*) FROM matches WHERE status = 3")" -eq 3 ]  # MATCH_STATUS_ABORTED
 check "records are kept for the finished matches only" "$WORK/serve.log" \
-  [ "$(sql "SELECT COUNT(*) FROM match_records")" -eq 6 ]
+  [ "$(sql "SELECT COUNT(record) FROM matches")" -eq 6 ]
 check "no aborted match gives away its seed" "$WORK/serve.log" \
-  [ "$(sql "SELECT COUNT(*) FROM matches WHERE status = 'MATCH_STATUS_ABORTED' AND seed != 0")" -eq 0 ]
+  [ "$(sql "SELECT COUNT(*) FROM matches WHERE status = 3 AND seed != 0")" -eq 0 ]
 check "PRAGMA integrity_check says ok" "$WORK/serve.log" [ "$(sql 'PRAGMA integrity_check')" = ok ]
 
 # Started again on the same database, the server serves them all.

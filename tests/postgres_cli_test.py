@@ -70,9 +70,9 @@ def cli_tournament(pg):
     stored = pg.psql("cli", "SELECT count(*), count(DISTINCT schedule_index) FROM matches "
                             "WHERE tournament_id = 1")
     check("the database holds each scheduled slot once", stored == "120|120", stored)
-    seats = pg.psql("cli", "SELECT count(*) FROM seats")
-    records = pg.psql("cli", "SELECT count(*) FROM match_records")
-    check("with every seat and every record", seats == "240" and records == "120",
+    seats = pg.psql("cli", "SELECT count(*) FROM bot_matches")
+    records = pg.psql("cli", "SELECT count(record) FROM matches")
+    check("with every seat's bot and every record", seats == "240" and records == "120",
           f"seats {seats}, records {records}")
     code2, out2, err2 = run(["tournament", "--db", url] + SPEC)
     again = pg.psql("cli", "SELECT count(*) FROM matches")

@@ -86,9 +86,9 @@ points = [float(p) for p in rows]
 assert len(points) == 32 and points == sorted(points, reverse=True), points' "$WORK/swiss"
 check "no two bots met twice" "$WORK/swiss" [ "$("$PY" -c '
 import sqlite3
-print(sqlite3.connect("swiss.db").execute("""SELECT COUNT(*) FROM (SELECT a.player, b.player
-  FROM seats a JOIN seats b ON a.match_id = b.match_id AND a.player < b.player
-  GROUP BY a.player, b.player HAVING COUNT(*) > 1)""").fetchone()[0])')" = 0 ]
+print(sqlite3.connect("swiss.db").execute("""SELECT COUNT(*) FROM (SELECT a.bot_id, b.bot_id
+  FROM bot_matches a JOIN bot_matches b ON a.sequence = b.sequence AND a.bot_id < b.bot_id
+  GROUP BY a.bot_id, b.bot_id HAVING COUNT(*) > 1)""").fetchone()[0])')" = 0 ]
 check "the heuristic bots lead it" "$WORK/swiss" \
   [ "$(grep -cE '^  [1-8]\. s(00|03|06|09|12|15|18|21|24|27|30) ' "$WORK/swiss")" -ge 7 ]
 expect_error "export of a tournament that is not there" 2 "no tournament 42 in hoard.db" \
@@ -173,8 +173,9 @@ check "each restart is a warning line saying why and when" "$WORK/restarts" \
   [ "$(grep -c "^hoard: participant 'once' exited with status 0; restarting it in [0-9.]*m\?s (1 of at most 5 restarts in a row" "$WORK/restarts")" -ge 5 ]
 check "the leaderboard shows it no forfeit and no time-out" "$WORK/restarts" \
   grep -qE '^[1-3] +once .* 6 +[0-9]+ +-?[0-9.]+ +[0-9.]+ +0 +0$' "$WORK/restarts"
-check "no seat of it timed out or forfeited" /dev/null [ "$("$PY" -c '
-import sqlite3; print(sqlite3.connect("restarts.db").execute("SELECT SUM(timeouts) + SUM(forfeited) FROM seats").fetchone()[0])')" = 0 ]
+check "no seat of it timed out or forfeited" /dev/null [ "$("$HOARD" leaderboard --game village \
+  --db restarts.db --csv | "$PY" -c '
+import csv, sys; print(sum(int(r["timeouts"]) + int(r["forfeits"]) for r in csv.DictReader(sys.stdin)))')" = 0 ]
 # One that crashes at every decision fails the tournament within seconds.
 # Its decisions get a second: on a busy machine a shorter one can pass
 # before the bot has said its last words, and the SDK's note that it sent
