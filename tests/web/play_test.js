@@ -51,9 +51,9 @@ async function openPage(browser, web, matchId) {
 function markLastAction(page) {
   return page.evaluate(() => {
     const draw = window.tableOf;
-    window.tableOf = (view, match, options = {}) => {
-      const table = draw(view, match, options);
-      const legal = options.legal_actions || [];
+    window.tableOf = (view, match, decision = null) => {
+      const table = draw(view, match, decision);
+      const legal = (decision && decision.legal_actions) || [];
       if (legal.length > 0 && !table.querySelector("[data-action]")) {
         const mark = document.createElement("span");
         mark.className = "test-mark";

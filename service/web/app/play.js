@@ -139,6 +139,7 @@ function drawSeat(panel, answer) {
   parts.push(el("h3", { text: "Play by play" }),
              el("ol", { class: "log" }, ...panel.log.map((line) => el("li", { text: line }))));
   panel.node.replaceChildren(...parts);
+  HoardTables.hitAreas(panel.node);
   panel.node.dataset.request = decision ? decision.request_id : "";
   tickClock(panel);
 }

@@ -767,5 +767,17 @@ const HoardTables = (() => {
     return keys;
   }
 
-  return { village, dragons_gold, frost_dragon, hedonia, animate, actionKeys, plural, singular };
+  // Gives each thing marked with an action in `container` a transparent box
+  // over its whole extent, so that a click anywhere on it lands on it (an
+  // SVG group takes clicks only where it paints). Call once the drawing is
+  // in the page: a box is measured from what is drawn.
+  function hitAreas(container) {
+    for (const node of container.querySelectorAll("svg.hoard-table [data-action]")) {
+      const box = node.getBBox();
+      node.prepend(s("rect", { class: "hit", x: box.x, y: box.y, width: box.width, height: box.height,
+                               fill: "transparent" }));
+    }
+  }
+
+  return { village, dragons_gold, frost_dragon, hedonia, animate, actionKeys, hitAreas, plural, singular };
 })();
