@@ -785,13 +785,16 @@ class SqlStore final : public MatchStore {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto it = bot_names_.find(id);
     if (it == bot_names_.end()) {
+      // Read into a map of its own: the callback is not known to hold mu_.
+      absl::flat_hash_map<std::int64_t, std::string> names;
       RETURN_IF_ERROR(db_->Run("SELECT id, name, version FROM bots", SqlParams(), "reading bots",
                                [&](const SqlRow& row) {
-                                 bot_names_[row.Int(0)] =
+                                 names[row.Int(0)] =
                                      engine::JoinBotName(row.Bytes(1), row.Bytes(2));
                                  return absl::OkStatus();
                                })
                           .status());
+      bot_names_.merge(names);
       it = bot_names_.find(id);
       if (it == bot_names_.end()) {
         return absl::DataLossError(
