@@ -29,6 +29,7 @@ class RandomBot final : public Bot {
   explicit RandomBot(std::uint64_t seed) : rng_(seed) {}
   engine::Action Choose(const engine::View& view, std::span<const engine::Action> legal) override;
   bool ReadsView() const override { return false; }
+  bool Instant() const override { return true; }
 
  private:
   engine::Rng rng_;
@@ -40,6 +41,8 @@ class FirstBot final : public Bot {
  public:
   engine::Action Choose(const engine::View& view, std::span<const engine::Action> legal) override;
   bool ReadsView() const override { return false; }
+  bool Instant() const override { return true; }
+  bool PlaysDefault() const override { return true; }
 };
 
 // The built-in bots of `game`: "first", "random", and for a registered game

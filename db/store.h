@@ -61,6 +61,15 @@ struct TournamentSlot {
   std::int64_t block = 0;
 };
 
+// What a store writes of a finished match besides its columns and seats,
+// made ahead of its transaction (MatchRecordStore::Encode): the summary
+// and the record as the store keeps them. Not `made`: made as it is stored.
+struct EncodedResult {
+  bool made = false;
+  std::string summary;
+  std::string record;
+};
+
 // A finished match to store: its sequence (0: the store numbers it), its
 // summary, its record and, for a tournament's match, its slot.
 struct FinishedResult {
@@ -68,6 +77,8 @@ struct FinishedResult {
   hoard::v1::Match match;
   hoard::v1::MatchRecord record;
   std::optional<TournamentSlot> slot;
+  // Made by Encode, on the thread that hands the result on.
+  EncodedResult encoded;
 };
 
 struct StoredTournament {
@@ -184,6 +195,12 @@ class MatchRecordStore {
   // On any other error none is stored and every status is it.
   virtual std::vector<absl::Status> SaveFinishedBatch(
       const std::vector<const FinishedResult*>& results) = 0;
+  // Makes, on the calling thread and without the store's lock, what
+  // storing `result` takes besides the database (EncodedResult), so that
+  // the one thread that writes (a results writer) does less of the work.
+  // Call once its match, record and slot are final; any thread. A store
+  // that makes nothing ahead leaves it as it is.
+  virtual void Encode(FinishedResult& /*result*/) const {}
 
   // The stored match with this id, or nullopt.
   virtual absl::StatusOr<std::optional<StoredMatch>> Get(const std::string& id) = 0;

@@ -1059,5 +1059,70 @@ TEST_P(StoreContractTest, AStoredMatchReadsBackAsItWasStored) {
   ExpectUpgradedMatchesReadAsStored(*store, ThreeOldMatches());
 }
 
+// The fields of `message` left at their defaults, by name.
+std::vector<std::string> UnsetFields(const google::protobuf::Message& message) {
+  std::vector<const google::protobuf::FieldDescriptor*> set;
+  message.GetReflection()->ListFields(message, &set);
+  std::vector<std::string> unset;
+  const google::protobuf::Descriptor* descriptor = message.GetDescriptor();
+  for (int i = 0; i < descriptor->field_count(); ++i) {
+    if (std::find(set.begin(), set.end(), descriptor->field(i)) == set.end()) {
+      unset.push_back(descriptor->field(i)->name());
+    }
+  }
+  return unset;
+}
+
+TEST_P(StoreContractTest, EveryFieldOfAMatchIsKept) {
+  // A match of a tournament with every field of Match and SeatInfo set:
+  // a field added to either and forgotten by the store (its columns, its
+  // packed seats, the rest of its summary) fails here until it is set
+  // below and kept.
+  std::unique_ptr<MatchStore> store = *Fresh();
+  hoard::v1::TournamentSpec spec;
+  spec.set_game("village");
+  const std::int64_t id = *store->CreateTournament(spec, "h", 4, "");
+  hoard::v1::Match match = Finished(7, "village", "alice@2");
+  match.mutable_time_control()->set_decision_ms(250);
+  (*match.mutable_options())["favor_spaces"] = "7";
+  match.set_started_unix_ms(1700000000000);
+  match.set_finished_unix_ms(1700000000123);
+  match.set_tournament_id(id);
+  match.set_schedule_index(3);
+  match.set_sealed(true);
+  match.set_seed_salt("00112233445566778899aabbccddeeff");
+  // Not the commitment the seed and salt give: kept as it is.
+  match.set_seed_commitment(std::string(64, 'c'));
+  match.set_unrated(true);
+  hoard::v1::SeatInfo& seat = *match.mutable_seats(1);  // seat 0 has the default number
+  seat.set_connected(true);
+  seat.set_timeouts(1);
+  seat.set_illegal_answers(2);
+  seat.set_forfeited(true);
+  seat.set_answers(30);
+  seat.set_mean_round_trip_us(1234);
+  seat.set_default_answers(4);
+  seat.set_disconnects(5);
+  EXPECT_THAT(UnsetFields(match), ::testing::IsEmpty());
+  EXPECT_THAT(UnsetFields(seat), ::testing::IsEmpty());
+
+  const TournamentSlot slot{.tournament_id = id, .schedule_index = 3, .block = 1};
+  FinishedResult encoded{.sequence = 7, .match = match, .record = RecordOf(match), .slot = slot};
+  store->Encode(encoded);
+  FinishedResult plain = encoded;
+  plain.sequence = 8;
+  plain.match.set_match_id("m8");
+  plain.slot->schedule_index = 4;
+  plain.match.set_schedule_index(4);
+  plain.encoded = {};
+  ASSERT_THAT(store->SaveFinishedBatch({&encoded, &plain}), ::testing::Each(IsOk()));
+  for (const FinishedResult* result : {&encoded, &plain}) {
+    std::optional<StoredMatch> got = *store->Get(result->match.match_id());
+    ASSERT_TRUE(got.has_value());
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got->match, result->match))
+        << got->match.DebugString() << " is not " << result->match.DebugString();
+  }
+}
+
 }  // namespace
 }  // namespace hoard::db

@@ -181,6 +181,8 @@ absl::Status StoreWriter::CheckRoom() const {
 }
 
 void StoreWriter::Add(FinishedResult result) {
+  // On the caller's thread: the writer's one thread only writes.
+  store_->Encode(result);
   {
     absl::MutexLock lock(&mu_);
     if (!closed_) {

@@ -27,6 +27,15 @@ class Bot {
   // legal list alone) may be given any view, so a caller playing many
   // matches can skip building one.
   virtual bool ReadsView() const { return true; }
+  // Whether the bot decides at once: in about the time the rules take to
+  // list its actions, with no search and no clock of its own. A match whose
+  // every seat is such a bot ends microseconds after it starts, so a host
+  // may play it through in one go where it plays.
+  virtual bool Instant() const { return false; }
+  // Whether the bot always plays its seat's default action (the first
+  // legal action): a host may give it no list and play
+  // State::DefaultAction, which Choose would pick from any list.
+  virtual bool PlaysDefault() const { return false; }
 };
 
 // The view given to a bot that does not read its view (Bot::ReadsView), in

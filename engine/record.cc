@@ -227,7 +227,16 @@ absl::Status Replay(const MatchRecord& record, MatchRecord& expanded,
 
 void CompactRecorder::Record(Seat seat, Action action, const std::vector<Action>& legal,
                              const State& after) {
-  AppendVarint(MoveNumber(seat, action, legal, seats_), moves_);
+  Append(MoveNumber(seat, action, legal, seats_), after);
+}
+
+void CompactRecorder::RecordDefault(Seat seat, const State& after) {
+  // The first place in the list: the number is the seat alone.
+  Append(static_cast<std::uint64_t>(seat), after);
+}
+
+void CompactRecorder::Append(absl::uint128 number, const State& after) {
+  AppendVarint(number, moves_);
   if (++actions_ % kCheckpointEvery == 0) checkpoints_.push_back({actions_, after.Fingerprint()});
 }
 

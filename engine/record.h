@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/numeric/int128.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/game.h"
@@ -123,6 +124,9 @@ class CompactRecorder {
   // seat's legal list from the state before it (the list the action was
   // chosen from or checked against).
   void Record(Seat seat, Action action, const std::vector<Action>& legal, const State& after);
+  // The same for the seat's default action (State::DefaultAction: the first
+  // of its legal list), without the list.
+  void RecordDefault(Seat seat, const State& after);
 
   // Puts the moves, checkpoints and final state's fingerprint into
   // `record` and marks it format 3; its other fields are the caller's.
@@ -130,6 +134,9 @@ class CompactRecorder {
   void Finish(const State& final_state, MatchRecord& record) const;
 
  private:
+  // Appends the packed action `number` (MoveNumber's) played into `after`.
+  void Append(absl::uint128 number, const State& after);
+
   int seats_;
   int actions_ = 0;
   std::string moves_;

@@ -1,7 +1,10 @@
 #include "engine/seed_commitment.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/rand.h>
-#include <openssl/sha.h>
+
+#include <array>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -10,18 +13,35 @@
 namespace hoard::engine {
 
 std::string NewSeedSalt() {
-  unsigned char bytes[kSeedSaltBytes];
-  HOARD_CHECK(RAND_bytes(bytes, sizeof(bytes)) == 1, "OpenSSL's random generator gives bytes");
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(bytes), sizeof(bytes)));
+  // Drawn for many salts at once: a call to the generator costs far more
+  // than the bytes of one salt. Each thread hands out its own, once each,
+  // and wipes what it handed out.
+  constexpr std::size_t kSaltsPerDraw = 64;
+  thread_local std::array<unsigned char, kSeedSaltBytes * kSaltsPerDraw> drawn;
+  thread_local std::size_t used = drawn.size();
+  if (used == drawn.size()) {
+    HOARD_CHECK(RAND_bytes(drawn.data(), static_cast<int>(drawn.size())) == 1,
+                "OpenSSL's random generator gives bytes");
+    used = 0;
+  }
+  unsigned char* bytes = drawn.data() + used;
+  used += kSeedSaltBytes;
+  std::string salt = absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(bytes), kSeedSaltBytes));
+  OPENSSL_cleanse(bytes, kSeedSaltBytes);
+  return salt;
 }
 
 std::string SeedCommitment(std::uint64_t seed, absl::string_view salt) {
+  // Fetched once: looking the algorithm up is most of a short digest's cost.
+  static EVP_MD* const kSha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  HOARD_CHECK(kSha256 != nullptr, "OpenSSL provides SHA-256");
   const std::string text = absl::StrCat(seed, ":", salt);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(digest), sizeof(digest)));
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HOARD_CHECK(EVP_Digest(text.data(), text.size(), digest, &length, kSha256, nullptr) == 1,
+              "OpenSSL hashes with SHA-256");
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 absl::Status CheckSeedCommitment(std::uint64_t seed, absl::string_view salt,

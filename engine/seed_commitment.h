@@ -30,6 +30,7 @@ namespace hoard::engine {
 inline constexpr int kSeedSaltBytes = 16;
 
 // A fresh salt: kSeedSaltBytes from OpenSSL's RAND_bytes, as lowercase hex.
+// (Each thread draws the bytes of 64 salts at once and hands each out once.)
 std::string NewSeedSalt();
 
 // SHA-256 of "SEED:SALT", as 64 lowercase hex digits.

@@ -2,6 +2,8 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <utility>
@@ -306,27 +308,101 @@ void Arena::LogMatchStarted(const HostedMatch& match, const std::string& game,
   events_("match_started", fields);
 }
 
+absl::StatusOr<std::int64_t> Arena::NextSequenceLocked() {
+  // With a store, ids come from the blocks it reserves; without, the arena
+  // numbers its matches itself.
+  if (writer_) return writer_->NextSequence();
+  return next_sequence_++;
+}
+
 absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::CreateMatch(
     const hoard::v1::CreateMatchRequest& request, MatchHooks hooks, const std::string& creator) {
   ASSIGN_OR_RETURN(PreparedMatch prepared, PrepareMatch(request));
+  return Host(std::move(prepared), std::move(hooks), creator);
+}
+
+absl::StatusOr<hoard::v1::CreateMatchResponse> Arena::Host(PreparedMatch prepared, MatchHooks hooks,
+                                                           const std::string& creator) {
+  const std::string& game = prepared.setup.game->info().id;
   hoard::v1::CreateMatchResponse response;
   std::shared_ptr<HostedMatch> match;
   {
     absl::MutexLock lock(&mu_);
     RETURN_IF_ERROR(CheckRoom(creator, prepared.bot_seats));
-    // With a store, ids come from the blocks it reserves; without, the
-    // arena numbers its matches itself.
-    std::int64_t sequence = 0;
-    if (writer_) {
-      ASSIGN_OR_RETURN(sequence, writer_->NextSequence());
-    } else {
-      sequence = next_sequence_++;
-    }
+    ASSIGN_OR_RETURN(const std::int64_t sequence, NextSequenceLocked());
     match = Admit(std::move(prepared), sequence, std::move(hooks), creator, response);
   }
-  LogMatchStarted(*match, request.game(), creator);
+  LogMatchStarted(*match, game, creator);
   match->Start();
   return response;
+}
+
+absl::StatusOr<EndedMatch> Arena::PlayToEnd(const hoard::v1::CreateMatchRequest& request) {
+  ASSIGN_OR_RETURN(PreparedMatch prepared, PrepareMatch(request));
+  const std::vector<SeatPlayer>& seats = prepared.setup.seats;
+  const bool at_once = std::all_of(seats.begin(), seats.end(), [](const SeatPlayer& player) {
+    return player.kind == SeatPlayer::Kind::kBuiltin && player.builtin->Instant();
+  });
+  return at_once ? PlayThrough(std::move(prepared)) : HostAndWait(std::move(prepared));
+}
+
+absl::StatusOr<EndedMatch> Arena::HostAndWait(PreparedMatch prepared) {
+  auto done = std::make_shared<std::promise<EndedMatch>>();
+  std::future<EndedMatch> finished = done->get_future();
+  MatchHooks hooks;
+  hooks.store = false;
+  hooks.on_finished = [done](hoard::v1::Match match, hoard::v1::MatchRecord record) {
+    EndedMatch ended{.match = std::move(match), .record = std::move(record)};
+    // The arena numbers its matches "m<sequence>".
+    absl::SimpleAtoi(absl::string_view(ended.match.match_id()).substr(1), &ended.sequence);
+    done->set_value(std::move(ended));
+  };
+  RETURN_IF_ERROR(Host(std::move(prepared), std::move(hooks), /*creator=*/"").status());
+  EndedMatch ended = finished.get();
+  if (ended.match.status() != hoard::v1::MATCH_STATUS_FINISHED) {
+    return absl::AbortedError(
+        absl::StrCat("match ", ended.match.match_id(), " was aborted: the server is stopping"));
+  }
+  return ended;
+}
+
+absl::StatusOr<EndedMatch> Arena::PlayThrough(PreparedMatch prepared) {
+  MatchSetup& setup = prepared.setup;
+  {
+    absl::MutexLock lock(&mu_);
+    RETURN_IF_ERROR(CheckRoom(/*creator=*/"", prepared.bot_seats));
+    ASSIGN_OR_RETURN(setup.sequence, NextSequenceLocked());
+  }
+  const std::string game = setup.game->info().id;
+  setup.id = absl::StrCat("m", setup.sequence);
+  setup.thinkers = nullptr;  // decided here, one after another
+  setup.played_through = true;
+  GameMetrics& metrics = metrics_.Game(game);
+  setup.metrics = &metrics;
+  metrics.started.fetch_add(1, std::memory_order_relaxed);
+  // Never admitted: nobody can join, watch or abort it, and it has no
+  // time-outs that would hold it.
+  HostedMatch match(std::move(setup), std::move(prepared.state), &timers_, nullptr);
+  LogMatchStarted(match, game, /*creator=*/"");
+  match.Start();
+  EndedMatch ended{.match = match.Describe(), .sequence = match.sequence()};
+  if (std::optional<engine::MatchRecord> compact = match.CompactRecord()) {
+    ended.record = engine::RecordToProto(*compact);
+  }
+  metrics.builtin_decisions.fetch_add(ended.match.actions(), std::memory_order_relaxed);
+  metrics.finished.fetch_add(1, std::memory_order_relaxed);
+  if (events_) {
+    LogFields fields = EndFields(ended.match);
+    if (writer_ != nullptr) {
+      // Logged when its caller has stored it (OnStoredByCaller).
+      absl::MutexLock lock(&mu_);
+      end_events_[match.id()] = {"match_finished", std::move(fields)};
+    } else {
+      fields.push_back({"stored", "no"});
+      events_("match_finished", fields);
+    }
+  }
+  return ended;
 }
 
 FlawedAnswerHook Arena::FindFlawedAnswerHook(const std::string& match_id) {
@@ -357,20 +433,7 @@ void Arena::OnMatchFinished(const std::string& match_id) {
     }
   }
   const bool aborted = described.status() == hoard::v1::MATCH_STATUS_ABORTED;
-  std::vector<std::string> ranks, faults;
-  for (const hoard::v1::SeatInfo& seat : described.seats()) {
-    ranks.push_back(absl::StrCat(seat.rank()));
-    if (seat.timeouts() > 0 || seat.illegal_answers() > 0 || seat.forfeited()) {
-      faults.push_back(absl::StrCat("seat", seat.seat(), ":", seat.timeouts(), "t/",
-                                    seat.illegal_answers(), "i",
-                                    seat.forfeited() ? "/forfeit" : ""));
-    }
-  }
-  LogFields fields = {{"match", match_id},
-                      {"game", described.game()},
-                      {"actions", absl::StrCat(described.actions())}};
-  if (!aborted) fields.push_back({"ranks", absl::StrJoin(ranks, ",")});
-  if (!faults.empty()) fields.push_back({"faults", absl::StrJoin(faults, ",")});
+  LogFields fields = EndFields(described);
   const std::string event = aborted ? "match_aborted" : "match_finished";
   // Logged when its caller has stored it (OnStoredByCaller).
   const bool caller_stores = !store && writer_ != nullptr && !aborted && hooks.on_finished;
@@ -397,6 +460,26 @@ void Arena::OnMatchFinished(const std::string& match_id) {
     events_(event, fields);
   }
   if (hooks.on_finished) hooks.on_finished(std::move(described), std::move(record));
+}
+
+LogFields Arena::EndFields(const hoard::v1::Match& described) {
+  std::vector<std::string> ranks, faults;
+  for (const hoard::v1::SeatInfo& seat : described.seats()) {
+    ranks.push_back(absl::StrCat(seat.rank()));
+    if (seat.timeouts() > 0 || seat.illegal_answers() > 0 || seat.forfeited()) {
+      faults.push_back(absl::StrCat("seat", seat.seat(), ":", seat.timeouts(), "t/",
+                                    seat.illegal_answers(), "i",
+                                    seat.forfeited() ? "/forfeit" : ""));
+    }
+  }
+  LogFields fields = {{"match", described.match_id()},
+                      {"game", described.game()},
+                      {"actions", absl::StrCat(described.actions())}};
+  if (described.status() != hoard::v1::MATCH_STATUS_ABORTED) {
+    fields.push_back({"ranks", absl::StrJoin(ranks, ",")});
+  }
+  if (!faults.empty()) fields.push_back({"faults", absl::StrJoin(faults, ",")});
+  return fields;
 }
 
 void Arena::OnStoreOutcome(const std::string& match_id, const db::ResultOutcome& outcome) {

@@ -81,6 +81,14 @@ struct MatchHooks {
   bool store = true;
 };
 
+// A match PlayToEnd played: its summary and compact (format 3) record, and
+// its place in the arena's numbering (its id is "m<sequence>").
+struct EndedMatch {
+  hoard::v1::Match match;
+  hoard::v1::MatchRecord record;
+  std::int64_t sequence = 0;
+};
+
 class Arena {
  public:
   explicit Arena(ArenaLimits limits = {});
@@ -113,6 +121,16 @@ class Arena {
   absl::StatusOr<hoard::v1::CreateMatchResponse> CreateMatch(
       const hoard::v1::CreateMatchRequest& request, MatchHooks hooks = {},
       const std::string& creator = "");
+  // For an in-process caller that stores the match itself (a tournament's
+  // runner): plays the match to its end and gives its summary and record;
+  // kAborted if the server stopped it first. A match whose every seat is a
+  // built-in bot that decides at once (engine::Bot::Instant) is played
+  // through on the calling thread, in one go and unheard: no worker, no
+  // hand-off per decision, no words or play-by-play for a table nobody can
+  // watch; it is listed once its caller has stored it. Any other match is
+  // hosted as CreateMatch's (its end logged when the caller reports it
+  // stored, OnStoredByCaller) and waited for.
+  absl::StatusOr<EndedMatch> PlayToEnd(const hoard::v1::CreateMatchRequest& request);
   // `admin`: the reader sees sealed matches' seeds and records too.
   absl::StatusOr<hoard::v1::GetMatchResponse> GetMatch(const hoard::v1::GetMatchRequest& request,
                                                        bool admin = false) const;
@@ -231,6 +249,19 @@ class Arena {
                                      MatchHooks hooks, const std::string& creator,
                                      hoard::v1::CreateMatchResponse& response)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // CreateMatch's work once the request is prepared: admits the match and
+  // starts it.
+  absl::StatusOr<hoard::v1::CreateMatchResponse> Host(PreparedMatch prepared, MatchHooks hooks,
+                                                      const std::string& creator);
+  // PlayToEnd's two ways.
+  absl::StatusOr<EndedMatch> HostAndWait(PreparedMatch prepared);
+  absl::StatusOr<EndedMatch> PlayThrough(PreparedMatch prepared);
+  // The next match's number: from the store's reserved blocks, or the
+  // arena's own count without a store.
+  absl::StatusOr<std::int64_t> NextSequenceLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // What the end of `described` is logged with (its id, game, actions,
+  // ranks unless aborted, faults).
+  static LogFields EndFields(const hoard::v1::Match& described);
   // Reports match_started to the event sink, if there is one.
   void LogMatchStarted(const HostedMatch& match, const std::string& game,
                        const std::string& creator);

@@ -1,10 +1,9 @@
 #include "service/arena_host.h"
 
-#include <future>
 #include <utility>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/status_macros.h"
 
 namespace hoard::service {
 namespace {
@@ -16,25 +15,10 @@ class InProcess final : public tournament::MatchHost {
   InProcess(Arena* arena, std::string address) : arena_(arena), address_(std::move(address)) {}
 
   absl::StatusOr<FinishedMatch> Play(const hoard::v1::CreateMatchRequest& request) override {
-    auto done = std::make_shared<std::promise<FinishedMatch>>();
-    std::future<FinishedMatch> finished = done->get_future();
-    MatchHooks hooks;
-    hooks.store = false;
-    hooks.on_finished = [done](hoard::v1::Match match, hoard::v1::MatchRecord record) {
-      FinishedMatch result{.match = std::move(match), .record = std::move(record)};
-      // The arena numbers its matches "m<sequence>" from its store's last.
-      absl::SimpleAtoi(absl::string_view(result.match.match_id()).substr(1), &result.sequence);
-      done->set_value(std::move(result));
-    };
-    absl::StatusOr<hoard::v1::CreateMatchResponse> created =
-        arena_->CreateMatch(request, std::move(hooks));
-    if (!created.ok()) return created.status();
-    FinishedMatch result = finished.get();
-    if (result.match.status() != hoard::v1::MATCH_STATUS_FINISHED) {
-      return absl::AbortedError(
-          absl::StrCat("match ", result.match.match_id(), " was aborted: the server is stopping"));
-    }
-    return result;
+    ASSIGN_OR_RETURN(EndedMatch ended, arena_->PlayToEnd(request));
+    return FinishedMatch{.match = std::move(ended.match),
+                         .record = std::move(ended.record),
+                         .sequence = ended.sequence};
   }
 
   absl::StatusOr<hoard::v1::ListBotsResponse> ListBots() override { return arena_->ListBots(); }

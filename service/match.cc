@@ -60,6 +60,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       time_control_(setup.time_control),
       sealed_(setup.sealed),
       unrated_(setup.unrated),
+      played_through_(setup.played_through),
       seed_salt_(setup.seed_salt),
       seed_commitment_(seed_salt_.empty() ? "" : engine::SeedCommitment(config_.seed, seed_salt_)),
       thinkers_(setup.thinkers),
@@ -67,7 +68,7 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       timers_(timers),
       on_finished_(std::move(on_finished)),
       state_(std::move(state)),
-      initial_(state_->Clone()),
+      initial_(played_through_ ? nullptr : state_->Clone()),
       packed_(config_.num_players),
       started_unix_ms_(absl::ToUnixMillis(absl::Now())) {
   HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players, "one player per seat");
@@ -128,7 +129,7 @@ void HostedMatch::Thought(Seat seat, int thought, Action action,
       SeatState& s = seats_[seat];
       if (finished_ || !s.thinking || s.thought != thought) return;
       s.thinking = false;
-      Play(seat, action, *legal, /*by_default=*/false);
+      Play(seat, action, legal.get(), /*by_default=*/false);
       // Cheap bots (random, heuristic) play a match through on one worker;
       // one that thinks longer hands each decision to the pool, where other
       // matches' decisions take turns with it.
@@ -169,18 +170,22 @@ void HostedMatch::Advance(Thinking* next) {
         continue;
       }
       if (s.player.kind == SeatPlayer::Kind::kBuiltin) {
-        const std::vector<Action> legal = state_->LegalActions(seat);
         engine::Bot& bot = *s.player.builtin;
-        Play(seat,
-             bot.ReadsView() ? bot.Choose(*state_->ViewFor(seat), legal)
-                             : bot.Choose(engine::NoView(), legal),
-             legal, /*by_default=*/false);
+        if (bot.PlaysDefault()) {
+          // Its choice is known: no list to make.
+          Play(seat, state_->DefaultAction(seat), nullptr, /*by_default=*/false);
+        } else {
+          state_->LegalActions(seat, &legal_);
+          Play(seat,
+               bot.ReadsView() ? bot.Choose(*state_->ViewFor(seat), legal_)
+                               : bot.Choose(engine::NoView(), legal_),
+               &legal_, /*by_default=*/false);
+        }
         played = true;
         break;
       }
       if (s.forfeited) {
-        const std::vector<Action> legal = state_->LegalActions(seat);
-        Play(seat, legal[0], legal, /*by_default=*/true);
+        Play(seat, state_->DefaultAction(seat), nullptr, /*by_default=*/true);
         played = true;
         break;
       }
@@ -420,7 +425,7 @@ hoard::v1::AnswerResult HostedMatch::Judge(const Connection* connection,
       const std::vector<Action> legal = std::move(s.pending->legal);
       s.pending.reset();
       outcomes_[id - 1] = Outcome::kAnswered;
-      Play(seat, *action, legal, /*by_default=*/false);
+      Play(seat, *action, &legal, /*by_default=*/false);
       Advance();
       result.set_match_id(id_);
       result.set_request_id(id);
@@ -479,19 +484,28 @@ void HostedMatch::TimeOut(Seat seat) {
     s.forfeited = true;
     PublishFault(seat, hoard::v1::SeatFault::KIND_FORFEIT);
   }
-  Play(seat, legal[0], legal, /*by_default=*/true);
+  Play(seat, legal[0], &legal, /*by_default=*/true);
   Advance();
 }
 
-void HostedMatch::Play(Seat seat, Action action, const std::vector<Action>& legal,
+void HostedMatch::Play(Seat seat, Action action, const std::vector<Action>* legal,
                        bool by_default) {
-  std::string text = state_->ActionToString(seat, action);
-  std::vector<engine::ToldAction> told =
-      play_by_play_.Tell(*state_, seat, action, text, by_default);
+  std::string text;
+  std::vector<engine::ToldAction> told;
+  if (!played_through_) {
+    text = state_->ActionToString(seat, action);
+    told = play_by_play_.Tell(*state_, seat, action, text, by_default);
+  }
   const absl::Status status = state_->Apply(seat, action);
   HOARD_CHECK(status.ok(), "the match host applied an action it had checked");
+  if (legal != nullptr) {
+    packed_.Record(seat, action, *legal, *state_);
+  } else {
+    packed_.RecordDefault(seat, *state_);
+  }
+  ++steps_;
+  if (played_through_) return;  // its creator counts its decisions
   actions_.push_back({.seat = seat, .action = action, .text = std::move(text)});
-  packed_.Record(seat, action, legal, *state_);
   by_default_.push_back(by_default);
   if (metrics_ != nullptr) {
     std::atomic<std::int64_t>& count = by_default ? metrics_->default_decisions
@@ -500,7 +514,6 @@ void HostedMatch::Play(Seat seat, Action action, const std::vector<Action>& lega
                                            : metrics_->bot_decisions;
     count.fetch_add(1, std::memory_order_relaxed);
   }
-  ++steps_;
   told_ += static_cast<int>(told.size());
   if (!Heard()) return;
   for (engine::ToldAction& item : told) Publish(ActionEvent(std::move(item)));
@@ -519,6 +532,7 @@ hoard::v1::MatchEvent HostedMatch::ActionEvent(engine::ToldAction told) const {
 }
 
 void HostedMatch::TellAgain(int from, absl::FunctionRef<void(hoard::v1::MatchEvent)> tell) const {
+  HOARD_CHECK(!played_through_, "a match played through is told to nobody");
   // Told again from the start: the same actions give the same telling.
   engine::PlayByPlay again;
   std::unique_ptr<engine::State> replay = initial_->Clone();
@@ -777,6 +791,7 @@ hoard::v1::Match HostedMatch::DescribeToTableLocked() const {
 std::shared_ptr<const engine::MatchRecord> HostedMatch::Record() const {
   absl::MutexLock lock(&mu_);
   if (!finished_ || aborted_) return nullptr;
+  HOARD_CHECK(!played_through_, "a match played through keeps no words: expand its compact record");
   if (!record_) {
     engine::MatchRecorder recorder(game_.info(), config_, seat_names_, *initial_);
     std::unique_ptr<engine::State> replay = initial_->Clone();

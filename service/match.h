@@ -93,6 +93,12 @@ struct MatchSetup {
   WorkerPool* thinkers = nullptr;
   // The game's counters (not owned; must outlive the match); null: none.
   GameMetrics* metrics = nullptr;
+  // Played through by its creator on one thread before anyone could join
+  // or watch it (Arena::PlayToEnd): every seat a built-in bot and
+  // `thinkers` null. It tells nothing as it goes — no action's words, no
+  // play-by-play, no counters per decision — as nothing could hear them;
+  // its summary and compact record are what it gives.
+  bool played_through = false;
 };
 
 // How long a worker that made a built-in bot's decision goes on making the
@@ -152,7 +158,8 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   bool IsOver() const;
   hoard::v1::Match Describe() const;
   // The full record, once the match has finished (never for an aborted one:
-  // null). Built once and shared by every caller.
+  // null). Built once and shared by every caller. REQUIRES: not played
+  // through (MatchSetup::played_through; its compact record expands).
   std::shared_ptr<const engine::MatchRecord> Record() const;
   // The compact (format 3) record a store keeps, once the match has
   // finished (never for an aborted one: nullopt): the actions replayed from
@@ -241,8 +248,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   hoard::v1::AnswerResult Judge(const Connection* connection, const hoard::v1::Answer& answer,
                                 SteadyClock::time_point received);
   // Applies a legal action, chosen from (or checked against) the seat's
-  // `legal` list, and tells everyone who may know of it.
-  void Play(engine::Seat seat, engine::Action action, const std::vector<engine::Action>& legal,
+  // `legal` list — null for the seat's default action, played without one
+  // (State::DefaultAction) — and tells everyone who may know of it.
+  void Play(engine::Seat seat, engine::Action action, const std::vector<engine::Action>* legal,
             bool by_default) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Finish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The event that tells of the match's end, without a view.
@@ -283,6 +291,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   const tournament::TimeControl time_control_;
   const bool sealed_;
   const bool unrated_;
+  const bool played_through_;
   const std::string seed_salt_;
   // SeedCommitment(config_.seed, seed_salt_), or empty with no salt.
   const std::string seed_commitment_;
@@ -296,7 +305,7 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   std::vector<SeatState> seats_ ABSL_GUARDED_BY(mu_);
   // The start and every action so far; the record (with each step's
   // fingerprint) is built from them when first asked for, off the path of
-  // a decision.
+  // a decision. Neither is kept by a match played through.
   const std::unique_ptr<engine::State> initial_;
   std::vector<std::string> seat_names_;
   std::vector<engine::RecordedAction> actions_ ABSL_GUARDED_BY(mu_);
@@ -305,6 +314,9 @@ class HostedMatch : public std::enable_shared_from_this<HostedMatch> {
   engine::CompactRecorder packed_ ABSL_GUARDED_BY(mu_);
   // by_default_[i]: actions_[i] was played for its seat by the server.
   std::vector<bool> by_default_ ABSL_GUARDED_BY(mu_);
+  // The legal actions of a built-in bot deciding on the thread that
+  // advances the match, kept between decisions for their room.
+  std::vector<engine::Action> legal_ ABSL_GUARDED_BY(mu_);
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   // Ended by Abort() (finished_ is set too).
   bool aborted_ ABSL_GUARDED_BY(mu_) = false;

@@ -4,8 +4,10 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -433,6 +435,56 @@ int PoissonOne(engine::Rng& rng) {
   return k;
 }
 
+// Draws of Poisson(k), the sum of k Poisson(1) weights, by inversion of its
+// distribution function as PoissonOne's: over the values the mode ± 10
+// standard deviations and 20 span (the rest has a probability below
+// 1e-20), each value's probability from its neighbour's by a ratio of
+// whole numbers, compared in 64-bit integers.
+class PoissonDraw {
+ public:
+  explicit PoissonDraw(std::int64_t mean) {
+    HOARD_CHECK(mean > 0, "a Poisson draw of a positive mean");
+    const double k = static_cast<double>(mean);
+    const std::int64_t spread = static_cast<std::int64_t>(10 * std::sqrt(k)) + 20;
+    first_ = std::max<std::int64_t>(0, mean - spread);
+    const std::int64_t last = mean + spread;
+    std::vector<double> weight(static_cast<std::size_t>(last - first_ + 1));
+    auto at = [&](std::int64_t value) -> double& {
+      return weight[static_cast<std::size_t>(value - first_)];
+    };
+    at(mean) = 1;  // a mode, as is mean - 1
+    for (std::int64_t value = mean + 1; value <= last; ++value) {
+      at(value) = at(value - 1) * k / static_cast<double>(value);
+    }
+    for (std::int64_t value = mean - 1; value >= first_; --value) {
+      at(value) = at(value + 1) * static_cast<double>(value + 1) / k;
+    }
+    double total = 0;
+    for (double w : weight) total += w;
+    double cumulative = 0;
+    thresholds_.reserve(weight.size());
+    for (double w : weight) {
+      cumulative += w;
+      const double share = cumulative / total;
+      thresholds_.push_back(share >= 1 ? std::numeric_limits<std::uint64_t>::max()
+                                       : static_cast<std::uint64_t>(share * 0x1p64));
+    }
+  }
+
+  std::int64_t Draw(engine::Rng& rng) const {
+    const std::uint64_t x = rng.Next();
+    // As PoissonOne: the value is how many thresholds x reaches.
+    const auto reached = std::upper_bound(thresholds_.begin(), thresholds_.end(), x);
+    const std::int64_t index = std::min<std::int64_t>(
+        reached - thresholds_.begin(), static_cast<std::int64_t>(thresholds_.size()) - 1);
+    return first_ + index;
+  }
+
+ private:
+  std::int64_t first_ = 0;
+  std::vector<std::uint64_t> thresholds_;
+};
+
 // The q-quantile of `values` (which it reorders), interpolating linearly
 // between order statistics.
 double Quantile(std::vector<double>& values, double q) {
@@ -704,12 +756,41 @@ class MlFit {
     resampled_.resize(static_cast<std::size_t>(n_) * samples);
     std::vector<std::int64_t> a_halves(outcomes_.pairs.size()), meetings(outcomes_.pairs.size());
     engine::Rng rng(options_.seed);
+    // Units of equal tallies lie side by side (CanonicalUnitOrder), and a
+    // run of k of them is weighted at once: the sum of k Poisson(1) weights
+    // is one Poisson(k) weight (PoissonDraw), times one unit's tallies. A
+    // tournament of few bots has few kinds of unit, so a resample costs a
+    // draw per kind; a unit alike to no other is drawn as before.
+    struct Run {
+      std::size_t first_unit = 0, units = 0;
+    };
+    std::vector<Run> runs;
+    const auto same = [&](std::size_t x, std::size_t y) {
+      const auto begin = outcomes_.tallies.begin();
+      return std::equal(begin + static_cast<std::ptrdiff_t>(outcomes_.unit_begin[x]),
+                        begin + static_cast<std::ptrdiff_t>(outcomes_.unit_begin[x + 1]),
+                        begin + static_cast<std::ptrdiff_t>(outcomes_.unit_begin[y]),
+                        begin + static_cast<std::ptrdiff_t>(outcomes_.unit_begin[y + 1]),
+                        [](const PairwiseOutcomes::Tally& a, const PairwiseOutcomes::Tally& b) {
+                          return !(a < b) && !(b < a);
+                        });
+    };
+    for (std::size_t u = 0; u < num_units; ++u) {
+      if (runs.empty() || !same(runs.back().first_unit, u)) runs.push_back({u, 0});
+      ++runs.back().units;
+    }
+    std::map<std::size_t, PoissonDraw> draws;  // by run length, from 2
+    for (const Run& run : runs) {
+      if (run.units > 1) draws.try_emplace(run.units, static_cast<std::int64_t>(run.units));
+    }
     for (int s = 0; s < samples; ++s) {
       std::fill(a_halves.begin(), a_halves.end(), 0);
       std::fill(meetings.begin(), meetings.end(), 0);
-      for (std::size_t u = 0; u < num_units; ++u) {
-        const int weight = PoissonOne(rng);
+      for (const Run& run : runs) {
+        const std::int64_t weight =
+            run.units == 1 ? PoissonOne(rng) : draws.at(run.units).Draw(rng);
         if (weight == 0) continue;
+        const std::size_t u = run.first_unit;
         for (std::size_t k = outcomes_.unit_begin[u]; k < outcomes_.unit_begin[u + 1]; ++k) {
           const PairwiseOutcomes::Tally& t = outcomes_.tallies[k];
           a_halves[t.pair] += weight * t.a_halves;

@@ -407,6 +407,21 @@ TEST(MlTest, MatchesOfOneUnitAreResampledTogether) {
   EXPECT_LT(ratio, 2.3);
 }
 
+TEST(MlTest, AlikeMatchesDrawnAtOnceSpreadAsManyDrawnOneByOne) {
+  // 300 wins and 100 losses: two runs of alike units, each weighted by one
+  // Poisson draw of its length. The log-odds of the resampled wins and
+  // losses has a standard deviation of about sqrt(1/300 + 1/100), and bot
+  // 0's rating (against the mean of the two) half of it: a draw of the
+  // wrong spread (a unit's draw times the run's length, or none at all)
+  // would be far off.
+  const std::vector<MlRating> ml =
+      MlRatings(2, Series(300, 100), {.bootstrap_samples = 4000, .profile_likelihood = false});
+  const double expected = 1.96 * 0.5 * std::sqrt(1.0 / 300 + 1.0 / 100) * kMlPointsPerLogUnit;
+  const double half_width = (ml[0].high - ml[0].low) / 2;
+  EXPECT_GT(half_width, 0.85 * expected);
+  EXPECT_LT(half_width, 1.15 * expected);
+}
+
 // ---- OpenSkill --------------------------------------------------------------
 
 // ---- Who is likely best ------------------------------------------------------

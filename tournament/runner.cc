@@ -620,14 +620,17 @@ void TournamentRunner::PlayOne(const ScheduledMatch& match, const Seated& seated
     const hoard::v1::SeatInfo& info = summary.seats(seat);
     if (info.answers() > 0 && !info.forfeited()) supervisor_->PlayedThrough(match.seats[seat]);
   }
-  writer_->Add({.slot = match,
-                .result = {.sequence = played->sequence,
-                           .match = std::move(played->match),
-                           .record = std::move(played->record),
-                           .slot = db::TournamentSlot{.tournament_id = id_,
-                                                      .schedule_index = match.index,
-                                                      .block = match.block}},
-                .seats = std::move(seats)});
+  PlayedSlot result{.slot = match,
+                    .result = {.sequence = played->sequence,
+                               .match = std::move(played->match),
+                               .record = std::move(played->record),
+                               .slot = db::TournamentSlot{.tournament_id = id_,
+                                                          .schedule_index = match.index,
+                                                          .block = match.block}},
+                    .seats = std::move(seats)};
+  // Here, not on the writer's one thread: what it stores is made ready.
+  store_->Encode(result.result);
+  writer_->Add(std::move(result));
 }
 
 void TournamentRunner::CountBatch(const std::vector<PlayedSlot>& batch,

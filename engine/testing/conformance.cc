@@ -115,6 +115,12 @@ class Checker {
       if (acts && legal[seat].empty()) {
         return Fail(absl::StrCat("seat ", seat, " must act but has no legal action"));
       }
+      if (acts && state.DefaultAction(seat) != legal[seat].front()) {
+        return Fail(absl::StrCat("seat ", seat, "'s default action is ",
+                                 state.ActionToString(seat, state.DefaultAction(seat)),
+                                 ", not its first legal action, ",
+                                 state.ActionToString(seat, legal[seat].front())));
+      }
       if (!acts && !legal[seat].empty()) {
         return Fail(absl::StrCat("seat ", seat, " may not act but has ", legal[seat].size(),
                                  " legal actions"));

@@ -394,6 +394,9 @@ void VillageState::LegalActions(Seat seat, std::vector<Action>* out) const {
   payments.AppendTo(out);
 }
 
+// Drawing is always legal, and listed first.
+Action VillageState::DefaultAction(Seat) const { return Move::Draw().Encode(); }
+
 absl::Status VillageState::CheckBribe(Seat seat, const Move& move) const {
   const int t = move.treasure;
   if (t == kNoTreasure) {

@@ -224,6 +224,7 @@ class VillageState final : public State {
   Seats SeatsToAct() const override;
   using State::LegalActions;
   void LegalActions(Seat seat, std::vector<Action>* out) const override;
+  Action DefaultAction(Seat seat) const override;
   absl::Status Apply(Seat seat, Action action) override;
   bool IsOver() const override;
   std::vector<double> Scores() const override;
