@@ -56,6 +56,7 @@ class FaultyStore final : public MatchStore {
         std::count_if(saved.begin(), saved.end(), [](const absl::Status& s) { return s.ok(); }));
     return saved;
   }
+  void Encode(FinishedResult& result) const override { real_->Encode(result); }
   absl::StatusOr<std::int64_t> ReserveSequences(int count) override {
     if (absl::Status fault = Fault(); !fault.ok()) return fault;
     return real_->ReserveSequences(count);

@@ -5,6 +5,7 @@
 #include <openssl/rand.h>
 
 #include <array>
+#include <memory>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -33,15 +34,34 @@ std::string NewSeedSalt() {
 }
 
 std::string SeedCommitment(std::uint64_t seed, absl::string_view salt) {
-  // Fetched once: looking the algorithm up is most of a short digest's cost.
+  // A match's commitment is asked for more than once on the thread that
+  // plays it (the host, then the store): the last one is kept.
+  struct Last {
+    std::uint64_t seed = 0;
+    std::string salt;
+    std::string commitment;
+  };
+  thread_local Last last;
+  if (!last.commitment.empty() && last.seed == seed && last.salt == salt) return last.commitment;
+  // Fetched once, and a context kept by each thread: setting them up is
+  // most of a short digest's cost.
   static EVP_MD* const kSha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
   HOARD_CHECK(kSha256 != nullptr, "OpenSSL provides SHA-256");
+  thread_local const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(
+      EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  HOARD_CHECK(context != nullptr, "OpenSSL makes a digest context");
   const std::string text = absl::StrCat(seed, ":", salt);
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  HOARD_CHECK(EVP_Digest(text.data(), text.size(), digest, &length, kSha256, nullptr) == 1,
+  HOARD_CHECK(EVP_DigestInit_ex(context.get(), kSha256, nullptr) == 1 &&
+                  EVP_DigestUpdate(context.get(), text.data(), text.size()) == 1 &&
+                  EVP_DigestFinal_ex(context.get(), digest, &length) == 1,
               "OpenSSL hashes with SHA-256");
-  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), length));
+  last.seed = seed;
+  last.salt.assign(salt.data(), salt.size());
+  last.commitment =
+      absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), length));
+  return last.commitment;
 }
 
 absl::Status CheckSeedCommitment(std::uint64_t seed, absl::string_view salt,

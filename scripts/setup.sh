@@ -14,7 +14,7 @@ PACKAGES=(
   g++ cmake ninja-build pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
   libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libboost-dev libxxhash-dev libpq-dev libcli11-dev postgresql
+  libboost-dev libxxhash-dev libpq-dev libcli11-dev libgoogle-perftools-dev postgresql
   python3 python3-grpcio python3-protobuf python3-prometheus-client python3-dev pybind11-dev
   docker-compose openssl sqlite3 jq prometheus
   chromium ccache clang clang-format

@@ -8,8 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "db/faulty_store.h"
+#include "engine/record_json.h"
 #include "engine/testing/status_matchers.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "service/arena.h"
 
@@ -56,11 +58,15 @@ class ArenaStoreFaultTest : public ::testing::Test {
         IsOk());
   }
 
-  std::string CreateBuiltIn() {
+  static hoard::v1::CreateMatchRequest TwoRandomBots() {
     hoard::v1::CreateMatchRequest request;
     request.set_game("village");
     request.add_seats()->set_builtin("random");
     request.add_seats()->set_builtin("random");
+    return request;
+  }
+
+  std::string CreateBuiltIn(const hoard::v1::CreateMatchRequest& request = TwoRandomBots()) {
     absl::StatusOr<hoard::v1::CreateMatchResponse> created = arena_.CreateMatch(request);
     EXPECT_THAT(created, IsOk());
     return created.ok() ? created->match_id() : "";
@@ -94,6 +100,64 @@ class ArenaStoreFaultTest : public ::testing::Test {
   std::vector<Event> events_ ABSL_GUARDED_BY(mu_);
   Arena arena_;
 };
+
+TEST_F(ArenaStoreFaultTest, AMatchOfBotsThatDecideAtOnceIsPlayedThroughAsItWouldBeHosted) {
+  hoard::v1::CreateMatchRequest request;
+  request.set_game("village");
+  request.set_seed(77);
+  for (const char* bot : {"random", "first", "random", "first"}) {
+    request.add_seats()->set_builtin(bot);
+  }
+  // Played through on this thread: over when the call returns.
+  absl::StatusOr<EndedMatch> ended = arena_.PlayToEnd(request);
+  ASSERT_THAT(ended, IsOk());
+  const std::string id = ended->match.match_id();
+  EXPECT_EQ(id, absl::StrCat("m", ended->sequence));
+  EXPECT_EQ(ended->match.status(), hoard::v1::MATCH_STATUS_FINISHED);
+  ASSERT_GT(ended->match.actions(), 0);
+  // Counted and logged as any match; its end once its caller has stored it.
+  GameMetrics& metrics = arena_.metrics().Game("village");
+  EXPECT_EQ(metrics.started, 1);
+  EXPECT_EQ(metrics.finished, 1);
+  EXPECT_EQ(metrics.builtin_decisions, ended->match.actions());
+  ASSERT_EQ(Events("match_started").size(), 1u);
+  EXPECT_EQ(Events("match_started")[0].Field("match"), id);
+  EXPECT_TRUE(Events("match_finished").empty());
+
+  // The same request hosted (its bots thinking on the worker pool) plays
+  // the same match: every action, its words and fingerprints, the result.
+  const std::string hosted = CreateBuiltIn(request);
+  AwaitFinished(hosted);
+  hoard::v1::GetMatchRequest get;
+  get.set_match_id(hosted);
+  absl::StatusOr<hoard::v1::GetMatchResponse> got = arena_.GetMatch(get, /*admin=*/true);
+  ASSERT_THAT(got, IsOk());
+  absl::StatusOr<hoard::v1::MatchRecord> through = engine::ExpandRecordProto(ended->record);
+  ASSERT_THAT(through, IsOk());
+  hoard::v1::MatchRecord was_hosted = got->record();
+  for (hoard::v1::MatchRecord* record : {&*through, &was_hosted}) {
+    record->clear_seed_salt();  // each match has a salt of its own
+    record->clear_seed_commitment();
+  }
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(*through, was_hosted));
+  EXPECT_EQ(through->actions_size(), ended->match.actions());
+
+  // Stored by its caller, it is logged stored=yes and read as any match.
+  ASSERT_THAT(store_->SaveFinished(ended->sequence, ended->match, ended->record, nullptr), IsOk());
+  arena_.OnStoredByCaller(id, absl::OkStatus());
+  std::vector<Event> ends;
+  for (const Event& end : Events("match_finished")) {
+    if (end.Field("match") == id) ends.push_back(end);
+  }
+  ASSERT_EQ(ends.size(), 1u);
+  EXPECT_EQ(ends[0].Field("stored"), "yes");
+  EXPECT_EQ(ends[0].Field("actions"), absl::StrCat(ended->match.actions()));
+  get.set_match_id(id);
+  got = arena_.GetMatch(get, /*admin=*/true);
+  ASSERT_THAT(got, IsOk());
+  EXPECT_EQ(got->match().status(), hoard::v1::MATCH_STATUS_FINISHED);
+  EXPECT_EQ(got->record().actions_size(), ended->match.actions());
+}
 
 TEST_F(ArenaStoreFaultTest, AMatchPlaysOnWhileTheStoreIsLockedAndIsStoredAfter) {
   store_->SetFault(absl::UnavailableError("hoard.db: database is locked"));

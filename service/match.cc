@@ -72,12 +72,14 @@ HostedMatch::HostedMatch(MatchSetup setup, std::unique_ptr<engine::State> state,
       packed_(config_.num_players),
       started_unix_ms_(absl::ToUnixMillis(absl::Now())) {
   HOARD_CHECK(static_cast<int>(setup.seats.size()) == config_.num_players, "one player per seat");
+  // Made in place: a seat's state is not cheap to move (its event queue).
+  seat_names_.reserve(setup.seats.size());
+  seats_.reserve(setup.seats.size());
   for (SeatPlayer& player : setup.seats) {
     seat_names_.push_back(PlayerLabel(player));
-    SeatState seat;
+    SeatState& seat = seats_.emplace_back();
     seat.player = std::move(player);
     seat.bank_ms = time_control_.bank_ms;
-    seats_.push_back(std::move(seat));
   }
 }
 

@@ -1,5 +1,8 @@
 #include "tournament/runner.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <functional>
 #include <thread>
@@ -14,6 +17,10 @@
 
 namespace hoard::tournament {
 namespace {
+
+// How much nicer than the process the runner's workers are (setpriority):
+// a tenth of the weight of a thread at the process's own priority.
+constexpr int kWorkerNice = 10;
 
 // How long a tournament's status waits for a store that is locked or full.
 constexpr absl::Duration kStatusRetryLimit = absl::Minutes(2);
@@ -498,6 +505,10 @@ absl::StatusOr<Tournament> TournamentRunner::Run(std::int64_t id) {
 }
 
 void TournamentRunner::Work() {
+  // Below the threads that serve and the results writer, which every
+  // result passes through: workers playing bots that decide at once keep
+  // the cores busy, and would otherwise leave those waiting their turn.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNice);
   const bool claim_each = leases_ != nullptr && !LeasedWhole();
   while (true) {
     ScheduledMatch slot;
