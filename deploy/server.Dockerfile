@@ -7,7 +7,7 @@ RUN apt-get update \
       g++ cmake ninja-build pkg-config \
       libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto \
       libabsl-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev \
-      libboost-dev libxxhash-dev libpq-dev libcli11-dev \
+      libboost-dev libxxhash-dev libpq-dev libcli11-dev libgoogle-perftools-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
@@ -26,7 +26,7 @@ FROM debian:12-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623 libsqlite3-0 libssl3 \
-      libxxhash0 libpq5 \
+      libxxhash0 libpq5 libtcmalloc-minimal4 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --create-home --home-dir /home/hoard hoard \
  && mkdir -p /data && chown hoard /data
