@@ -540,12 +540,14 @@ def slow_reader(tokens):
     server = Server("--admin-token-file", tokens, "--max-queued-bytes", "8192")
     # Thirty participants: each progress update (at most five a second)
     # carries thirty standings, a couple of KiB; a few seconds of them fill
-    # the queue. The tournament lasts long enough for that on any machine;
-    # it is cancelled once the slow reader is cut.
+    # the queue. The tournament lasts long enough for that on any machine
+    # (half of them heuristic, whose matches are hosted: random against
+    # first alone would be played through in seconds); it is cancelled once
+    # the slow reader is cut.
     spec = tournament_pb2.TournamentSpec(
         game="village", players_per_match=2, rounds=100, concurrency=2,
         participants=[tournament_pb2.Participant(name=f"p{i}",
-                                                 builtin="random" if i % 2 else "first")
+                                                 builtin="random" if i % 2 else "heuristic")
                       for i in range(30)])
     created = server.tournaments.CreateTournament(
         tournament_pb2.CreateTournamentRequest(spec=spec), metadata=meta(ADMIN))
